@@ -1,0 +1,265 @@
+//! The classic integer two-buffer solver of the GameRes article, with its exact semantics.
+//!
+//! Two `i16` grids hold the field now (`current`) and one step ago (`previous`). A step writes
+//! the next field over `previous` and swaps the two, so the solver needs no third buffer and
+//! never allocates after construction. The update `(sum of 4 neighbours >> 1) - previous`,
+//! damped by `v -= v >> shift`, is the article's, with one deliberate difference from the seed
+//! code: the result saturates to the `i16` range instead of wrapping, so a violent field clips
+//! rather than exploding into noise. Border cells are never written and stay 0 (a reflecting
+//! edge). Other implementations compare this solver bit for bit; do not change its arithmetic.
+
+use crate::error::{Error, check_range, check_size};
+use crate::kernels;
+use crate::sources::{stamp_disk, stamp_polyline};
+
+/// Default damping shift: the field loses `1/2^5 = 1/32` of its amplitude each step.
+pub const DEFAULT_DAMPING_SHIFT: u32 = 5;
+
+/// The classic two-buffer ripple solver on an `i16` grid.
+///
+/// ```
+/// use ripples::ClassicSolver;
+///
+/// let mut water = ClassicSolver::new(64, 48)?;
+/// water.drop_stone(32, 24, 4, 128);
+/// water.step();
+/// assert!(water.heights().iter().any(|&h| h != 0));
+/// # Ok::<(), ripples::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassicSolver {
+    width: usize,
+    height: usize,
+    damping_shift: u32,
+    current: Vec<i16>,
+    previous: Vec<i16>,
+}
+
+impl ClassicSolver {
+    /// A calm grid of `width x height` cells with the default damping shift (5).
+    ///
+    /// Fails if a side is 0 or the grid exceeds [`crate::MAX_SIDE`] / [`crate::MAX_CELLS`];
+    /// the check happens before any allocation.
+    pub fn new(width: u32, height: u32) -> Result<Self, Error> {
+        let (width, height) = check_size(u64::from(width), u64::from(height))?;
+        let cells = width as usize * height as usize;
+        Ok(Self {
+            width: width as usize,
+            height: height as usize,
+            damping_shift: DEFAULT_DAMPING_SHIFT,
+            current: vec![0; cells],
+            previous: vec![0; cells],
+        })
+    }
+
+    /// Sets the damping shift `D` (`v -= v >> D` each step); valid values are `1..=15`.
+    pub fn set_damping_shift(&mut self, shift: u32) -> Result<(), Error> {
+        self.damping_shift = check_range("damping shift", shift, 1, 15)?;
+        Ok(())
+    }
+
+    /// The damping shift in use.
+    pub fn damping_shift(&self) -> u32 {
+        self.damping_shift
+    }
+
+    /// Grid width in cells.
+    pub fn width(&self) -> u32 {
+        self.width as u32
+    }
+
+    /// Grid height in cells.
+    pub fn height(&self) -> u32 {
+        self.height as u32
+    }
+
+    /// The field now, row-major (`i = y * width + x`).
+    pub fn heights(&self) -> &[i16] {
+        &self.current
+    }
+
+    /// The field one step ago, row-major.
+    pub fn previous_heights(&self) -> &[i16] {
+        &self.previous
+    }
+
+    /// Both fields, `(current, previous)`, for callers that load or edit a state directly.
+    ///
+    /// Border cells written here are never updated by [`step`](Self::step); the classic
+    /// semantics expect them to be 0.
+    pub fn fields_mut(&mut self) -> (&mut [i16], &mut [i16]) {
+        (&mut self.current, &mut self.previous)
+    }
+
+    /// Calms the water: both fields back to 0.
+    pub fn calm(&mut self) {
+        self.current.fill(0);
+        self.previous.fill(0);
+    }
+
+    /// Advances the field by one step (see the module documentation for the exact update).
+    pub fn step(&mut self) {
+        let (width, height) = (self.width, self.height);
+        if width >= 3 && height >= 3 {
+            let current = &self.current;
+            for (row_index, out) in self
+                .previous
+                .chunks_exact_mut(width)
+                .enumerate()
+                .take(height - 1)
+                .skip(1)
+            {
+                let above = &current[(row_index - 1) * width..row_index * width];
+                let row = &current[row_index * width..(row_index + 1) * width];
+                let below = &current[(row_index + 1) * width..(row_index + 2) * width];
+                kernels::classic_step_row(above, row, below, out, self.damping_shift);
+            }
+        }
+        std::mem::swap(&mut self.current, &mut self.previous);
+    }
+
+    /// Drops a stone: every interior cell `(px, py)` with `px` in `[x-r, x+r)`, `py` in
+    /// `[y-r, y+r)` and `(px-x)^2 + (py-y)^2 < r^2` gets height `-strength`.
+    ///
+    /// A disk that reaches past the edge is clipped; one entirely outside does nothing. A
+    /// negative `strength` raises a bump instead of pressing a dent.
+    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
+        let value = strength.saturating_neg();
+        stamp_disk(
+            &mut self.current,
+            self.width,
+            self.height,
+            x,
+            y,
+            radius,
+            value,
+        );
+    }
+
+    /// Drags a stone along a polyline of `[x, y]` points: a stone at every cell of the
+    /// Bresenham line between consecutive points, so the trail has no gaps however far apart
+    /// the points are (the seed's `breasenhamDrop`, with round stones).
+    pub fn swipe(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) {
+        self.swipe_path(points.iter().copied(), radius, strength);
+    }
+
+    /// [`swipe`](Self::swipe) along points from any iterator (no buffer needed).
+    pub fn swipe_path(
+        &mut self,
+        points: impl IntoIterator<Item = [i32; 2]>,
+        radius: u32,
+        strength: i16,
+    ) {
+        let value = strength.saturating_neg();
+        let (width, height) = (self.width, self.height);
+        let current = &mut self.current;
+        stamp_polyline(points, |x, y| {
+            stamp_disk(current, width, height, x, y, radius, value)
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_matches_hand_computed_values() {
+        // A single cell of -128 in the middle of a 5x5 grid, then two steps by hand.
+        let mut water = ClassicSolver::new(5, 5).unwrap();
+        water.drop_stone(2, 2, 1, 128);
+        assert_eq!(water.heights()[12], -128);
+        water.step();
+        // Step 1: neighbours of the centre: s = -128 -> (s >> 1) = -64; v = -64 - 0;
+        // v -= v >> 5 (-64 >> 5 = -2) -> -62. The centre: s = 0 -> v = 0 - 0 = 0.
+        let h = water.heights();
+        assert_eq!(h[7], -62);
+        assert_eq!(h[11], -62);
+        assert_eq!(h[13], -62);
+        assert_eq!(h[17], -62);
+        assert_eq!(h[12], 0);
+        assert_eq!(h[6], 0, "diagonal neighbours see nothing after one step");
+        // Step 2 reads the new current and the old current (-128 at the centre) as previous.
+        water.step();
+        let h = water.heights();
+        // Centre: s = 4 * -62 = -248 -> -124; v = -124 - (-128) = 4; 4 >> 5 = 0 -> 4.
+        assert_eq!(h[12], 4);
+        // Corner (1,1): s = -62 + -62 = -124 -> -62; v = -62 - 0 = -62 -> -62 - (-2) = -60.
+        assert_eq!(h[6], -60);
+        // (2,1): s = 0 (border above) + 0 (centre) + 0 + 0 -> 0; v = 0 - (-62)... previous of
+        // (2,1) after the swap is the step-0 value 0, so v = 0.
+        assert_eq!(h[7], 0);
+        // Border cells stay 0.
+        for x in 0..5 {
+            assert_eq!(h[x], 0);
+            assert_eq!(h[20 + x], 0);
+            assert_eq!(h[x * 5], 0);
+            assert_eq!(h[x * 5 + 4], 0);
+        }
+    }
+
+    #[test]
+    fn step_saturates_instead_of_wrapping() {
+        let mut water = ClassicSolver::new(3, 3).unwrap();
+        let (current, previous) = water.fields_mut();
+        // Neighbours of (1,1) are border cells; load them directly to force an overflow.
+        current[1] = 32767;
+        current[3] = 32767;
+        current[5] = 32767;
+        current[7] = 32767;
+        previous[4] = -32768;
+        water.set_damping_shift(15).unwrap();
+        water.step();
+        // s = 131068 -> 65534; v = 65534 + 32768 = 98302; v -= 98302 >> 15 (= 2) -> 98300.
+        assert_eq!(water.heights()[4], i16::MAX);
+    }
+
+    #[test]
+    fn damping_shift_is_validated() {
+        let mut water = ClassicSolver::new(8, 8).unwrap();
+        assert!(water.set_damping_shift(0).is_err());
+        assert!(water.set_damping_shift(16).is_err());
+        assert!(water.set_damping_shift(1).is_ok());
+        assert!(water.set_damping_shift(15).is_ok());
+        let message = water.set_damping_shift(0).unwrap_err().to_string();
+        assert!(
+            message.contains("damping shift") && message.contains('0'),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn drop_stone_marks_the_disk_of_the_given_radius() {
+        let mut water = ClassicSolver::new(11, 11).unwrap();
+        // r = 2: (px-5)^2 + (py-5)^2 < 4 holds for the 3x3 block around the centre.
+        water.drop_stone(5, 5, 2, 100);
+        let marked: Vec<usize> = (0..121).filter(|&i| water.heights()[i] != 0).collect();
+        let block: Vec<usize> = [4, 5, 6]
+            .iter()
+            .flat_map(|y| [4, 5, 6].map(|x| y * 11 + x))
+            .collect();
+        assert_eq!(marked, block);
+        assert!(marked.iter().all(|&i| water.heights()[i] == -100));
+
+        // r = 4: row half-widths 2, 3, 3, 3, 3, 3, 2 for dy = -3..=3; dy = -4 is excluded.
+        water.calm();
+        water.drop_stone(5, 5, 4, 7);
+        let row_counts: Vec<usize> = (0..11)
+            .map(|y| (0..11).filter(|x| water.heights()[y * 11 + x] == -7).count())
+            .collect();
+        assert_eq!(row_counts, vec![0, 0, 5, 7, 7, 7, 7, 7, 5, 0, 0]);
+    }
+
+    #[test]
+    fn drop_stone_near_the_edge_is_clipped_not_rejected() {
+        let mut water = ClassicSolver::new(10, 10).unwrap();
+        water.drop_stone(1, 1, 3, 50);
+        let h = water.heights();
+        assert_eq!(h[11], -50, "the interior part of the disk is stamped");
+        assert!(h[..10].iter().all(|&v| v == 0), "the border row stays 0");
+        assert!((0..10).all(|y| h[y * 10] == 0), "the border column stays 0");
+        // Entirely outside: nothing happens, nothing panics.
+        water.drop_stone(-100, 5000, 3, 50);
+        water.drop_stone(i32::MIN, i32::MAX, u32::MAX, 50);
+    }
+}

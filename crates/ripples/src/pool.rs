@@ -1,0 +1,189 @@
+//! A pool of water over an image: the one type most programs need.
+//!
+//! [`Pool`] ties a solver to an image size and a simulation scale, so callers think in image
+//! pixels while the solver works on a grid `sim_scale` times smaller (the Frogger seed's trick
+//! for slow devices). Stones, swipes and rain are given in image pixels and mapped to grid
+//! cells; rendering upsamples the field. The pool owns its scratch buffers, so the frame loop
+//! `step` + `render` allocates nothing.
+
+use crate::classic::ClassicSolver;
+use crate::error::{Error, check_range, check_size};
+use crate::render::{FieldView, Look, Renderer};
+use crate::sources::Stone;
+
+/// Largest simulation scale (pixels per cell along each axis).
+pub const MAX_SIM_SCALE: u32 = 16;
+
+/// Water over an image of `width x height` pixels.
+///
+/// A program that owns an RGBA framebuffer drives it like this:
+///
+/// ```
+/// use ripples::{Look, Pool};
+///
+/// let (width, height) = (160, 120);
+/// let background = ripples::pool_tiles(width, height); // any RGBA image of that size
+/// let mut frame = vec![0u8; background.len()];
+///
+/// let mut pool = Pool::new(width, height)?;
+/// pool.drop_stone(80, 60, 6, 128);
+/// pool.swipe(&[[10, 10], [150, 100]], 3, 40);
+/// for _ in 0..30 {
+///     pool.step();
+///     pool.render(&Look::default(), &background, &mut frame)?;
+/// }
+/// assert_ne!(frame, background);
+/// # Ok::<(), ripples::Error>(())
+/// ```
+///
+/// `u32` framebuffers (`0xAARRGGBB`, as softbuffer uses) work the same way with
+/// [`render_u32`](Self::render_u32).
+#[derive(Debug, Clone)]
+pub struct Pool {
+    width: u32,
+    height: u32,
+    sim_scale: u32,
+    solver: ClassicSolver,
+    renderer: Renderer,
+}
+
+impl Pool {
+    /// A calm pool over a `width x height` image, simulated at full resolution.
+    pub fn new(width: u32, height: u32) -> Result<Self, Error> {
+        Self::with_sim_scale(width, height, 1)
+    }
+
+    /// A calm pool over a `width x height` image, simulated on a grid `sim_scale` times smaller
+    /// along each axis (`ceil(width / sim_scale) x ceil(height / sim_scale)` cells).
+    pub fn with_sim_scale(width: u32, height: u32, sim_scale: u32) -> Result<Self, Error> {
+        let (width, height) = check_size(u64::from(width), u64::from(height))?;
+        let sim_scale = check_range("simulation scale", sim_scale, 1, MAX_SIM_SCALE)?;
+        let solver = ClassicSolver::new(width.div_ceil(sim_scale), height.div_ceil(sim_scale))?;
+        let renderer = Renderer::new(width as usize, solver.width() as usize);
+        Ok(Self {
+            width,
+            height,
+            sim_scale,
+            solver,
+            renderer,
+        })
+    }
+
+    /// Image width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Image height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Pixels per grid cell along each axis.
+    pub fn sim_scale(&self) -> u32 {
+        self.sim_scale
+    }
+
+    /// The solver, for reading the grid (`heights`, `width`, `height`).
+    pub fn solver(&self) -> &ClassicSolver {
+        &self.solver
+    }
+
+    /// The solver, for changing its parameters or state directly (grid coordinates).
+    pub fn solver_mut(&mut self) -> &mut ClassicSolver {
+        &mut self.solver
+    }
+
+    /// Advances the water by one step.
+    pub fn step(&mut self) {
+        self.solver.step();
+    }
+
+    /// Calms the water.
+    pub fn calm(&mut self) {
+        self.solver.calm();
+    }
+
+    /// Drops a stone centred on image pixel `(x, y)` with a radius in pixels.
+    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
+        let scale = self.sim_scale as i32;
+        let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
+        self.solver
+            .drop_stone(cell_x, cell_y, self.grid_radius(radius), strength);
+    }
+
+    /// Drops a [`Stone`] given in image pixels (e.g. from [`crate::Rain`]).
+    pub fn drop(&mut self, stone: Stone) {
+        self.drop_stone(stone.x, stone.y, stone.radius, stone.strength);
+    }
+
+    /// Drags a stone along a polyline of image pixels, leaving no gaps.
+    pub fn swipe(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) {
+        let radius = self.grid_radius(radius);
+        let scale = self.sim_scale as i32;
+        let cells = points
+            .iter()
+            .map(|&[x, y]| [x.div_euclid(scale), y.div_euclid(scale)]);
+        self.solver.swipe_path(cells, radius, strength);
+    }
+
+    /// Renders the water over `src` into `dst`, both RGBA bytes of `width x height` pixels.
+    pub fn render(&mut self, look: &Look, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        let expected = self.width as usize * self.height as usize * 4;
+        self.check_len("source image", src.len(), expected)?;
+        self.check_len("destination frame", dst.len(), expected)?;
+        let src: &[[u8; 4]] = bytemuck::cast_slice(src);
+        let dst: &mut [[u8; 4]] = bytemuck::cast_slice_mut(dst);
+        self.render_pixels(look, src, dst)
+    }
+
+    /// Renders into `u32` pixels (`0xAARRGGBB`, alpha in the top byte), e.g. a softbuffer frame.
+    pub fn render_u32(&mut self, look: &Look, src: &[u32], dst: &mut [u32]) -> Result<(), Error> {
+        let expected = self.width as usize * self.height as usize;
+        self.check_len("source image", src.len(), expected)?;
+        self.check_len("destination frame", dst.len(), expected)?;
+        self.render_pixels(
+            look,
+            bytemuck::cast_slice(src),
+            bytemuck::cast_slice_mut(dst),
+        )
+    }
+
+    fn render_pixels(
+        &mut self,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+    ) -> Result<(), Error> {
+        let field = FieldView {
+            heights: self.solver.heights(),
+            width: self.solver.width() as usize,
+            height: self.solver.height() as usize,
+        };
+        self.renderer
+            .render(field, self.sim_scale, look, src, dst, self.width as usize)
+    }
+
+    fn check_len(&self, what: &'static str, got: usize, expected: usize) -> Result<(), Error> {
+        if got == expected {
+            Ok(())
+        } else {
+            Err(Error::BufferSize {
+                what,
+                got,
+                expected,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    /// A radius in pixels as a radius in cells, rounded, at least 1 if it was at least 1.
+    fn grid_radius(&self, radius: u32) -> u32 {
+        if radius == 0 {
+            0
+        } else {
+            (radius.saturating_add(self.sim_scale / 2) / self.sim_scale).max(1)
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Refraction rendering: the classic look of the seeds and the lit default look.
+//!
+//! A renderer turns a height field and a source image into a frame. Both looks displace each
+//! pixel by the surface gradient (what makes the waves visible, as the articles explain); the
+//! default look samples bilinearly and adds light from the surface normal. The work is done row
+//! by row by the [`crate::kernels`]; the [`Renderer`] only owns the scratch rows those kernels
+//! need, allocated once, so rendering a frame allocates nothing.
+//!
+//! Pixels are 4 bytes with alpha in byte 3: RGBA bytes, or `u32` words `0xAARRGGBB` on a
+//! little-endian machine (what softbuffer and most framebuffers use). The classic look copies
+//! pixels whole, so it works for any 4-byte format.
+
+use crate::error::{Error, check_range};
+use crate::kernels::{self, LitParams};
+
+/// Which look to render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum RenderMode {
+    /// Refraction with bilinear sampling, diffuse light and a specular highlight.
+    #[default]
+    Default,
+    /// The seeds' nearest-pixel refraction, exactly as the GameRes article renders it.
+    Classic,
+}
+
+impl std::str::FromStr for RenderMode {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self, Error> {
+        match text {
+            "default" => Ok(Self::Default),
+            "classic" => Ok(Self::Classic),
+            _ => Err(Error::Invalid(format!(
+                "render mode must be 'default' or 'classic', got '{text}'"
+            ))),
+        }
+    }
+}
+
+/// How the water looks: the render mode and the parameters of the default look.
+///
+/// ```
+/// use ripples::{Look, RenderMode};
+///
+/// let look = Look { refraction: 0.8, specular: 1.2, ..Look::default() };
+/// assert_eq!(look.mode, RenderMode::Default);
+/// assert!(look.validate().is_ok());
+/// assert_eq!(Look::classic().mode, RenderMode::Classic);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
+pub struct Look {
+    /// The look. The other fields only affect [`RenderMode::Default`].
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub mode: RenderMode,
+    /// Pixels of displacement per unit of height difference (classic: exactly 1, unscaled).
+    pub refraction: f32,
+    /// Slope of the surface per unit of height difference, for lighting.
+    pub slope: f32,
+    /// Diffuse light strength: slopes facing the light brighten, the others darken.
+    pub shading: f32,
+    /// Specular highlight strength (1 = full white at the brightest).
+    pub specular: f32,
+    /// Specular exponent: higher is a smaller, sharper highlight.
+    pub shininess: f32,
+    /// Direction towards the light in degrees, counter-clockwise from the image's +x axis
+    /// (90 = from the top of the image).
+    pub light_angle: f32,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Self {
+            mode: RenderMode::Default,
+            refraction: 0.5,
+            slope: 1.0 / 48.0,
+            shading: 0.3,
+            specular: 0.5,
+            shininess: 6.0,
+            light_angle: 120.0,
+        }
+    }
+}
+
+impl Look {
+    /// The classic look of the seeds.
+    pub fn classic() -> Self {
+        Self {
+            mode: RenderMode::Classic,
+            ..Self::default()
+        }
+    }
+
+    /// Checks every parameter, naming the first one out of range.
+    pub fn validate(&self) -> Result<(), Error> {
+        let checks: [(&str, f32, f32, f32); 6] = [
+            ("refraction", self.refraction, -64.0, 64.0),
+            ("slope", self.slope, 0.0, 16.0),
+            ("shading", self.shading, 0.0, 4.0),
+            ("specular", self.specular, 0.0, 16.0),
+            ("shininess", self.shininess, 0.01, 1024.0),
+            ("light angle", self.light_angle, -360.0, 360.0),
+        ];
+        for (name, value, min, max) in checks {
+            if !value.is_finite() {
+                return Err(Error::Invalid(format!(
+                    "{name} must be a finite number, got {value}"
+                )));
+            }
+            check_range(name, value, min, max)?;
+        }
+        Ok(())
+    }
+
+    fn lit_params(&self) -> LitParams {
+        let angle = self.light_angle.to_radians();
+        LitParams {
+            refraction: self.refraction,
+            slope: self.slope,
+            // Image rows grow downwards, so "up" is -y.
+            light: [angle.cos(), -angle.sin()],
+            shading: self.shading,
+            specular: self.specular,
+            shininess: self.shininess,
+        }
+    }
+}
+
+/// A read-only view of a height field: `width x height` cells, row-major.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldView<'a> {
+    /// Heights, row-major.
+    pub heights: &'a [i16],
+    /// Cells per row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+}
+
+/// Renders height fields into frames; owns the scratch rows so a frame allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Renderer {
+    gradient_x: Vec<f32>,
+    gradient_y: Vec<f32>,
+    grid_rows: [Vec<f32>; 4],
+}
+
+impl Renderer {
+    /// A renderer for images `image_width` wide over grids `grid_width` wide.
+    pub fn new(image_width: usize, grid_width: usize) -> Self {
+        Self {
+            gradient_x: vec![0.0; image_width],
+            gradient_y: vec![0.0; image_width],
+            grid_rows: std::array::from_fn(|_| vec![0.0; grid_width]),
+        }
+    }
+
+    /// Renders `field` over `src` into `dst` (both `image_width x image_height` pixels).
+    ///
+    /// The field covers the image at `scale` pixels per cell: it must be
+    /// `ceil(image_width / scale) x ceil(image_height / scale)`. Pixel `(x, y)` sees the field at
+    /// cell coordinates `((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5)`, interpolated
+    /// bilinearly; with `scale == 1` that is exactly cell `(x, y)`.
+    pub fn render(
+        &mut self,
+        field: FieldView<'_>,
+        scale: u32,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+        image_width: usize,
+    ) -> Result<(), Error> {
+        let image_height = if image_width == 0 {
+            0
+        } else {
+            src.len() / image_width
+        };
+        let expected_grid = (
+            image_width.div_ceil(scale as usize),
+            image_height.div_ceil(scale as usize),
+        );
+        if scale == 0
+            || (field.width, field.height) != expected_grid
+            || field.heights.len() != field.width * field.height
+            || src.len() != dst.len()
+            || src.len() != image_width * image_height
+        {
+            return Err(Error::Invalid(format!(
+                "renderer: field {}x{} at scale {scale} does not cover a {image_width}x{image_height} image",
+                field.width, field.height
+            )));
+        }
+        if image_width == 0 {
+            return Ok(());
+        }
+        self.ensure_scratch(image_width, field.width);
+        if look.mode == RenderMode::Classic && scale == 1 {
+            render_classic_exact(field, src, dst);
+            return Ok(());
+        }
+        let params = look.lit_params();
+        let mut cached_grid_row = usize::MAX;
+        for (y, dst_row) in dst.chunks_exact_mut(image_width).enumerate() {
+            if scale == 1 {
+                fill_gradient_row(field, y, &mut self.gradient_x, &mut self.gradient_y);
+            } else {
+                let v =
+                    ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
+                let row_a = v as usize;
+                let row_b = (row_a + 1).min(field.height - 1);
+                let fy = v - row_a as f32;
+                let [a_x, a_y, b_x, b_y] = &mut self.grid_rows;
+                if row_a != cached_grid_row {
+                    fill_gradient_row(field, row_a, a_x, a_y);
+                    fill_gradient_row(field, row_b, b_x, b_y);
+                    cached_grid_row = row_a;
+                }
+                kernels::gradient_row_scaled(a_x, b_x, fy, scale, &mut self.gradient_x);
+                kernels::gradient_row_scaled(a_y, b_y, fy, scale, &mut self.gradient_y);
+            }
+            match look.mode {
+                RenderMode::Classic => kernels::resampled_classic_row(
+                    y,
+                    image_height,
+                    &self.gradient_x,
+                    &self.gradient_y,
+                    src,
+                    dst_row,
+                ),
+                RenderMode::Default => kernels::lit_render_row(
+                    y,
+                    image_height,
+                    &self.gradient_x,
+                    &self.gradient_y,
+                    src,
+                    dst_row,
+                    &params,
+                ),
+            }
+        }
+        Ok(())
+    }
+
+    fn ensure_scratch(&mut self, image_width: usize, grid_width: usize) {
+        if self.gradient_x.len() != image_width || self.grid_rows[0].len() != grid_width {
+            *self = Self::new(image_width, grid_width);
+        }
+    }
+}
+
+/// The classic render at scale 1: the exact contract of the seeds, border rows copied.
+fn render_classic_exact(field: FieldView<'_>, src: &[[u8; 4]], dst: &mut [[u8; 4]]) {
+    let (width, height) = (field.width, field.height);
+    let heights = field.heights;
+    for (y, dst_row) in dst.chunks_exact_mut(width).enumerate() {
+        if y == 0 || y == height - 1 {
+            dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
+        } else {
+            let above = &heights[(y - 1) * width..y * width];
+            let row = &heights[y * width..(y + 1) * width];
+            let below = &heights[(y + 1) * width..(y + 2) * width];
+            kernels::classic_render_row(y, height, above, row, below, src, dst_row);
+        }
+    }
+}
+
+/// Gradient of grid row `y`, zero on border rows (border cells have no gradient).
+fn fill_gradient_row(field: FieldView<'_>, y: usize, gx: &mut [f32], gy: &mut [f32]) {
+    let width = field.width;
+    if y == 0 || y + 1 >= field.height {
+        gx.fill(0.0);
+        gy.fill(0.0);
+        return;
+    }
+    let heights = field.heights;
+    let above = &heights[(y - 1) * width..y * width];
+    let row = &heights[y * width..(y + 1) * width];
+    let below = &heights[(y + 1) * width..(y + 2) * width];
+    kernels::gradient_row(above, row, below, gx, gy);
+}

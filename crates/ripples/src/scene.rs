@@ -1,0 +1,686 @@
+//! Scenes: a whole animation described as data, and the runner that plays it.
+//!
+//! A [`Scene`] is what a scene file holds (size, solver, look, and the stones, swipes and rain
+//! scheduled by frame); a [`SceneRunner`] plays it on a [`Pool`] frame by frame. The model lives
+//! in the core, not in the command, so every front end plays scenes the same way. Parsing is
+//! the caller's business: with the `serde` feature the types implement `Deserialize`, and every
+//! field is checked *while* it is deserialized, so a format that knows positions (TOML) reports
+//! the line of a bad value. [`Scene::validate`] runs the same checks again after a front end has
+//! overridden fields (e.g. from the command line).
+//!
+//! Frame semantics: for frame `t`, the events scheduled at `t` are applied, then
+//! `steps_per_frame` steps run, then the frame is rendered. The last frame of an animation of
+//! `frames` frames shows the field after `frames * steps_per_frame` steps.
+
+use crate::error::{Error, check_range, check_size};
+use crate::pool::{MAX_SIM_SCALE, Pool};
+use crate::render::{Look, RenderMode};
+use crate::sources::Rain;
+
+/// Most frames one animation may have.
+pub const MAX_FRAMES: u32 = 100_000;
+/// Highest frame rate.
+pub const MAX_FPS: f64 = 1000.0;
+/// Most solver steps per frame.
+pub const MAX_STEPS_PER_FRAME: u32 = 1000;
+
+/// Which solver moves the water.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum SolverKind {
+    /// The integer two-buffer solver of the seeds, bit-exact.
+    #[default]
+    Classic,
+}
+
+impl std::str::FromStr for SolverKind {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self, Error> {
+        match text {
+            "classic" => Ok(Self::Classic),
+            _ => Err(Error::Invalid(format!(
+                "solver must be 'classic', got '{text}'"
+            ))),
+        }
+    }
+}
+
+/// A whole animation. `Default` is a calm 320x240 pool, 120 frames at 30 fps.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
+pub struct Scene {
+    /// Number of frames, `1..=100000`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::frames"))]
+    pub frames: u32,
+    /// Frames per second of the output, `(0, 1000]`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::fps"))]
+    pub fps: f64,
+    /// Pool width in pixels; optional when an image gives the size.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::side"))]
+    pub width: Option<u32>,
+    /// Pool height in pixels; optional when an image gives the size.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::side"))]
+    pub height: Option<u32>,
+    /// Seed of the rain.
+    pub seed: u64,
+    /// The solver.
+    pub solver: SolverKind,
+    /// Classic solver damping shift, `1..=15`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::damping_shift"))]
+    pub damping_shift: u32,
+    /// Image under the water, as written in the scene (relative to the scene file).
+    pub image: Option<String>,
+    /// The look.
+    pub render: RenderMode,
+    /// Pixels per simulation cell, `1..=16`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::sim_scale"))]
+    pub sim_scale: u32,
+    /// Solver steps per frame, `1..=1000`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::steps_per_frame"))]
+    pub steps_per_frame: u32,
+    /// Parameters of the default look (`[look]` in a scene file).
+    pub look: Look,
+    /// Stones (`[[drop]]`).
+    #[cfg_attr(feature = "serde", serde(rename = "drop"))]
+    pub drops: Vec<DropEvent>,
+    /// Swipes (`[[swipe]]`).
+    #[cfg_attr(feature = "serde", serde(rename = "swipe"))]
+    pub swipes: Vec<SwipeEvent>,
+    /// Rain (`[rain]`).
+    pub rain: Option<RainSpec>,
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Self {
+            frames: 120,
+            fps: 30.0,
+            width: None,
+            height: None,
+            seed: 1,
+            solver: SolverKind::Classic,
+            damping_shift: crate::classic::DEFAULT_DAMPING_SHIFT,
+            image: None,
+            render: RenderMode::Default,
+            sim_scale: 1,
+            steps_per_frame: 1,
+            look: Look::default(),
+            drops: Vec::new(),
+            swipes: Vec::new(),
+            rain: None,
+        }
+    }
+}
+
+/// A stone dropped at a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct DropEvent {
+    /// Frame at which it falls (default 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub frame: u32,
+    /// Column of the centre, in pixels.
+    pub x: i32,
+    /// Row of the centre, in pixels.
+    pub y: i32,
+    /// Radius in pixels, `>= 1` (default 6).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::drop_radius", deserialize_with = "de::radius")
+    )]
+    pub radius: u32,
+    /// Depth of the dent, `0..=32767` (default 128).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::drop_strength", deserialize_with = "de::strength")
+    )]
+    pub strength: i16,
+}
+
+/// Default radius of a dropped stone, in pixels.
+pub const DEFAULT_DROP_RADIUS: u32 = 6;
+/// Default strength of a dropped stone.
+pub const DEFAULT_DROP_STRENGTH: i16 = 128;
+
+/// Default radius of a swipe, in pixels.
+pub const DEFAULT_SWIPE_RADIUS: u32 = 3;
+/// Default strength of a swipe.
+pub const DEFAULT_SWIPE_STRENGTH: i16 = 40;
+
+/// A stone dragged along a polyline, drawn progressively over `duration` frames.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct SwipeEvent {
+    /// Frame at which the swipe starts (default 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub frame: u32,
+    /// Frames over which it is drawn at constant speed (default 1: all at once; 0 means 1).
+    #[cfg_attr(feature = "serde", serde(default = "de::duration"))]
+    pub duration: u32,
+    /// The polyline, `[x, y]` pixels; at least one point.
+    pub points: Vec<[i32; 2]>,
+    /// Radius in pixels, `>= 1` (default 3).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::swipe_radius", deserialize_with = "de::radius")
+    )]
+    pub radius: u32,
+    /// Depth of the trail, `0..=32767` (default 40).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::swipe_strength", deserialize_with = "de::strength")
+    )]
+    pub strength: i16,
+}
+
+/// Rain falling between two frames.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
+pub struct RainSpec {
+    /// Mean stones per frame, `0..=10000` (default 1).
+    pub rate: f64,
+    /// Radius range `[min, max]` in pixels (default `[1, 4]`).
+    pub radius: [u32; 2],
+    /// Strength range `[min, max]` (default `[32, 128]`).
+    pub strength: [i16; 2],
+    /// First frame with rain (default 0).
+    pub start: u32,
+    /// Frame at which the rain stops (excluded; default: the end of the animation).
+    pub end: Option<u32>,
+}
+
+impl Default for RainSpec {
+    fn default() -> Self {
+        Self {
+            rate: 1.0,
+            radius: [1, 4],
+            strength: [32, 128],
+            start: 0,
+            end: None,
+        }
+    }
+}
+
+impl RainSpec {
+    fn generator(&self, seed: u64) -> Result<Rain, Error> {
+        Rain::new(seed)
+            .with_rate(self.rate)?
+            .with_radius(self.radius[0], self.radius[1])?
+            .with_strength(self.strength[0], self.strength[1])
+    }
+}
+
+/// Checks a stone radius: `1..=MAX_RADIUS` pixels.
+pub fn check_radius(radius: i64) -> Result<u32, Error> {
+    check_range("radius", radius, 1, i64::from(crate::MAX_RADIUS)).map(|r| r as u32)
+}
+
+/// Checks a stone strength: `0..=32767`.
+pub fn check_strength(strength: i64) -> Result<i16, Error> {
+    check_range("strength", strength, 0, i64::from(i16::MAX)).map(|s| s as i16)
+}
+
+/// Checks a frame count: `1..=MAX_FRAMES`.
+pub fn check_frames(frames: i64) -> Result<u32, Error> {
+    check_range("frames", frames, 1, i64::from(MAX_FRAMES)).map(|f| f as u32)
+}
+
+/// Checks a frame rate: finite, `> 0` and `<= MAX_FPS`.
+pub fn check_fps(fps: f64) -> Result<f64, Error> {
+    if !fps.is_finite() || fps <= 0.0 {
+        return Err(Error::Invalid(format!(
+            "fps must be a number > 0, got {fps}"
+        )));
+    }
+    check_range("fps", fps, 0.0, MAX_FPS)
+}
+
+/// Checks a damping shift: `1..=15`.
+pub fn check_damping_shift(shift: i64) -> Result<u32, Error> {
+    check_range("damping shift", shift, 1, 15).map(|s| s as u32)
+}
+
+/// Checks a simulation scale: `1..=16`.
+pub fn check_sim_scale(scale: i64) -> Result<u32, Error> {
+    check_range("sim scale", scale, 1, i64::from(MAX_SIM_SCALE)).map(|s| s as u32)
+}
+
+/// Checks a number of steps per frame: `1..=1000`.
+pub fn check_steps_per_frame(steps: i64) -> Result<u32, Error> {
+    check_range("steps per frame", steps, 1, i64::from(MAX_STEPS_PER_FRAME)).map(|s| s as u32)
+}
+
+/// Checks one side of a pool: `1..=MAX_SIDE`.
+pub fn check_side(name: &str, side: i64) -> Result<u32, Error> {
+    check_range(name, side, 1, i64::from(crate::MAX_SIDE)).map(|s| s as u32)
+}
+
+impl Scene {
+    /// Checks every field and the relations between them, naming the first problem.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_frames(i64::from(self.frames))?;
+        check_fps(self.fps)?;
+        check_damping_shift(i64::from(self.damping_shift))?;
+        check_sim_scale(i64::from(self.sim_scale))?;
+        check_steps_per_frame(i64::from(self.steps_per_frame))?;
+        if let Some(width) = self.width {
+            check_side("width", i64::from(width))?;
+        }
+        if let Some(height) = self.height {
+            check_side("height", i64::from(height))?;
+        }
+        if let (Some(width), Some(height)) = (self.width, self.height) {
+            check_size(u64::from(width), u64::from(height))?;
+        }
+        self.look.validate()?;
+        for (index, drop) in self.drops.iter().enumerate() {
+            let context = |error: Error| Error::Invalid(format!("drop #{}: {error}", index + 1));
+            check_radius(i64::from(drop.radius)).map_err(context)?;
+            check_strength(i64::from(drop.strength)).map_err(context)?;
+        }
+        for (index, swipe) in self.swipes.iter().enumerate() {
+            let context = |error: Error| Error::Invalid(format!("swipe #{}: {error}", index + 1));
+            check_radius(i64::from(swipe.radius)).map_err(context)?;
+            check_strength(i64::from(swipe.strength)).map_err(context)?;
+            if swipe.points.is_empty() {
+                return Err(context(Error::Invalid(
+                    "points must hold at least one [x, y]".into(),
+                )));
+            }
+        }
+        if let Some(rain) = &self.rain {
+            let context = |error: Error| Error::Invalid(format!("rain: {error}"));
+            rain.generator(self.seed).map_err(context)?;
+            if let Some(end) = rain.end
+                && end < rain.start
+            {
+                return Err(context(Error::Invalid(format!(
+                    "end ({end}) must not come before start ({})",
+                    rain.start
+                ))));
+            }
+        }
+        Ok(())
+    }
+
+    /// The look this scene renders with (its `render` mode and `[look]` parameters).
+    pub fn full_look(&self) -> Look {
+        Look {
+            mode: self.render,
+            ..self.look
+        }
+    }
+
+    /// Moves every drop centre and swipe point that lies outside a `width x height` pool onto
+    /// its nearest edge pixel, and returns one warning per moved coordinate.
+    pub fn clip_to_pool(&mut self, width: u32, height: u32) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let clip = |point: &mut [i32; 2], what: String, warnings: &mut Vec<String>| {
+            let clipped = [
+                point[0].clamp(0, width as i32 - 1),
+                point[1].clamp(0, height as i32 - 1),
+            ];
+            if clipped != *point {
+                warnings.push(format!(
+                    "{what} at ({}, {}) is outside the {width}x{height} pool; clipped to ({}, {})",
+                    point[0], point[1], clipped[0], clipped[1]
+                ));
+                *point = clipped;
+            }
+        };
+        for (index, drop) in self.drops.iter_mut().enumerate() {
+            let mut point = [drop.x, drop.y];
+            clip(&mut point, format!("drop #{}", index + 1), &mut warnings);
+            [drop.x, drop.y] = point;
+        }
+        for (index, swipe) in self.swipes.iter_mut().enumerate() {
+            for point in &mut swipe.points {
+                clip(point, format!("swipe #{} point", index + 1), &mut warnings);
+            }
+        }
+        warnings
+    }
+}
+
+/// Plays a [`Scene`] on a [`Pool`], frame by frame.
+///
+/// ```
+/// use ripples::{DropEvent, Scene, SceneRunner};
+///
+/// let scene = Scene {
+///     frames: 10,
+///     drops: vec![DropEvent { frame: 0, x: 40, y: 30, radius: 5, strength: 100 }],
+///     ..Scene::default()
+/// };
+/// let background = ripples::pool_tiles(80, 60);
+/// let mut frame = vec![0u8; background.len()];
+/// let mut runner = SceneRunner::new(scene, 80, 60)?;
+/// while !runner.is_finished() {
+///     runner.advance();
+///     runner.render(&background, &mut frame)?;
+/// }
+/// # Ok::<(), ripples::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SceneRunner {
+    scene: Scene,
+    look: Look,
+    pool: Pool,
+    rain: Option<Rain>,
+    frame: u32,
+    partial_path: Vec<[i32; 2]>,
+}
+
+impl SceneRunner {
+    /// Validates `scene` and builds a calm pool of `width x height` pixels for it.
+    pub fn new(scene: Scene, width: u32, height: u32) -> Result<Self, Error> {
+        scene.validate()?;
+        let mut pool = Pool::with_sim_scale(width, height, scene.sim_scale)?;
+        pool.solver_mut().set_damping_shift(scene.damping_shift)?;
+        let rain = match &scene.rain {
+            Some(spec) => Some(spec.generator(scene.seed)?),
+            None => None,
+        };
+        let longest_swipe = scene
+            .swipes
+            .iter()
+            .map(|s| s.points.len())
+            .max()
+            .unwrap_or(0);
+        Ok(Self {
+            look: scene.full_look(),
+            partial_path: Vec::with_capacity(longest_swipe + 2),
+            scene,
+            pool,
+            rain,
+            frame: 0,
+        })
+    }
+
+    /// The scene being played.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// The pool, to disturb it further.
+    pub fn pool_mut(&mut self) -> &mut Pool {
+        &mut self.pool
+    }
+
+    /// Frames advanced so far.
+    pub fn frame(&self) -> u32 {
+        self.frame
+    }
+
+    /// Whether all of the scene's frames have been advanced.
+    pub fn is_finished(&self) -> bool {
+        self.frame >= self.scene.frames
+    }
+
+    /// Applies the events of the current frame, runs `steps_per_frame` steps and moves to the
+    /// next frame.
+    pub fn advance(&mut self) {
+        let frame = self.frame;
+        for drop in self.scene.drops.iter().filter(|drop| drop.frame == frame) {
+            self.pool
+                .drop_stone(drop.x, drop.y, drop.radius, drop.strength);
+        }
+        for swipe in &self.scene.swipes {
+            let duration = swipe.duration.max(1);
+            if frame < swipe.frame || frame - swipe.frame >= duration {
+                continue;
+            }
+            let part = frame - swipe.frame;
+            let (from, to) = (
+                f64::from(part) / f64::from(duration),
+                f64::from(part + 1) / f64::from(duration),
+            );
+            polyline_portion(&swipe.points, from, to, &mut self.partial_path);
+            self.pool
+                .swipe(&self.partial_path, swipe.radius, swipe.strength);
+        }
+        if let (Some(rain), Some(spec)) = (&mut self.rain, &self.scene.rain) {
+            let end = spec.end.unwrap_or(u32::MAX);
+            if (spec.start..end).contains(&frame) {
+                let (width, height) = (self.pool.width(), self.pool.height());
+                for stone in rain.stones(width, height) {
+                    self.pool.drop(stone);
+                }
+            }
+        }
+        for _ in 0..self.scene.steps_per_frame {
+            self.pool.step();
+        }
+        self.frame = self.frame.saturating_add(1);
+    }
+
+    /// Renders the current water over `src` into `dst` (RGBA bytes) with the scene's look.
+    pub fn render(&mut self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        self.pool.render(&self.look, src, dst)
+    }
+}
+
+/// The part of a polyline between fractions `from` and `to` of its length, rounded to pixels,
+/// written into `out`. Consecutive portions share their end points, so stamping them one after
+/// the other draws the whole line without gaps.
+fn polyline_portion(points: &[[i32; 2]], from: f64, to: f64, out: &mut Vec<[i32; 2]>) {
+    out.clear();
+    let segment_length =
+        |a: [i32; 2], b: [i32; 2]| f64::from(b[0] - a[0]).hypot(f64::from(b[1] - a[1]));
+    let total: f64 = points
+        .windows(2)
+        .map(|pair| segment_length(pair[0], pair[1]))
+        .sum();
+    if points.len() < 2 || total == 0.0 {
+        out.extend(points.first().copied());
+        return;
+    }
+    let (start, end) = (from * total, to * total);
+    let point_at = |a: [i32; 2], b: [i32; 2], t: f64| {
+        [
+            (f64::from(a[0]) + f64::from(b[0] - a[0]) * t).round() as i32,
+            (f64::from(a[1]) + f64::from(b[1] - a[1]) * t).round() as i32,
+        ]
+    };
+    let mut walked = 0.0;
+    for pair in points.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let length = segment_length(a, b);
+        let (seg_start, seg_end) = (walked, walked + length);
+        walked = seg_end;
+        if length == 0.0 || seg_end < start || seg_start > end {
+            continue;
+        }
+        if out.is_empty() {
+            out.push(point_at(
+                a,
+                b,
+                ((start - seg_start) / length).clamp(0.0, 1.0),
+            ));
+        }
+        out.push(point_at(a, b, ((end - seg_start) / length).clamp(0.0, 1.0)));
+    }
+}
+
+/// Deserializers that check each value as it is read, so errors carry the value's position.
+#[cfg(feature = "serde")]
+mod de {
+    use serde::de::{Deserialize, Deserializer, Error as _};
+
+    fn checked<'de, D, T, R>(
+        deserializer: D,
+        check: impl FnOnce(T) -> Result<R, crate::Error>,
+    ) -> Result<R, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        let value = T::deserialize(deserializer)?;
+        check(value).map_err(D::Error::custom)
+    }
+
+    pub fn frames<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        checked(d, super::check_frames)
+    }
+
+    pub fn fps<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        checked(d, super::check_fps)
+    }
+
+    pub fn side<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        checked(d, |side: i64| super::check_side("size", side).map(Some))
+    }
+
+    pub fn damping_shift<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        checked(d, super::check_damping_shift)
+    }
+
+    pub fn sim_scale<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        checked(d, super::check_sim_scale)
+    }
+
+    pub fn steps_per_frame<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        checked(d, super::check_steps_per_frame)
+    }
+
+    pub fn radius<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        checked(d, super::check_radius)
+    }
+
+    pub fn strength<'de, D: Deserializer<'de>>(d: D) -> Result<i16, D::Error> {
+        checked(d, super::check_strength)
+    }
+
+    pub fn drop_radius() -> u32 {
+        super::DEFAULT_DROP_RADIUS
+    }
+
+    pub fn drop_strength() -> i16 {
+        super::DEFAULT_DROP_STRENGTH
+    }
+
+    pub fn swipe_radius() -> u32 {
+        super::DEFAULT_SWIPE_RADIUS
+    }
+
+    pub fn swipe_strength() -> i16 {
+        super::DEFAULT_SWIPE_STRENGTH
+    }
+
+    pub fn duration() -> u32 {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn polyline_portions_tile_the_whole_line() {
+        let points = [[0, 0], [30, 0], [30, 40]];
+        let mut out = Vec::new();
+        let mut previous_end = None;
+        for part in 0..7 {
+            polyline_portion(
+                &points,
+                part as f64 / 7.0,
+                (part + 1) as f64 / 7.0,
+                &mut out,
+            );
+            assert!(out.len() >= 2, "part {part}: {out:?}");
+            if let Some(end) = previous_end {
+                assert_eq!(out[0], end, "part {part} starts where the last ended");
+            }
+            previous_end = out.last().copied();
+        }
+        assert_eq!(previous_end, Some([30, 40]));
+        polyline_portion(&points, 0.0, 1.0, &mut out);
+        assert_eq!(out, vec![[0, 0], [30, 0], [30, 40]]);
+    }
+
+    #[test]
+    fn clipping_moves_points_and_warns() {
+        let mut scene = Scene {
+            drops: vec![
+                DropEvent {
+                    frame: 0,
+                    x: 500,
+                    y: -3,
+                    radius: 6,
+                    strength: 10,
+                },
+                DropEvent {
+                    frame: 0,
+                    x: 5,
+                    y: 5,
+                    radius: 6,
+                    strength: 10,
+                },
+            ],
+            ..Scene::default()
+        };
+        let warnings = scene.clip_to_pool(320, 240);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].contains("(500, -3)") && warnings[0].contains("(319, 0)"),
+            "{warnings:?}"
+        );
+        assert_eq!((scene.drops[0].x, scene.drops[0].y), (319, 0));
+        assert_eq!((scene.drops[1].x, scene.drops[1].y), (5, 5));
+    }
+
+    #[test]
+    fn validation_names_the_bad_value() {
+        let bad_radius = Scene {
+            drops: vec![DropEvent {
+                frame: 0,
+                x: 1,
+                y: 1,
+                radius: 0,
+                strength: 10,
+            }],
+            ..Scene::default()
+        };
+        let message = bad_radius.validate().unwrap_err().to_string();
+        assert_eq!(message, "drop #1: radius must be >= 1, got 0");
+        let bad_rain = Scene {
+            rain: Some(RainSpec {
+                radius: [5, 2],
+                ..RainSpec::default()
+            }),
+            ..Scene::default()
+        };
+        let message = bad_rain.validate().unwrap_err().to_string();
+        assert!(
+            message.starts_with("rain: ") && message.contains("got 2"),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,360 @@
+//! What disturbs the water: stones, swipes and rain.
+//!
+//! Sources are independent of the solver: [`stamp_disk`] writes a value into any grid, and
+//! [`stamp_polyline`] walks the Bresenham cells of a polyline, so every solver stamps the same
+//! shapes. Rain is a pure generator of [`Stone`]s from a seeded PRNG, so a given seed gives the
+//! same storm on every machine and in every front end, and the caller decides where stones land.
+
+use crate::error::{Error, check_range};
+
+/// One stone: where it falls, how wide it is and how hard it hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stone {
+    /// Column of the centre.
+    pub x: i32,
+    /// Row of the centre.
+    pub y: i32,
+    /// Radius in cells (or pixels, for a [`crate::Pool`]).
+    pub radius: u32,
+    /// Depth of the dent it presses into the water.
+    pub strength: i16,
+}
+
+/// Largest radius that changes anything: beyond it a disk covers every grid that fits the limits.
+const MAX_USEFUL_RADIUS: i64 = 2 * crate::MAX_SIDE as i64;
+
+/// Sets every interior cell of the disk `(px-x)^2 + (py-y)^2 < r^2`, with `px` in `[x-r, x+r)`
+/// and `py` in `[y-r, y+r)`, to `value`. Parts outside the interior are clipped.
+pub(crate) fn stamp_disk<T: Copy>(
+    grid: &mut [T],
+    width: usize,
+    height: usize,
+    x: i32,
+    y: i32,
+    radius: u32,
+    value: T,
+) {
+    if width < 3 || height < 3 {
+        return;
+    }
+    let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
+    let (x, y) = (i64::from(x), i64::from(y));
+    let r_squared = r * r;
+    // The half-open square [x-r, x+r) clipped to the interior [1, size-1).
+    let x_start = (x - r).max(1);
+    let x_end = (x + r).min(width as i64 - 1);
+    let y_start = (y - r).max(1);
+    let y_end = (y + r).min(height as i64 - 1);
+    for py in y_start..y_end {
+        let dy = py - y;
+        let row = &mut grid[py as usize * width..(py as usize + 1) * width];
+        for px in x_start..x_end {
+            let dx = px - x;
+            if dx * dx + dy * dy < r_squared {
+                row[px as usize] = value;
+            }
+        }
+    }
+}
+
+/// Calls `visit(x, y)` for every cell of the Bresenham lines joining consecutive points, each
+/// point once (the shared end of two segments is not repeated). A single point is visited once.
+pub(crate) fn stamp_polyline(
+    points: impl IntoIterator<Item = [i32; 2]>,
+    mut visit: impl FnMut(i32, i32),
+) {
+    let mut points = points.into_iter();
+    let Some(mut from) = points.next() else {
+        return;
+    };
+    visit(from[0], from[1]);
+    for to in points {
+        bresenham(from, to, &mut visit);
+        from = to;
+    }
+}
+
+/// Visits the cells of the line from `from` (excluded) to `to` (included).
+fn bresenham(from: [i32; 2], to: [i32; 2], visit: &mut impl FnMut(i32, i32)) {
+    let (mut x, mut y) = (i64::from(from[0]), i64::from(from[1]));
+    let (x_end, y_end) = (i64::from(to[0]), i64::from(to[1]));
+    let dx = (x_end - x).abs();
+    let dy = -(y_end - y).abs();
+    let step_x = if x < x_end { 1 } else { -1 };
+    let step_y = if y < y_end { 1 } else { -1 };
+    let mut error = dx + dy;
+    while x != x_end || y != y_end {
+        let doubled = 2 * error;
+        if doubled >= dy {
+            error += dy;
+            x += step_x;
+        }
+        if doubled <= dx {
+            error += dx;
+            y += step_y;
+        }
+        visit(x as i32, y as i32);
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64), so rain is reproducible everywhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self { state: seed }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer in `0..n` (`n > 0`), by multiply-shift.
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((u64::from(self.next_u64() as u32) * u64::from(n)) >> 32) as u32
+    }
+
+    /// A uniform integer in `low..=high` (`low <= high`).
+    pub fn between(&mut self, low: i64, high: i64) -> i64 {
+        let span = (high - low + 1) as u64;
+        low + ((u128::from(self.next_u64()) * u128::from(span)) >> 64) as i64
+    }
+
+    /// A uniform float in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// A Poisson-distributed count with the given mean (Knuth's method, in chunks so that
+    /// `exp(-mean)` never underflows).
+    pub fn poisson(&mut self, mean: f64) -> u32 {
+        let mut remaining = mean;
+        let mut count = 0u32;
+        while remaining > 0.0 {
+            let chunk = remaining.min(200.0);
+            remaining -= chunk;
+            let limit = (-chunk).exp();
+            let mut product = self.unit();
+            while product > limit {
+                count = count.saturating_add(1);
+                product *= self.unit();
+            }
+        }
+        count
+    }
+}
+
+/// Largest mean number of raindrops per frame.
+pub const MAX_RAIN_RATE: f64 = 10_000.0;
+
+/// Rain: a deterministic stream of stones, a Poisson-distributed number per frame with a given
+/// mean, uniformly anywhere in the pool, radius and strength uniform in their ranges.
+///
+/// ```
+/// use ripples::{Pool, Rain};
+///
+/// let mut pool = Pool::new(320, 240)?;
+/// let mut rain = Rain::new(7).with_rate(2.5)?.with_radius(1, 4)?.with_strength(32, 128)?;
+/// for _frame in 0..10 {
+///     for stone in rain.stones(pool.width(), pool.height()) {
+///         pool.drop(stone);
+///     }
+///     pool.step();
+/// }
+/// # Ok::<(), ripples::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rain {
+    rate: f64,
+    radius: (u32, u32),
+    strength: (i16, i16),
+    rng: SplitMix64,
+}
+
+impl Rain {
+    /// Rain from `seed`: one stone per frame on average, radius 1..=4, strength 32..=128.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rate: 1.0,
+            radius: (1, 4),
+            strength: (32, 128),
+            rng: SplitMix64::new(seed),
+        }
+    }
+
+    /// Mean stones per frame, `0..=10000`.
+    pub fn with_rate(mut self, rate: f64) -> Result<Self, Error> {
+        if !rate.is_finite() {
+            return Err(Error::Invalid(format!(
+                "rain rate must be a finite number, got {rate}"
+            )));
+        }
+        self.rate = check_range("rain rate", rate, 0.0, MAX_RAIN_RATE)?;
+        Ok(self)
+    }
+
+    /// Radius range in cells, `1 <= min <= max <= 4096`.
+    pub fn with_radius(mut self, min: u32, max: u32) -> Result<Self, Error> {
+        check_range("rain radius", min, 1, crate::MAX_RADIUS)?;
+        check_range("rain radius", max, min, crate::MAX_RADIUS)?;
+        self.radius = (min, max);
+        Ok(self)
+    }
+
+    /// Strength range, `0 <= min <= max <= 32767`.
+    pub fn with_strength(mut self, min: i16, max: i16) -> Result<Self, Error> {
+        check_range("rain strength", min, 0, i16::MAX)?;
+        check_range("rain strength", max, min, i16::MAX)?;
+        self.strength = (min, max);
+        Ok(self)
+    }
+
+    /// Mean stones per frame.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// The stones of one frame on a `width x height` pool. Dropping the iterator early skips
+    /// the rest of the frame's stones (the stream is still reproducible frame by frame only if
+    /// every frame's iterator is drained).
+    pub fn stones(&mut self, width: u32, height: u32) -> RainStones<'_> {
+        let count = if width == 0 || height == 0 {
+            0
+        } else {
+            self.rng.poisson(self.rate)
+        };
+        RainStones {
+            rain: self,
+            width,
+            height,
+            remaining: count,
+        }
+    }
+}
+
+/// The stones of one frame of [`Rain`].
+#[derive(Debug)]
+pub struct RainStones<'a> {
+    rain: &'a mut Rain,
+    width: u32,
+    height: u32,
+    remaining: u32,
+}
+
+impl Iterator for RainStones<'_> {
+    type Item = Stone;
+
+    fn next(&mut self) -> Option<Stone> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let rng = &mut self.rain.rng;
+        let x = rng.below(self.width) as i32;
+        let y = rng.below(self.height) as i32;
+        let (r_min, r_max) = self.rain.radius;
+        let radius = rng.between(i64::from(r_min), i64::from(r_max)) as u32;
+        let (s_min, s_max) = self.rain.strength;
+        let strength = rng.between(i64::from(s_min), i64::from(s_max)) as i16;
+        Some(Stone {
+            x,
+            y,
+            radius,
+            strength,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining as usize, Some(self.remaining as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line_cells(points: &[[i32; 2]]) -> Vec<(i32, i32)> {
+        let mut cells = Vec::new();
+        stamp_polyline(points.iter().copied(), |x, y| cells.push((x, y)));
+        cells
+    }
+
+    #[test]
+    fn bresenham_visits_every_step_once_and_ends_on_the_point() {
+        for &to in &[[7, 3], [-5, 9], [0, -6], [4, 4], [-8, -2], [0, 0]] {
+            let cells = line_cells(&[[0, 0], to]);
+            assert_eq!(cells[0], (0, 0));
+            assert_eq!(*cells.last().unwrap(), (to[0], to[1]));
+            let expected_len = to[0].abs().max(to[1].abs()) as usize + 1;
+            assert_eq!(cells.len(), expected_len, "to {to:?}: {cells:?}");
+            for pair in cells.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                assert!(
+                    (a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1,
+                    "{a:?} -> {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn polyline_joins_segments_without_repeating_corners() {
+        let cells = line_cells(&[[0, 0], [3, 0], [3, 2]]);
+        assert_eq!(cells, vec![(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2)]);
+        assert!(line_cells(&[]).is_empty());
+        assert_eq!(line_cells(&[[5, 6]]), vec![(5, 6)]);
+    }
+
+    #[test]
+    fn poisson_mean_is_the_rate() {
+        let mut rng = SplitMix64::new(99);
+        for &mean in &[0.0, 0.3, 2.5, 40.0, 450.0] {
+            let draws = 4000;
+            let total: u64 = (0..draws).map(|_| u64::from(rng.poisson(mean))).sum();
+            let average = total as f64 / draws as f64;
+            let tolerance = 4.0 * (mean / draws as f64).sqrt() + 1e-9;
+            assert!(
+                (average - mean).abs() <= tolerance,
+                "mean {mean}: got {average}"
+            );
+        }
+    }
+
+    #[test]
+    fn rain_stays_in_its_ranges() {
+        let mut rain = Rain::new(1)
+            .with_rate(50.0)
+            .and_then(|rain| rain.with_radius(2, 5))
+            .and_then(|rain| rain.with_strength(40, 41))
+            .unwrap();
+        let mut seen = 0;
+        for _ in 0..20 {
+            for stone in rain.stones(30, 20) {
+                assert!((0..30).contains(&stone.x) && (0..20).contains(&stone.y));
+                assert!((2..=5).contains(&stone.radius));
+                assert!((40..=41).contains(&stone.strength));
+                seen += 1;
+            }
+        }
+        assert!(seen > 500, "rate 50 over 20 frames gave {seen} stones");
+    }
+
+    #[test]
+    fn rain_parameters_are_validated() {
+        assert!(Rain::new(0).with_rate(-1.0).is_err());
+        assert!(Rain::new(0).with_rate(f64::NAN).is_err());
+        assert!(Rain::new(0).with_radius(0, 3).is_err());
+        assert!(Rain::new(0).with_radius(4, 3).is_err());
+        assert!(Rain::new(0).with_strength(-1, 3).is_err());
+        assert!(Rain::new(0).with_strength(9, 3).is_err());
+    }
+}

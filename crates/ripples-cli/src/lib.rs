@@ -1,3 +1,21 @@
-//! The `ripples` command as a library, so integration tests and fuzz targets can reach its parts.
+//! The `ripples` command as a library, so integration tests and fuzz targets can reach its
+//! parts: argument parsing, scene files, image input, rendering and the output writers.
 
+pub mod args;
 pub mod output;
+pub mod render;
+pub mod scene_file;
+pub mod source_image;
+
+/// An error in how the command was invoked (exit code 2), as opposed to a failure while doing
+/// the work (exit code 1).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}

@@ -1,1 +1,47 @@
-fn main() {}
+//! The `ripples` binary: parse the command line, run, and turn errors into one line and an
+//! exit code (2 for a wrong command line, 1 for anything else). No backtraces reach the user.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use ripples_cli::UsageError;
+use ripples_cli::args::{Cli, Command, RenderArgs};
+use ripples_cli::render::{render, render_default_scene};
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error (a bug in ripples, please report it): {info}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // Help and version go to stdout with exit code 0; usage errors exit with 2.
+            let _ = error.print();
+            return ExitCode::from(error.exit_code().clamp(0, 255) as u8);
+        }
+    };
+    let result = match &cli.command {
+        Some(Command::Render(args)) => render(args),
+        None => {
+            eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
+            render_default_scene(&RenderArgs {
+                out: "ripples.gif".into(),
+                ..RenderArgs::default()
+            })
+        }
+    };
+    match result {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            if error.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}

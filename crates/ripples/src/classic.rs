@@ -245,7 +245,11 @@ mod tests {
         water.calm();
         water.drop_stone(5, 5, 4, 7);
         let row_counts: Vec<usize> = (0..11)
-            .map(|y| (0..11).filter(|x| water.heights()[y * 11 + x] == -7).count())
+            .map(|y| {
+                (0..11)
+                    .filter(|x| water.heights()[y * 11 + x] == -7)
+                    .count()
+            })
             .collect();
         assert_eq!(row_counts, vec![0, 0, 5, 7, 7, 7, 7, 7, 5, 0, 0]);
     }

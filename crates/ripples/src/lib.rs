@@ -48,6 +48,11 @@ pub use scene::{
 pub use sources::{MAX_RAIN_RATE, Rain, RainStones, SplitMix64, Stone};
 pub use texture::pool_tiles;
 
+/// The README's Rust examples, compiled and run as doc tests so they cannot rot.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// Largest pool or image side, in cells or pixels.
 pub const MAX_SIDE: u32 = 16384;
 /// Most cells (or pixels) in one pool or image: 8192 x 8192.

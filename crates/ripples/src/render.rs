@@ -179,11 +179,7 @@ impl Renderer {
         dst: &mut [[u8; 4]],
         image_width: usize,
     ) -> Result<(), Error> {
-        let image_height = if image_width == 0 {
-            0
-        } else {
-            src.len() / image_width
-        };
+        let image_height = src.len().checked_div(image_width).unwrap_or(0);
         let expected_grid = (
             image_width.div_ceil(scale as usize),
             image_height.div_ceil(scale as usize),

@@ -1,0 +1,329 @@
+//! The command line: clap definitions and the parsers for values like `WxH` and `X,Y,R,S@F`.
+//!
+//! Value parsers reuse the core's checks, so a radius of 0 is refused with the same words on the
+//! command line as in a scene file, and clap turns any of them into a usage error (exit code 2)
+//! that names the option and the value.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use ripples::{DropEvent, RenderMode, SolverKind, SwipeEvent};
+
+/// Real-time water ripples: render animations of stones, rain and swipes over an image.
+#[derive(Debug, Parser)]
+#[command(name = "ripples", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; with none, renders the default scene to ripples.gif.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Render an animation of water over an image (PNG or JPEG; default: built-in pool tiles).
+    Render(RenderArgs),
+}
+
+/// Options of `ripples render`. Every option overrides the scene file's value.
+#[derive(Debug, Args, Default)]
+pub struct RenderArgs {
+    /// The image under the water (PNG or JPEG). Default: the scene's image, else built-in tiles.
+    pub image: Option<PathBuf>,
+
+    /// Output: .gif, .png (animated), .y4m, .mp4, .webm (needs ffmpeg), or a directory
+    /// (a path ending in '/' or an existing directory) for one PNG per frame.
+    #[arg(short, long, value_name = "PATH", default_value = "ripples.gif")]
+    pub out: PathBuf,
+
+    /// A scene file (TOML) describing the whole animation.
+    #[arg(long, value_name = "FILE.toml")]
+    pub scene: Option<PathBuf>,
+
+    /// Number of frames [default: 120].
+    #[arg(long, value_name = "N", value_parser = parse_frames)]
+    pub frames: Option<u32>,
+
+    /// Frames per second of the output [default: 30].
+    #[arg(long, value_name = "F", value_parser = parse_fps)]
+    pub fps: Option<f64>,
+
+    /// Pool size in pixels; an image is resized to it [default: the image's size, or 320x240].
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(u32, u32)>,
+
+    /// Pixels per simulation cell: 2 simulates a grid of half the image size [default: 1].
+    #[arg(long, value_name = "S", value_parser = parse_sim_scale)]
+    pub sim_scale: Option<u32>,
+
+    /// Solver steps per frame [default: 1].
+    #[arg(long, value_name = "N", value_parser = parse_steps_per_frame)]
+    pub steps_per_frame: Option<u32>,
+
+    /// Seed of the rain [default: 1].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// The solver [default: classic].
+    #[arg(long, value_name = "NAME", value_parser = parse_solver)]
+    pub solver: Option<SolverKind>,
+
+    /// Classic solver damping: amplitude loses 1/2^D per step, D in 1..=15 [default: 5].
+    #[arg(long, value_name = "D", value_parser = parse_damping_shift)]
+    pub damping_shift: Option<u32>,
+
+    /// The look: default (lit, smooth) or classic (the seeds' exact refraction).
+    #[arg(long, value_name = "MODE", value_parser = parse_render_mode)]
+    pub render: Option<RenderMode>,
+
+    #[arg(
+        long = "drop",
+        value_name = "X,Y[,R[,S]][@FRAME]",
+        value_parser = parse_drop,
+        help = "Drop a stone at X,Y with radius R and strength S, in pixels, at FRAME \
+                (defaults 6, 128, frame 0). Repeatable"
+    )]
+    pub drops: Vec<DropEvent>,
+
+    #[arg(
+        long = "swipe",
+        value_name = "X,Y:X,Y[:...][@FRAME[+FRAMES]]",
+        value_parser = parse_swipe,
+        help = "Drag a stone (radius 3, strength 40) along the points, starting at FRAME and \
+                drawn over FRAMES frames (default 1). Repeatable"
+    )]
+    pub swipes: Vec<SwipeEvent>,
+
+    /// Rain: mean stones per frame (radius 1..4, strength 32..128 unless the scene says).
+    #[arg(long, value_name = "RATE", value_parser = parse_rain_rate)]
+    pub rain: Option<f64>,
+
+    /// Default look: pixels of displacement per unit of height difference [default: 0.5].
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub refraction: Option<f32>,
+
+    /// Default look: diffuse light strength [default: 0.3].
+    #[arg(long, value_name = "K")]
+    pub shading: Option<f32>,
+
+    /// Default look: specular highlight strength [default: 0.5].
+    #[arg(long, value_name = "K")]
+    pub specular: Option<f32>,
+
+    /// Default look: specular exponent, higher is sharper [default: 6].
+    #[arg(long, value_name = "K")]
+    pub shininess: Option<f32>,
+
+    /// Default look: direction towards the light in degrees, 90 = top [default: 120].
+    #[arg(long, value_name = "DEGREES", allow_negative_numbers = true)]
+    pub light_angle: Option<f32>,
+
+    /// Also write the final height field (the simulation grid) as a NumPy .npy file.
+    #[arg(long, value_name = "FILE.npy")]
+    pub heights_out: Option<PathBuf>,
+}
+
+fn parse_frames(text: &str) -> Result<u32, String> {
+    ripples::check_frames(parse_integer(text)?).map_err(|e| e.to_string())
+}
+
+fn parse_fps(text: &str) -> Result<f64, String> {
+    let fps: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number, got '{text}'"))?;
+    ripples::check_fps(fps).map_err(|e| e.to_string())
+}
+
+fn parse_sim_scale(text: &str) -> Result<u32, String> {
+    ripples::check_sim_scale(parse_integer(text)?).map_err(|e| e.to_string())
+}
+
+fn parse_steps_per_frame(text: &str) -> Result<u32, String> {
+    ripples::check_steps_per_frame(parse_integer(text)?).map_err(|e| e.to_string())
+}
+
+fn parse_damping_shift(text: &str) -> Result<u32, String> {
+    ripples::check_damping_shift(parse_integer(text)?).map_err(|e| e.to_string())
+}
+
+fn parse_solver(text: &str) -> Result<SolverKind, String> {
+    text.parse().map_err(|e: ripples::Error| e.to_string())
+}
+
+fn parse_render_mode(text: &str) -> Result<RenderMode, String> {
+    text.parse().map_err(|e: ripples::Error| e.to_string())
+}
+
+fn parse_rain_rate(text: &str) -> Result<f64, String> {
+    let rate: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of stones per frame, got '{text}'"))?;
+    ripples::Rain::new(0)
+        .with_rate(rate)
+        .map(|_| rate)
+        .map_err(|e| e.to_string())
+}
+
+/// `WxH`, e.g. `640x480`, within the size limits.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (width, height) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT, e.g. 640x480, got '{text}'"))?;
+    let width = parse_integer(width)?;
+    let height = parse_integer(height)?;
+    if width < 0 || height < 0 {
+        return Err(format!("size must be positive, got {width}x{height}"));
+    }
+    ripples::check_size(width as u64, height as u64).map_err(|e| e.to_string())
+}
+
+/// `X,Y[,R[,S]][@FRAME]`.
+pub fn parse_drop(text: &str) -> Result<DropEvent, String> {
+    let (fields, frame) = split_frame(text)?;
+    let numbers = fields
+        .split(',')
+        .map(parse_integer)
+        .collect::<Result<Vec<i64>, String>>()?;
+    let (x, y, radius, strength) = match numbers[..] {
+        [x, y] => (x, y, None, None),
+        [x, y, r] => (x, y, Some(r), None),
+        [x, y, r, s] => (x, y, Some(r), Some(s)),
+        _ => {
+            return Err(format!(
+                "expected X,Y[,RADIUS[,STRENGTH]][@FRAME], got '{text}'"
+            ));
+        }
+    };
+    let radius = match radius {
+        Some(r) => ripples::check_radius(r).map_err(|e| e.to_string())?,
+        None => ripples::DEFAULT_DROP_RADIUS,
+    };
+    let strength = match strength {
+        Some(s) => ripples::check_strength(s).map_err(|e| e.to_string())?,
+        None => ripples::DEFAULT_DROP_STRENGTH,
+    };
+    Ok(DropEvent {
+        frame: frame.start,
+        x: coordinate(x)?,
+        y: coordinate(y)?,
+        radius,
+        strength,
+    })
+}
+
+/// `X,Y:X,Y[:...][@FRAME[+FRAMES]]`.
+pub fn parse_swipe(text: &str) -> Result<SwipeEvent, String> {
+    let (fields, frame) = split_frame(text)?;
+    let points = fields
+        .split(':')
+        .map(|point| {
+            let (x, y) = point
+                .split_once(',')
+                .ok_or_else(|| format!("expected X,Y points separated by ':', got '{point}'"))?;
+            Ok([
+                coordinate(parse_integer(x)?)?,
+                coordinate(parse_integer(y)?)?,
+            ])
+        })
+        .collect::<Result<Vec<[i32; 2]>, String>>()?;
+    Ok(SwipeEvent {
+        frame: frame.start,
+        duration: frame.duration,
+        points,
+        radius: ripples::DEFAULT_SWIPE_RADIUS,
+        strength: ripples::DEFAULT_SWIPE_STRENGTH,
+    })
+}
+
+/// When an event happens: `@FRAME` and, for swipes, `+FRAMES`.
+struct EventTime {
+    start: u32,
+    duration: u32,
+}
+
+fn split_frame(text: &str) -> Result<(&str, EventTime), String> {
+    let Some((fields, when)) = text.split_once('@') else {
+        return Ok((
+            text,
+            EventTime {
+                start: 0,
+                duration: 1,
+            },
+        ));
+    };
+    let (start, duration) = match when.split_once('+') {
+        Some((start, duration)) => (start, Some(duration)),
+        None => (when, None),
+    };
+    let start = parse_integer(start)?;
+    let start = u32::try_from(start).map_err(|_| format!("frame must be >= 0, got {start}"))?;
+    let duration = match duration {
+        Some(duration) => {
+            let frames = parse_integer(duration)?;
+            u32::try_from(frames)
+                .ok()
+                .filter(|&f| f >= 1)
+                .ok_or_else(|| format!("duration must be >= 1 frame, got {frames}"))?
+        }
+        None => 1,
+    };
+    Ok((fields, EventTime { start, duration }))
+}
+
+fn parse_integer(text: &str) -> Result<i64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("expected an integer, got '{}'", text.trim()))
+}
+
+fn coordinate(value: i64) -> Result<i32, String> {
+    i32::try_from(value).map_err(|_| format!("coordinate {value} is out of range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_are_checked() {
+        assert_eq!(parse_size("640x480"), Ok((640, 480)));
+        assert_eq!(parse_size("3X2"), Ok((3, 2)));
+        assert!(parse_size("0x5").unwrap_err().contains("0x5"));
+        assert!(parse_size("640").unwrap_err().contains("'640'"));
+        assert!(parse_size("99999x10").unwrap_err().contains("too large"));
+        assert!(parse_size("-3x10").is_err());
+    }
+
+    #[test]
+    fn drops_parse_with_defaults_and_frames() {
+        let drop = parse_drop("10,20").unwrap();
+        assert_eq!(
+            (drop.x, drop.y, drop.radius, drop.strength, drop.frame),
+            (10, 20, 6, 128, 0)
+        );
+        let drop = parse_drop("10,20,3,50@7").unwrap();
+        assert_eq!((drop.radius, drop.strength, drop.frame), (3, 50, 7));
+        assert_eq!(
+            parse_drop("1,1,0").unwrap_err(),
+            "radius must be >= 1, got 0"
+        );
+        assert_eq!(
+            parse_drop("1,1,3,-5").unwrap_err(),
+            "strength must be >= 0, got -5"
+        );
+        assert!(parse_drop("1").is_err());
+        assert!(parse_drop("a,b").unwrap_err().contains("'a'"));
+        assert!(parse_drop("1,1@-2").unwrap_err().contains("-2"));
+    }
+
+    #[test]
+    fn swipes_parse_points_and_timing() {
+        let swipe = parse_swipe("1,2:30,40:50,6@5+10").unwrap();
+        assert_eq!(swipe.points, vec![[1, 2], [30, 40], [50, 6]]);
+        assert_eq!((swipe.frame, swipe.duration), (5, 10));
+        assert!(parse_swipe("1,2;3,4").is_err());
+        assert!(parse_swipe("1,2:3,4@0+0").unwrap_err().contains("duration"));
+    }
+}

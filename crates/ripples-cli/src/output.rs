@@ -1,0 +1,1121 @@
+//! Animation writers: turn a stream of RGBA frames into a GIF, an animated PNG, a Y4M video,
+//! an MP4 or WebM (through `ffmpeg`), or a directory of numbered PNG files.
+//!
+//! The module is shaped by three needs:
+//!
+//! - **Streaming.** A long animation does not fit in memory, so every format is a [`FrameSink`]
+//!   that takes one frame at a time and keeps only what it needs to encode the next one.
+//! - **Atomic results.** A render can fail or be interrupted halfway. Every sink writes into a
+//!   hidden temporary file (or staging directory) beside the target and moves it under the
+//!   requested name only in [`FrameSink::finish`]. A sink dropped without `finish` removes its
+//!   temporaries, so the requested name never holds a truncated file, and a file already there
+//!   survives a failed render unchanged.
+//! - **Stable GIF colours.** A GIF holds at most 256 colours. Choosing them frame by frame makes
+//!   still water shimmer as the palette shifts, so the GIF writer derives one palette for the
+//!   whole animation from sample pixels given up front and maps every pixel through a lookup
+//!   table built once, without dithering (which would flicker too).
+//!
+//! Whatever can be checked cheaply (the extension, the directory, the frame rate) is checked by
+//! [`open_sink`], before the caller spends time rendering.
+
+mod apng_sink;
+mod dir_sink;
+mod ffmpeg_sink;
+mod gif_sink;
+mod npy;
+mod y4m_sink;
+
+use std::ffi::OsStr;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, anyhow, bail};
+use tempfile::TempPath;
+
+pub use npy::{write_npy_f32, write_npy_i16};
+
+use apng_sink::ApngSink;
+use dir_sink::DirSink;
+use ffmpeg_sink::{FfmpegSink, VideoCodec};
+use gif_sink::GifSink;
+use y4m_sink::Y4mSink;
+
+/// Prefix of every temporary file and staging directory, so that leftovers from a crashed
+/// process are recognisable (and hidden on Unix).
+const TEMP_PREFIX: &str = ".ripples-";
+
+/// The list of accepted outputs, quoted in error messages.
+const EXPECTED_OUTPUTS: &str =
+    "expected .gif, .png, .y4m, .mp4, .webm or a directory ending in '/'";
+
+/// What kind of file an output path asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    /// An animated GIF with one global palette (`.gif`).
+    Gif,
+    /// An animated PNG, lossless RGBA (`.png`).
+    Apng,
+    /// An uncompressed YUV4MPEG2 video, 4:2:0 (`.y4m`).
+    Y4m,
+    /// An H.264 video in an MP4 container, encoded by ffmpeg (`.mp4`).
+    Mp4,
+    /// A VP9 video in a WebM container, encoded by ffmpeg (`.webm`).
+    Webm,
+    /// A directory of numbered RGBA PNG files, one per frame.
+    Directory,
+}
+
+impl OutputKind {
+    /// Directory when the path ends in '/' (or the platform separator) or is an existing directory;
+    /// otherwise by extension, case-insensitive: .gif, .png (animated PNG), .y4m, .mp4, .webm.
+    /// Anything else (including no extension) is an error naming the path and the extension.
+    pub fn from_path(path: &Path) -> Result<OutputKind> {
+        if ends_with_separator(path) || path.is_dir() {
+            return Ok(OutputKind::Directory);
+        }
+        let Some(extension) = path.extension() else {
+            bail!(
+                "output '{}': no file extension ({EXPECTED_OUTPUTS})",
+                path.display()
+            );
+        };
+        let extension = extension.to_string_lossy();
+        Ok(match extension.to_ascii_lowercase().as_str() {
+            "gif" => OutputKind::Gif,
+            "png" => OutputKind::Apng,
+            "y4m" => OutputKind::Y4m,
+            "mp4" => OutputKind::Mp4,
+            "webm" => OutputKind::Webm,
+            _ => bail!(
+                "output '{}': unknown extension '.{extension}' ({EXPECTED_OUTPUTS})",
+                path.display()
+            ),
+        })
+    }
+}
+
+fn ends_with_separator(path: &Path) -> bool {
+    path.as_os_str()
+        .as_encoded_bytes()
+        .last()
+        .is_some_and(|&byte| byte.is_ascii() && std::path::is_separator(char::from(byte)))
+}
+
+/// Facts about the animation a sink needs up front.
+#[derive(Debug, Clone)]
+pub struct AnimationInfo {
+    /// Frame width in pixels.
+    pub width: u32,
+    /// Frame height in pixels.
+    pub height: u32,
+    /// Frames per second; finite and positive.
+    pub fps: f64,
+    /// How many frames will be written. Animated PNG announces it in its header, the frame
+    /// directory uses it to choose how many digits frame numbers get.
+    pub frames: u32,
+}
+
+impl AnimationInfo {
+    /// Bytes in one RGBA frame. Only called after [`check_animation_info`] has checked that
+    /// this fits in `usize`.
+    fn frame_len(&self) -> usize {
+        rgba_len(self.width, self.height).unwrap_or(usize::MAX)
+    }
+}
+
+fn rgba_len(width: u32, height: u32) -> Option<usize> {
+    usize::try_from(width)
+        .ok()?
+        .checked_mul(usize::try_from(height).ok()?)?
+        .checked_mul(4)
+}
+
+/// A destination for RGBA frames, written one at a time.
+pub trait FrameSink {
+    /// `rgba` is width*height*4 bytes, row-major, R,G,B,A. Wrong length -> error, not panic.
+    fn write_frame(&mut self, rgba: &[u8]) -> Result<()>;
+    /// Completes the output and moves it into place under the requested name.
+    /// Returns nothing; if `finish` is never called (error, early return), the sink's Drop
+    /// must leave nothing behind under the requested name and remove its temporary files.
+    fn finish(self: Box<Self>) -> Result<()>;
+}
+
+/// Opens a sink for `path`. `palette_samples` is RGBA pixels (any count, a multiple of 4 bytes)
+/// that represent the colours the animation will use; only the GIF writer uses it, to derive one
+/// global palette for the whole animation (NeuQuant from color_quant, then a 6-bit-per-channel
+/// (64x64x64) lookup table mapping any RGB to its nearest palette entry, built once; no dithering,
+/// so still water does not flicker).
+///
+/// Checks before doing any work: the kind is valid, fps is finite and positive, the size is not
+/// empty, there is at least one frame, and the parent directory exists and is writable (the
+/// temporary file is created here). Errors name the path and the offending value.
+///
+/// Per format:
+/// - GIF: up to 256 distinct sampled colours (255 with transparency) are kept exactly, more are
+///   reduced by NeuQuant; colours closer than the 4-level lookup cells may merge. Without
+///   samples the first frame provides the palette. Pixels with alpha < 128 become transparent
+///   when the samples (or that first frame) contain such pixels, and are drawn opaque otherwise.
+///   Frame delays are whole centiseconds of at least 2, so above 50 fps the animation plays at
+///   50 fps. Frames are at most 65535 pixels wide and high.
+/// - Animated PNG: lossless; exactly `info.frames` frames must be written.
+/// - Y4M, MP4, WebM: alpha is dropped (colours are written as if opaque). MP4 and WebM need
+///   `ffmpeg` on `PATH`; odd sizes are padded by one pixel to the even size those codecs need.
+/// - Directory: created if missing; `frame_00000.png`, `frame_00001.png`, ... replace files of
+///   the same names, other files are left alone.
+pub fn open_sink(
+    path: &Path,
+    info: &AnimationInfo,
+    palette_samples: &[u8],
+) -> Result<Box<dyn FrameSink>> {
+    let kind = OutputKind::from_path(path)?;
+    check_animation_info(path, info)?;
+    check_palette_samples(palette_samples)?;
+    if kind != OutputKind::Directory {
+        check_parent_directory(path)?;
+    }
+    Ok(match kind {
+        OutputKind::Gif => Box::new(GifSink::create(path, info, palette_samples)?),
+        OutputKind::Apng => Box::new(ApngSink::create(path, info)?),
+        OutputKind::Y4m => Box::new(Y4mSink::create(path, info)?),
+        OutputKind::Mp4 => Box::new(FfmpegSink::create(
+            OsStr::new("ffmpeg"),
+            path,
+            info,
+            VideoCodec::H264,
+        )?),
+        OutputKind::Webm => Box::new(FfmpegSink::create(
+            OsStr::new("ffmpeg"),
+            path,
+            info,
+            VideoCodec::Vp9,
+        )?),
+        OutputKind::Directory => Box::new(DirSink::create(path, info)?),
+    })
+}
+
+fn check_animation_info(path: &Path, info: &AnimationInfo) -> Result<()> {
+    let shown = path.display();
+    if !(info.fps.is_finite() && info.fps > 0.0) {
+        bail!(
+            "output '{shown}': frame rate must be a positive number, got {}",
+            info.fps
+        );
+    }
+    if info.width == 0 || info.height == 0 {
+        bail!(
+            "output '{shown}': frame size must not be empty, got {}x{}",
+            info.width,
+            info.height
+        );
+    }
+    if rgba_len(info.width, info.height).is_none() {
+        bail!(
+            "output '{shown}': frame size {}x{} is too large for this machine",
+            info.width,
+            info.height
+        );
+    }
+    if info.frames == 0 {
+        bail!("output '{shown}': the animation has no frames");
+    }
+    Ok(())
+}
+
+fn check_palette_samples(samples: &[u8]) -> Result<()> {
+    if !samples.len().is_multiple_of(4) {
+        bail!(
+            "palette samples are {} bytes, not a whole number of RGBA pixels (a multiple of 4)",
+            samples.len()
+        );
+    }
+    Ok(())
+}
+
+fn check_parent_directory(path: &Path) -> Result<()> {
+    let dir = parent_dir(path);
+    match fs::metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => bail!(
+            "output '{}': '{}' is not a directory",
+            path.display(),
+            dir.display()
+        ),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => bail!(
+            "output '{}': directory '{}' does not exist",
+            path.display(),
+            dir.display()
+        ),
+        Err(error) => bail!(
+            "output '{}': cannot access directory '{}': {error}",
+            path.display(),
+            dir.display()
+        ),
+    }
+}
+
+/// The directory a file output lands in; `.` for a bare file name.
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// Checks that a frame buffer holds exactly one frame.
+fn check_frame_len(rgba: &[u8], info: &AnimationInfo) -> Result<()> {
+    if rgba.len() != info.frame_len() {
+        bail!(
+            "frame has {} bytes, expected {}x{}x4 = {}",
+            rgba.len(),
+            info.width,
+            info.height,
+            info.frame_len()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses to finish an output no frame was written to.
+fn check_some_frames_written(target: &Path, frames_written: u32) -> Result<()> {
+    if frames_written == 0 {
+        bail!(
+            "output '{}': no frames were written, nothing to save",
+            target.display()
+        );
+    }
+    Ok(())
+}
+
+/// A file being written under a temporary name beside its target. Dropping it deletes the
+/// temporary file; [`PendingFile::commit`] moves it under the target name instead.
+struct PendingFile {
+    /// A second handle to the temporary file, to flush it to disk before the rename.
+    sync_handle: File,
+    temp: TempPath,
+    target: PathBuf,
+}
+
+impl PendingFile {
+    /// Creates the temporary file in the target's directory (renames do not cross file
+    /// systems) and returns a handle to write it through.
+    fn create(target: &Path, suffix: &str) -> Result<(File, PendingFile)> {
+        let dir = parent_dir(target);
+        let temp = temp_file_builder(suffix)
+            .tempfile_in(dir)
+            .map_err(|error| {
+                anyhow!(
+                    "cannot create a file in directory '{}' for output '{}': {error}",
+                    dir.display(),
+                    target.display()
+                )
+            })?;
+        let (file, temp) = temp.into_parts();
+        let sync_handle = file
+            .try_clone()
+            .map_err(|error| anyhow!("cannot write '{}': {error}", temp.display()))?;
+        let pending = PendingFile {
+            sync_handle,
+            temp,
+            target: target.to_path_buf(),
+        };
+        Ok((file, pending))
+    }
+
+    fn temp_path(&self) -> &Path {
+        &self.temp
+    }
+
+    /// Flushes the finished file to disk and renames it to the target, replacing any file there.
+    fn commit(self) -> Result<()> {
+        let target = self.target;
+        self.sync_handle.sync_all().map_err(|error| {
+            anyhow!(
+                "cannot save '{}': flushing to disk failed: {error}",
+                target.display()
+            )
+        })?;
+        drop(self.sync_handle);
+        self.temp.persist(&target).map_err(|error| {
+            anyhow!(
+                "cannot move the finished output to '{}': {}",
+                target.display(),
+                error.error
+            )
+        })
+    }
+}
+
+fn temp_file_builder(suffix: &str) -> tempfile::Builder<'static, '_> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX).suffix(suffix);
+    // Temporary files are private (0600) by default; the result should get the permissions of
+    // an ordinary new file (0666 less the umask).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder
+}
+
+/// Atomically writes a whole file produced by `write`, for small one-shot outputs.
+fn write_file_atomically(
+    target: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+) -> Result<()> {
+    check_parent_directory(target)?;
+    let (file, pending) = PendingFile::create(target, ".tmp")?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)
+        .and_then(|()| std::io::Write::flush(&mut out))
+        .map_err(|error| anyhow!("cannot write '{}': {error}", target.display()))?;
+    drop(out);
+    pending.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufReader;
+    use std::process::Command;
+
+    const W: u32 = 37;
+    const H: u32 = 21;
+    const FRAMES: u32 = 5;
+    const FPS: f64 = 30.0;
+
+    /// Six colours far apart, so a GIF palette keeps them exactly.
+    const COLOURS: [[u8; 3]; 6] = [
+        [220, 30, 40],
+        [20, 200, 60],
+        [30, 50, 230],
+        [250, 250, 250],
+        [10, 10, 10],
+        [240, 220, 20],
+    ];
+
+    fn info(width: u32, height: u32) -> AnimationInfo {
+        AnimationInfo {
+            width,
+            height,
+            fps: FPS,
+            frames: FRAMES,
+        }
+    }
+
+    /// Bands of [`COLOURS`], shifted by `k`, so every frame differs.
+    fn pattern_frame(width: u32, height: u32, k: u32) -> Vec<u8> {
+        let mut rgba = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                let [r, g, b] = COLOURS[((x / 4 + y / 3 + k) % 6) as usize];
+                rgba.extend_from_slice(&[r, g, b, 255]);
+            }
+        }
+        rgba
+    }
+
+    fn pattern_frames(width: u32, height: u32) -> Vec<Vec<u8>> {
+        (0..FRAMES)
+            .map(|k| pattern_frame(width, height, k))
+            .collect()
+    }
+
+    /// A smooth gradient with far more than 256 colours.
+    fn gradient_frame(width: u32, height: u32, k: u32) -> Vec<u8> {
+        let mut rgba = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                let r = (x * 255 / width) as u8;
+                let g = (y * 255 / height) as u8;
+                let b = (100 + 4 * k) as u8;
+                rgba.extend_from_slice(&[r, g, b, 255]);
+            }
+        }
+        rgba
+    }
+
+    fn write_all(path: &Path, info: &AnimationInfo, frames: &[Vec<u8>], samples: &[u8]) {
+        let mut sink = open_sink(path, info, samples).unwrap();
+        for frame in frames {
+            sink.write_frame(frame).unwrap();
+        }
+        sink.finish().unwrap();
+    }
+
+    /// Opens a sink, writes the first two frames and drops it unfinished.
+    fn abort_after_two_frames(path: &Path, frames: &[Vec<u8>]) {
+        let mut sink = open_sink(path, &info(W, H), &frames[0]).unwrap();
+        sink.write_frame(&frames[0]).unwrap();
+        sink.write_frame(&frames[1]).unwrap();
+        drop(sink);
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn decode_gif(path: &Path) -> (gif::Decoder<File>, Vec<(u16, Vec<u8>)>) {
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let mut decoder = options.read_info(File::open(path).unwrap()).unwrap();
+        let mut frames = Vec::new();
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            frames.push((frame.delay, frame.buffer.to_vec()));
+        }
+        (decoder, frames)
+    }
+
+    fn decode_png_frames(path: &Path) -> (png::Reader<BufReader<File>>, Vec<Vec<u8>>) {
+        let decoder = png::Decoder::new(BufReader::new(File::open(path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let frame_count = reader
+            .info()
+            .animation_control
+            .map_or(1, |control| control.num_frames);
+        let mut frames = Vec::new();
+        for _ in 0..frame_count {
+            let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+            let frame = reader.next_frame(&mut buf).unwrap();
+            buf.truncate(frame.buffer_size());
+            frames.push(buf);
+        }
+        (reader, frames)
+    }
+
+    fn program_available(program: &str) -> bool {
+        Command::new(program)
+            .arg("-version")
+            .output()
+            .is_ok_and(|output| output.status.success())
+    }
+
+    /// Whether ffmpeg tests can run; with RIPPLES_E2E=1 a missing ffmpeg fails the test.
+    fn ffmpeg_or_skip() -> bool {
+        if program_available("ffmpeg") && program_available("ffprobe") {
+            return true;
+        }
+        if std::env::var("RIPPLES_E2E").as_deref() == Ok("1") {
+            panic!("RIPPLES_E2E=1 but ffmpeg/ffprobe were not found on PATH");
+        }
+        eprintln!("skipping: ffmpeg not found");
+        false
+    }
+
+    /// ffprobe's "width,height,frames" for the first video stream.
+    fn ffprobe_size_and_frames(path: &Path) -> String {
+        let output = Command::new("ffprobe")
+            .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
+            .args(["-show_entries", "stream=width,height,nb_read_frames"])
+            .args(["-of", "csv=p=0"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "ffprobe failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap().trim().to_string()
+    }
+
+    // ---- output kinds and up-front checks ----
+
+    #[test]
+    fn kinds_come_from_extensions_case_insensitively() {
+        let kind = |path: &str| OutputKind::from_path(Path::new(path)).unwrap();
+        assert_eq!(kind("a.gif"), OutputKind::Gif);
+        assert_eq!(kind("a.GIF"), OutputKind::Gif);
+        assert_eq!(kind("dir/a.png"), OutputKind::Apng);
+        assert_eq!(kind("a.Y4m"), OutputKind::Y4m);
+        assert_eq!(kind("a.mp4"), OutputKind::Mp4);
+        assert_eq!(kind("a.webm"), OutputKind::Webm);
+        assert_eq!(kind("frames/"), OutputKind::Directory);
+        assert_eq!(kind("frames.gif/"), OutputKind::Directory);
+    }
+
+    #[test]
+    fn an_existing_directory_is_a_directory_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let existing = dir.path().join("frames.gif");
+        fs::create_dir(&existing).unwrap();
+        assert_eq!(
+            OutputKind::from_path(&existing).unwrap(),
+            OutputKind::Directory
+        );
+    }
+
+    #[test]
+    fn unknown_extension_is_an_error_naming_path_and_extension() {
+        let error = OutputKind::from_path(Path::new("x.avi")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "output 'x.avi': unknown extension '.avi' \
+             (expected .gif, .png, .y4m, .mp4, .webm or a directory ending in '/')"
+        );
+    }
+
+    #[test]
+    fn missing_extension_is_an_error() {
+        let error = OutputKind::from_path(Path::new("movie")).unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("'movie'"), "{message}");
+        assert!(message.contains("no file extension"), "{message}");
+    }
+
+    #[test]
+    fn missing_parent_directory_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing");
+        let error = open_sink(&missing.join("a.gif"), &info(W, H), &[])
+            .err()
+            .unwrap();
+        let message = error.to_string();
+        assert!(message.contains("does not exist"), "{message}");
+        assert!(
+            message.contains(&format!("'{}'", missing.display())),
+            "{message}"
+        );
+        assert!(!missing.exists());
+    }
+
+    #[test]
+    fn bad_frame_rates_are_rejected_before_any_file_is_made() {
+        let dir = tempfile::tempdir().unwrap();
+        for fps in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let bad = AnimationInfo { fps, ..info(W, H) };
+            let error = open_sink(&dir.path().join("a.gif"), &bad, &[])
+                .err()
+                .unwrap();
+            assert!(error.to_string().contains("frame rate"), "{error}");
+        }
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn empty_sizes_and_zero_frames_are_rejected() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.png");
+        assert!(open_sink(&path, &info(0, H), &[]).is_err());
+        let no_frames = AnimationInfo {
+            frames: 0,
+            ..info(W, H)
+        };
+        assert!(open_sink(&path, &no_frames, &[]).is_err());
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn wrong_frame_length_is_an_error_for_every_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.gif", "a.png", "a.y4m", "frames/"] {
+            let mut sink = open_sink(&dir.path().join(name), &info(W, H), &[]).unwrap();
+            let error = sink.write_frame(&[0; 12]).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                "frame has 12 bytes, expected 37x21x4 = 3108",
+                "{name}"
+            );
+        }
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn palette_samples_must_be_whole_pixels() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = open_sink(&dir.path().join("a.gif"), &info(W, H), &[1, 2, 3])
+            .err()
+            .unwrap();
+        assert!(error.to_string().contains("multiple of 4"), "{error}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_get_ordinary_file_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.y4m");
+        write_all(&path, &info(W, H), &pattern_frames(W, H), &[]);
+        let reference = dir.path().join("reference");
+        File::create(&reference).unwrap();
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), mode(&reference));
+    }
+
+    // ---- GIF ----
+
+    #[test]
+    fn gif_round_trips_a_few_colour_pattern_exactly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pattern.gif");
+        let frames = pattern_frames(W, H);
+        write_all(&path, &info(W, H), &frames, &frames.concat());
+
+        let (decoder, decoded) = decode_gif(&path);
+        assert_eq!((decoder.width(), decoder.height()), (37, 21));
+        assert_eq!(decoder.repeat(), gif::Repeat::Infinite);
+        assert_eq!(decoded.len(), 5);
+        for (k, ((_, pixels), written)) in decoded.iter().zip(&frames).enumerate() {
+            assert!(pixels == written, "frame {k} differs");
+        }
+        let delays: Vec<u16> = decoded.iter().map(|(delay, _)| *delay).collect();
+        assert_eq!(delays, [3, 3, 4, 3, 3]);
+        let total_cs: f64 = delays.iter().map(|&d| f64::from(d)).sum();
+        assert!((total_cs - 500.0 / FPS).abs() <= 1.0, "{total_cs}");
+    }
+
+    #[test]
+    fn gif_without_samples_takes_its_palette_from_the_first_frame() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pattern.gif");
+        let frames = pattern_frames(W, H);
+        write_all(&path, &info(W, H), &frames, &[]);
+        let (_, decoded) = decode_gif(&path);
+        assert_eq!(decoded.len(), 5);
+        assert!(decoded[0].1 == frames[0]);
+    }
+
+    #[test]
+    fn gif_of_many_colours_stays_close() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gradient.gif");
+        let frames: Vec<Vec<u8>> = (0..FRAMES).map(|k| gradient_frame(W, H, k)).collect();
+        write_all(&path, &info(W, H), &frames, &frames.concat());
+        let (_, decoded) = decode_gif(&path);
+        assert_eq!(decoded.len(), 5);
+        for ((_, pixels), written) in decoded.iter().zip(&frames) {
+            let differences: Vec<u32> = pixels
+                .iter()
+                .zip(written)
+                .map(|(&a, &b)| u32::from(a.abs_diff(b)))
+                .collect();
+            let max = differences.iter().max().copied().unwrap_or(0);
+            let mean = differences.iter().sum::<u32>() as f64 / differences.len() as f64;
+            assert!(max <= 24 && mean <= 5.0, "max {max}, mean {mean}");
+        }
+    }
+
+    #[test]
+    fn gif_keeps_transparency() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("holes.gif");
+        let mut frames = pattern_frames(W, H);
+        for frame in &mut frames {
+            for pixel in frame.chunks_exact_mut(4).step_by(3) {
+                pixel.copy_from_slice(&[0, 0, 0, 0]);
+            }
+        }
+        write_all(&path, &info(W, H), &frames, &frames.concat());
+        let (_, decoded) = decode_gif(&path);
+        for ((_, pixels), written) in decoded.iter().zip(&frames) {
+            for (got, want) in pixels.chunks_exact(4).zip(written.chunks_exact(4)) {
+                if want[3] == 0 {
+                    assert_eq!(got[3], 0);
+                } else {
+                    assert_eq!(got, want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gif_larger_than_65535_pixels_wide_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = open_sink(&dir.path().join("a.gif"), &info(70_000, 1), &[])
+            .err()
+            .unwrap();
+        assert!(error.to_string().contains("65535"), "{error}");
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    // ---- animated PNG ----
+
+    #[test]
+    fn apng_round_trips_losslessly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("anim.png");
+        let frames: Vec<Vec<u8>> = (0..FRAMES).map(|k| gradient_frame(W, H, k)).collect();
+        write_all(&path, &info(W, H), &frames, &[]);
+
+        let (reader, decoded) = decode_png_frames(&path);
+        let png_info = reader.info();
+        assert_eq!((png_info.width, png_info.height), (37, 21));
+        let control = png_info.animation_control.unwrap();
+        assert_eq!((control.num_frames, control.num_plays), (5, 0));
+        let delay = png_info.frame_control.unwrap();
+        assert_eq!((delay.delay_num, delay.delay_den), (1, 30));
+        assert_eq!(decoded.len(), 5);
+        for (k, (pixels, written)) in decoded.iter().zip(&frames).enumerate() {
+            assert!(pixels == written, "frame {k} differs");
+        }
+    }
+
+    #[test]
+    fn apng_with_missing_frames_is_an_error_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("short.png");
+        let frames = pattern_frames(W, H);
+        let mut sink = open_sink(&path, &info(W, H), &[]).unwrap();
+        sink.write_frame(&frames[0]).unwrap();
+        sink.write_frame(&frames[1]).unwrap();
+        let error = sink.finish().unwrap_err();
+        assert!(error.to_string().contains("wrote 2 of 5 frames"), "{error}");
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn apng_refuses_more_frames_than_announced() {
+        let dir = tempfile::tempdir().unwrap();
+        let frames = pattern_frames(W, H);
+        let mut sink = open_sink(&dir.path().join("a.png"), &info(W, H), &[]).unwrap();
+        for frame in &frames {
+            sink.write_frame(frame).unwrap();
+        }
+        assert!(sink.write_frame(&frames[0]).is_err());
+    }
+
+    #[test]
+    fn apng_frame_delays_approximate_the_frame_rate() {
+        use apng_sink::frame_delay_fraction;
+        assert_eq!(frame_delay_fraction(30.0), (1, 30));
+        assert_eq!(frame_delay_fraction(29.97), (100, 2997));
+        assert_eq!(frame_delay_fraction(0.5), (2, 1));
+        assert_eq!(frame_delay_fraction(100_000.0), (1, 65535));
+    }
+
+    // ---- Y4M ----
+
+    #[test]
+    fn y4m_has_header_frames_and_planes_of_the_right_sizes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("video.y4m");
+        write_all(&path, &info(W, H), &pattern_frames(W, H), &[]);
+
+        let bytes = fs::read(&path).unwrap();
+        let header = b"YUV4MPEG2 W37 H21 F30:1 Ip A1:1 C420jpeg\n";
+        assert!(bytes.starts_with(header));
+        let frame_len = 37 * 21 + 2 * (19 * 11);
+        let mut rest = &bytes[header.len()..];
+        let mut frames = 0;
+        while !rest.is_empty() {
+            assert!(rest.starts_with(b"FRAME\n"), "frame {frames} has no marker");
+            assert!(rest.len() >= 6 + frame_len, "frame {frames} is short");
+            rest = &rest[6 + frame_len..];
+            frames += 1;
+        }
+        assert_eq!(frames, 5);
+
+        if program_available("ffprobe") {
+            assert_eq!(ffprobe_size_and_frames(&path), "37,21,5");
+        } else {
+            eprintln!("ffprobe not found: not checking that it reads the Y4M file");
+        }
+    }
+
+    #[test]
+    fn y4m_converts_with_limited_range_bt601() {
+        let yuv_of = |rgb: [u8; 3]| {
+            let frame: Vec<u8> = [rgb[0], rgb[1], rgb[2], 255].repeat(3 * 3);
+            let mut planes = Vec::new();
+            y4m_sink::rgba_to_yuv420(&frame, 3, 3, &mut planes);
+            assert_eq!(planes.len(), 9 + 2 * 4);
+            (planes[0], planes[9], planes[13])
+        };
+        assert_eq!(yuv_of([128, 128, 128]), (126, 128, 128));
+        assert_eq!(yuv_of([0, 0, 0]), (16, 128, 128));
+        assert_eq!(yuv_of([255, 255, 255]), (235, 128, 128));
+        assert_eq!(yuv_of([255, 0, 0]), (81, 90, 240));
+        assert_eq!(yuv_of([0, 0, 255]), (41, 240, 110));
+    }
+
+    #[test]
+    fn y4m_chroma_averages_each_block_and_edge() {
+        // 3x1: the first chroma sample averages two pixels, the second (edge) only one.
+        let frame = [0, 0, 255, 255, 0, 0, 255, 255, 255, 0, 0, 255];
+        let mut planes = Vec::new();
+        y4m_sink::rgba_to_yuv420(&frame, 3, 1, &mut planes);
+        assert_eq!(planes.len(), 3 + 2 * 2);
+        assert_eq!(&planes[3..5], &[240, 90]); // Cb: blue, then red
+        assert_eq!(&planes[5..7], &[110, 240]); // Cr: blue, then red
+    }
+
+    #[test]
+    fn y4m_fractional_frame_rates_use_thousandths() {
+        let info = AnimationInfo {
+            fps: 29.97,
+            ..info(4, 2)
+        };
+        assert_eq!(
+            y4m_sink::stream_header(&info),
+            "YUV4MPEG2 W4 H2 F29970:1000 Ip A1:1 C420jpeg\n"
+        );
+    }
+
+    // ---- MP4 and WebM through ffmpeg ----
+
+    fn check_video(name: &str, width: u32, height: u32, expected: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        write_all(
+            &path,
+            &info(width, height),
+            &pattern_frames(width, height),
+            &[],
+        );
+        assert_eq!(ffprobe_size_and_frames(&path), expected, "{name}");
+        assert_eq!(entries(dir.path()), [name]);
+    }
+
+    #[test]
+    fn mp4_has_all_frames_and_the_size() {
+        if ffmpeg_or_skip() {
+            check_video("video.mp4", 38, 22, "38,22,5");
+            check_video("odd.mp4", 37, 21, "38,22,5");
+        }
+    }
+
+    #[test]
+    fn webm_has_all_frames_and_the_size() {
+        if ffmpeg_or_skip() {
+            check_video("video.webm", 38, 22, "38,22,5");
+            check_video("odd.webm", 37, 21, "38,22,5");
+        }
+    }
+
+    #[test]
+    fn missing_ffmpeg_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.mp4");
+        let error = FfmpegSink::create(
+            OsStr::new("ripples-test-no-such-ffmpeg"),
+            &path,
+            &info(W, H),
+            VideoCodec::H264,
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "ffmpeg not found on PATH: needed to write '{}' \
+                 (install ffmpeg, or write .gif/.png/.y4m)",
+                path.display()
+            )
+        );
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn ffmpeg_exiting_with_an_error_fails_the_write_and_leaves_nothing() {
+        // `false` ignores its arguments, reads nothing and exits with status 1.
+        if Command::new("false").status().is_err() {
+            eprintln!("skipping: `false` not found");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.mp4");
+        let sink =
+            FfmpegSink::create(OsStr::new("false"), &path, &info(W, H), VideoCodec::H264).unwrap();
+        let mut sink: Box<dyn FrameSink> = Box::new(sink);
+        let frames = pattern_frames(W, H);
+        let result = frames
+            .iter()
+            .try_for_each(|frame| sink.write_frame(frame))
+            .and_then(|()| sink.finish());
+        let error = result.unwrap_err();
+        assert!(error.to_string().contains("ffmpeg failed"), "{error}");
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn aborted_video_leaves_nothing() {
+        if !ffmpeg_or_skip() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        abort_after_two_frames(&dir.path().join("x.mp4"), &pattern_frames(W, H));
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    // ---- frame directory ----
+
+    #[test]
+    fn directory_gets_numbered_pngs_and_no_staging_leftovers() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("frames/");
+        let frames = pattern_frames(W, H);
+        write_all(&target, &info(W, H), &frames, &[]);
+
+        assert!(target.is_dir());
+        let names = entries(&target);
+        let expected: Vec<String> = (0..5).map(|k| format!("frame_0000{k}.png")).collect();
+        assert_eq!(names, expected);
+        for (name, written) in names.iter().zip(&frames) {
+            let (reader, decoded) = decode_png_frames(&target.join(name));
+            assert_eq!((reader.info().width, reader.info().height), (37, 21));
+            assert!(decoded[0] == *written, "{name} differs");
+        }
+    }
+
+    #[test]
+    fn directory_replaces_old_frames_and_keeps_other_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("frames");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("notes.txt"), "keep me").unwrap();
+        fs::write(target.join("frame_00000.png"), "old").unwrap();
+        write_all(&target, &info(W, H), &pattern_frames(W, H), &[]);
+        assert_eq!(
+            fs::read_to_string(target.join("notes.txt")).unwrap(),
+            "keep me"
+        );
+        assert_ne!(fs::read(target.join("frame_00000.png")).unwrap(), b"old");
+        assert_eq!(entries(&target).len(), 6);
+    }
+
+    #[test]
+    fn directory_frame_numbers_get_enough_digits() {
+        use dir_sink::{frame_file_name, frame_number_digits};
+        assert_eq!(frame_number_digits(1), 5);
+        assert_eq!(frame_number_digits(100_000), 5);
+        assert_eq!(frame_number_digits(100_001), 6);
+        assert_eq!(frame_file_name(7, 5), "frame_00007.png");
+        assert_eq!(frame_file_name(123_456, 6), "frame_123456.png");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn directory_that_cannot_be_created_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        fs::write(&blocker, "not a directory").unwrap();
+        let target = blocker.join("frames/");
+        let error = open_sink(&target, &info(W, H), &[]).err().unwrap();
+        let message = error.to_string();
+        assert!(
+            message.starts_with(&format!(
+                "cannot create output directory '{}': ",
+                target.display()
+            )),
+            "{message}"
+        );
+    }
+
+    // ---- atomicity ----
+
+    #[test]
+    fn aborted_files_leave_nothing_behind() {
+        let frames = pattern_frames(W, H);
+        for name in ["a.gif", "a.png", "a.y4m"] {
+            let dir = tempfile::tempdir().unwrap();
+            abort_after_two_frames(&dir.path().join(name), &frames);
+            assert!(entries(dir.path()).is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn aborted_files_leave_an_existing_file_unchanged() {
+        let frames = pattern_frames(W, H);
+        for name in ["a.gif", "a.png", "a.y4m"] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(name);
+            fs::write(&path, "previous render").unwrap();
+            abort_after_two_frames(&path, &frames);
+            assert_eq!(fs::read_to_string(&path).unwrap(), "previous render");
+            assert_eq!(entries(dir.path()), [name]);
+        }
+    }
+
+    #[test]
+    fn aborted_directory_removes_what_it_created() {
+        let dir = tempfile::tempdir().unwrap();
+        abort_after_two_frames(&dir.path().join("new/frames/"), &pattern_frames(W, H));
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn aborted_directory_leaves_an_existing_directory_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("frames");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("frame_00000.png"), "old").unwrap();
+        abort_after_two_frames(&target, &pattern_frames(W, H));
+        assert_eq!(entries(&target), ["frame_00000.png"]);
+        assert_eq!(fs::read(target.join("frame_00000.png")).unwrap(), b"old");
+    }
+
+    #[test]
+    fn finishing_without_frames_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.gif", "a.y4m", "frames/"] {
+            let sink = open_sink(&dir.path().join(name), &info(W, H), &[]).unwrap();
+            assert!(sink.finish().is_err(), "{name}");
+        }
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    // ---- npy ----
+
+    #[test]
+    fn npy_i16_has_a_numpy_header_and_little_endian_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grid.npy");
+        let data: [i16; 6] = [1, -2, 300, 4, -32768, 32767];
+        write_npy_i16(&path, 3, 2, &data).unwrap();
+
+        let bytes = fs::read(&path).unwrap();
+        assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
+        let header_len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+        let preamble_len = 10 + header_len;
+        assert_eq!(preamble_len % 64, 0);
+        let header = std::str::from_utf8(&bytes[10..preamble_len]).unwrap();
+        assert!(header.starts_with("{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }"));
+        assert!(header.ends_with('\n'));
+        assert!(header.trim_end().ends_with('}'));
+        let expected: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(&bytes[preamble_len..], &expected[..]);
+    }
+
+    #[test]
+    fn npy_f32_uses_the_f4_dtype() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("heights.npy");
+        let data = [0.5_f32, -1.25, 3.0, 1e-3];
+        write_npy_f32(&path, 2, 2, &data).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        let preamble_len = 10 + usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+        let header = std::str::from_utf8(&bytes[10..preamble_len]).unwrap();
+        assert!(
+            header.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }"),
+            "{header}"
+        );
+        let expected: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(&bytes[preamble_len..], &expected[..]);
+    }
+
+    #[test]
+    fn npy_with_the_wrong_number_of_values_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grid.npy");
+        let error = write_npy_i16(&path, 3, 2, &[1, 2, 3]).unwrap_err();
+        assert!(error.to_string().contains("3x2"), "{error}");
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn npy_preambles_are_always_aligned() {
+        for (width, height) in [(1, 1), (3, 2), (1280, 720), (usize::MAX, usize::MAX)] {
+            let preamble = npy::npy_preamble("<f4", width, height);
+            assert_eq!(preamble.len() % 64, 0, "{width}x{height}");
+            assert_eq!(preamble.last(), Some(&b'\n'));
+            let header_len = u16::from_le_bytes([preamble[8], preamble[9]]);
+            assert_eq!(usize::from(header_len) + 10, preamble.len());
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! Animated GIF: one global palette for the whole animation, a 64x64x64 lookup table from
+//! colour to palette index, and frame delays that add up to the requested frame rate.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, anyhow, bail};
+use color_quant::NeuQuant;
+use gif::{DisposalMethod, Encoder, Frame, Repeat};
+
+use super::{AnimationInfo, FrameSink, PendingFile, check_frame_len, check_some_frames_written};
+
+/// Pixels with a lower alpha become transparent (when the palette has a transparent entry).
+const ALPHA_THRESHOLD: u8 = 128;
+
+/// Browsers treat delays below 2 centiseconds as 10, so never write less.
+const MIN_DELAY_CS: u64 = 2;
+
+/// NeuQuant learns from about this many pixels: enough for a good 256-colour palette, few
+/// enough to take well under a second. Larger sample sets are sampled sparsely, smaller ones
+/// are repeated.
+const NEUQUANT_TRAINING_PIXELS: usize = 100_000;
+
+/// NeuQuant's sampling factor must lie in 1..=30.
+const NEUQUANT_MAX_SAMPLE_FACTOR: usize = 30;
+
+/// Bits per channel kept by the colour lookup table.
+const LOOKUP_BITS: u32 = 6;
+const LOOKUP_SIDE: usize = 1 << LOOKUP_BITS;
+
+/// Writes an animated GIF through a temporary file.
+pub(super) struct GifSink {
+    stage: Stage,
+    info: AnimationInfo,
+    width: u16,
+    height: u16,
+    delays: GifDelays,
+    /// Palette indices of the frame being written, reused between frames.
+    indices: Vec<u8>,
+    frames_written: u32,
+    target: PathBuf,
+    pending: PendingFile,
+}
+
+enum Stage {
+    /// No palette samples were given: the first frame will provide the palette, and the GIF
+    /// header (which holds the palette) is not written yet.
+    AwaitingFirstFrame(BufWriter<File>),
+    Encoding {
+        encoder: Box<Encoder<BufWriter<File>>>,
+        palette: Box<GifPalette>,
+    },
+    /// Starting the encoder failed; the sink only waits to be dropped.
+    Broken,
+}
+
+impl GifSink {
+    pub(super) fn create(
+        target: &Path,
+        info: &AnimationInfo,
+        palette_samples: &[u8],
+    ) -> Result<GifSink> {
+        let (Ok(width), Ok(height)) = (u16::try_from(info.width), u16::try_from(info.height))
+        else {
+            bail!(
+                "output '{}': GIF frames are at most 65535x65535 pixels, got {}x{}",
+                target.display(),
+                info.width,
+                info.height
+            );
+        };
+        let (file, pending) = PendingFile::create(target, ".gif")?;
+        let mut sink = GifSink {
+            stage: Stage::AwaitingFirstFrame(BufWriter::new(file)),
+            info: info.clone(),
+            width,
+            height,
+            delays: GifDelays::new(info.fps),
+            indices: Vec::new(),
+            frames_written: 0,
+            target: target.to_path_buf(),
+            pending,
+        };
+        if !palette_samples.is_empty() {
+            sink.start_encoder(palette_samples)?;
+        }
+        Ok(sink)
+    }
+
+    /// Derives the palette from `samples` and writes the GIF header, unless that is done.
+    fn start_encoder(&mut self, samples: &[u8]) -> Result<()> {
+        let out = match std::mem::replace(&mut self.stage, Stage::Broken) {
+            Stage::AwaitingFirstFrame(out) => out,
+            started_or_broken => {
+                self.stage = started_or_broken;
+                return Ok(());
+            }
+        };
+        let palette = GifPalette::from_samples(samples);
+        let mut encoder = Encoder::new(out, self.width, self.height, palette.rgb())
+            .map_err(|error| self.error(error))?;
+        encoder
+            .set_repeat(Repeat::Infinite)
+            .map_err(|error| self.error(error))?;
+        self.stage = Stage::Encoding {
+            encoder: Box::new(encoder),
+            palette: Box::new(palette),
+        };
+        Ok(())
+    }
+
+    fn error(&self, error: impl std::fmt::Display) -> anyhow::Error {
+        anyhow!("cannot write GIF '{}': {error}", self.target.display())
+    }
+}
+
+impl FrameSink for GifSink {
+    fn write_frame(&mut self, rgba: &[u8]) -> Result<()> {
+        check_frame_len(rgba, &self.info)?;
+        self.start_encoder(rgba)?;
+        let Stage::Encoding { encoder, palette } = &mut self.stage else {
+            return Err(self.error("an earlier error stopped the encoder"));
+        };
+        palette.map_frame(rgba, &mut self.indices);
+        let frame = Frame {
+            width: self.width,
+            height: self.height,
+            delay: self.delays.next_delay(),
+            transparent: palette.transparent_index(),
+            // With transparency, clear each frame before the next, or the previous frame would
+            // show through its transparent pixels.
+            dispose: match palette.transparent_index() {
+                Some(_) => DisposalMethod::Background,
+                None => DisposalMethod::Keep,
+            },
+            buffer: Cow::Borrowed(&self.indices),
+            ..Frame::default()
+        };
+        let written = encoder.write_frame(&frame);
+        written.map_err(|error| self.error(error))?;
+        self.frames_written += 1;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<()> {
+        check_some_frames_written(&self.target, self.frames_written)?;
+        let GifSink {
+            stage,
+            target,
+            pending,
+            ..
+        } = *self;
+        let error = |error: &dyn std::fmt::Display| {
+            anyhow!("cannot write GIF '{}': {error}", target.display())
+        };
+        let Stage::Encoding { encoder, .. } = stage else {
+            return Err(error(&"an earlier error stopped the encoder"));
+        };
+        let out = encoder.into_inner().map_err(|e| error(&e))?;
+        out.into_inner().map_err(|e| error(&e.into_error()))?;
+        pending.commit()
+    }
+}
+
+/// Frame delays in whole centiseconds whose running total tracks the exact animation time,
+/// so the average rate matches the frame rate (30 fps gives 3, 3, 4, 3, 3, 4, ...).
+pub(super) struct GifDelays {
+    fps: f64,
+    frames: u64,
+    elapsed_cs: u64,
+}
+
+impl GifDelays {
+    pub(super) fn new(fps: f64) -> GifDelays {
+        GifDelays {
+            fps,
+            frames: 0,
+            elapsed_cs: 0,
+        }
+    }
+
+    /// The delay of the next frame: from the time already written to the end of that frame,
+    /// at least [`MIN_DELAY_CS`] (so above 50 fps the animation plays at 50 fps).
+    pub(super) fn next_delay(&mut self) -> u16 {
+        self.frames += 1;
+        // The epsilon keeps exact multiples (3 frames at 30 fps = 10 cs) from flooring down.
+        let frame_end_cs = (self.frames as f64 * 100.0 / self.fps + 1e-9).floor() as u64;
+        let delay = frame_end_cs
+            .saturating_sub(self.elapsed_cs)
+            .clamp(MIN_DELAY_CS, u64::from(u16::MAX));
+        self.elapsed_cs += delay;
+        u16::try_from(delay).unwrap_or(u16::MAX)
+    }
+}
+
+/// One palette for the whole animation, plus the table that maps colours to it.
+pub(super) struct GifPalette {
+    /// Palette entries as R, G, B bytes.
+    rgb: Vec<u8>,
+    /// Palette index for each colour cell, indexed by [`lookup_cell`].
+    lookup: Vec<u8>,
+    transparent: Option<u8>,
+}
+
+impl GifPalette {
+    /// Chooses at most 256 colours representing `samples` (RGBA). Up to 256 distinct colours
+    /// are kept exactly; more are reduced with NeuQuant. If any sample has alpha below 128,
+    /// one entry is reserved for transparency.
+    pub(super) fn from_samples(samples: &[u8]) -> GifPalette {
+        let needs_transparency = samples
+            .chunks_exact(4)
+            .any(|pixel| pixel[3] < ALPHA_THRESHOLD);
+        let max_colours = if needs_transparency { 255 } else { 256 };
+        let mut colours = distinct_opaque_colours(samples, max_colours)
+            .unwrap_or_else(|| neuquant_colours(samples, max_colours));
+        if colours.is_empty() {
+            colours.push([0, 0, 0]);
+        }
+        let lookup = build_lookup_table(&colours);
+        let transparent = if needs_transparency {
+            let index = u8::try_from(colours.len()).ok();
+            colours.push([0, 0, 0]);
+            index
+        } else {
+            None
+        };
+        GifPalette {
+            rgb: colours.concat(),
+            lookup,
+            transparent,
+        }
+    }
+
+    pub(super) fn rgb(&self) -> &[u8] {
+        &self.rgb
+    }
+
+    pub(super) fn transparent_index(&self) -> Option<u8> {
+        self.transparent
+    }
+
+    /// Replaces `indices` with the palette index of every pixel of `rgba`: one table lookup
+    /// per pixel, no search.
+    pub(super) fn map_frame(&self, rgba: &[u8], indices: &mut Vec<u8>) {
+        indices.clear();
+        indices.extend(rgba.chunks_exact(4).map(|pixel| self.index_of(pixel)));
+    }
+
+    fn index_of(&self, pixel: &[u8]) -> u8 {
+        match self.transparent {
+            Some(transparent) if pixel[3] < ALPHA_THRESHOLD => transparent,
+            _ => self.lookup[lookup_cell(pixel[0], pixel[1], pixel[2])],
+        }
+    }
+}
+
+/// The lookup-table cell of a colour: the top [`LOOKUP_BITS`] bits of each channel.
+fn lookup_cell(r: u8, g: u8, b: u8) -> usize {
+    let shift = 8 - LOOKUP_BITS;
+    (usize::from(r >> shift) * LOOKUP_SIDE + usize::from(g >> shift)) * LOOKUP_SIDE
+        + usize::from(b >> shift)
+}
+
+/// The colours of the opaque samples, sorted, if there are at most `limit` of them.
+fn distinct_opaque_colours(samples: &[u8], limit: usize) -> Option<Vec<[u8; 3]>> {
+    let mut seen = HashSet::new();
+    for pixel in samples.chunks_exact(4) {
+        if pixel[3] >= ALPHA_THRESHOLD {
+            seen.insert([pixel[0], pixel[1], pixel[2]]);
+            if seen.len() > limit {
+                return None;
+            }
+        }
+    }
+    let mut colours: Vec<_> = seen.into_iter().collect();
+    colours.sort_unstable();
+    Some(colours)
+}
+
+/// `count` colours chosen by NeuQuant to represent the opaque samples.
+fn neuquant_colours(samples: &[u8], count: usize) -> Vec<[u8; 3]> {
+    let mut opaque: Vec<u8> = samples
+        .chunks_exact(4)
+        .filter(|pixel| pixel[3] >= ALPHA_THRESHOLD)
+        .flat_map(|pixel| [pixel[0], pixel[1], pixel[2], 255])
+        .collect();
+    // NeuQuant sees each training pixel once; a small sample needs several passes.
+    let distinct_pixels = opaque.len() / 4;
+    if distinct_pixels > 0 {
+        let passes = NEUQUANT_TRAINING_PIXELS.div_ceil(distinct_pixels);
+        opaque = opaque.repeat(passes);
+    }
+    let sample_factor =
+        (opaque.len() / 4 / NEUQUANT_TRAINING_PIXELS).clamp(1, NEUQUANT_MAX_SAMPLE_FACTOR) as i32;
+    NeuQuant::new(sample_factor, count, &opaque)
+        .color_map_rgb()
+        .chunks_exact(3)
+        .map(|rgb| [rgb[0], rgb[1], rgb[2]])
+        .collect()
+}
+
+/// For every cell of the 64x64x64 colour cube, the index of the palette colour nearest to the
+/// cell's centre. `palette` must not be empty and holds at most 256 colours.
+fn build_lookup_table(palette: &[[u8; 3]]) -> Vec<u8> {
+    let search = NearestColour::new(palette);
+    // A cell spans 4 channel values, v..=v+3; its centre v+1.5 is 2v+3 in half units.
+    let cell_width = 1 << (8 - LOOKUP_BITS);
+    let centre = |cell: usize| (2 * cell * cell_width + cell_width - 1) as i32;
+    let mut table = Vec::with_capacity(LOOKUP_SIDE * LOOKUP_SIDE * LOOKUP_SIDE);
+    for r in 0..LOOKUP_SIDE {
+        for g in 0..LOOKUP_SIDE {
+            for b in 0..LOOKUP_SIDE {
+                table.push(search.nearest([centre(r), centre(g), centre(b)]));
+            }
+        }
+    }
+    table
+}
+
+/// Nearest-colour search over a palette sorted by green, scanning outwards from the query's
+/// green value and stopping once the green difference alone exceeds the best distance.
+/// Colours are in half units (twice the channel value), so cell centres are whole numbers.
+struct NearestColour {
+    /// (colour in half units, palette index), sorted by green.
+    by_green: Vec<([i32; 3], u8)>,
+}
+
+impl NearestColour {
+    fn new(palette: &[[u8; 3]]) -> NearestColour {
+        let mut by_green: Vec<([i32; 3], u8)> = palette
+            .iter()
+            .zip(0..=u8::MAX)
+            .map(|(&colour, index)| (colour.map(|c| 2 * i32::from(c)), index))
+            .collect();
+        by_green.sort_by_key(|&([_, g, _], _)| g);
+        NearestColour { by_green }
+    }
+
+    fn nearest(&self, query: [i32; 3]) -> u8 {
+        let start = self
+            .by_green
+            .partition_point(|(colour, _)| colour[1] < query[1]);
+        let mut best = Nearest {
+            distance: i32::MAX,
+            index: 0,
+        };
+        best.scan(self.by_green[start..].iter(), query);
+        best.scan(self.by_green[..start].iter().rev(), query);
+        best.index
+    }
+}
+
+/// The best palette entry found so far by [`NearestColour::nearest`].
+struct Nearest {
+    distance: i32,
+    index: u8,
+}
+
+impl Nearest {
+    /// Visits `entries` in order of growing green difference from `query`, until that
+    /// difference alone is larger than the best distance so far.
+    fn scan<'a>(&mut self, entries: impl Iterator<Item = &'a ([i32; 3], u8)>, query: [i32; 3]) {
+        for (colour, index) in entries {
+            let [dr, dg, db] = [0, 1, 2].map(|c| colour[c] - query[c]);
+            if dg * dg >= self.distance {
+                break;
+            }
+            let distance = dr * dr + dg * dg + db * db;
+            if distance < self.distance {
+                self.distance = distance;
+                self.index = *index;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute_force_nearest(palette: &[[u8; 3]], query: [i32; 3]) -> u8 {
+        let distance = |colour: &[u8; 3]| -> i32 {
+            (0..3)
+                .map(|c| (2 * i32::from(colour[c]) - query[c]).pow(2))
+                .sum()
+        };
+        let (index, _) = palette
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, colour)| distance(colour))
+            .unwrap();
+        index as u8
+    }
+
+    #[test]
+    fn lookup_table_holds_the_nearest_palette_colour() {
+        let samples: Vec<u8> = (0..=255u8)
+            .flat_map(|x| (0..64u8).map(move |y| [x, y.wrapping_mul(4), x ^ y, 255]))
+            .flatten()
+            .collect();
+        let palette = neuquant_colours(&samples, 256);
+        let table = build_lookup_table(&palette);
+        assert_eq!(table.len(), 64 * 64 * 64);
+        for cell in (0..table.len()).step_by(37) {
+            // Cell centres in half units, as the table uses them.
+            let [r, g, b] = [cell >> 12, (cell >> 6) & 63, cell & 63].map(|v| (v * 8 + 3) as i32);
+            let want = brute_force_nearest(&palette, [r, g, b]);
+            let got = usize::from(table[cell]);
+            // Ties may pick either colour; the distances must agree.
+            let distance = |index: usize| -> i32 {
+                (0..3)
+                    .map(|c| (2 * i32::from(palette[index][c]) - [r, g, b][c]).pow(2))
+                    .sum()
+            };
+            assert_eq!(distance(got), distance(usize::from(want)), "cell {cell}");
+        }
+    }
+
+    #[test]
+    fn few_colours_are_kept_exactly_and_transparency_takes_an_entry() {
+        let samples = [
+            10, 20, 30, 255, 200, 100, 0, 255, 10, 20, 30, 255, 0, 0, 0, 0,
+        ];
+        let palette = GifPalette::from_samples(&samples);
+        assert_eq!(palette.transparent_index(), Some(2));
+        assert_eq!(palette.rgb(), [10, 20, 30, 200, 100, 0, 0, 0, 0]);
+        let mut indices = Vec::new();
+        palette.map_frame(&samples, &mut indices);
+        assert_eq!(indices, [0, 1, 0, 2]);
+    }
+
+    #[test]
+    fn opaque_samples_in_distinct_cells_map_back_exactly() {
+        // 256 colours, each in its own 6-bit cell: all entries are used, none is transparent.
+        let samples: Vec<u8> = (0..256u32)
+            .flat_map(|i| [(i % 64 * 4) as u8, (i / 64 * 64) as u8, 128, 255])
+            .collect();
+        let palette = GifPalette::from_samples(&samples);
+        assert_eq!(palette.transparent_index(), None);
+        assert_eq!(palette.rgb().len(), 256 * 3);
+        let mut indices = Vec::new();
+        palette.map_frame(&samples, &mut indices);
+        for (pixel, &index) in samples.chunks_exact(4).zip(&indices) {
+            let entry = &palette.rgb()[usize::from(index) * 3..][..3];
+            assert_eq!(entry, &pixel[..3]);
+        }
+    }
+
+    fn delays(fps: f64, frames: usize) -> Vec<u16> {
+        let mut clock = GifDelays::new(fps);
+        (0..frames).map(|_| clock.next_delay()).collect()
+    }
+
+    #[test]
+    fn delays_track_the_frame_rate() {
+        assert_eq!(delays(30.0, 6), [3, 3, 4, 3, 3, 4]);
+        assert_eq!(delays(25.0, 3), [4, 4, 4]);
+        assert_eq!(delays(0.5, 2), [200, 200]);
+        let total: u64 = delays(29.97, 1000).into_iter().map(u64::from).sum();
+        assert!((total as f64 - 100_000.0 / 29.97).abs() <= 1.0, "{total}");
+    }
+
+    #[test]
+    fn delays_never_drop_below_two_centiseconds() {
+        assert_eq!(delays(60.0, 4), [2, 2, 2, 2]);
+        assert_eq!(delays(1000.0, 3), [2, 2, 2]);
+        assert_eq!(delays(1e-6, 1), [u16::MAX]);
+    }
+}

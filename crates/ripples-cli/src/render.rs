@@ -1,0 +1,255 @@
+//! `ripples render`: from options, a scene file and an image to a written animation.
+//!
+//! Everything that can be refused is checked before the first frame is simulated: the output
+//! kind and directory, the scene, the image header and the sizes. Then frames stream from the
+//! [`SceneRunner`] into the output sink one at a time, so memory stays flat however long the
+//! animation, and the sink writes under a temporary name until the last frame is in.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Result, anyhow};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ripples::{Look, RainSpec, RenderMode, Scene, SceneRunner};
+
+use crate::UsageError;
+use crate::args::RenderArgs;
+use crate::output::{AnimationInfo, OutputKind, open_sink, write_npy_i16};
+use crate::scene_file::SceneFile;
+use crate::source_image::SourceImage;
+
+/// Pool size when neither an image, the scene nor `--size` gives one.
+pub const DEFAULT_SIZE: (u32, u32) = (320, 240);
+
+/// The scene `ripples` renders when run without a subcommand (also shipped as
+/// `scenes/default.toml`).
+pub const DEFAULT_SCENE: &str = include_str!("../../../scenes/default.toml");
+
+/// What a finished render wrote.
+#[derive(Debug, Clone)]
+pub struct RenderSummary {
+    /// The animation's path.
+    pub path: PathBuf,
+    /// Frames written.
+    pub frames: u32,
+    /// Frame size in pixels.
+    pub width: u32,
+    /// Frame height in pixels.
+    pub height: u32,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl std::fmt::Display for RenderSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "wrote {}: {} frames, {}x{}, in {:.2} s",
+            self.path.display(),
+            self.frames,
+            self.width,
+            self.height,
+            self.seconds
+        )
+    }
+}
+
+/// Runs `ripples render` with these arguments.
+pub fn render(args: &RenderArgs) -> Result<RenderSummary> {
+    let scene_file = args.scene.as_deref().map(SceneFile::load).transpose()?;
+    render_with_scene(args, scene_file)
+}
+
+/// Renders the built-in default scene with these arguments on top.
+pub fn render_default_scene(args: &RenderArgs) -> Result<RenderSummary> {
+    let scene = crate::scene_file::parse_scene(DEFAULT_SCENE)
+        .map_err(|error| anyhow!("internal error: the built-in scene is invalid: {error}"))?;
+    let scene_file = SceneFile {
+        scene,
+        directory: PathBuf::new(),
+    };
+    render_with_scene(args, Some(scene_file))
+}
+
+fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result<RenderSummary> {
+    let started = Instant::now();
+    OutputKind::from_path(&args.out).map_err(|error| UsageError(format!("{error:#}")))?;
+    if let Some(path) = &args.heights_out {
+        check_heights_path(path)?;
+    }
+    let scene_name = args.scene.as_ref().map_or_else(
+        || "options".to_string(),
+        |p| format!("scene '{}'", p.display()),
+    );
+
+    let image_path = args
+        .image
+        .clone()
+        .or_else(|| scene_file.as_ref().and_then(SceneFile::image_path));
+    let mut scene = scene_file.map(|file| file.scene).unwrap_or_default();
+    apply_overrides(&mut scene, args);
+    let size = match (args.size, scene.width, scene.height) {
+        (Some(size), _, _) => Some(size),
+        (None, Some(width), Some(height)) => Some((width, height)),
+        (None, None, None) => None,
+        (None, _, _) => {
+            return Err(anyhow!(
+                "{scene_name}: width and height must be given together"
+            ));
+        }
+    };
+    scene
+        .validate()
+        .map_err(|error| anyhow!("{scene_name}: {error}"))?;
+    if let Some((width, height)) = size {
+        ripples::check_size(u64::from(width), u64::from(height))
+            .map_err(|error| anyhow!("{scene_name}: {error}"))?;
+    }
+
+    let image = match (&image_path, size) {
+        (Some(path), Some((width, height))) => SourceImage::load(path)?.resized(width, height)?,
+        (Some(path), None) => SourceImage::load(path)?,
+        (None, Some((width, height))) => SourceImage::pool_tiles(width, height),
+        (None, None) => SourceImage::pool_tiles(DEFAULT_SIZE.0, DEFAULT_SIZE.1),
+    };
+    let (width, height) = (image.width, image.height);
+    for warning in scene.clip_to_pool(width, height) {
+        eprintln!("warning: {warning}");
+    }
+
+    let info = AnimationInfo {
+        width,
+        height,
+        fps: scene.fps,
+        frames: scene.frames,
+    };
+    let look = scene.full_look();
+    let mut runner = SceneRunner::new(scene, width, height)?;
+    let mut sink = open_sink(&args.out, &info, &palette_samples(&image.pixels, &look))?;
+
+    let progress = progress_bar(info.frames);
+    let mut frame = vec![0u8; image.pixels.len()];
+    while !runner.is_finished() {
+        runner.advance();
+        runner.render(&image.pixels, &mut frame)?;
+        sink.write_frame(&frame)?;
+        progress.inc(1);
+    }
+    sink.finish()?;
+    progress.finish_and_clear();
+
+    if let Some(path) = &args.heights_out {
+        let solver = runner.pool().solver();
+        write_npy_i16(
+            path,
+            solver.width() as usize,
+            solver.height() as usize,
+            solver.heights(),
+        )?;
+    }
+    Ok(RenderSummary {
+        path: args.out.clone(),
+        frames: info.frames,
+        width,
+        height,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Command-line options win over the scene file.
+fn apply_overrides(scene: &mut Scene, args: &RenderArgs) {
+    override_with(&mut scene.frames, args.frames);
+    override_with(&mut scene.fps, args.fps);
+    override_with(&mut scene.sim_scale, args.sim_scale);
+    override_with(&mut scene.steps_per_frame, args.steps_per_frame);
+    override_with(&mut scene.seed, args.seed);
+    override_with(&mut scene.solver, args.solver);
+    override_with(&mut scene.damping_shift, args.damping_shift);
+    override_with(&mut scene.render, args.render);
+    let look = &mut scene.look;
+    override_with(&mut look.refraction, args.refraction);
+    override_with(&mut look.shading, args.shading);
+    override_with(&mut look.specular, args.specular);
+    override_with(&mut look.shininess, args.shininess);
+    override_with(&mut look.light_angle, args.light_angle);
+    if let Some(rate) = args.rain {
+        scene.rain.get_or_insert_with(RainSpec::default).rate = rate;
+    }
+    scene.drops.extend(args.drops.iter().copied());
+    scene.swipes.extend(args.swipes.iter().cloned());
+}
+
+fn override_with<T>(target: &mut T, value: Option<T>) {
+    if let Some(value) = value {
+        *target = value;
+    }
+}
+
+fn check_heights_path(path: &Path) -> Result<()> {
+    let is_npy = path
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("npy"));
+    if !is_npy {
+        return Err(UsageError(format!(
+            "heights output '{}': expected a .npy file name",
+            path.display()
+        ))
+        .into());
+    }
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(anyhow!(
+            "heights output '{}': directory '{}' does not exist",
+            path.display(),
+            parent.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Colours the animation will show, for the GIF palette: the source image, and for the lit look
+/// the same colours brightened and darkened by the shading and washed by the highlights.
+pub fn palette_samples(pixels: &[u8], look: &Look) -> Vec<u8> {
+    const MAX_SAMPLES: usize = 1 << 16;
+    let count = pixels.len() / 4;
+    let stride = count.div_ceil(MAX_SAMPLES).max(1);
+    let base: Vec<[u8; 4]> = pixels
+        .chunks_exact(4)
+        .step_by(stride)
+        .map(|p| [p[0], p[1], p[2], p[3]])
+        .collect();
+    let mut samples: Vec<u8> = base.iter().flatten().copied().collect();
+    if look.mode == RenderMode::Default {
+        let variants = [
+            (1.0 + look.shading * 0.5, 0.0),
+            (1.0 - look.shading * 0.5, 0.0),
+            (1.0 + look.shading, 0.15),
+            (1.0 + look.shading, 0.4),
+            (1.0 + look.shading, 0.8),
+        ];
+        for (gain, highlight) in variants {
+            let add = 255.0 * look.specular * highlight;
+            // A quarter of the base for each variant keeps the source colours dominant.
+            for pixel in base.iter().step_by(4) {
+                for channel in &pixel[..3] {
+                    samples.push((f32::from(*channel) * gain + add).clamp(0.0, 255.0) as u8);
+                }
+                samples.push(pixel[3]);
+            }
+        }
+    }
+    samples
+}
+
+fn progress_bar(frames: u32) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(u64::from(frames)), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} rendering {bar:40} {pos}/{len} frames, {eta} left")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

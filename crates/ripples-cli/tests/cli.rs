@@ -1,0 +1,759 @@
+//! End-to-end tests of the `ripples` binary: every output format read back, the frame
+//! semantics checked against the library, and every bad input refused with a clear error, the
+//! right exit code and nothing left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use ripples::{Pool, Scene, SceneRunner};
+
+fn ripples(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ripples"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("the ripples binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Runs and expects success.
+fn ok(args: &[&str], dir: &Path) -> Output {
+    let output = ripples(args, dir);
+    assert!(
+        output.status.success(),
+        "ripples {args:?} failed: {}",
+        stderr(&output)
+    );
+    output
+}
+
+/// Runs and expects failure with `code`, an error line containing every `needle`, no panic, no
+/// backtrace, and no file left in `dir` that was not there before.
+fn fails(args: &[&str], dir: &Path, code: i32, needles: &[&str]) -> String {
+    let before = listing(dir);
+    let output = ripples(args, dir);
+    let message = stderr(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "ripples {args:?}: {message}"
+    );
+    for needle in needles {
+        assert!(
+            message.contains(needle),
+            "ripples {args:?}: expected '{needle}' in: {message}"
+        );
+    }
+    assert!(
+        !message.contains("panicked") && !message.contains("backtrace"),
+        "{message}"
+    );
+    assert!(message.starts_with("error"), "{message}");
+    assert_eq!(listing(dir), before, "ripples {args:?} left files behind");
+    message
+}
+
+fn listing(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = walk(dir);
+    entries.sort();
+    entries
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                out.extend(walk(&path));
+            }
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn tool_available(tool: &str) -> bool {
+    let found = Command::new(tool).arg("-version").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var("RIPPLES_E2E").as_deref() != Ok("1"),
+            "{tool} is required when RIPPLES_E2E=1"
+        );
+        eprintln!("skipping: {tool} not found on PATH (set RIPPLES_E2E=1 to make this a failure)");
+    }
+    found
+}
+
+#[test]
+fn gif_output_loops_with_every_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = ok(
+        &[
+            "render",
+            "--frames",
+            "12",
+            "--size",
+            "64x48",
+            "--drop",
+            "32,24",
+            "--out",
+            "water.gif",
+        ],
+        dir.path(),
+    );
+    assert!(
+        stdout(&output).contains("wrote water.gif: 12 frames, 64x48"),
+        "{}",
+        stdout(&output)
+    );
+    let file = std::fs::File::open(dir.path().join("water.gif")).unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(file).unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (64, 48));
+    assert_eq!(decoder.repeat(), gif::Repeat::Infinite);
+    let mut frames = 0;
+    let mut first = None;
+    let mut changed = false;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert_eq!((frame.width, frame.height), (64, 48));
+        match &first {
+            None => first = Some(frame.buffer.to_vec()),
+            Some(first) => changed |= *first != frame.buffer.to_vec(),
+        }
+        frames += 1;
+    }
+    assert_eq!(frames, 12);
+    assert!(changed, "the water moves between frames");
+}
+
+#[test]
+fn apng_output_has_every_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(
+        &[
+            "render",
+            "--frames",
+            "7",
+            "--size",
+            "33x21",
+            "--out",
+            "water.png",
+        ],
+        dir.path(),
+    );
+    let file = std::fs::File::open(dir.path().join("water.png")).unwrap();
+    let reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    let info = reader.info();
+    assert_eq!((info.width, info.height), (33, 21));
+    assert_eq!(info.animation_control().map(|a| a.num_frames), Some(7));
+}
+
+#[test]
+fn y4m_output_has_every_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(
+        &[
+            "render",
+            "--frames",
+            "5",
+            "--size",
+            "40x30",
+            "--fps",
+            "25",
+            "--out",
+            "water.y4m",
+        ],
+        dir.path(),
+    );
+    let bytes = std::fs::read(dir.path().join("water.y4m")).unwrap();
+    let header_end = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = std::str::from_utf8(&bytes[..header_end]).unwrap();
+    assert!(header.starts_with("YUV4MPEG2 W40 H30 F25:1"), "{header}");
+    let frame_size = b"FRAME\n".len() + 40 * 30 + 2 * 20 * 15;
+    assert_eq!(bytes.len() - header_end - 1, 5 * frame_size);
+    if tool_available("ffprobe") {
+        let probe = Command::new("ffprobe")
+            .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
+            .args([
+                "-show_entries",
+                "stream=width,height,nb_read_frames",
+                "-of",
+                "csv=p=0",
+            ])
+            .arg(dir.path().join("water.y4m"))
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&probe.stdout).trim(), "40,30,5");
+    }
+}
+
+#[test]
+fn video_outputs_go_through_ffmpeg() {
+    if !tool_available("ffmpeg") || !tool_available("ffprobe") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["water.mp4", "water.webm"] {
+        ok(
+            &[
+                "render", "--frames", "6", "--size", "64x48", "--drop", "20,20", "--out", name,
+            ],
+            dir.path(),
+        );
+        let probe = Command::new("ffprobe")
+            .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
+            .args([
+                "-show_entries",
+                "stream=width,height,nb_read_frames",
+                "-of",
+                "csv=p=0",
+            ])
+            .arg(dir.path().join(name))
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&probe.stdout).trim(),
+            "64,48,6",
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn missing_ffmpeg_is_a_clear_error_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = listing(dir.path());
+    let output = Command::new(env!("CARGO_BIN_EXE_ripples"))
+        .args([
+            "render",
+            "--frames",
+            "3",
+            "--size",
+            "32x32",
+            "--out",
+            "water.mp4",
+        ])
+        .current_dir(dir.path())
+        .env("PATH", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("ffmpeg"), "{}", stderr(&output));
+    assert_eq!(listing(dir.path()), before);
+}
+
+#[test]
+fn directory_output_writes_one_png_per_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(
+        &[
+            "render", "--frames", "4", "--size", "30x20", "--out", "frames/",
+        ],
+        dir.path(),
+    );
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("frames"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "frame_00000.png",
+            "frame_00001.png",
+            "frame_00002.png",
+            "frame_00003.png"
+        ]
+    );
+    let image = image::open(dir.path().join("frames/frame_00003.png")).unwrap();
+    assert_eq!((image.width(), image.height()), (30, 20));
+    // An existing directory works without the trailing slash.
+    ok(
+        &[
+            "render", "--frames", "2", "--size", "30x20", "--out", "frames",
+        ],
+        dir.path(),
+    );
+}
+
+/// Reads a `<i2` .npy file: (shape, data).
+fn read_npy_i16(path: &Path) -> ((usize, usize), Vec<i16>) {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
+    assert!(
+        header.contains("'descr': '<i2'") && header.contains("'fortran_order': False"),
+        "{header}"
+    );
+    let shape = header
+        .split("'shape': (")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let dims: Vec<usize> = shape
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse().unwrap())
+        .collect();
+    let data = bytes[10 + header_len..]
+        .chunks_exact(2)
+        .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+        .collect();
+    ((dims[0], dims[1]), data)
+}
+
+#[test]
+fn heights_out_is_the_field_after_frames_times_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(
+        &[
+            "render",
+            "--frames",
+            "5",
+            "--steps-per-frame",
+            "3",
+            "--size",
+            "50x40",
+            "--drop",
+            "20,15,4,100",
+            "--drop",
+            "30,25,3,60@2",
+            "--render",
+            "classic",
+            "--out",
+            "w.y4m",
+            "--heights-out",
+            "h.npy",
+        ],
+        dir.path(),
+    );
+    let ((rows, cols), data) = read_npy_i16(&dir.path().join("h.npy"));
+    assert_eq!((rows, cols), (40, 50));
+    // The same through the library: drops at frames 0 and 2, 3 steps per frame, 15 steps.
+    let mut pool = Pool::new(50, 40).unwrap();
+    pool.drop_stone(20, 15, 4, 100);
+    for _ in 0..6 {
+        pool.step();
+    }
+    pool.drop_stone(30, 25, 3, 60);
+    for _ in 0..9 {
+        pool.step();
+    }
+    assert_eq!(data, pool.solver().heights());
+
+    // With a simulation scale the file holds the grid.
+    ok(
+        &[
+            "render",
+            "--frames",
+            "2",
+            "--size",
+            "51x40",
+            "--sim-scale",
+            "2",
+            "--out",
+            "w.y4m",
+            "--heights-out",
+            "h2.npy",
+        ],
+        dir.path(),
+    );
+    let ((rows, cols), _) = read_npy_i16(&dir.path().join("h2.npy"));
+    assert_eq!((rows, cols), (20, 26));
+}
+
+#[test]
+fn scene_files_drive_the_animation_and_options_override_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("pond.toml"),
+        "frames = 9\nwidth = 60\nheight = 40\nrender = \"classic\"\n\n[[drop]]\nx = 30\ny = 20\nradius = 5\nstrength = 90\n\n[[swipe]]\nframe = 2\nduration = 3\npoints = [[5, 5], [55, 35]]\n\n[rain]\nrate = 2.0\nstart = 1\nend = 4\n",
+    )
+    .unwrap();
+    ok(
+        &[
+            "render",
+            "--scene",
+            "pond.toml",
+            "--frames",
+            "6",
+            "--out",
+            "a.y4m",
+            "--heights-out",
+            "a.npy",
+        ],
+        dir.path(),
+    );
+    let (_, from_command) = read_npy_i16(&dir.path().join("a.npy"));
+    let mut scene: Scene =
+        toml::from_str(&std::fs::read_to_string(dir.path().join("pond.toml")).unwrap()).unwrap();
+    scene.frames = 6;
+    let mut runner = SceneRunner::new(scene, 60, 40).unwrap();
+    while !runner.is_finished() {
+        runner.advance();
+    }
+    assert_eq!(from_command, runner.pool().solver().heights());
+    // The same seed gives the same rain; another seed gives other rain.
+    ok(
+        &[
+            "render",
+            "--scene",
+            "pond.toml",
+            "--frames",
+            "6",
+            "--out",
+            "b.y4m",
+            "--heights-out",
+            "b.npy",
+        ],
+        dir.path(),
+    );
+    ok(
+        &[
+            "render",
+            "--scene",
+            "pond.toml",
+            "--frames",
+            "6",
+            "--seed",
+            "9",
+            "--out",
+            "c.y4m",
+            "--heights-out",
+            "c.npy",
+        ],
+        dir.path(),
+    );
+    assert_eq!(read_npy_i16(&dir.path().join("b.npy")).1, from_command);
+    assert_ne!(read_npy_i16(&dir.path().join("c.npy")).1, from_command);
+}
+
+#[test]
+fn an_image_is_used_and_resized() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = image::RgbaImage::from_fn(50, 30, |x, y| {
+        image::Rgba([x as u8 * 5, y as u8 * 8, 90, 255])
+    });
+    image.save(dir.path().join("photo.png")).unwrap();
+    image::DynamicImage::ImageRgba8(image)
+        .to_rgb8()
+        .save(dir.path().join("photo.jpg"))
+        .unwrap();
+    let output = ok(
+        &["render", "photo.png", "--frames", "2", "--out", "a.gif"],
+        dir.path(),
+    );
+    assert!(stdout(&output).contains("50x30"), "{}", stdout(&output));
+    let output = ok(
+        &[
+            "render",
+            "photo.jpg",
+            "--frames",
+            "2",
+            "--size",
+            "25x15",
+            "--out",
+            "b.gif",
+        ],
+        dir.path(),
+    );
+    assert!(stdout(&output).contains("25x15"), "{}", stdout(&output));
+    // Flat water over the image shows the image itself (lossless output).
+    ok(
+        &["render", "photo.png", "--frames", "1", "--out", "flat/"],
+        dir.path(),
+    );
+    let frame = image::open(dir.path().join("flat/frame_00000.png"))
+        .unwrap()
+        .to_rgba8();
+    assert_eq!(
+        frame.as_raw(),
+        image::open(dir.path().join("photo.png"))
+            .unwrap()
+            .to_rgba8()
+            .as_raw()
+    );
+}
+
+#[test]
+fn no_subcommand_renders_the_default_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = ok(&[], dir.path());
+    assert!(
+        stdout(&output).contains("wrote ripples.gif: 120 frames"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(dir.path().join("ripples.gif").is_file());
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(stdout(&ok(&["--help"], dir.path())).contains("render"));
+    assert!(stdout(&ok(&["render", "--help"], dir.path())).contains("--heights-out"));
+    ok(&["--version"], dir.path());
+}
+
+#[test]
+fn bad_images_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    fails(
+        &["render", "missing.png"],
+        path,
+        1,
+        &["image 'missing.png'", "cannot open"],
+    );
+    std::fs::write(path.join("notes.png"), "these are not pixels").unwrap();
+    fails(
+        &["render", "notes.png"],
+        path,
+        1,
+        &["image 'notes.png'", "not a PNG or JPEG"],
+    );
+    std::fs::write(path.join("empty.png"), "").unwrap();
+    fails(
+        &["render", "empty.png"],
+        path,
+        1,
+        &["image 'empty.png'", "empty"],
+    );
+    // A truncated PNG: a real one cut in half.
+    let image = image::RgbaImage::from_fn(64, 64, |x, y| {
+        image::Rgba([(x * y) as u8, x as u8, y as u8, 255])
+    });
+    image.save(path.join("whole.png")).unwrap();
+    let bytes = std::fs::read(path.join("whole.png")).unwrap();
+    std::fs::write(path.join("cut.png"), &bytes[..bytes.len() / 2]).unwrap();
+    fails(&["render", "cut.png"], path, 1, &["image 'cut.png'"]);
+    // A tiny file whose header claims a huge image is refused before decoding.
+    let mut header = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut header, 30000, 30000);
+        encoder.set_color(png::ColorType::Grayscale);
+        let mut writer = encoder.write_header().unwrap();
+        // A few bytes of image data: enough for a decoder to start, far too few for the image.
+        writer
+            .write_chunk(png::chunk::IDAT, &[0x78, 0x9c, 0x03, 0x00])
+            .unwrap();
+        drop(writer);
+    }
+    std::fs::write(path.join("huge.png"), &header).unwrap();
+    fails(
+        &["render", "huge.png"],
+        path,
+        1,
+        &["image 'huge.png' is 30000x30000", "too large"],
+    );
+}
+
+#[test]
+fn bad_sizes_and_events_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    fails(&["render", "--size", "0x10"], path, 2, &["0x10"]);
+    fails(
+        &["render", "--size", "20000x10"],
+        path,
+        2,
+        &["20000x10", "too large"],
+    );
+    fails(&["render", "--size", "big"], path, 2, &["'big'"]);
+    fails(
+        &["render", "--drop", "10,10,0"],
+        path,
+        2,
+        &["radius must be >= 1, got 0"],
+    );
+    fails(
+        &["render", "--drop", "10,10,5,-3"],
+        path,
+        2,
+        &["strength must be >= 0, got -3"],
+    );
+    fails(
+        &["render", "--frames", "0"],
+        path,
+        2,
+        &["frames must be >= 1, got 0"],
+    );
+    fails(
+        &["render", "--frames", "100001"],
+        path,
+        2,
+        &["frames must be <= 100000"],
+    );
+    fails(
+        &["render", "--damping-shift", "16"],
+        path,
+        2,
+        &["damping shift must be <= 15, got 16"],
+    );
+    fails(&["render", "--fps", "0"], path, 2, &["fps"]);
+    fails(&["render", "--solver", "magic"], path, 2, &["'magic'"]);
+    fails(
+        &["render", "--out", "water.avi"],
+        path,
+        2,
+        &["water.avi", ".avi"],
+    );
+    fails(&["render", "--out", "water"], path, 2, &["'water'"]);
+    fails(&["render", "--bogus"], path, 2, &["--bogus"]);
+}
+
+#[test]
+fn bad_scene_files_report_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    std::fs::write(path.join("typo.toml"), "frames = 10\nfsp = 30\n").unwrap();
+    fails(
+        &["render", "--scene", "typo.toml"],
+        path,
+        1,
+        &["scene 'typo.toml'", "line 2", "unknown field `fsp`"],
+    );
+    std::fs::write(path.join("broken.toml"), "frames = 10\n[[drop]\nx = 1\n").unwrap();
+    fails(
+        &["render", "--scene", "broken.toml"],
+        path,
+        1,
+        &["scene 'broken.toml'", "line 2"],
+    );
+    std::fs::write(
+        path.join("zero.toml"),
+        "[[drop]]\nx = 5\ny = 5\nradius = 0\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "zero.toml"],
+        path,
+        1,
+        &["line 4", "radius must be >= 1, got 0"],
+    );
+    std::fs::write(path.join("half.toml"), "width = 100\n").unwrap();
+    fails(
+        &["render", "--scene", "half.toml"],
+        path,
+        1,
+        &["width and height"],
+    );
+    fails(
+        &["render", "--scene", "absent.toml"],
+        path,
+        1,
+        &["scene 'absent.toml'", "cannot read"],
+    );
+    std::fs::write(path.join("pic.toml"), "image = \"nothere.png\"\n").unwrap();
+    fails(
+        &["render", "--scene", "pic.toml"],
+        path,
+        1,
+        &["nothere.png"],
+    );
+}
+
+#[test]
+fn coordinates_outside_the_pool_are_clipped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = ok(
+        &[
+            "render", "--size", "40x30", "--frames", "2", "--drop", "500,10", "--out", "a.gif",
+        ],
+        dir.path(),
+    );
+    let message = stderr(&output);
+    assert!(
+        message.contains(
+            "warning: drop #1 at (500, 10) is outside the 40x30 pool; clipped to (39, 10)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn unwritable_outputs_fail_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    std::fs::write(path.join("plain-file"), "x").unwrap();
+    fails(
+        &["render", "--frames", "2", "--out", "plain-file/frames/"],
+        path,
+        1,
+        &["plain-file/frames/"],
+    );
+    fails(
+        &["render", "--frames", "2", "--out", "no/such/dir/a.gif"],
+        path,
+        1,
+        &["no/such/dir"],
+    );
+    fails(
+        &[
+            "render",
+            "--frames",
+            "2",
+            "--out",
+            "a.gif",
+            "--heights-out",
+            "no/such/h.npy",
+        ],
+        path,
+        1,
+        &["no/such"],
+    );
+    fails(
+        &[
+            "render",
+            "--frames",
+            "2",
+            "--out",
+            "a.gif",
+            "--heights-out",
+            "h.txt",
+        ],
+        path,
+        2,
+        &["h.txt", ".npy"],
+    );
+}
+
+#[test]
+fn a_failed_render_keeps_the_previous_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    ok(
+        &[
+            "render", "--frames", "2", "--size", "20x20", "--out", "keep.gif",
+        ],
+        path,
+    );
+    let before = std::fs::read(path.join("keep.gif")).unwrap();
+    std::fs::write(
+        path.join("bad.toml"),
+        "frames = 2\nwidth = 20\nheight = 20\nimage = \"none.png\"\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "bad.toml", "--out", "keep.gif"],
+        path,
+        1,
+        &["none.png"],
+    );
+    assert_eq!(std::fs::read(path.join("keep.gif")).unwrap(), before);
+}

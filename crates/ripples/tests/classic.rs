@@ -1,0 +1,396 @@
+//! Behaviour of the classic engine as a user sees it: exact render contract, symmetry, decay,
+//! flat water, gapless swipes and reproducible rain.
+
+use ripples::{ClassicSolver, Look, Pool, Rain, RenderMode};
+
+/// A deterministic RGBA test image where every pixel is different.
+fn numbered_image(width: usize, height: usize) -> Vec<u8> {
+    (0..width * height)
+        .flat_map(|i| {
+            [
+                (i % 251) as u8,
+                (i / 251 % 251) as u8,
+                (i * 7 % 253) as u8,
+                (i * 13 % 255) as u8,
+            ]
+        })
+        .collect()
+}
+
+/// The classic render contract written out independently of the library.
+fn reference_classic(heights: &[i16], src: &[u8], width: usize, height: usize) -> Vec<u8> {
+    let mut dst = src.to_vec();
+    for y in 1..height - 1 {
+        for x in 1..width - 1 {
+            let i = y * width + x;
+            let dx = heights[i - 1] as i32 - heights[i + 1] as i32;
+            let dy = heights[i - width] as i32 - heights[i + width] as i32;
+            let sx = (x as i32 + dx).clamp(0, width as i32 - 1) as usize;
+            let sy = (y as i32 + dy).clamp(0, height as i32 - 1) as usize;
+            let j = sy * width + sx;
+            dst[i * 4..i * 4 + 4].copy_from_slice(&src[j * 4..j * 4 + 4]);
+        }
+    }
+    dst
+}
+
+#[test]
+fn classic_render_matches_hand_computed_pixels() {
+    // 5x4 pool; put heights on interior cells by hand.
+    let (width, height) = (5usize, 4usize);
+    let src = numbered_image(width, height);
+    let mut pool = Pool::new(width as u32, height as u32).unwrap();
+    let (current, _) = pool.solver_mut().fields_mut();
+    current[6] = 2; // (1,1)
+    current[8] = -1; // (3,1)
+    current[12] = 1; // (2,2)
+    let mut dst = vec![0u8; src.len()];
+    pool.render(&Look::classic(), &src, &mut dst).unwrap();
+    let pixel = |buffer: &[u8], x: usize, y: usize| buffer[(y * width + x) * 4..][..4].to_vec();
+    // (2,1): dx = h(1,1) - h(3,1) = 2 - (-1) = 3, dy = h(2,0) - h(2,2) = 0 - 1 = -1
+    //        -> sx = 5 clamped to 4, sy = 0.
+    assert_eq!(pixel(&dst, 2, 1), pixel(&src, 4, 0));
+    // (1,1): dx = h(0,1) - h(2,1) = 0, dy = h(1,0) - h(1,2) = 0 -> itself.
+    assert_eq!(pixel(&dst, 1, 1), pixel(&src, 1, 1));
+    // (1,2): dx = h(0,2) - h(2,2) = -1, dy = h(1,1) - h(1,3) = 2 -> (0, 4) clamped to (0, 3).
+    assert_eq!(pixel(&dst, 1, 2), pixel(&src, 0, 3));
+    // (3,2): dx = h(2,2) - h(4,2) = 1, dy = h(3,1) - h(3,3) = -1 -> (4, 1).
+    assert_eq!(pixel(&dst, 3, 2), pixel(&src, 4, 1));
+    // (2,2): dx = 0 - 0, dy = h(2,1) - h(2,3) = 0 -> itself.
+    assert_eq!(pixel(&dst, 2, 2), pixel(&src, 2, 2));
+    // Border pixels are copied even where a neighbour has height.
+    for x in 0..width {
+        assert_eq!(pixel(&dst, x, 0), pixel(&src, x, 0));
+        assert_eq!(pixel(&dst, x, 3), pixel(&src, x, 3));
+    }
+    assert_eq!(
+        dst,
+        reference_classic(pool.solver().heights(), &src, width, height)
+    );
+}
+
+#[test]
+fn classic_render_equals_the_contract_on_a_rough_field() {
+    let (width, height) = (97usize, 61usize);
+    let src = numbered_image(width, height);
+    let mut pool = Pool::new(width as u32, height as u32).unwrap();
+    let mut rain = Rain::new(3)
+        .with_rate(4.0)
+        .unwrap()
+        .with_strength(100, 3000)
+        .unwrap();
+    let mut dst = vec![0u8; src.len()];
+    for _ in 0..40 {
+        for stone in rain.stones(width as u32, height as u32) {
+            pool.drop(stone);
+        }
+        pool.step();
+        pool.render(&Look::classic(), &src, &mut dst).unwrap();
+        assert_eq!(
+            dst,
+            reference_classic(pool.solver().heights(), &src, width, height)
+        );
+    }
+    // The same through the u32 interface: pixels are copied whole.
+    let src32: Vec<u32> = src
+        .chunks_exact(4)
+        .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
+        .collect();
+    let mut dst32 = vec![0u32; src32.len()];
+    pool.render_u32(&Look::classic(), &src32, &mut dst32)
+        .unwrap();
+    let dst_bytes: Vec<u8> = dst32.iter().flat_map(|p| p.to_le_bytes()).collect();
+    assert_eq!(dst_bytes, dst);
+}
+
+/// The field as a square matrix transformed by `map(x, y) -> (x', y')`.
+fn transformed(h: &[i16], n: usize, map: impl Fn(usize, usize) -> (usize, usize)) -> Vec<i16> {
+    let mut out = vec![0; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let (tx, ty) = map(x, y);
+            out[ty * n + tx] = h[y * n + x];
+        }
+    }
+    out
+}
+
+#[test]
+fn a_centred_stone_gives_a_field_symmetric_under_rotation_and_mirror() {
+    let n = 41;
+    let mut water = ClassicSolver::new(n as u32, n as u32).unwrap();
+    water.drop_stone(20, 20, 5, 128);
+    for step in 0..150 {
+        water.step();
+        let h = water.heights();
+        if step % 10 != 9 {
+            continue;
+        }
+        assert!(
+            h.iter().any(|&v| v != 0),
+            "the wave is still there at step {step}"
+        );
+        let last = n - 1;
+        assert_eq!(
+            transformed(h, n, |x, y| (last - y, x)),
+            h,
+            "90-degree rotation, step {step}"
+        );
+        assert_eq!(
+            transformed(h, n, |x, y| (last - x, y)),
+            h,
+            "left-right mirror, step {step}"
+        );
+        assert_eq!(
+            transformed(h, n, |x, y| (x, last - y)),
+            h,
+            "top-bottom mirror, step {step}"
+        );
+        assert_eq!(
+            transformed(h, n, |x, y| (y, x)),
+            h,
+            "diagonal mirror, step {step}"
+        );
+    }
+}
+
+#[test]
+fn the_field_decays_to_zero_with_damping() {
+    let mut water = ClassicSolver::new(64, 64).unwrap();
+    water.drop_stone(32, 32, 6, 128);
+    water.drop_stone(12, 40, 3, 90);
+    let energy = |w: &ClassicSolver| w.heights().iter().map(|&h| (h as i64).pow(2)).sum::<i64>();
+    let start = energy(&water);
+    water.step();
+    let mut previous_peak = i16::MAX;
+    for block in 0..10 {
+        for _ in 0..100 {
+            water.step();
+        }
+        let peak = water.heights().iter().map(|h| h.abs()).max().unwrap();
+        assert!(
+            peak <= previous_peak,
+            "block {block}: peak grew from {previous_peak} to {peak}"
+        );
+        previous_peak = peak;
+    }
+    for _ in 0..2000 {
+        water.step();
+    }
+    assert!(
+        water.heights().iter().all(|&h| h == 0),
+        "calm after 3000 steps, started at {start}"
+    );
+    assert!(water.previous_heights().iter().all(|&h| h == 0));
+}
+
+#[test]
+fn stronger_damping_calms_faster() {
+    let peak_after = |shift: u32| {
+        let mut water = ClassicSolver::new(64, 64).unwrap();
+        water.set_damping_shift(shift).unwrap();
+        water.drop_stone(32, 32, 6, 128);
+        for _ in 0..60 {
+            water.step();
+        }
+        water.heights().iter().map(|h| h.abs()).max().unwrap()
+    };
+    assert!(
+        peak_after(2) < peak_after(5),
+        "{} vs {}",
+        peak_after(2),
+        peak_after(5)
+    );
+    assert!(peak_after(5) < peak_after(9));
+}
+
+#[test]
+fn flat_water_renders_the_image_unchanged() {
+    for &(width, height) in &[(1u32, 1u32), (2, 7), (33, 17), (64, 48)] {
+        let src = numbered_image(width as usize, height as usize);
+        for scale in [1, 2, 3] {
+            let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+            for look in [Look::default(), Look::classic()] {
+                let mut dst = vec![0u8; src.len()];
+                pool.render(&look, &src, &mut dst).unwrap();
+                assert_eq!(dst, src, "{width}x{height} scale {scale} {:?}", look.mode);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_default_look_changes_the_image_around_a_stone_and_not_far_away() {
+    let (width, height) = (200u32, 120u32);
+    let src = ripples::pool_tiles(width, height);
+    let mut pool = Pool::new(width, height).unwrap();
+    pool.drop_stone(60, 60, 6, 128);
+    for _ in 0..20 {
+        pool.step();
+    }
+    let mut dst = vec![0u8; src.len()];
+    pool.render(&Look::default(), &src, &mut dst).unwrap();
+    let changed = |x0: u32, x1: u32| {
+        (0..height)
+            .flat_map(|y| (x0..x1).map(move |x| (y * width + x) as usize * 4))
+            .filter(|&i| dst[i..i + 4] != src[i..i + 4])
+            .count()
+    };
+    assert!(
+        changed(30, 90) > 300,
+        "near the stone: {} pixels changed",
+        changed(30, 90)
+    );
+    assert_eq!(changed(120, 200), 0, "far from the stone nothing changes");
+    // Highlights: the lit look brightens some pixels beyond any source pixel of the area.
+    let look = Look {
+        mode: RenderMode::Default,
+        specular: 2.0,
+        ..Look::default()
+    };
+    pool.render(&look, &src, &mut dst).unwrap();
+    let brightest = |buffer: &[u8]| {
+        buffer
+            .chunks_exact(4)
+            .map(|p| p[0] as u32 + p[1] as u32 + p[2] as u32)
+            .max()
+    };
+    assert!(
+        brightest(&dst) > brightest(&src),
+        "specular highlights appear"
+    );
+}
+
+#[test]
+fn classic_render_only_uses_source_pixels_at_any_scale() {
+    let (width, height) = (90u32, 70u32);
+    let src = numbered_image(width as usize, height as usize);
+    let palette: std::collections::HashSet<&[u8]> = src.chunks_exact(4).collect();
+    for scale in [1, 2, 4] {
+        let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+        assert_eq!(pool.solver().width(), width.div_ceil(scale));
+        assert_eq!(pool.solver().height(), height.div_ceil(scale));
+        pool.drop_stone(45, 35, 8, 200);
+        for _ in 0..15 {
+            pool.step();
+        }
+        let mut dst = vec![0u8; src.len()];
+        pool.render(&Look::classic(), &src, &mut dst).unwrap();
+        assert_ne!(dst, src, "scale {scale}: the stone shows");
+        assert!(
+            dst.chunks_exact(4).all(|p| palette.contains(p)),
+            "scale {scale}"
+        );
+    }
+}
+
+#[test]
+fn stones_land_where_asked_at_any_simulation_scale() {
+    let mut pool = Pool::with_sim_scale(200, 100, 4).unwrap();
+    pool.drop_stone(120, 40, 8, 100);
+    let grid = pool.solver();
+    let w = grid.width() as usize;
+    // Pixel (120, 40) is cell (30, 10); radius 8 px is 2 cells.
+    assert_eq!(grid.heights()[10 * w + 30], -100);
+    assert_eq!(grid.heights()[10 * w + 32], 0);
+    assert_eq!(grid.heights().iter().filter(|&&h| h != 0).count(), 9);
+}
+
+#[test]
+fn a_fast_swipe_leaves_no_gaps() {
+    let (width, height) = (300usize, 200usize);
+    for &(a, b, radius) in &[
+        ([10, 10], [290, 190], 1u32),
+        ([5, 150], [295, 20], 2),
+        ([150, 5], [152, 195], 3),
+        ([20, 100], [280, 107], 4),
+    ] {
+        let mut water = ClassicSolver::new(width as u32, height as u32).unwrap();
+        water.swipe(&[a, b], radius, 50);
+        let h = water.heights();
+        // Every cell within radius - 1 of the segment (and the segment's own cells for r = 1,
+        // which form an 8-connected line) is part of the trail.
+        let (ax, ay, bx, by) = (a[0] as f64, a[1] as f64, b[0] as f64, b[1] as f64);
+        let length_sq = (bx - ax).powi(2) + (by - ay).powi(2);
+        let mut checked = 0;
+        for y in 1..height - 1 {
+            for x in 1..width - 1 {
+                let (px, py) = (x as f64, y as f64);
+                let t =
+                    (((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / length_sq).clamp(0.0, 1.0);
+                let distance =
+                    ((ax + t * (bx - ax) - px).powi(2) + (ay + t * (by - ay) - py).powi(2)).sqrt();
+                if distance <= radius as f64 - 1.0 {
+                    checked += 1;
+                    assert_eq!(
+                        h[y * width + x],
+                        -50,
+                        "gap at ({x}, {y}) on {a:?}-{b:?} r={radius}"
+                    );
+                }
+            }
+        }
+        assert!(checked > 100 || radius == 1);
+        // Walking the trail row by row along the major axis never finds an empty column.
+        let (x0, x1) = (a[0].min(b[0]) as usize, a[0].max(b[0]) as usize);
+        let (y0, y1) = (a[1].min(b[1]) as usize, a[1].max(b[1]) as usize);
+        if x1 - x0 >= y1 - y0 {
+            for x in x0..=x1 {
+                assert!(
+                    (0..height).any(|y| h[y * width + x] != 0),
+                    "empty column {x}"
+                );
+            }
+        } else {
+            for y in y0..=y1 {
+                assert!((0..width).any(|x| h[y * width + x] != 0), "empty row {y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rain_is_reproducible_for_a_seed() {
+    let run = |seed: u64| {
+        let mut pool = Pool::new(120, 90).unwrap();
+        let mut rain = Rain::new(seed).with_rate(1.5).unwrap();
+        let mut stones = Vec::new();
+        for _ in 0..60 {
+            for stone in rain.stones(120, 90) {
+                stones.push(stone);
+                pool.drop(stone);
+            }
+            pool.step();
+        }
+        (stones, pool.solver().heights().to_vec())
+    };
+    let (stones_a, field_a) = run(42);
+    let (stones_b, field_b) = run(42);
+    let (stones_c, field_c) = run(43);
+    assert!(
+        stones_a.len() > 50,
+        "rate 1.5 over 60 frames gave {}",
+        stones_a.len()
+    );
+    assert_eq!(stones_a, stones_b);
+    assert_eq!(field_a, field_b);
+    assert_ne!(stones_a, stones_c);
+    assert_ne!(field_a, field_c);
+}
+
+#[test]
+fn wrong_buffer_sizes_are_errors_not_panics() {
+    let mut pool = Pool::new(10, 10).unwrap();
+    let src = vec![0u8; 400];
+    let mut short = vec![0u8; 399];
+    let error = pool.render(&Look::default(), &src, &mut short).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "destination frame has 399 elements, expected 400 for 10x10"
+    );
+    assert!(Pool::new(0, 10).is_err());
+    assert!(Pool::new(20000, 10).is_err());
+    assert!(Pool::new(16384, 16384).is_err(), "over the cell limit");
+    assert!(Pool::with_sim_scale(10, 10, 0).is_err());
+    assert!(Pool::with_sim_scale(10, 10, 17).is_err());
+}

@@ -1,0 +1,113 @@
+//! The frame loop allocates nothing: a counting global allocator watches `step` + `render`,
+//! stones, swipes, rain and a whole scene frame after the first frame has been drawn.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ripples::{DropEvent, Look, Pool, Rain, RainSpec, Scene, SceneRunner, SwipeEvent};
+
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call unchanged to the system allocator; it only counts them.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which we pass on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout, via `alloc` above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as for `alloc`; `ptr` and `layout` come from this allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+fn allocations_during(work: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    work();
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+// One test function only: the counter is global, and tests in one binary run in parallel.
+#[test]
+fn the_frame_loop_does_not_allocate() {
+    for scale in [1, 3] {
+        let (width, height) = (120u32, 80u32);
+        let background = ripples::pool_tiles(width, height);
+        let background_u32: Vec<u32> = background
+            .chunks_exact(4)
+            .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
+            .collect();
+        let mut frame = vec![0u8; background.len()];
+        let mut frame_u32 = vec![0u32; background_u32.len()];
+        let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+        let mut rain = Rain::new(5).with_rate(3.0).unwrap();
+        let path = [[3, 4], [100, 70], [20, 60]];
+        let count = allocations_during(|| {
+            for _ in 0..20 {
+                pool.drop_stone(60, 40, 5, 100);
+                pool.swipe(&path, 3, 40);
+                for stone in rain.stones(width, height) {
+                    pool.drop(stone);
+                }
+                pool.step();
+                pool.render(&Look::default(), &background, &mut frame)
+                    .unwrap();
+                pool.render(&Look::classic(), &background, &mut frame)
+                    .unwrap();
+                pool.render_u32(&Look::default(), &background_u32, &mut frame_u32)
+                    .unwrap();
+            }
+        });
+        assert_eq!(
+            count, 0,
+            "scale {scale}: the pool's frame loop allocated {count} times"
+        );
+    }
+
+    let scene = Scene {
+        frames: 30,
+        drops: vec![DropEvent {
+            frame: 3,
+            x: 40,
+            y: 30,
+            radius: 6,
+            strength: 128,
+        }],
+        swipes: vec![SwipeEvent {
+            frame: 1,
+            duration: 10,
+            points: vec![[5, 5], [70, 50], [110, 10]],
+            radius: 3,
+            strength: 40,
+        }],
+        rain: Some(RainSpec {
+            rate: 2.0,
+            ..RainSpec::default()
+        }),
+        ..Scene::default()
+    };
+    let background = ripples::pool_tiles(120, 80);
+    let mut frame = vec![0u8; background.len()];
+    let mut runner = SceneRunner::new(scene, 120, 80).unwrap();
+    runner.advance();
+    runner.render(&background, &mut frame).unwrap();
+    let count = allocations_during(|| {
+        while !runner.is_finished() {
+            runner.advance();
+            runner.render(&background, &mut frame).unwrap();
+        }
+    });
+    assert_eq!(count, 0, "the scene runner allocated {count} times");
+}

@@ -98,19 +98,19 @@ pub struct RenderArgs {
     #[arg(long, value_name = "RATE", value_parser = parse_rain_rate)]
     pub rain: Option<f64>,
 
-    /// Default look: pixels of displacement per unit of height difference [default: 0.5].
+    /// Default look: pixels of displacement per unit of height difference [default: 0.35].
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub refraction: Option<f32>,
 
-    /// Default look: diffuse light strength [default: 0.3].
+    /// Default look: diffuse light strength [default: 0.25].
     #[arg(long, value_name = "K")]
     pub shading: Option<f32>,
 
-    /// Default look: specular highlight strength [default: 0.5].
+    /// Default look: specular highlight strength [default: 0.4].
     #[arg(long, value_name = "K")]
     pub specular: Option<f32>,
 
-    /// Default look: specular exponent, higher is sharper [default: 6].
+    /// Default look: specular exponent, higher is sharper [default: 8].
     #[arg(long, value_name = "K")]
     pub shininess: Option<f32>,
 

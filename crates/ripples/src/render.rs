@@ -81,11 +81,11 @@ impl Default for Look {
     fn default() -> Self {
         Self {
             mode: RenderMode::Default,
-            refraction: 0.5,
+            refraction: 0.35,
             slope: 1.0 / 48.0,
-            shading: 0.3,
-            specular: 0.5,
-            shininess: 6.0,
+            shading: 0.25,
+            specular: 0.4,
+            shininess: 8.0,
             light_angle: 120.0,
         }
     }

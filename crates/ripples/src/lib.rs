@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
 
+mod boundary;
 mod classic;
 mod error;
 pub mod kernels;
@@ -35,6 +36,7 @@ mod scene;
 mod sources;
 mod texture;
 
+pub use boundary::{Boundary, MAX_SPONGE, Obstacles, Sponge};
 pub use classic::{ClassicSolver, DEFAULT_DAMPING_SHIFT};
 pub use error::{Error, check_size};
 pub use pool::{MAX_SIM_SCALE, Pool};

@@ -68,6 +68,48 @@ pub struct RenderArgs {
     #[arg(long, value_name = "NAME", value_parser = parse_solver)]
     pub solver: Option<SolverKind>,
 
+    /// Wave solver: wave speed in cells per step, up to 4 [default: 0.5].
+    #[arg(long, value_name = "CELLS")]
+    pub wave_speed: Option<f32>,
+
+    /// Wave solver: fraction of amplitude lost per step, 0 <= d < 1 [default: 0.005].
+    #[arg(long, value_name = "FRACTION")]
+    pub damping: Option<f32>,
+
+    /// Edges: reflect (waves bounce back) or absorb (open water) [default: reflect].
+    #[arg(long, value_name = "MODE", value_parser = parse_boundary)]
+    pub boundary: Option<ripples::Boundary>,
+
+    /// Walls: an image where dark pixels (luminance below 50%) are walls, resized to the pool.
+    #[arg(long, value_name = "FILE")]
+    pub obstacles: Option<PathBuf>,
+
+    #[arg(
+        long = "source",
+        value_name = "KEY=VALUE,...",
+        value_parser = parse_source,
+        help = "A wave generator, with the keys of a [[source]] entry: x=,y= (a point) or \
+                x0=,y0=,x1=,y1= (a line), and period= (steps), amplitude=, start=, end= \
+                (frames). Repeatable"
+    )]
+    pub sources: Vec<ripples::SourceEvent>,
+
+    /// Spring solver: uniform stiffness [default: see the README].
+    #[arg(long, value_name = "K")]
+    pub stiffness: Option<f32>,
+
+    /// Spring solver: uniform viscosity [default: see the README].
+    #[arg(long, value_name = "M")]
+    pub viscosity: Option<f32>,
+
+    /// Spring solver: greyscale image of stiffness (white = stiff), resized to the grid.
+    #[arg(long, value_name = "FILE")]
+    pub stiffness_map: Option<PathBuf>,
+
+    /// Spring solver: greyscale image of viscosity (white = calm), resized to the grid.
+    #[arg(long, value_name = "FILE")]
+    pub viscosity_map: Option<PathBuf>,
+
     /// Classic solver damping: amplitude loses 1/2^D per step, D in 1..=15 [default: 5].
     #[arg(long, value_name = "D", value_parser = parse_damping_shift)]
     pub damping_shift: Option<u32>,
@@ -149,6 +191,65 @@ fn parse_damping_shift(text: &str) -> Result<u32, String> {
 
 fn parse_solver(text: &str) -> Result<SolverKind, String> {
     text.parse().map_err(|e: ripples::Error| e.to_string())
+}
+
+fn parse_boundary(text: &str) -> Result<ripples::Boundary, String> {
+    text.parse().map_err(|e: ripples::Error| e.to_string())
+}
+
+/// `key=value,...` with the keys of a `[[source]]` entry.
+pub fn parse_source(text: &str) -> Result<ripples::SourceEvent, String> {
+    let mut source = ripples::SourceEvent {
+        x: None,
+        y: None,
+        x0: None,
+        y0: None,
+        x1: None,
+        y1: None,
+        period: ripples::DEFAULT_SOURCE_PERIOD,
+        amplitude: ripples::DEFAULT_SOURCE_AMPLITUDE,
+        start: 0,
+        end: None,
+    };
+    for pair in text.split(',') {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("expected key=value, got '{pair}'"))?;
+        let number: f64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("{key}: expected a number, got '{value}'"))?;
+        let integer = || {
+            if number.fract() == 0.0 && number.abs() <= f64::from(i32::MAX) {
+                Ok(number as i32)
+            } else {
+                Err(format!("{key}: expected an integer, got '{value}'"))
+            }
+        };
+        let frame = || {
+            integer()
+                .and_then(|f| u32::try_from(f).map_err(|_| format!("{key} must be >= 0, got {f}")))
+        };
+        match key.trim() {
+            "x" => source.x = Some(integer()?),
+            "y" => source.y = Some(integer()?),
+            "x0" => source.x0 = Some(integer()?),
+            "y0" => source.y0 = Some(integer()?),
+            "x1" => source.x1 = Some(integer()?),
+            "y1" => source.y1 = Some(integer()?),
+            "period" => source.period = number as f32,
+            "amplitude" => source.amplitude = number as f32,
+            "start" => source.start = frame()?,
+            "end" => source.end = Some(frame()?),
+            other => {
+                return Err(format!(
+                    "unknown key '{other}' (expected x, y, x0, y0, x1, y1, period, amplitude, start, end)"
+                ));
+            }
+        }
+    }
+    source.ends().map_err(|e| e.to_string())?;
+    Ok(source)
 }
 
 fn parse_render_mode(text: &str) -> Result<RenderMode, String> {

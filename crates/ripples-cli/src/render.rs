@@ -10,11 +10,11 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ripples::{Look, RainSpec, RenderMode, Scene, SceneRunner};
+use ripples::{Heights, Look, RainSpec, RenderMode, Scene, SceneRunner, Solver};
 
 use crate::UsageError;
 use crate::args::RenderArgs;
-use crate::output::{AnimationInfo, OutputKind, open_sink, write_npy_i16};
+use crate::output::{AnimationInfo, OutputKind, open_sink, write_npy_f32, write_npy_i16};
 use crate::scene_file::SceneFile;
 use crate::source_image::SourceImage;
 
@@ -86,6 +86,23 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         .image
         .clone()
         .or_else(|| scene_file.as_ref().and_then(SceneFile::image_path));
+    let scene_path = |pick: fn(&Scene) -> &Option<String>| {
+        scene_file
+            .as_ref()
+            .and_then(|file| pick(&file.scene).as_ref().map(|p| file.directory.join(p)))
+    };
+    let obstacles_path = args
+        .obstacles
+        .clone()
+        .or_else(|| scene_path(|s| &s.obstacles));
+    let stiffness_path = args
+        .stiffness_map
+        .clone()
+        .or_else(|| scene_path(|s| &s.stiffness_map));
+    let viscosity_path = args
+        .viscosity_map
+        .clone()
+        .or_else(|| scene_path(|s| &s.viscosity_map));
     let mut scene = scene_file.map(|file| file.scene).unwrap_or_default();
     apply_overrides(&mut scene, args);
     let size = match (args.size, scene.width, scene.height) {
@@ -124,7 +141,30 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         frames: scene.frames,
     };
     let look = scene.full_look();
+    let (stiffness_range, viscosity_range) = (scene.stiffness_range, scene.viscosity_range);
     let mut runner = SceneRunner::new(scene, width, height)?;
+    let pool = runner.pool_mut();
+    if let Some(path) = &obstacles_path {
+        let grey = SourceImage::load(path)?.resized(width, height)?.luminance();
+        pool.set_obstacle_mask(&grey.iter().map(|&l| l < 128).collect::<Vec<bool>>())?;
+    }
+    let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
+    if let Solver::Spring(spring) = pool.solver_mut() {
+        if let Some(path) = &stiffness_path {
+            let grey = SourceImage::load(path)?
+                .resized(grid_width, grid_height)?
+                .luminance();
+            let [low, high] = stiffness_range;
+            spring.set_stiffness_map(&ripples::map_from_grey(&grey, low, high))?;
+        }
+        if let Some(path) = &viscosity_path {
+            let grey = SourceImage::load(path)?
+                .resized(grid_width, grid_height)?
+                .luminance();
+            let [low, high] = viscosity_range;
+            spring.set_viscosity_map(&ripples::map_from_grey(&grey, low, high))?;
+        }
+    }
     let mut sink = open_sink(&args.out, &info, &palette_samples(&image.pixels, &look))?;
 
     let progress = progress_bar(info.frames);
@@ -140,12 +180,11 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
 
     if let Some(path) = &args.heights_out {
         let solver = runner.pool().solver();
-        write_npy_i16(
-            path,
-            solver.width() as usize,
-            solver.height() as usize,
-            solver.heights(),
-        )?;
+        let (grid_width, grid_height) = (solver.width() as usize, solver.height() as usize);
+        match solver.heights() {
+            Heights::I16(heights) => write_npy_i16(path, grid_width, grid_height, heights)?,
+            Heights::F32(heights) => write_npy_f32(path, grid_width, grid_height, heights)?,
+        }
     }
     Ok(RenderSummary {
         path: args.out.clone(),
@@ -166,6 +205,12 @@ fn apply_overrides(scene: &mut Scene, args: &RenderArgs) {
     override_with(&mut scene.solver, args.solver);
     override_with(&mut scene.damping_shift, args.damping_shift);
     override_with(&mut scene.render, args.render);
+    override_with(&mut scene.wave_speed, args.wave_speed);
+    override_with(&mut scene.damping, args.damping);
+    override_with(&mut scene.boundary, args.boundary);
+    override_with(&mut scene.stiffness, args.stiffness);
+    override_with(&mut scene.viscosity, args.viscosity);
+    scene.sources.extend(args.sources.iter().copied());
     let look = &mut scene.look;
     override_with(&mut look.refraction, args.refraction);
     override_with(&mut look.shading, args.shading);

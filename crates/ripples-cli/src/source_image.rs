@@ -60,6 +60,18 @@ impl SourceImage {
         })
     }
 
+    /// Luminance of every pixel, 0..=255 (Rec. 601 weights; alpha ignored).
+    pub fn luminance(&self) -> Vec<u8> {
+        self.pixels
+            .chunks_exact(4)
+            .map(|p| {
+                let weighted =
+                    299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
+                ((weighted + 500) / 1000) as u8
+            })
+            .collect()
+    }
+
     /// This image resized to `width x height` (unchanged if it already is).
     pub fn resized(self, width: u32, height: u32) -> Result<Self> {
         if (self.width, self.height) == (width, height) {

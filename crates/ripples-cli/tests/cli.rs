@@ -354,7 +354,7 @@ fn heights_out_is_the_field_after_frames_times_steps() {
     for _ in 0..9 {
         pool.step();
     }
-    assert_eq!(data, pool.solver().heights());
+    assert_eq!(data, pool.solver().as_classic().unwrap().heights());
 
     // With a simulation scale the file holds the grid.
     ok(
@@ -407,7 +407,10 @@ fn scene_files_drive_the_animation_and_options_override_them() {
     while !runner.is_finished() {
         runner.advance();
     }
-    assert_eq!(from_command, runner.pool().solver().heights());
+    assert_eq!(
+        from_command,
+        runner.pool().solver().as_classic().unwrap().heights()
+    );
     // The same seed gives the same rain; another seed gives other rain.
     ok(
         &[

@@ -12,7 +12,11 @@ use crate::error::Error;
 
 /// What happens to waves at the edges of the pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Deserialize), serde(rename_all = "lowercase"))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Boundary {
     /// The edges are walls: waves bounce back (the seeds' behaviour).
     #[default]
@@ -167,7 +171,9 @@ impl Sponge {
     /// A sponge sized for a `width x height` grid: a band of `min(w, h) / 8` cells, clamped
     /// to 6..=40, with a quadratic ramp.
     pub fn new(width: usize, height: usize) -> Self {
-        let band = (width.min(height) / 8).clamp(6, 40).min(width.min(height) / 2);
+        let band = (width.min(height) / 8)
+            .clamp(6, 40)
+            .min(width.min(height) / 2);
         Self::with_band(band)
     }
 

@@ -8,6 +8,7 @@
 //! rather than exploding into noise. Border cells are never written and stay 0 (a reflecting
 //! edge). Other implementations compare this solver bit for bit; do not change its arithmetic.
 
+use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_range, check_size};
 use crate::kernels;
 use crate::sources::{stamp_disk, stamp_polyline};
@@ -116,6 +117,31 @@ impl ClassicSolver {
             }
         }
         std::mem::swap(&mut self.current, &mut self.previous);
+    }
+
+    /// A step with walls and an optional absorbing sponge: the exact classic step, then wall
+    /// cells are set to 0 and the sponge band is damped, in both fields. Cells that are neither
+    /// walls nor in the band follow the classic semantics exactly.
+    pub fn step_with(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
+        self.step();
+        obstacles.dry(&mut self.current, 0);
+        obstacles.dry(&mut self.previous, 0);
+        if let Some(sponge) = sponge {
+            sponge.apply_i16(&mut self.current, self.width, self.height);
+            sponge.apply_i16(&mut self.previous, self.width, self.height);
+        }
+    }
+
+    /// Drives interior cell `(x, y)` to `value`, rounded and saturated to `i16` (a wave
+    /// generator does this every step). Cells outside the interior are ignored.
+    pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
+        let (x, y) = (x as i64, y as i64);
+        if x >= 1 && y >= 1 && x < self.width as i64 - 1 && y < self.height as i64 - 1 {
+            let rounded = value
+                .round()
+                .clamp(f32::from(i16::MIN), f32::from(i16::MAX));
+            self.current[y as usize * self.width + x as usize] = rounded as i16;
+        }
     }
 
     /// Drops a stone: every interior cell `(px, py)` with `px` in `[x-r, x+r)`, `py` in

@@ -33,22 +33,32 @@ pub mod kernels;
 mod pool;
 mod render;
 mod scene;
+mod solver;
 mod sources;
+mod spring;
 mod texture;
+mod wave;
 
 pub use boundary::{Boundary, MAX_SPONGE, Obstacles, Sponge};
 pub use classic::{ClassicSolver, DEFAULT_DAMPING_SHIFT};
 pub use error::{Error, check_size};
 pub use pool::{MAX_SIM_SCALE, Pool};
-pub use render::{FieldView, Look, RenderMode, Renderer};
+pub use render::{FieldView, Heights, Look, RenderMode, Renderer};
 pub use scene::{
-    DEFAULT_DROP_RADIUS, DEFAULT_DROP_STRENGTH, DEFAULT_SWIPE_RADIUS, DEFAULT_SWIPE_STRENGTH,
-    DropEvent, MAX_FPS, MAX_FRAMES, MAX_STEPS_PER_FRAME, RainSpec, Scene, SceneRunner, SolverKind,
-    SwipeEvent, check_damping_shift, check_fps, check_frames, check_radius, check_side,
-    check_sim_scale, check_steps_per_frame, check_strength,
+    DEFAULT_DROP_RADIUS, DEFAULT_DROP_STRENGTH, DEFAULT_SOURCE_AMPLITUDE, DEFAULT_SOURCE_PERIOD,
+    DEFAULT_SWIPE_RADIUS, DEFAULT_SWIPE_STRENGTH, DropEvent, MAX_FPS, MAX_FRAMES,
+    MAX_STEPS_PER_FRAME, RainSpec, Scene, SceneRunner, SolverKind, SourceEvent, SwipeEvent,
+    check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
+    check_steps_per_frame, check_strength,
 };
-pub use sources::{MAX_RAIN_RATE, Rain, RainStones, SplitMix64, Stone};
+pub use solver::Solver;
+pub use sources::{Generator, MAX_RAIN_RATE, Rain, RainStones, SplitMix64, Stone};
+pub use spring::{
+    DEFAULT_SPREAD, DEFAULT_SPREAD_PASSES, DEFAULT_STIFFNESS, DEFAULT_VISCOSITY, MAX_SPREAD,
+    MAX_SPREAD_PASSES, MAX_SPRING_COEFFICIENT, SpringSolver, map_from_grey,
+};
 pub use texture::pool_tiles;
+pub use wave::{DEFAULT_WAVE_DAMPING, DEFAULT_WAVE_SPEED, MAX_COURANT, MAX_WAVE_SPEED, WaveSolver};
 
 /// The README's Rust examples, compiled and run as doc tests so they cannot rot.
 #[doc = include_str!("../../../README.md")]

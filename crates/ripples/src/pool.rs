@@ -6,10 +6,12 @@
 //! cells; rendering upsamples the field. The pool owns its scratch buffers, so the frame loop
 //! `step` + `render` allocates nothing.
 
-use crate::classic::ClassicSolver;
+use crate::boundary::{Boundary, Obstacles, Sponge};
 use crate::error::{Error, check_range, check_size};
 use crate::render::{FieldView, Look, Renderer};
-use crate::sources::Stone;
+use crate::scene::SolverKind;
+use crate::solver::Solver;
+use crate::sources::{Generator, Stone, stamp_polyline};
 
 /// Largest simulation scale (pixels per cell along each axis).
 pub const MAX_SIM_SCALE: u32 = 16;
@@ -43,7 +45,12 @@ pub struct Pool {
     width: u32,
     height: u32,
     sim_scale: u32,
-    solver: ClassicSolver,
+    solver: Solver,
+    obstacles: Obstacles,
+    boundary: Boundary,
+    sponge: Option<Sponge>,
+    generators: Vec<Generator>,
+    steps: u64,
     renderer: Renderer,
 }
 
@@ -58,15 +65,98 @@ impl Pool {
     pub fn with_sim_scale(width: u32, height: u32, sim_scale: u32) -> Result<Self, Error> {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
         let sim_scale = check_range("simulation scale", sim_scale, 1, MAX_SIM_SCALE)?;
-        let solver = ClassicSolver::new(width.div_ceil(sim_scale), height.div_ceil(sim_scale))?;
-        let renderer = Renderer::new(width as usize, solver.width() as usize);
+        let (grid_width, grid_height) = (width.div_ceil(sim_scale), height.div_ceil(sim_scale));
+        let solver = Solver::new(SolverKind::Classic, grid_width, grid_height)?;
         Ok(Self {
             width,
             height,
             sim_scale,
             solver,
-            renderer,
+            obstacles: Obstacles::new(grid_width as usize, grid_height as usize),
+            boundary: Boundary::Reflect,
+            sponge: None,
+            generators: Vec::new(),
+            steps: 0,
+            renderer: Renderer::new(width as usize, grid_width as usize),
         })
+    }
+
+    /// Switches to a calm solver of another kind (walls, boundary and generators stay).
+    pub fn set_solver(&mut self, kind: SolverKind) -> Result<(), Error> {
+        self.solver = Solver::new(kind, self.solver.width(), self.solver.height())?;
+        Ok(())
+    }
+
+    /// What happens at the edges: reflection (the default) or open water.
+    pub fn set_boundary(&mut self, boundary: Boundary) {
+        self.boundary = boundary;
+        self.sponge = match boundary {
+            Boundary::Reflect => None,
+            Boundary::Absorb => Some(Sponge::new(
+                self.solver.width() as usize,
+                self.solver.height() as usize,
+            )),
+        };
+    }
+
+    /// The edge condition in use.
+    pub fn boundary(&self) -> Boundary {
+        self.boundary
+    }
+
+    /// The walls, in grid cells.
+    pub fn obstacles(&self) -> &Obstacles {
+        &self.obstacles
+    }
+
+    /// The walls, to edit cell by cell (grid coordinates).
+    pub fn obstacles_mut(&mut self) -> &mut Obstacles {
+        &mut self.obstacles
+    }
+
+    /// Paints (or, with `wall == false`, erases) a disk of wall around image pixel `(x, y)`.
+    pub fn paint_wall(&mut self, x: i32, y: i32, radius: u32, wall: bool) {
+        let scale = self.sim_scale as i32;
+        let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
+        let radius = self.grid_radius(radius).max(1);
+        self.obstacles
+            .set_disk(i64::from(cell_x), i64::from(cell_y), radius, wall);
+    }
+
+    /// Sets the walls from a mask of image pixels (`width * height`, `true` = wall): a cell is a
+    /// wall when the pixel at its centre is.
+    pub fn set_obstacle_mask(&mut self, mask: &[bool]) -> Result<(), Error> {
+        let expected = self.width as usize * self.height as usize;
+        self.check_len("obstacle mask", mask.len(), expected)?;
+        let (grid_width, grid_height) = (self.obstacles.width(), self.obstacles.height());
+        let scale = self.sim_scale as usize;
+        let (width, height) = (self.width as usize, self.height as usize);
+        self.obstacles.clear();
+        for cell_y in 0..grid_height {
+            let y = (cell_y * scale + scale / 2).min(height - 1);
+            for cell_x in 0..grid_width {
+                let x = (cell_x * scale + scale / 2).min(width - 1);
+                if mask[y * width + x] {
+                    self.obstacles.set(cell_x as i64, cell_y as i64, true);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a wave generator (positions in image pixels, times in steps of this pool).
+    pub fn add_generator(&mut self, generator: Generator) {
+        self.generators.push(generator);
+    }
+
+    /// Removes every wave generator.
+    pub fn clear_generators(&mut self) {
+        self.generators.clear();
+    }
+
+    /// Steps taken since the pool was made.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// Image width in pixels.
@@ -85,18 +175,31 @@ impl Pool {
     }
 
     /// The solver, for reading the grid (`heights`, `width`, `height`).
-    pub fn solver(&self) -> &ClassicSolver {
+    pub fn solver(&self) -> &Solver {
         &self.solver
     }
 
     /// The solver, for changing its parameters or state directly (grid coordinates).
-    pub fn solver_mut(&mut self) -> &mut ClassicSolver {
+    pub fn solver_mut(&mut self) -> &mut Solver {
         &mut self.solver
     }
 
-    /// Advances the water by one step.
+    /// Advances the water by one step: generators drive their cells, then the solver steps
+    /// with the walls and the edge condition.
     pub fn step(&mut self) {
-        self.solver.step();
+        let scale = self.sim_scale as i32;
+        for generator in &self.generators {
+            let Some(value) = generator.value_at(self.steps) else {
+                continue;
+            };
+            let solver = &mut self.solver;
+            let cells = generator
+                .points()
+                .map(|[x, y]| [x.div_euclid(scale), y.div_euclid(scale)]);
+            stamp_polyline(cells, |x, y| solver.set_height(x, y, value));
+        }
+        self.solver.step(&self.obstacles, self.sponge.as_ref());
+        self.steps += 1;
     }
 
     /// Calms the water.
@@ -108,8 +211,8 @@ impl Pool {
     pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
         let scale = self.sim_scale as i32;
         let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
-        self.solver
-            .drop_stone(cell_x, cell_y, self.grid_radius(radius), strength);
+        let radius = self.grid_radius(radius);
+        self.solver.drop_stone(cell_x, cell_y, radius, strength);
     }
 
     /// Drops a [`Stone`] given in image pixels (e.g. from [`crate::Rain`]).
@@ -157,6 +260,7 @@ impl Pool {
     ) -> Result<(), Error> {
         let field = FieldView {
             heights: self.solver.heights(),
+            velocities: self.solver.velocities(),
             width: self.solver.width() as usize,
             height: self.solver.height() as usize,
         };

@@ -135,11 +135,37 @@ impl Look {
     }
 }
 
+/// Heights of a field: integers for the classic solver, floats for the others.
+#[derive(Debug, Clone, Copy)]
+pub enum Heights<'a> {
+    /// The classic solver's `i16` grid.
+    I16(&'a [i16]),
+    /// An `f32` grid (height above rest).
+    F32(&'a [f32]),
+}
+
+impl Heights<'_> {
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::I16(h) => h.len(),
+            Self::F32(h) => h.len(),
+        }
+    }
+
+    /// Whether there are no cells.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// A read-only view of a height field: `width x height` cells, row-major.
 #[derive(Debug, Clone, Copy)]
 pub struct FieldView<'a> {
     /// Heights, row-major.
-    pub heights: &'a [i16],
+    pub heights: Heights<'a>,
+    /// Vertical velocities, for solvers that keep them (used by the spring look).
+    pub velocities: Option<&'a [f32]>,
     /// Cells per row.
     pub width: usize,
     /// Rows.
@@ -199,8 +225,8 @@ impl Renderer {
             return Ok(());
         }
         self.ensure_scratch(image_width, field.width);
-        if look.mode == RenderMode::Classic && scale == 1 {
-            render_classic_exact(field, src, dst);
+        if let (RenderMode::Classic, 1, Heights::I16(heights)) = (look.mode, scale, field.heights) {
+            render_classic_exact(heights, field.width, field.height, src, dst);
             return Ok(());
         }
         let params = look.lit_params();
@@ -254,9 +280,13 @@ impl Renderer {
 }
 
 /// The classic render at scale 1: the exact contract of the seeds, border rows copied.
-fn render_classic_exact(field: FieldView<'_>, src: &[[u8; 4]], dst: &mut [[u8; 4]]) {
-    let (width, height) = (field.width, field.height);
-    let heights = field.heights;
+fn render_classic_exact(
+    heights: &[i16],
+    width: usize,
+    height: usize,
+    src: &[[u8; 4]],
+    dst: &mut [[u8; 4]],
+) {
     for (y, dst_row) in dst.chunks_exact_mut(width).enumerate() {
         if y == 0 || y == height - 1 {
             dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
@@ -277,9 +307,14 @@ fn fill_gradient_row(field: FieldView<'_>, y: usize, gx: &mut [f32], gy: &mut [f
         gy.fill(0.0);
         return;
     }
-    let heights = field.heights;
-    let above = &heights[(y - 1) * width..y * width];
-    let row = &heights[y * width..(y + 1) * width];
-    let below = &heights[(y + 1) * width..(y + 2) * width];
-    kernels::gradient_row(above, row, below, gx, gy);
+    let rows = (y - 1) * width..y * width;
+    let (above, row, below) = (
+        rows.clone(),
+        rows.start + width..rows.end + width,
+        rows.start + 2 * width..rows.end + 2 * width,
+    );
+    match field.heights {
+        Heights::I16(h) => kernels::gradient_row(&h[above], &h[row], &h[below], gx, gy),
+        Heights::F32(h) => kernels::gradient_row(&h[above], &h[row], &h[below], gx, gy),
+    }
 }

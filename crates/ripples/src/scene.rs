@@ -12,10 +12,12 @@
 //! `steps_per_frame` steps run, then the frame is rendered. The last frame of an animation of
 //! `frames` frames shows the field after `frames * steps_per_frame` steps.
 
+use crate::boundary::Boundary;
 use crate::error::{Error, check_range, check_size};
 use crate::pool::{MAX_SIM_SCALE, Pool};
 use crate::render::{Look, RenderMode};
-use crate::sources::Rain;
+use crate::solver::Solver;
+use crate::sources::{Generator, Rain};
 
 /// Most frames one animation may have.
 pub const MAX_FRAMES: u32 = 100_000;
@@ -35,6 +37,10 @@ pub enum SolverKind {
     /// The integer two-buffer solver of the seeds, bit-exact.
     #[default]
     Classic,
+    /// The damped wave equation in `f32`, with a tunable speed and damping.
+    Wave,
+    /// The spring model of the Frogger HD seed.
+    Spring,
 }
 
 impl std::str::FromStr for SolverKind {
@@ -97,6 +103,33 @@ pub struct Scene {
     pub swipes: Vec<SwipeEvent>,
     /// Rain (`[rain]`).
     pub rain: Option<RainSpec>,
+    /// Wave generators (`[[source]]`).
+    #[cfg_attr(feature = "serde", serde(rename = "source"))]
+    pub sources: Vec<SourceEvent>,
+    /// What happens at the edges.
+    pub boundary: Boundary,
+    /// Wall mask image (dark pixels are walls), relative to the scene file.
+    pub obstacles: Option<String>,
+    /// Wave solver: speed in cells per step, `(0, 4]`.
+    pub wave_speed: f32,
+    /// Wave solver: fraction of amplitude lost per step, `[0, 1)`.
+    pub damping: f32,
+    /// Spring solver: uniform stiffness (ignored where `stiffness_map` is given).
+    pub stiffness: f32,
+    /// Spring solver: uniform viscosity (ignored where `viscosity_map` is given).
+    pub viscosity: f32,
+    /// Spring solver: greyscale image of stiffness, black = `stiffness_range[0]`, white = `[1]`.
+    pub stiffness_map: Option<String>,
+    /// Spring solver: greyscale image of viscosity, black = `viscosity_range[0]`, white = `[1]`.
+    pub viscosity_map: Option<String>,
+    /// Stiffness for black and white pixels of `stiffness_map`.
+    pub stiffness_range: [f32; 2],
+    /// Viscosity for black and white pixels of `viscosity_map`.
+    pub viscosity_range: [f32; 2],
+    /// Spring solver: neighbour spreading per pass.
+    pub spread: f32,
+    /// Spring solver: spreading passes per step.
+    pub spread_passes: u32,
 }
 
 impl Default for Scene {
@@ -117,6 +150,25 @@ impl Default for Scene {
             drops: Vec::new(),
             swipes: Vec::new(),
             rain: None,
+            sources: Vec::new(),
+            boundary: Boundary::Reflect,
+            obstacles: None,
+            wave_speed: crate::wave::DEFAULT_WAVE_SPEED,
+            damping: crate::wave::DEFAULT_WAVE_DAMPING,
+            stiffness: crate::spring::DEFAULT_STIFFNESS,
+            viscosity: crate::spring::DEFAULT_VISCOSITY,
+            stiffness_map: None,
+            viscosity_map: None,
+            stiffness_range: [
+                crate::spring::DEFAULT_STIFFNESS * 0.25,
+                crate::spring::DEFAULT_STIFFNESS * 4.0,
+            ],
+            viscosity_range: [
+                crate::spring::DEFAULT_VISCOSITY,
+                crate::spring::DEFAULT_VISCOSITY * 10.0,
+            ],
+            spread: crate::spring::DEFAULT_SPREAD,
+            spread_passes: crate::spring::DEFAULT_SPREAD_PASSES,
         }
     }
 }
@@ -231,6 +283,91 @@ impl RainSpec {
     }
 }
 
+/// A wave generator scheduled between two frames: a point (`x`, `y`) or a line
+/// (`x0`, `y0`, `x1`, `y1`) driven as `amplitude * sin(2 pi t / period)`, `t` in steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct SourceEvent {
+    /// Point source column.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub x: Option<i32>,
+    /// Point source row.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub y: Option<i32>,
+    /// Line source, first end, column.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub x0: Option<i32>,
+    /// Line source, first end, row.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub y0: Option<i32>,
+    /// Line source, second end, column.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub x1: Option<i32>,
+    /// Line source, second end, row.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub y1: Option<i32>,
+    /// Steps per cycle, `>= 2` (default 16).
+    #[cfg_attr(feature = "serde", serde(default = "de::period"))]
+    pub period: f32,
+    /// Height of the crests, `0..=32767` (default 40).
+    #[cfg_attr(feature = "serde", serde(default = "de::amplitude"))]
+    pub amplitude: f32,
+    /// First frame driven (default 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub start: u32,
+    /// Frame at which it stops (excluded; default: never).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub end: Option<u32>,
+}
+
+/// Default period of a wave generator, in steps.
+pub const DEFAULT_SOURCE_PERIOD: f32 = 16.0;
+/// Default amplitude of a wave generator.
+pub const DEFAULT_SOURCE_AMPLITUDE: f32 = 40.0;
+
+impl SourceEvent {
+    /// The two ends of the source (equal for a point), or an error saying what is missing.
+    pub fn ends(&self) -> Result<([i32; 2], [i32; 2]), Error> {
+        match (self.x, self.y, self.x0, self.y0, self.x1, self.y1) {
+            (Some(x), Some(y), None, None, None, None) => Ok(([x, y], [x, y])),
+            (None, None, Some(x0), Some(y0), Some(x1), Some(y1)) => Ok(([x0, y0], [x1, y1])),
+            _ => Err(Error::Invalid(
+                "give either x and y (a point) or x0, y0, x1 and y1 (a line)".into(),
+            )),
+        }
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        self.ends()?;
+        if !self.period.is_finite() || self.period < 2.0 {
+            return Err(Error::Invalid(format!(
+                "period must be at least 2 steps, got {}",
+                self.period
+            )));
+        }
+        if !self.amplitude.is_finite() {
+            return Err(Error::Invalid(format!(
+                "amplitude must be a number, got {}",
+                self.amplitude
+            )));
+        }
+        check_range("amplitude", self.amplitude, 0.0, f32::from(i16::MAX))?;
+        if let Some(end) = self.end
+            && end < self.start
+        {
+            return Err(Error::Invalid(format!(
+                "end ({end}) must not come before start ({})",
+                self.start
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Checks a stone radius: `1..=MAX_RADIUS` pixels.
 pub fn check_radius(radius: i64) -> Result<u32, Error> {
     check_range("radius", radius, 1, i64::from(crate::MAX_RADIUS)).map(|r| r as u32)
@@ -309,6 +446,12 @@ impl Scene {
                 )));
             }
         }
+        for (index, source) in self.sources.iter().enumerate() {
+            source
+                .check()
+                .map_err(|error| Error::Invalid(format!("source #{}: {error}", index + 1)))?;
+        }
+        self.check_solver_parameters()?;
         if let Some(rain) = &self.rain {
             let context = |error: Error| Error::Invalid(format!("rain: {error}"));
             rain.generator(self.seed).map_err(context)?;
@@ -322,6 +465,43 @@ impl Scene {
             }
         }
         Ok(())
+    }
+
+    /// Checks the parameters of every solver by configuring a tiny one of each kind.
+    fn check_solver_parameters(&self) -> Result<(), Error> {
+        let mut pool = Pool::new(3, 3)?;
+        for kind in [SolverKind::Classic, SolverKind::Wave, SolverKind::Spring] {
+            pool.set_solver(kind)?;
+            self.configure_solver(pool.solver_mut())?;
+        }
+        let ranges = [
+            ("stiffness_range", self.stiffness_range),
+            ("viscosity_range", self.viscosity_range),
+        ];
+        for (name, [low, high]) in ranges {
+            if low.is_nan() || high.is_nan() || low > high {
+                return Err(Error::Invalid(format!(
+                    "{name} must be [low, high] with low <= high, got [{low}, {high}]"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies this scene's parameters for `solver`'s kind (maps excepted: they are images,
+    /// which the front end loads).
+    pub fn configure_solver(&self, solver: &mut Solver) -> Result<(), Error> {
+        match solver {
+            Solver::Classic(classic) => classic.set_damping_shift(self.damping_shift),
+            Solver::Wave(wave) => {
+                wave.set_wave_speed(self.wave_speed)?;
+                wave.set_damping(self.damping)
+            }
+            Solver::Spring(spring) => {
+                spring.set_springs(self.stiffness, self.viscosity)?;
+                spring.set_spread(self.spread, self.spread_passes)
+            }
+        }
     }
 
     /// The look this scene renders with (its `render` mode and `[look]` parameters).
@@ -397,7 +577,21 @@ impl SceneRunner {
     pub fn new(scene: Scene, width: u32, height: u32) -> Result<Self, Error> {
         scene.validate()?;
         let mut pool = Pool::with_sim_scale(width, height, scene.sim_scale)?;
-        pool.solver_mut().set_damping_shift(scene.damping_shift)?;
+        pool.set_solver(scene.solver)?;
+        scene.configure_solver(pool.solver_mut())?;
+        pool.set_boundary(scene.boundary);
+        let steps_per_frame = u64::from(scene.steps_per_frame);
+        for source in &scene.sources {
+            let (from, to) = source.ends()?;
+            pool.add_generator(Generator {
+                from,
+                to,
+                period: source.period,
+                amplitude: source.amplitude,
+                start: u64::from(source.start) * steps_per_frame,
+                end: source.end.map(|end| u64::from(end) * steps_per_frame),
+            });
+        }
         let rain = match &scene.rain {
             Some(spec) => Some(spec.generator(scene.seed)?),
             None => None,
@@ -595,6 +789,14 @@ mod de {
 
     pub fn duration() -> u32 {
         1
+    }
+
+    pub fn period() -> f32 {
+        super::DEFAULT_SOURCE_PERIOD
+    }
+
+    pub fn amplitude() -> f32 {
+        super::DEFAULT_SOURCE_AMPLITUDE
     }
 }
 

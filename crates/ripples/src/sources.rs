@@ -153,6 +153,69 @@ impl SplitMix64 {
     }
 }
 
+/// A wave generator: a point or a line whose cells are driven to
+/// `amplitude * sin(2 pi (step - start) / period)` every step between `start` and `end`.
+/// A line makes a plane wave, a point a circular one.
+///
+/// ```
+/// use ripples::{Generator, Pool};
+///
+/// let mut pool = Pool::new(200, 100)?;
+/// pool.add_generator(Generator::line([20, 5], [20, 94], 16.0, 40.0));
+/// for _ in 0..50 {
+///     pool.step();
+/// }
+/// # Ok::<(), ripples::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generator {
+    /// One end of the line (the point, for a point source).
+    pub from: [i32; 2],
+    /// The other end (equal to `from` for a point source).
+    pub to: [i32; 2],
+    /// Steps per cycle, > 0.
+    pub period: f32,
+    /// Height of the crests.
+    pub amplitude: f32,
+    /// First step driven (counted by the pool).
+    pub start: u64,
+    /// Step at which it stops (excluded); `None` drives for ever.
+    pub end: Option<u64>,
+}
+
+impl Generator {
+    /// A point source at `[x, y]`, driving from step 0 for ever.
+    pub fn point(at: [i32; 2], period: f32, amplitude: f32) -> Self {
+        Self::line(at, at, period, amplitude)
+    }
+
+    /// A line source from `from` to `to`, driving from step 0 for ever.
+    pub fn line(from: [i32; 2], to: [i32; 2], period: f32, amplitude: f32) -> Self {
+        Self {
+            from,
+            to,
+            period,
+            amplitude,
+            start: 0,
+            end: None,
+        }
+    }
+
+    /// The height it drives at `step`, or `None` outside its time window.
+    pub fn value_at(&self, step: u64) -> Option<f32> {
+        if step < self.start || self.end.is_some_and(|end| step >= end) || self.period <= 0.0 {
+            return None;
+        }
+        let phase = ((step - self.start) as f64 / f64::from(self.period)).fract();
+        Some(self.amplitude * (std::f64::consts::TAU * phase).sin() as f32)
+    }
+
+    /// The polyline of its cells: both ends.
+    pub fn points(&self) -> impl Iterator<Item = [i32; 2]> + use<> {
+        [self.from, self.to].into_iter()
+    }
+}
+
 /// Largest mean number of raindrops per frame.
 pub const MAX_RAIN_RATE: f64 = 10_000.0;
 

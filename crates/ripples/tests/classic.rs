@@ -40,7 +40,7 @@ fn classic_render_matches_hand_computed_pixels() {
     let (width, height) = (5usize, 4usize);
     let src = numbered_image(width, height);
     let mut pool = Pool::new(width as u32, height as u32).unwrap();
-    let (current, _) = pool.solver_mut().fields_mut();
+    let (current, _) = pool.solver_mut().as_classic_mut().unwrap().fields_mut();
     current[6] = 2; // (1,1)
     current[8] = -1; // (3,1)
     current[12] = 1; // (2,2)
@@ -65,7 +65,12 @@ fn classic_render_matches_hand_computed_pixels() {
     }
     assert_eq!(
         dst,
-        reference_classic(pool.solver().heights(), &src, width, height)
+        reference_classic(
+            pool.solver().as_classic().unwrap().heights(),
+            &src,
+            width,
+            height
+        )
     );
 }
 
@@ -88,7 +93,12 @@ fn classic_render_equals_the_contract_on_a_rough_field() {
         pool.render(&Look::classic(), &src, &mut dst).unwrap();
         assert_eq!(
             dst,
-            reference_classic(pool.solver().heights(), &src, width, height)
+            reference_classic(
+                pool.solver().as_classic().unwrap().heights(),
+                &src,
+                width,
+                height
+            )
         );
     }
     // The same through the u32 interface: pixels are copied whole.
@@ -288,7 +298,7 @@ fn classic_render_only_uses_source_pixels_at_any_scale() {
 fn stones_land_where_asked_at_any_simulation_scale() {
     let mut pool = Pool::with_sim_scale(200, 100, 4).unwrap();
     pool.drop_stone(120, 40, 8, 100);
-    let grid = pool.solver();
+    let grid = pool.solver().as_classic().unwrap();
     let w = grid.width() as usize;
     // Pixel (120, 40) is cell (30, 10); radius 8 px is 2 cells.
     assert_eq!(grid.heights()[10 * w + 30], -100);
@@ -362,7 +372,10 @@ fn rain_is_reproducible_for_a_seed() {
             }
             pool.step();
         }
-        (stones, pool.solver().heights().to_vec())
+        (
+            stones,
+            pool.solver().as_classic().unwrap().heights().to_vec(),
+        )
     };
     let (stones_a, field_a) = run(42);
     let (stones_b, field_b) = run(42);

@@ -79,8 +79,16 @@ pub fn classic_render_row(
 
 /// The surface gradient of one interior grid row, as the classic renderer defines it:
 /// `gx[x] = mid[x-1] - mid[x+1]`, `gy[x] = up[x] - down[x]`, and 0 in the border columns.
+///
+/// Generic over the height type so integer (`i16`) and float (`f32`) solvers share it.
 #[inline]
-pub fn gradient_row(up: &[i16], mid: &[i16], down: &[i16], gx: &mut [f32], gy: &mut [f32]) {
+pub fn gradient_row<T: Copy + Into<f32>>(
+    up: &[T],
+    mid: &[T],
+    down: &[T],
+    gx: &mut [f32],
+    gy: &mut [f32],
+) {
     let width = gx.len();
     let gy = &mut gy[..width];
     if width < 3 {
@@ -94,8 +102,8 @@ pub fn gradient_row(up: &[i16], mid: &[i16], down: &[i16], gx: &mut [f32], gy: &
     gx[width - 1] = 0.0;
     gy[width - 1] = 0.0;
     for x in 1..width - 1 {
-        gx[x] = f32::from(mid[x - 1]) - f32::from(mid[x + 1]);
-        gy[x] = f32::from(up[x]) - f32::from(down[x]);
+        gx[x] = mid[x - 1].into() - mid[x + 1].into();
+        gy[x] = up[x].into() - down[x].into();
     }
 }
 

@@ -1,0 +1,147 @@
+//! One type for the three solvers, so a pool can switch between them.
+//!
+//! The solvers differ in their state (`i16` or `f32` heights, a velocity field or a previous
+//! field) but share what a pool asks of them: step with walls and an edge condition, press
+//! stones, drive cells, and show heights to the renderer. An enum rather than a trait object:
+//! the set is closed, dispatch is one `match` per call (not per cell), and the renderer can see
+//! whether heights are integers or floats.
+
+use crate::boundary::{Obstacles, Sponge};
+use crate::classic::ClassicSolver;
+use crate::error::Error;
+use crate::render::Heights;
+use crate::scene::SolverKind;
+use crate::spring::SpringSolver;
+use crate::wave::WaveSolver;
+
+/// A solver of any kind.
+#[derive(Debug, Clone)]
+pub enum Solver {
+    /// The integer two-buffer solver of the seeds.
+    Classic(ClassicSolver),
+    /// The damped wave equation in `f32`, with a tunable speed.
+    Wave(WaveSolver),
+    /// The spring model of the Frogger HD seed.
+    Spring(SpringSolver),
+}
+
+impl Solver {
+    /// A calm solver of `kind` on a `width x height` grid, with default parameters.
+    pub fn new(kind: SolverKind, width: u32, height: u32) -> Result<Self, Error> {
+        Ok(match kind {
+            SolverKind::Classic => Self::Classic(ClassicSolver::new(width, height)?),
+            SolverKind::Wave => Self::Wave(WaveSolver::new(width, height)?),
+            SolverKind::Spring => Self::Spring(SpringSolver::new(width, height)?),
+        })
+    }
+
+    /// The classic solver, if this is one.
+    pub fn as_classic(&self) -> Option<&ClassicSolver> {
+        match self {
+            Self::Classic(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The classic solver, mutably, if this is one.
+    pub fn as_classic_mut(&mut self) -> Option<&mut ClassicSolver> {
+        match self {
+            Self::Classic(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Which solver this is.
+    pub fn kind(&self) -> SolverKind {
+        match self {
+            Self::Classic(_) => SolverKind::Classic,
+            Self::Wave(_) => SolverKind::Wave,
+            Self::Spring(_) => SolverKind::Spring,
+        }
+    }
+
+    /// Grid width in cells.
+    pub fn width(&self) -> u32 {
+        match self {
+            Self::Classic(s) => s.width(),
+            Self::Wave(s) => s.width(),
+            Self::Spring(s) => s.width(),
+        }
+    }
+
+    /// Grid height in cells.
+    pub fn height(&self) -> u32 {
+        match self {
+            Self::Classic(s) => s.height(),
+            Self::Wave(s) => s.height(),
+            Self::Spring(s) => s.height(),
+        }
+    }
+
+    /// The heights now, for rendering and for output.
+    pub fn heights(&self) -> Heights<'_> {
+        match self {
+            Self::Classic(s) => Heights::I16(s.heights()),
+            Self::Wave(s) => Heights::F32(s.heights()),
+            Self::Spring(s) => Heights::F32(s.heights()),
+        }
+    }
+
+    /// Vertical velocities, for solvers that keep them (the spring model).
+    pub fn velocities(&self) -> Option<&[f32]> {
+        match self {
+            Self::Spring(s) => Some(s.velocities()),
+            _ => None,
+        }
+    }
+
+    /// Advances one step with these walls and, for open water, this sponge.
+    pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
+        match self {
+            Self::Classic(s) => s.step_with(obstacles, sponge),
+            Self::Wave(s) => s.step(obstacles, sponge),
+            Self::Spring(s) => s.step(obstacles, sponge),
+        }
+    }
+
+    /// Calms the water.
+    pub fn calm(&mut self) {
+        match self {
+            Self::Classic(s) => s.calm(),
+            Self::Wave(s) => s.calm(),
+            Self::Spring(s) => s.calm(),
+        }
+    }
+
+    /// Presses a stone into the water at cell `(x, y)`.
+    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
+        match self {
+            Self::Classic(s) => s.drop_stone(x, y, radius, strength),
+            Self::Wave(s) => s.drop_stone(x, y, radius, f32::from(strength)),
+            Self::Spring(s) => s.drop_stone(x, y, radius, f32::from(strength)),
+        }
+    }
+
+    /// Drags a stone along a polyline of cells.
+    pub fn swipe_path(
+        &mut self,
+        points: impl IntoIterator<Item = [i32; 2]>,
+        radius: u32,
+        strength: i16,
+    ) {
+        match self {
+            Self::Classic(s) => s.swipe_path(points, radius, strength),
+            Self::Wave(s) => s.swipe_path(points, radius, f32::from(strength)),
+            Self::Spring(s) => s.swipe_path(points, radius, f32::from(strength)),
+        }
+    }
+
+    /// Drives cell `(x, y)` to `value` (rounded and saturated for the classic solver).
+    pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
+        match self {
+            Self::Classic(s) => s.set_height(x, y, value),
+            Self::Wave(s) => s.set_height(x, y, value),
+            Self::Spring(s) => s.set_height(x, y, value),
+        }
+    }
+}

@@ -123,7 +123,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
             .map_err(|error| anyhow!("{scene_name}: {error}"))?;
     }
 
-    let image = match (&image_path, size) {
+    let mut image = match (&image_path, size) {
         (Some(path), Some((width, height))) => SourceImage::load(path)?.resized(width, height)?,
         (Some(path), None) => SourceImage::load(path)?,
         (None, Some((width, height))) => SourceImage::pool_tiles(width, height),
@@ -146,7 +146,9 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let pool = runner.pool_mut();
     if let Some(path) = &obstacles_path {
         let grey = SourceImage::load(path)?.resized(width, height)?.luminance();
-        pool.set_obstacle_mask(&grey.iter().map(|&l| l < 128).collect::<Vec<bool>>())?;
+        let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
+        pool.set_obstacle_mask(&walls)?;
+        paint_walls(&mut image.pixels, &walls);
     }
     let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
     if let Solver::Spring(spring) = pool.solver_mut() {
@@ -222,6 +224,21 @@ fn apply_overrides(scene: &mut Scene, args: &RenderArgs) {
     }
     scene.drops.extend(args.drops.iter().copied());
     scene.swipes.extend(args.swipes.iter().cloned());
+}
+
+/// Walls hold no water, so the renderer would show the image unchanged there; shade them like
+/// stone so the viewer sees what the waves bounce off.
+fn paint_walls(pixels: &mut [u8], walls: &[bool]) {
+    const STONE: [f32; 3] = [92.0, 86.0, 78.0];
+    for (pixel, _) in pixels
+        .chunks_exact_mut(4)
+        .zip(walls)
+        .filter(|(_, wall)| **wall)
+    {
+        for (channel, stone) in pixel.iter_mut().zip(STONE) {
+            *channel = (f32::from(*channel) * 0.25 + stone * 0.75) as u8;
+        }
+    }
 }
 
 fn override_with<T>(target: &mut T, value: Option<T>) {

@@ -51,7 +51,7 @@ pub use scene::{
     check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
     check_steps_per_frame, check_strength,
 };
-pub use solver::Solver;
+pub use solver::{Solver, WAVE_STONE_DEPTH};
 pub use sources::{Generator, MAX_RAIN_RATE, Rain, RainStones, SplitMix64, Stone};
 pub use spring::{
     DEFAULT_SPREAD, DEFAULT_SPREAD_PASSES, DEFAULT_STIFFNESS, DEFAULT_VISCOSITY, MAX_SPREAD,

@@ -49,8 +49,10 @@ impl std::str::FromStr for SolverKind {
     fn from_str(text: &str) -> Result<Self, Error> {
         match text {
             "classic" => Ok(Self::Classic),
+            "wave" => Ok(Self::Wave),
+            "spring" => Ok(Self::Spring),
             _ => Err(Error::Invalid(format!(
-                "solver must be 'classic', got '{text}'"
+                "solver must be 'classic', 'wave' or 'spring', got '{text}'"
             ))),
         }
     }

@@ -14,6 +14,12 @@ use crate::scene::SolverKind;
 use crate::spring::SpringSolver;
 use crate::wave::WaveSolver;
 
+/// How much deeper the wave solver's smooth stone is than the classic flat disk of the same
+/// strength: `1 / (1/2 - 2/pi^2)`, the ratio of a disk's volume to a raised cosine's. With it a
+/// stone displaces the same volume of water whichever solver runs, so the same scene makes
+/// ripples of comparable size.
+pub const WAVE_STONE_DEPTH: f32 = 1.0 / (0.5 - 2.0 / (std::f32::consts::PI * std::f32::consts::PI));
+
 /// A solver of any kind.
 #[derive(Debug, Clone)]
 pub enum Solver {
@@ -113,11 +119,12 @@ impl Solver {
         }
     }
 
-    /// Presses a stone into the water at cell `(x, y)`.
+    /// Presses a stone into the water at cell `(x, y)` (for the wave solver a smooth dent
+    /// [`WAVE_STONE_DEPTH`] times deeper than `strength`, holding the same volume as a flat one).
     pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
         match self {
             Self::Classic(s) => s.drop_stone(x, y, radius, strength),
-            Self::Wave(s) => s.drop_stone(x, y, radius, f32::from(strength)),
+            Self::Wave(s) => s.drop_stone(x, y, radius, f32::from(strength) * WAVE_STONE_DEPTH),
             Self::Spring(s) => s.drop_stone(x, y, radius, f32::from(strength)),
         }
     }
@@ -131,7 +138,7 @@ impl Solver {
     ) {
         match self {
             Self::Classic(s) => s.swipe_path(points, radius, strength),
-            Self::Wave(s) => s.swipe_path(points, radius, f32::from(strength)),
+            Self::Wave(s) => s.swipe_path(points, radius, f32::from(strength) * WAVE_STONE_DEPTH),
             Self::Spring(s) => s.swipe_path(points, radius, f32::from(strength)),
         }
     }

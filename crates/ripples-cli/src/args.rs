@@ -114,7 +114,8 @@ pub struct RenderArgs {
     #[arg(long, value_name = "D", value_parser = parse_damping_shift)]
     pub damping_shift: Option<u32>,
 
-    /// The look: default (lit, smooth) or classic (the seeds' exact refraction).
+    /// The look: default (lit, smooth), classic (the seeds' exact refraction) or spring (the
+    /// Frogger HD seed's: refraction, and transparency from the velocity).
     #[arg(long, value_name = "MODE", value_parser = parse_render_mode)]
     pub render: Option<RenderMode>,
 
@@ -159,6 +160,14 @@ pub struct RenderArgs {
     /// Default look: direction towards the light in degrees, 90 = top [default: 120].
     #[arg(long, value_name = "DEGREES", allow_negative_numbers = true)]
     pub light_angle: Option<f32>,
+
+    /// Spring look: pixels of displacement per unit of height difference [default: -0.35].
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub spring_refraction: Option<f32>,
+
+    /// Spring look: alpha drops by 255 * K * velocity^2 [default: 0.0005].
+    #[arg(long, value_name = "K")]
+    pub spring_transparency: Option<f32>,
 
     /// Also write the final height field (the simulation grid) as a NumPy .npy file.
     #[arg(long, value_name = "FILE.npy")]

@@ -219,6 +219,8 @@ fn apply_overrides(scene: &mut Scene, args: &RenderArgs) {
     override_with(&mut look.specular, args.specular);
     override_with(&mut look.shininess, args.shininess);
     override_with(&mut look.light_angle, args.light_angle);
+    override_with(&mut look.spring_refraction, args.spring_refraction);
+    override_with(&mut look.spring_transparency, args.spring_transparency);
     if let Some(rate) = args.rain {
         scene.rain.get_or_insert_with(RainSpec::default).rate = rate;
     }

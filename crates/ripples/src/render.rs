@@ -26,6 +26,10 @@ pub enum RenderMode {
     Default,
     /// The seeds' nearest-pixel refraction, exactly as the GameRes article renders it.
     Classic,
+    /// The Frogger HD seed's render: nearest-pixel refraction scaled by `spring_refraction`,
+    /// and transparency from the velocity (fast water is see-through). Made for the spring
+    /// solver; with the others, which keep no velocity, it is opaque.
+    Spring,
 }
 
 impl std::str::FromStr for RenderMode {
@@ -35,8 +39,9 @@ impl std::str::FromStr for RenderMode {
         match text {
             "default" => Ok(Self::Default),
             "classic" => Ok(Self::Classic),
+            "spring" => Ok(Self::Spring),
             _ => Err(Error::Invalid(format!(
-                "render mode must be 'default' or 'classic', got '{text}'"
+                "render mode must be 'default', 'classic' or 'spring', got '{text}'"
             ))),
         }
     }
@@ -75,6 +80,12 @@ pub struct Look {
     /// Direction towards the light in degrees, counter-clockwise from the image's +x axis
     /// (90 = from the top of the image).
     pub light_angle: f32,
+    /// Spring look: pixels of displacement per unit of height difference (the seed's `zz`,
+    /// -1.9 in its units; scaled here to stones of depth 32..128).
+    pub spring_refraction: f32,
+    /// Spring look: alpha drops by `255 * spring_transparency * velocity^2` (the seed's 0.15,
+    /// scaled to the velocities of stones of depth 32..128).
+    pub spring_transparency: f32,
 }
 
 impl Default for Look {
@@ -87,6 +98,8 @@ impl Default for Look {
             specular: 0.4,
             shininess: 8.0,
             light_angle: 120.0,
+            spring_refraction: -0.35,
+            spring_transparency: 0.0005,
         }
     }
 }
@@ -102,13 +115,15 @@ impl Look {
 
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let checks: [(&str, f32, f32, f32); 6] = [
+        let checks: [(&str, f32, f32, f32); 8] = [
             ("refraction", self.refraction, -64.0, 64.0),
             ("slope", self.slope, 0.0, 16.0),
             ("shading", self.shading, 0.0, 4.0),
             ("specular", self.specular, 0.0, 16.0),
             ("shininess", self.shininess, 0.01, 1024.0),
             ("light angle", self.light_angle, -360.0, 360.0),
+            ("spring refraction", self.spring_refraction, -64.0, 64.0),
+            ("spring transparency", self.spring_transparency, 0.0, 1000.0),
         ];
         for (name, value, min, max) in checks {
             if !value.is_finite() {
@@ -177,7 +192,8 @@ pub struct FieldView<'a> {
 pub struct Renderer {
     gradient_x: Vec<f32>,
     gradient_y: Vec<f32>,
-    grid_rows: [Vec<f32>; 4],
+    velocity: Vec<f32>,
+    grid_rows: [Vec<f32>; 6],
 }
 
 impl Renderer {
@@ -186,6 +202,7 @@ impl Renderer {
         Self {
             gradient_x: vec![0.0; image_width],
             gradient_y: vec![0.0; image_width],
+            velocity: vec![0.0; image_width],
             grid_rows: std::array::from_fn(|_| vec![0.0; grid_width]),
         }
     }
@@ -230,24 +247,40 @@ impl Renderer {
             return Ok(());
         }
         let params = look.lit_params();
+        let velocities = field
+            .velocities
+            .filter(|v| v.len() == field.width * field.height);
+        let wants_velocity = look.mode == RenderMode::Spring && velocities.is_some();
         let mut cached_grid_row = usize::MAX;
         for (y, dst_row) in dst.chunks_exact_mut(image_width).enumerate() {
             if scale == 1 {
                 fill_gradient_row(field, y, &mut self.gradient_x, &mut self.gradient_y);
+                if let (true, Some(v)) = (wants_velocity, velocities) {
+                    self.velocity
+                        .copy_from_slice(&v[y * image_width..(y + 1) * image_width]);
+                }
             } else {
                 let v =
                     ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
                 let row_a = v as usize;
                 let row_b = (row_a + 1).min(field.height - 1);
                 let fy = v - row_a as f32;
-                let [a_x, a_y, b_x, b_y] = &mut self.grid_rows;
+                let [a_x, a_y, b_x, b_y, a_v, b_v] = &mut self.grid_rows;
                 if row_a != cached_grid_row {
                     fill_gradient_row(field, row_a, a_x, a_y);
                     fill_gradient_row(field, row_b, b_x, b_y);
+                    if let (true, Some(v)) = (wants_velocity, velocities) {
+                        let w = field.width;
+                        a_v.copy_from_slice(&v[row_a * w..(row_a + 1) * w]);
+                        b_v.copy_from_slice(&v[row_b * w..(row_b + 1) * w]);
+                    }
                     cached_grid_row = row_a;
                 }
                 kernels::gradient_row_scaled(a_x, b_x, fy, scale, &mut self.gradient_x);
                 kernels::gradient_row_scaled(a_y, b_y, fy, scale, &mut self.gradient_y);
+                if wants_velocity {
+                    kernels::gradient_row_scaled(a_v, b_v, fy, scale, &mut self.velocity);
+                }
             }
             match look.mode {
                 RenderMode::Classic => kernels::resampled_classic_row(
@@ -266,6 +299,17 @@ impl Renderer {
                     src,
                     dst_row,
                     &params,
+                ),
+                RenderMode::Spring => kernels::spring_render_row(
+                    y,
+                    image_height,
+                    &self.gradient_x,
+                    &self.gradient_y,
+                    wants_velocity.then_some(self.velocity.as_slice()),
+                    src,
+                    dst_row,
+                    look.spring_refraction,
+                    look.spring_transparency,
                 ),
             }
         }

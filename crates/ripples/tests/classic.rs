@@ -220,7 +220,11 @@ fn flat_water_renders_the_image_unchanged() {
         let src = numbered_image(width as usize, height as usize);
         for scale in [1, 2, 3] {
             let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
-            for look in [Look::default(), Look::classic()] {
+            let spring = Look {
+                mode: RenderMode::Spring,
+                ..Look::default()
+            };
+            for look in [Look::default(), Look::classic(), spring] {
                 let mut dst = vec![0u8; src.len()];
                 pool.render(&look, &src, &mut dst).unwrap();
                 assert_eq!(dst, src, "{width}x{height} scale {scale} {:?}", look.mode);

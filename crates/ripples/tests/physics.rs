@@ -293,3 +293,40 @@ fn switching_solvers_keeps_walls_and_calms_the_water() {
     pool.paint_wall(50, 40, 6, false);
     assert_eq!(pool.obstacles().count(), 0);
 }
+
+#[test]
+fn the_spring_look_makes_fast_water_transparent_near_a_stone_only() {
+    let (width, height) = (160u32, 120u32);
+    let background = ripples::pool_tiles(width, height);
+    let mut frame = vec![0u8; background.len()];
+    for scale in [1, 2] {
+        let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+        pool.set_solver(SolverKind::Spring).unwrap();
+        pool.drop_stone(40, 60, 8, 128);
+        for _ in 0..12 {
+            pool.step();
+        }
+        let look = ripples::Look {
+            mode: ripples::RenderMode::Spring,
+            ..ripples::Look::default()
+        };
+        pool.render(&look, &background, &mut frame).unwrap();
+        let alpha = |x: u32, y: u32| frame[((y * width + x) * 4 + 3) as usize];
+        let near = (20..60)
+            .flat_map(|y| (20..60).map(move |x| (x, y)))
+            .filter(|&(x, y)| alpha(x, y) < 255)
+            .count();
+        let far = (0..height)
+            .flat_map(|y| (110..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| alpha(x, y) < 255)
+            .count();
+        assert!(
+            near > 50,
+            "scale {scale}: {near} see-through pixels near the stone"
+        );
+        assert_eq!(
+            far, 0,
+            "scale {scale}: far from the stone the water is still and opaque"
+        );
+    }
+}

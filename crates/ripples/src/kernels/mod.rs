@@ -14,5 +14,5 @@ pub mod scalar;
 
 pub use scalar::{
     LitParams, classic_render_row, classic_step_row, gradient_row, gradient_row_scaled,
-    lit_render_row, resampled_classic_row,
+    lit_render_row, resampled_classic_row, spring_render_row,
 };

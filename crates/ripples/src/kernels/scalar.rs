@@ -155,6 +155,40 @@ pub fn resampled_classic_row(
     }
 }
 
+/// Renders one row with the Frogger HD seed's look: the pixel shows the source at
+/// `(x + refraction*gx, y + refraction*gy)`, truncated towards zero as the seed's `int` does and
+/// clamped, and its alpha drops with the squared velocity:
+/// `alpha = src.alpha - min(255, 255 * transparency * v^2)` (floored at 0). Without velocities
+/// the alpha is the source's. Flat, still water reproduces the source exactly.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn spring_render_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    velocity: Option<&[f32]>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    refraction: f32,
+    transparency: f32,
+) {
+    let width = dst_row.len();
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
+    for x in 0..width {
+        let sx = (x as f32 + refraction * gx[x]).trunc().clamp(0.0, max_x) as usize;
+        let sy = (y as f32 + refraction * gy[x]).trunc().clamp(0.0, max_y) as usize;
+        let mut pixel = src[sy * width + sx];
+        if let Some(velocity) = velocity {
+            let v = velocity[x];
+            let fade = (255.0 * transparency * v * v).min(255.0) as u8;
+            pixel[3] = pixel[3].saturating_sub(fade);
+        }
+        dst_row[x] = pixel;
+    }
+}
+
 /// Parameters of the lit (default) look, already converted to what the kernel needs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LitParams {

@@ -69,11 +69,11 @@ pub struct RenderArgs {
     pub solver: Option<SolverKind>,
 
     /// Wave solver: wave speed in cells per step, up to 4 [default: 0.5].
-    #[arg(long, value_name = "CELLS")]
+    #[arg(long, value_name = "CELLS", value_parser = parse_wave_speed)]
     pub wave_speed: Option<f32>,
 
     /// Wave solver: fraction of amplitude lost per step, 0 <= d < 1 [default: 0.005].
-    #[arg(long, value_name = "FRACTION")]
+    #[arg(long, value_name = "FRACTION", value_parser = parse_wave_damping)]
     pub damping: Option<f32>,
 
     /// Edges: reflect (waves bounce back) or absorb (open water) [default: reflect].
@@ -200,6 +200,26 @@ fn parse_damping_shift(text: &str) -> Result<u32, String> {
 
 fn parse_solver(text: &str) -> Result<SolverKind, String> {
     text.parse().map_err(|e: ripples::Error| e.to_string())
+}
+
+fn parse_float(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("expected a number, got '{}'", text.trim()))
+}
+
+fn parse_wave_speed(text: &str) -> Result<f32, String> {
+    let speed = parse_float(text)?;
+    let mut solver = ripples::WaveSolver::new(3, 3).map_err(|e| e.to_string())?;
+    solver.set_wave_speed(speed).map_err(|e| e.to_string())?;
+    Ok(speed)
+}
+
+fn parse_wave_damping(text: &str) -> Result<f32, String> {
+    let damping = parse_float(text)?;
+    let mut solver = ripples::WaveSolver::new(3, 3).map_err(|e| e.to_string())?;
+    solver.set_damping(damping).map_err(|e| e.to_string())?;
+    Ok(damping)
 }
 
 fn parse_boundary(text: &str) -> Result<ripples::Boundary, String> {

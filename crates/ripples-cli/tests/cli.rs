@@ -760,3 +760,283 @@ fn a_failed_render_keeps_the_previous_file() {
     );
     assert_eq!(std::fs::read(path.join("keep.gif")).unwrap(), before);
 }
+
+/// Reads a `<f4` .npy file: (shape, data).
+fn read_npy_f32(path: &Path) -> ((usize, usize), Vec<f32>) {
+    let bytes = std::fs::read(path).unwrap();
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
+    assert!(header.contains("'descr': '<f4'"), "{header}");
+    let shape = header
+        .split("'shape': (")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let dims: Vec<usize> = shape
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse().unwrap())
+        .collect();
+    let data = bytes[10 + header_len..]
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    ((dims[0], dims[1]), data)
+}
+
+#[test]
+fn float_solvers_write_f4_heights() {
+    let dir = tempfile::tempdir().unwrap();
+    for solver in ["wave", "spring"] {
+        ok(
+            &[
+                "render",
+                "--solver",
+                solver,
+                "--size",
+                "61x40",
+                "--frames",
+                "5",
+                "--drop",
+                "30,20",
+                "--out",
+                "w.y4m",
+                "--heights-out",
+                "h.npy",
+            ],
+            dir.path(),
+        );
+        let ((rows, cols), data) = read_npy_f32(&dir.path().join("h.npy"));
+        assert_eq!((rows, cols), (40, 61), "{solver}");
+        assert!(data.iter().any(|&h| h != 0.0), "{solver}: the stone shows");
+    }
+    ok(
+        &[
+            "render", "--solver", "spring", "--render", "spring", "--size", "40x30", "--frames",
+            "4", "--drop", "20,15", "--out", "s.png",
+        ],
+        dir.path(),
+    );
+    ok(
+        &[
+            "render",
+            "--solver",
+            "wave",
+            "--wave-speed",
+            "1.5",
+            "--damping",
+            "0",
+            "--boundary",
+            "absorb",
+            "--size",
+            "40x30",
+            "--frames",
+            "4",
+            "--drop",
+            "20,15",
+            "--out",
+            "w.gif",
+        ],
+        dir.path(),
+    );
+}
+
+#[test]
+fn obstacles_from_an_image_stay_dry() {
+    let dir = tempfile::tempdir().unwrap();
+    // A black bar (wall) across the middle of a white 60x40 picture.
+    let mask = image::RgbaImage::from_fn(60, 40, |x, _| {
+        if (28..32).contains(&x) {
+            image::Rgba([0, 0, 0, 255])
+        } else {
+            image::Rgba([255, 255, 255, 255])
+        }
+    });
+    mask.save(dir.path().join("wall.png")).unwrap();
+    for solver in ["classic", "wave", "spring"] {
+        ok(
+            &[
+                "render",
+                "--solver",
+                solver,
+                "--size",
+                "60x40",
+                "--obstacles",
+                "wall.png",
+                "--frames",
+                "40",
+                "--drop",
+                "15,20,4,100",
+                "--out",
+                "o.y4m",
+                "--heights-out",
+                "h.npy",
+            ],
+            dir.path(),
+        );
+        let values: Vec<f64> = if solver == "classic" {
+            read_npy_i16(&dir.path().join("h.npy"))
+                .1
+                .iter()
+                .map(|&v| f64::from(v))
+                .collect()
+        } else {
+            read_npy_f32(&dir.path().join("h.npy"))
+                .1
+                .iter()
+                .map(|&v| f64::from(v))
+                .collect()
+        };
+        for y in 0..40 {
+            for x in 28..32 {
+                assert_eq!(
+                    values[y * 60 + x],
+                    0.0,
+                    "{solver}: wall cell ({x}, {y}) is wet"
+                );
+            }
+            for x in 33..59 {
+                assert_eq!(
+                    values[y * 60 + x],
+                    0.0,
+                    "{solver}: water passed the wall at ({x}, {y})"
+                );
+            }
+        }
+        assert!(
+            values.iter().any(|&v| v != 0.0),
+            "{solver}: the stone shows"
+        );
+    }
+}
+
+#[test]
+fn sources_drive_the_water_from_the_command_line_and_scene_files() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(
+        &[
+            "render",
+            "--solver",
+            "wave",
+            "--size",
+            "50x50",
+            "--frames",
+            "20",
+            "--source",
+            "x=25,y=25,period=12,amplitude=30",
+            "--out",
+            "a.y4m",
+            "--heights-out",
+            "a.npy",
+        ],
+        dir.path(),
+    );
+    assert!(
+        read_npy_f32(&dir.path().join("a.npy"))
+            .1
+            .iter()
+            .any(|&h| h.abs() > 1.0)
+    );
+    std::fs::write(dir.path().join("plane.toml"), "frames = 20\nwidth = 50\nheight = 50\nsolver = \"wave\"\n\n[[source]]\nx0 = 5\ny0 = 1\nx1 = 5\ny1 = 48\nperiod = 16\namplitude = 20\nend = 10\n").unwrap();
+    ok(
+        &[
+            "render",
+            "--scene",
+            "plane.toml",
+            "--out",
+            "b.y4m",
+            "--heights-out",
+            "b.npy",
+        ],
+        dir.path(),
+    );
+    let (_, field) = read_npy_f32(&dir.path().join("b.npy"));
+    // A plane wave: rows far from the top and bottom look alike.
+    let row = |y: usize| &field[y * 50..y * 50 + 50];
+    let difference: f32 = row(20)
+        .iter()
+        .zip(row(30))
+        .map(|(a, b)| (a - b).abs())
+        .sum();
+    let size: f32 = row(20).iter().map(|a| a.abs()).sum();
+    assert!(
+        size > 10.0 && difference < 0.05 * size,
+        "{difference} vs {size}"
+    );
+}
+
+#[test]
+fn bad_physics_options_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    fails(
+        &["render", "--solver", "magic"],
+        path,
+        2,
+        &["'magic'", "wave"],
+    );
+    fails(
+        &["render", "--wave-speed", "9"],
+        path,
+        2,
+        &["wave speed", "9"],
+    );
+    fails(&["render", "--wave-speed", "0"], path, 2, &["wave speed"]);
+    fails(
+        &["render", "--damping", "1.5"],
+        path,
+        2,
+        &["damping", "1.5"],
+    );
+    fails(
+        &["render", "--boundary", "sideways"],
+        path,
+        2,
+        &["'sideways'"],
+    );
+    fails(&["render", "--source", "x=1"], path, 2, &["x and y"]);
+    fails(
+        &["render", "--source", "x=1,y=2,colour=3"],
+        path,
+        2,
+        &["unknown key 'colour'"],
+    );
+    fails(
+        &["render", "--source", "x=1,y=2,period=1"],
+        path,
+        1,
+        &["source #1", "period"],
+    );
+    fails(
+        &["render", "--solver", "spring", "--stiffness", "0.5"],
+        path,
+        1,
+        &["stiffness"],
+    );
+    fails(
+        &["render", "--obstacles", "nowhere.png"],
+        path,
+        1,
+        &["nowhere.png"],
+    );
+    std::fs::write(
+        path.join("wavy.toml"),
+        "solver = \"wave\"\nwave_speed = 7\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "wavy.toml"],
+        path,
+        1,
+        &["wave speed", "7"],
+    );
+    std::fs::write(path.join("src.toml"), "[[source]]\nx = 3\ny = 4\nx0 = 1\n").unwrap();
+    fails(
+        &["render", "--scene", "src.toml"],
+        path,
+        1,
+        &["source #1", "x and y"],
+    );
+}

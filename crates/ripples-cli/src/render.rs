@@ -151,6 +151,10 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         paint_walls(&mut image.pixels, &walls);
     }
     let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
+    let has_maps = stiffness_path.is_some() || viscosity_path.is_some();
+    if has_maps && !matches!(pool.solver(), Solver::Spring(_)) {
+        eprintln!("warning: stiffness and viscosity maps only affect the spring solver; ignored");
+    }
     if let Solver::Spring(spring) = pool.solver_mut() {
         if let Some(path) = &stiffness_path {
             let grey = SourceImage::load(path)?

@@ -1040,3 +1040,44 @@ fn bad_physics_options_are_refused() {
         &["source #1", "x and y"],
     );
 }
+
+#[test]
+fn spring_maps_load_from_greyscale_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = image::GrayImage::from_fn(40, 30, |x, _| image::Luma([if x < 20 { 0 } else { 255 }]));
+    map.save(dir.path().join("map.png")).unwrap();
+    ok(
+        &[
+            "render",
+            "--solver",
+            "spring",
+            "--size",
+            "40x30",
+            "--frames",
+            "3",
+            "--stiffness-map",
+            "map.png",
+            "--viscosity-map",
+            "map.png",
+            "--drop",
+            "20,15",
+            "--out",
+            "m.y4m",
+        ],
+        dir.path(),
+    );
+    fails(
+        &[
+            "render",
+            "--solver",
+            "spring",
+            "--size",
+            "40x30",
+            "--stiffness-map",
+            "nothing.png",
+        ],
+        dir.path(),
+        1,
+        &["nothing.png"],
+    );
+}

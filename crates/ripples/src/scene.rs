@@ -163,7 +163,8 @@ impl Default for Scene {
             viscosity_map: None,
             stiffness_range: [
                 crate::spring::DEFAULT_STIFFNESS * 0.25,
-                crate::spring::DEFAULT_STIFFNESS * 4.0,
+                // Stiffness may not exceed viscosity (the spring model gains energy otherwise).
+                crate::spring::DEFAULT_VISCOSITY,
             ],
             viscosity_range: [
                 crate::spring::DEFAULT_VISCOSITY,

@@ -110,6 +110,14 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE")]
     pub viscosity_map: Option<PathBuf>,
 
+    /// Spring solver: neighbour spreading per pass, 0..=0.25 [default: 0.025].
+    #[arg(long, value_name = "S")]
+    pub spread: Option<f32>,
+
+    /// Spring solver: spreading passes per step, 1..=16 [default: 4].
+    #[arg(long, value_name = "N")]
+    pub spread_passes: Option<u32>,
+
     /// Classic solver damping: amplitude loses 1/2^D per step, D in 1..=15 [default: 5].
     #[arg(long, value_name = "D", value_parser = parse_damping_shift)]
     pub damping_shift: Option<u32>,

@@ -216,6 +216,8 @@ fn apply_overrides(scene: &mut Scene, args: &RenderArgs) {
     override_with(&mut scene.boundary, args.boundary);
     override_with(&mut scene.stiffness, args.stiffness);
     override_with(&mut scene.viscosity, args.viscosity);
+    override_with(&mut scene.spread, args.spread);
+    override_with(&mut scene.spread_passes, args.spread_passes);
     scene.sources.extend(args.sources.iter().copied());
     let look = &mut scene.look;
     override_with(&mut look.refraction, args.refraction);

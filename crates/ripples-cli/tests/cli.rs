@@ -288,16 +288,15 @@ fn directory_output_writes_one_png_per_frame() {
     );
 }
 
-/// Reads a `<i2` .npy file: (shape, data).
-fn read_npy_i16(path: &Path) -> ((usize, usize), Vec<i16>) {
+/// Reads a .npy file written by `--heights-out`: checks its dtype and returns (shape, the
+/// little-endian values' bytes, one chunk of `size` bytes per value).
+fn read_npy(path: &Path, descr: &str, size: usize) -> ((usize, usize), Vec<Vec<u8>>) {
     let bytes = std::fs::read(path).unwrap();
     assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
     let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
     let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
-    assert!(
-        header.contains("'descr': '<i2'") && header.contains("'fortran_order': False"),
-        "{header}"
-    );
+    assert!(header.contains(&format!("'descr': '{descr}'")), "{header}");
+    assert!(header.contains("'fortran_order': False"), "{header}");
     let shape = header
         .split("'shape': (")
         .nth(1)
@@ -310,11 +309,35 @@ fn read_npy_i16(path: &Path) -> ((usize, usize), Vec<i16>) {
         .filter(|s| !s.trim().is_empty())
         .map(|s| s.trim().parse().unwrap())
         .collect();
-    let data = bytes[10 + header_len..]
-        .chunks_exact(2)
-        .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+    let values = bytes[10 + header_len..]
+        .chunks_exact(size)
+        .map(<[u8]>::to_vec)
         .collect();
-    ((dims[0], dims[1]), data)
+    ((dims[0], dims[1]), values)
+}
+
+/// Reads a `<i2` .npy file: (shape, data).
+fn read_npy_i16(path: &Path) -> ((usize, usize), Vec<i16>) {
+    let (shape, values) = read_npy(path, "<i2", 2);
+    (
+        shape,
+        values
+            .iter()
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect(),
+    )
+}
+
+/// Reads a `<f4` .npy file: (shape, data).
+fn read_npy_f32(path: &Path) -> ((usize, usize), Vec<f32>) {
+    let (shape, values) = read_npy(path, "<f4", 4);
+    (
+        shape,
+        values
+            .iter()
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
 }
 
 #[test]
@@ -759,31 +782,6 @@ fn a_failed_render_keeps_the_previous_file() {
         &["none.png"],
     );
     assert_eq!(std::fs::read(path.join("keep.gif")).unwrap(), before);
-}
-
-/// Reads a `<f4` .npy file: (shape, data).
-fn read_npy_f32(path: &Path) -> ((usize, usize), Vec<f32>) {
-    let bytes = std::fs::read(path).unwrap();
-    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
-    let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
-    assert!(header.contains("'descr': '<f4'"), "{header}");
-    let shape = header
-        .split("'shape': (")
-        .nth(1)
-        .unwrap()
-        .split(')')
-        .next()
-        .unwrap();
-    let dims: Vec<usize> = shape
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| s.trim().parse().unwrap())
-        .collect();
-    let data = bytes[10 + header_len..]
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    ((dims[0], dims[1]), data)
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The `ripples` command as a library, so integration tests and fuzz targets can reach its
 //! parts: argument parsing, scene files, image input, rendering and the output writers.
 
+#![forbid(unsafe_code)]
+
 pub mod args;
 pub mod output;
 pub mod render;

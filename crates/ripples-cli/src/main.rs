@@ -1,6 +1,8 @@
 //! The `ripples` binary: parse the command line, run, and turn errors into one line and an
 //! exit code (2 for a wrong command line, 1 for anything else). No backtraces reach the user.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 use clap::Parser;

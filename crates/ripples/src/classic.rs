@@ -11,7 +11,7 @@
 use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_range, check_size};
 use crate::kernels;
-use crate::sources::{stamp_disk, stamp_polyline};
+use crate::sources::{interior_index, stamp_disk, stamp_polyline};
 
 /// Default damping shift: the field loses `1/2^5 = 1/32` of its amplitude each step.
 pub const DEFAULT_DAMPING_SHIFT: u32 = 5;
@@ -135,12 +135,11 @@ impl ClassicSolver {
     /// Drives interior cell `(x, y)` to `value`, rounded and saturated to `i16` (a wave
     /// generator does this every step). Cells outside the interior are ignored.
     pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        let (x, y) = (x as i64, y as i64);
-        if x >= 1 && y >= 1 && x < self.width as i64 - 1 && y < self.height as i64 - 1 {
+        if let Some(i) = interior_index(x, y, self.width, self.height) {
             let rounded = value
                 .round()
                 .clamp(f32::from(i16::MIN), f32::from(i16::MAX));
-            self.current[y as usize * self.width + x as usize] = rounded as i16;
+            self.current[i] = rounded as i16;
         }
     }
 

@@ -253,12 +253,12 @@ impl Renderer {
         let wants_velocity = look.mode == RenderMode::Spring && velocities.is_some();
         let mut cached_grid_row = usize::MAX;
         for (y, dst_row) in dst.chunks_exact_mut(image_width).enumerate() {
+            // At scale 1 the velocity row is the field's own; otherwise it is upsampled below.
+            let mut velocity_row = velocities
+                .filter(|_| wants_velocity && scale == 1)
+                .map(|v| &v[y * image_width..(y + 1) * image_width]);
             if scale == 1 {
                 fill_gradient_row(field, y, &mut self.gradient_x, &mut self.gradient_y);
-                if let (true, Some(v)) = (wants_velocity, velocities) {
-                    self.velocity
-                        .copy_from_slice(&v[y * image_width..(y + 1) * image_width]);
-                }
             } else {
                 let v =
                     ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
@@ -280,6 +280,7 @@ impl Renderer {
                 kernels::gradient_row_scaled(a_y, b_y, fy, scale, &mut self.gradient_y);
                 if wants_velocity {
                     kernels::gradient_row_scaled(a_v, b_v, fy, scale, &mut self.velocity);
+                    velocity_row = Some(&self.velocity);
                 }
             }
             match look.mode {
@@ -305,7 +306,7 @@ impl Renderer {
                     image_height,
                     &self.gradient_x,
                     &self.gradient_y,
-                    wants_velocity.then_some(self.velocity.as_slice()),
+                    velocity_row,
                     src,
                     dst_row,
                     look.spring_refraction,

@@ -472,10 +472,8 @@ impl Scene {
 
     /// Checks the parameters of every solver by configuring a tiny one of each kind.
     fn check_solver_parameters(&self) -> Result<(), Error> {
-        let mut pool = Pool::new(3, 3)?;
         for kind in [SolverKind::Classic, SolverKind::Wave, SolverKind::Spring] {
-            pool.set_solver(kind)?;
-            self.configure_solver(pool.solver_mut())?;
+            self.configure_solver(&mut Solver::new(kind, 3, 3)?)?;
         }
         let ranges = [
             ("stiffness_range", self.stiffness_range),

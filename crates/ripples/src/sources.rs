@@ -57,6 +57,14 @@ pub(crate) fn stamp_disk<T: Copy>(
     }
 }
 
+/// The index of `(x, y)` if it is an interior cell of a `width x height` grid (the cells a
+/// solver updates and sources may drive), `None` for border cells and cells outside.
+pub(crate) fn interior_index(x: i32, y: i32, width: usize, height: usize) -> Option<usize> {
+    let (x, y) = (i64::from(x), i64::from(y));
+    let inside = x >= 1 && y >= 1 && x < width as i64 - 1 && y < height as i64 - 1;
+    inside.then(|| y as usize * width + x as usize)
+}
+
 /// Calls `visit(x, y)` for every cell of the Bresenham lines joining consecutive points, each
 /// point once (the shared end of two segments is not repeated). A single point is visited once.
 pub(crate) fn stamp_polyline(

@@ -70,7 +70,7 @@ use std::ops::Range;
 
 use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_range, check_size};
-use crate::sources::{stamp_disk, stamp_polyline};
+use crate::sources::{interior_index, stamp_disk, stamp_polyline};
 
 /// Default spread: the fraction of a height difference passed to a neighbour per pass (the
 /// seed's value).
@@ -425,10 +425,10 @@ impl SpringSolver {
     /// its cells every step). Border cells, cells outside the grid and non-finite values are
     /// ignored.
     pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        let interior_x = x >= 1 && i64::from(x) < self.width as i64 - 1;
-        let interior_y = y >= 1 && i64::from(y) < self.height as i64 - 1;
-        if interior_x && interior_y && value.is_finite() {
-            self.heights[y as usize * self.width + x as usize] = value;
+        if let Some(i) = interior_index(x, y, self.width, self.height)
+            && value.is_finite()
+        {
+            self.heights[i] = value;
         }
     }
 

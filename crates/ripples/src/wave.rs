@@ -35,7 +35,7 @@
 
 use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_size};
-use crate::sources::stamp_polyline;
+use crate::sources::{interior_index, stamp_polyline};
 
 /// Default wave speed, in cells per step.
 pub const DEFAULT_WAVE_SPEED: f32 = 0.5;
@@ -296,10 +296,10 @@ impl WaveSolver {
     /// moves towards `value` (a wave generator sets its cells every step). Border cells,
     /// cells outside the grid and non-finite values are ignored.
     pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        let interior_x = x >= 1 && (x as i64) < self.width as i64 - 1;
-        let interior_y = y >= 1 && (y as i64) < self.height as i64 - 1;
-        if interior_x && interior_y && value.is_finite() {
-            self.current[y as usize * self.width + x as usize] = value;
+        if let Some(i) = interior_index(x, y, self.width, self.height)
+            && value.is_finite()
+        {
+            self.current[i] = value;
         }
     }
 

@@ -103,6 +103,7 @@ impl ClassicSolver {
         let (width, height) = (self.width, self.height);
         if width >= 3 && height >= 3 {
             let current = &self.current;
+            let backend = kernels::backend();
             for (row_index, out) in self
                 .previous
                 .chunks_exact_mut(width)
@@ -113,7 +114,7 @@ impl ClassicSolver {
                 let above = &current[(row_index - 1) * width..row_index * width];
                 let row = &current[row_index * width..(row_index + 1) * width];
                 let below = &current[(row_index + 1) * width..(row_index + 2) * width];
-                kernels::classic_step_row(above, row, below, out, self.damping_shift);
+                kernels::classic_step_row(backend, above, row, below, out, self.damping_shift);
             }
         }
         std::mem::swap(&mut self.current, &mut self.previous);

@@ -23,7 +23,8 @@
 //! # Ok::<(), ripples::Error>(())
 //! ```
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, missing_debug_implementations)]
 
 mod boundary;
@@ -42,6 +43,7 @@ mod wave;
 pub use boundary::{Boundary, MAX_SPONGE, Obstacles, Sponge};
 pub use classic::{ClassicSolver, DEFAULT_DAMPING_SHIFT};
 pub use error::{Error, check_size};
+pub use kernels::Backend;
 pub use pool::{MAX_SIM_SCALE, Pool};
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer};
 pub use scene::{

@@ -11,7 +11,7 @@
 //! pixels whole, so it works for any 4-byte format.
 
 use crate::error::{Error, check_range};
-use crate::kernels::{self, LitParams};
+use crate::kernels::{self, Backend, LitLook};
 
 /// Which look to render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -136,17 +136,21 @@ impl Look {
         Ok(())
     }
 
-    fn lit_params(&self) -> LitParams {
+    /// The default look's parameters and light table, as the kernels take them.
+    pub fn lit_look(&self) -> LitLook {
+        let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
+        self.update_lit_look(&mut lit);
+        lit
+    }
+
+    /// Writes this look into `lit`, reusing its table (no allocation).
+    pub fn update_lit_look(&self, lit: &mut LitLook) {
         let angle = self.light_angle.to_radians();
-        LitParams {
-            refraction: self.refraction,
-            slope: self.slope,
-            // Image rows grow downwards, so "up" is -y.
-            light: [angle.cos(), -angle.sin()],
-            shading: self.shading,
-            specular: self.specular,
-            shininess: self.shininess,
-        }
+        lit.refraction = self.refraction;
+        lit.slope = self.slope;
+        // Image rows grow downwards, so "up" is -y.
+        lit.light = [angle.cos(), -angle.sin()];
+        lit.set_light(self.shading, self.specular, self.shininess);
     }
 }
 
@@ -188,12 +192,16 @@ pub struct FieldView<'a> {
 }
 
 /// Renders height fields into frames; owns the scratch rows so a frame allocates nothing.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Renderer {
     gradient_x: Vec<f32>,
     gradient_y: Vec<f32>,
     velocity: Vec<f32>,
     grid_rows: [Vec<f32>; 6],
+    /// The default look's kernel parameters, and the look they were made for (the light table
+    /// is rebuilt only when the look changes).
+    lit: LitLook,
+    lit_for: Look,
 }
 
 impl Renderer {
@@ -204,6 +212,8 @@ impl Renderer {
             gradient_y: vec![0.0; image_width],
             velocity: vec![0.0; image_width],
             grid_rows: std::array::from_fn(|_| vec![0.0; grid_width]),
+            lit: Look::default().lit_look(),
+            lit_for: Look::default(),
         }
     }
 
@@ -242,11 +252,16 @@ impl Renderer {
             return Ok(());
         }
         self.ensure_scratch(image_width, field.width);
+        let backend = kernels::backend();
         if let (RenderMode::Classic, 1, Heights::I16(heights)) = (look.mode, scale, field.heights) {
-            render_classic_exact(heights, field.width, field.height, src, dst);
+            render_classic_exact(backend, heights, field.width, field.height, src, dst);
             return Ok(());
         }
-        let params = look.lit_params();
+        if look.mode == RenderMode::Default && self.lit_for != *look {
+            look.update_lit_look(&mut self.lit);
+            self.lit_for = *look;
+        }
+        let lit = &self.lit;
         let velocities = field
             .velocities
             .filter(|v| v.len() == field.width * field.height);
@@ -293,13 +308,14 @@ impl Renderer {
                     dst_row,
                 ),
                 RenderMode::Default => kernels::lit_render_row(
+                    backend,
                     y,
                     image_height,
                     &self.gradient_x,
                     &self.gradient_y,
                     src,
                     dst_row,
-                    &params,
+                    lit,
                 ),
                 RenderMode::Spring => kernels::spring_render_row(
                     y,
@@ -319,13 +335,18 @@ impl Renderer {
 
     fn ensure_scratch(&mut self, image_width: usize, grid_width: usize) {
         if self.gradient_x.len() != image_width || self.grid_rows[0].len() != grid_width {
-            *self = Self::new(image_width, grid_width);
+            let fresh = Self::new(image_width, grid_width);
+            self.gradient_x = fresh.gradient_x;
+            self.gradient_y = fresh.gradient_y;
+            self.velocity = fresh.velocity;
+            self.grid_rows = fresh.grid_rows;
         }
     }
 }
 
 /// The classic render at scale 1: the exact contract of the seeds, border rows copied.
 fn render_classic_exact(
+    backend: Backend,
     heights: &[i16],
     width: usize,
     height: usize,
@@ -339,7 +360,7 @@ fn render_classic_exact(
             let above = &heights[(y - 1) * width..y * width];
             let row = &heights[y * width..(y + 1) * width];
             let below = &heights[(y + 1) * width..(y + 2) * width];
-            kernels::classic_render_row(y, height, above, row, below, src, dst_row);
+            kernels::classic_render_row(backend, y, height, above, row, below, src, dst_row);
         }
     }
 }

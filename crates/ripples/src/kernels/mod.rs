@@ -7,12 +7,220 @@
 //! runs without bounds checks.
 //!
 //! [`scalar`] is the reference: plain, safe Rust that states the exact semantics the issues
-//! specify (other tools compare the classic solver and renderer bit for bit). Faster backends
-//! must produce identical output for the classic kernels; their tests compare against it.
+//! specify (other tools compare the classic solver and renderer bit for bit). The SIMD backends
+//! (`avx2`, `sse41` on x86-64, `neon` on aarch64, `simd128` on wasm32) are the only place in the
+//! crate with `unsafe` code; each must produce output identical to the reference, and the tests
+//! run every backend the CPU has against it on random rows. [`Backend::detect`] picks the best
+//! backend at run time (a binary built on one x86-64 runs on any other), and the functions in
+//! this module dispatch on a [`Backend`] value the caller passes, once per row.
+
+#![allow(unsafe_code)]
 
 pub mod scalar;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
 pub use scalar::{
-    LitParams, classic_render_row, classic_step_row, gradient_row, gradient_row_scaled,
-    lit_render_row, resampled_classic_row, spring_render_row,
+    LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook, gradient_row,
+    gradient_row_scaled, resampled_classic_row, spring_render_row,
 };
+
+/// A set of CPU instructions the kernels can use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Plain Rust: the reference, available everywhere.
+    Scalar,
+    /// x86-64 SSE4.1 (128-bit vectors).
+    Sse41,
+    /// x86-64 AVX2 (256-bit vectors, gathers).
+    Avx2,
+    /// aarch64 NEON (128-bit vectors).
+    Neon,
+    /// WebAssembly SIMD (128-bit vectors; chosen when the module is built with `+simd128`).
+    Simd128,
+}
+
+impl Backend {
+    /// Every backend, best last.
+    pub const ALL: [Backend; 5] = [
+        Backend::Scalar,
+        Backend::Sse41,
+        Backend::Avx2,
+        Backend::Neon,
+        Backend::Simd128,
+    ];
+
+    /// The best backend this CPU supports.
+    pub fn detect() -> Self {
+        Self::ALL
+            .into_iter()
+            .rev()
+            .find(|backend| backend.is_available())
+            .unwrap_or(Backend::Scalar)
+    }
+
+    /// Whether this CPU (and this build) can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse41 => std::arch::is_x86_feature_detected!("sse4.1"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// Every backend this CPU supports, the reference first.
+    pub fn available() -> impl Iterator<Item = Backend> {
+        Self::ALL
+            .into_iter()
+            .filter(|backend| backend.is_available())
+    }
+
+    /// The name used on the command line and in reports (`scalar`, `sse4.1`, `avx2`, `neon`,
+    /// `simd128`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Sse41 => "sse4.1",
+            Backend::Avx2 => "avx2",
+            Backend::Neon => "neon",
+            Backend::Simd128 => "simd128",
+        }
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = crate::Error;
+
+    fn from_str(text: &str) -> Result<Self, crate::Error> {
+        Self::ALL
+            .into_iter()
+            .find(|backend| backend.name() == text)
+            .ok_or_else(|| {
+                crate::Error::Invalid(format!(
+                    "backend must be one of scalar, sse4.1, avx2, neon, simd128; got '{text}'"
+                ))
+            })
+    }
+}
+
+/// 0 = not chosen yet; otherwise 1 + the index in [`Backend::ALL`].
+static ACTIVE: AtomicU8 = AtomicU8::new(0);
+
+/// The backend the solvers and renderers use: [`Backend::detect`] unless [`set_backend`] chose
+/// another.
+pub fn backend() -> Backend {
+    match ACTIVE.load(Ordering::Relaxed) {
+        0 => {
+            let detected = Backend::detect();
+            ACTIVE.store(backend_code(detected), Ordering::Relaxed);
+            detected
+        }
+        code => Backend::ALL[usize::from(code - 1)],
+    }
+}
+
+/// Makes every solver and renderer in this process use `backend` (for benchmarks and for
+/// comparing backends). Fails, changing nothing, if the CPU lacks it.
+pub fn set_backend(backend: Backend) -> Result<(), crate::Error> {
+    if !backend.is_available() {
+        return Err(crate::Error::Invalid(format!(
+            "backend '{backend}' is not available on this CPU (available: {})",
+            Backend::available()
+                .map(Backend::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    ACTIVE.store(backend_code(backend), Ordering::Relaxed);
+    Ok(())
+}
+
+fn backend_code(backend: Backend) -> u8 {
+    let index = Backend::ALL.iter().position(|&b| b == backend).unwrap_or(0);
+    index as u8 + 1
+}
+
+/// Steps one interior row of the classic solver; see [`scalar::classic_step_row`] for the exact
+/// semantics every backend follows.
+#[inline]
+pub fn classic_step_row(
+    backend: Backend,
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    out: &mut [i16],
+    damping_shift: u32,
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2` is only used once `is_available` confirmed AVX2 (see
+        // `backend`, `set_backend`), or by tests that check it first.
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::classic_step_row(up, mid, down, out, damping_shift)
+        },
+        _ => scalar::classic_step_row(up, mid, down, out, damping_shift),
+    }
+}
+
+/// Renders one interior row with the classic refraction; see [`scalar::classic_render_row`].
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn classic_render_row(
+    backend: Backend,
+    y: usize,
+    height: usize,
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::classic_render_row(y, height, up, mid, down, src, dst_row)
+        },
+        _ => scalar::classic_render_row(y, height, up, mid, down, src, dst_row),
+    }
+}
+
+/// Renders one row with the default look; see [`scalar::lit_render_row`].
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn lit_render_row(
+    backend: Backend,
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    look: &LitLook,
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::lit_render_row(y, height, gx, gy, src, dst_row, look)
+        },
+        _ => scalar::lit_render_row(y, height, gx, gy, src, dst_row, look),
+    }
+}

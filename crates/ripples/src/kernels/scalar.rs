@@ -4,6 +4,8 @@
 //! time) so that they can be read against the specification. Slices are re-borrowed to the row
 //! width up front, which lets the compiler drop most bounds checks without any `unsafe`.
 
+use std::ops::Range;
+
 /// Steps one interior row of the classic two-buffer solver.
 ///
 /// `up`, `mid` and `down` are rows `y-1`, `y` and `y+1` of the current field; `out` is row `y` of
@@ -31,8 +33,23 @@ pub fn classic_step_row(
     if width < 3 {
         return;
     }
+    classic_step_span(up, mid, down, out, damping_shift, 1..width - 1);
+}
+
+/// [`classic_step_row`] for the columns in `columns` only (all interior); SIMD backends finish
+/// their rows with it.
+#[inline]
+pub(crate) fn classic_step_span(
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    out: &mut [i16],
+    damping_shift: u32,
+    columns: Range<usize>,
+) {
+    let width = out.len();
     let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
-    for x in 1..width - 1 {
+    for x in columns {
         let sum =
             i32::from(up[x]) + i32::from(down[x]) + i32::from(mid[x - 1]) + i32::from(mid[x + 1]);
         let mut v = (sum >> 1) - i32::from(out[x]);
@@ -64,11 +81,29 @@ pub fn classic_render_row(
         dst_row.copy_from_slice(src_row);
         return;
     }
-    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
-    let (max_x, max_y) = (width as i32 - 1, height as i32 - 1);
     dst_row[0] = src_row[0];
     dst_row[width - 1] = src_row[width - 1];
-    for x in 1..width - 1 {
+    classic_render_span(y, height, up, mid, down, src, dst_row, 1..width - 1);
+}
+
+/// [`classic_render_row`] for the interior columns in `columns` only; SIMD backends finish their
+/// rows with it.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn classic_render_span(
+    y: usize,
+    height: usize,
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: Range<usize>,
+) {
+    let width = dst_row.len();
+    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
+    let (max_x, max_y) = (width as i32 - 1, height as i32 - 1);
+    for x in columns {
         let dx = i32::from(mid[x - 1]) - i32::from(mid[x + 1]);
         let dy = i32::from(up[x]) - i32::from(down[x]);
         let sx = (x as i32 + dx).clamp(0, max_x) as usize;
@@ -189,40 +224,29 @@ pub fn spring_render_row(
     }
 }
 
-/// Parameters of the lit (default) look, already converted to what the kernel needs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LitParams {
-    /// Pixels of displacement per unit of gradient.
-    pub refraction: f32,
-    /// Slope of the surface per unit of gradient (turns height differences into a normal).
-    pub slope: f32,
-    /// Unit vector in the image plane pointing towards the light.
-    pub light: [f32; 2],
-    /// Strength of the diffuse term: colour is multiplied by `1 + shading * facing`.
-    pub shading: f32,
-    /// Strength of the specular highlight, in units of full white.
-    pub specular: f32,
-    /// Exponent of the specular highlight (> 0).
-    pub shininess: f32,
-}
-
 /// Renders one row with the default look: refraction with bilinear sampling, then a diffuse and a
 /// specular term from the surface normal, the way jquery.ripples lights its water.
 ///
-/// Per pixel, with gradient `g = (gx[x], gy[x])`:
+/// The arithmetic is chosen so every SIMD backend can do exactly the same thing (all backends
+/// match this function bit for bit): float math only for the sample position and the facing
+/// (each operation exactly rounded, in this order), integers for everything else. Per pixel,
+/// with gradient `g = (gx[x], gy[x])`:
 ///
 /// ```text
-/// sample  = bilinear(src, clamp(x + refraction*g.x), clamp(y + refraction*g.y))
-/// tilt    = slope*g / sqrt(1 + |slope*g|^2)          (the normal's image-plane part)
-/// facing  = dot(tilt, light)                         (in -1..1)
-/// rgb     = sample.rgb * (1 + shading*facing) + 255 * specular * max(facing, 0)^shininess
-/// alpha   = sample.alpha
+/// sx, sy  = clamp(x + refraction*g.x, 0, width-1), clamp(y + refraction*g.y, 0, height-1)
+///           (a NaN becomes 0)
+/// fixed   = trunc(s * 128): x0 = fixed >> 7 and weight wx = fixed & 127 (1/128 pixel steps)
+/// lerp    = a + (((b - a) * w) >> 7)        (per channel, arithmetic shift)
+/// sample  = lerp(lerp(p00, p10, wx), lerp(p01, p11, wx), wy)
+/// p, q    = slope*g.x, slope*g.y
+/// facing  = (p*light.x + q*light.y) * (1 / sqrt((1 + p*p) + q*q))       (in -1..1)
+/// entry   = table[round(clamp((facing + 1) * 2048, 0, 4096))]          (see LitLook::new)
+/// rgb     = min(255, ((sample << 8) * gain) >> 16 + highlight),  alpha = sample.alpha
 /// ```
 ///
 /// Byte 3 of each pixel is alpha (RGBA bytes, or a little-endian `0xAARRGGBB` word); the other
 /// three are treated alike. Flat water (`g = 0`) reproduces the source exactly.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub fn lit_render_row(
     y: usize,
     height: usize,
@@ -230,56 +254,148 @@ pub fn lit_render_row(
     gy: &[f32],
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
-    params: &LitParams,
+    look: &LitLook,
+) {
+    lit_render_span(y, height, gx, gy, src, dst_row, look, 0..dst_row.len());
+}
+
+/// [`lit_render_row`] for the columns in `columns` only; SIMD backends finish their rows with it.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn lit_render_span(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    look: &LitLook,
+    columns: Range<usize>,
 ) {
     let width = dst_row.len();
     let (gx, gy) = (&gx[..width], &gy[..width]);
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
-    let [light_x, light_y] = params.light;
-    for x in 0..width {
+    let [light_x, light_y] = look.light;
+    for x in columns {
         let (grad_x, grad_y) = (gx[x], gy[x]);
-        let sx = (x as f32 + params.refraction * grad_x).clamp(0.0, max_x);
-        let sy = (y as f32 + params.refraction * grad_y).clamp(0.0, max_y);
-        let sample = bilinear(src, width, sx, sy);
+        let sx = clamp_position(x as f32 + look.refraction * grad_x, max_x);
+        let sy = clamp_position(y as f32 + look.refraction * grad_y, max_y);
+        let (fixed_x, fixed_y) = ((sx * 128.0) as i32, (sy * 128.0) as i32);
+        let (x0, y0) = ((fixed_x >> 7) as usize, (fixed_y >> 7) as usize);
+        let (wx, wy) = (fixed_x & 127, fixed_y & 127);
+        let x1 = (x0 + 1).min(width - 1);
+        let y1 = (y0 + 1).min(height - 1);
+        let (p00, p10) = (src[y0 * width + x0], src[y0 * width + x1]);
+        let (p01, p11) = (src[y1 * width + x0], src[y1 * width + x1]);
 
-        let (px, py) = (params.slope * grad_x, params.slope * grad_y);
-        let inv_len = 1.0 / (1.0 + px * px + py * py).sqrt();
-        let facing = (px * light_x + py * light_y) * inv_len;
-        let gain = 1.0 + params.shading * facing;
-        let highlight = if facing > 0.0 {
-            255.0 * params.specular * facing.powf(params.shininess)
-        } else {
-            0.0
-        };
+        let (p, q) = (look.slope * grad_x, look.slope * grad_y);
+        let inv_len = 1.0 / ((1.0 + p * p) + q * q).sqrt();
+        let facing = (p * light_x + q * light_y) * inv_len;
+        let entry = look.table[lit_table_index(facing)];
+        let (gain, highlight) = (entry & LIT_GAIN_MASK, entry >> LIT_GAIN_BITS);
+
         let mut out = [0u8; 4];
-        for channel in 0..3 {
-            out[channel] = to_byte(sample[channel] * gain + highlight);
+        for channel in 0..4 {
+            let top = lerp7(p00[channel], p10[channel], wx);
+            let bottom = lerp7(p01[channel], p11[channel], wx);
+            let sample = top + (((bottom - top) * wy) >> 7);
+            out[channel] = if channel == 3 {
+                sample as u8
+            } else {
+                ((((sample as u32) << 8) * gain >> 16) + highlight).min(255) as u8
+            };
         }
-        out[3] = to_byte(sample[3]);
         dst_row[x] = out;
     }
 }
 
-/// Bilinear sample of `src` at `(sx, sy)`, which must lie inside the image.
+/// `clamp(value, 0, max)` with NaN sent to 0, as the SIMD `max`/`min` instructions do it.
 #[inline]
-fn bilinear(src: &[[u8; 4]], width: usize, sx: f32, sy: f32) -> [f32; 4] {
-    let height = src.len() / width;
-    let (x0, y0) = (sx as usize, sy as usize);
-    let (fx, fy) = (sx - x0 as f32, sy - y0 as f32);
-    let x1 = (x0 + 1).min(width - 1);
-    let y1 = (y0 + 1).min(height - 1);
-    let (p00, p10) = (src[y0 * width + x0], src[y0 * width + x1]);
-    let (p01, p11) = (src[y1 * width + x0], src[y1 * width + x1]);
-    let mut out = [0.0f32; 4];
-    for c in 0..4 {
-        let top = f32::from(p00[c]) + (f32::from(p10[c]) - f32::from(p00[c])) * fx;
-        let bottom = f32::from(p01[c]) + (f32::from(p11[c]) - f32::from(p01[c])) * fx;
-        out[c] = top + (bottom - top) * fy;
+pub(crate) fn clamp_position(value: f32, max: f32) -> f32 {
+    let at_least_zero = if value > 0.0 { value } else { 0.0 };
+    if at_least_zero < max {
+        at_least_zero
+    } else {
+        max
     }
-    out
+}
+
+/// The lit-look table index for a facing value (NaN goes to 0).
+#[inline]
+pub(crate) fn lit_table_index(facing: f32) -> usize {
+    let scaled = (facing + 1.0) * LIT_TABLE_HALF as f32 + 0.5;
+    clamp_position(scaled, LIT_TABLE_SPAN as f32) as usize
 }
 
 #[inline]
-fn to_byte(value: f32) -> u8 {
-    (value.clamp(0.0, 255.0) + 0.5) as u8
+fn lerp7(a: u8, b: u8, weight: i32) -> i32 {
+    let a = i32::from(a);
+    a + (((i32::from(b) - a) * weight) >> 7)
+}
+
+/// Table entries per unit of facing.
+pub const LIT_TABLE_HALF: usize = 2048;
+/// Largest table index (facing = 1).
+pub const LIT_TABLE_SPAN: usize = 2 * LIT_TABLE_HALF;
+/// Bits of a table entry that hold the gain (8.8 fixed point); the highlight is above them.
+pub const LIT_GAIN_BITS: u32 = 11;
+/// Mask of the gain in a table entry.
+pub const LIT_GAIN_MASK: u32 = (1 << LIT_GAIN_BITS) - 1;
+
+/// The default look's parameters, ready for [`lit_render_row`]: the light depends on the
+/// surface only through the facing value, so gain and highlight come from one precomputed
+/// table instead of a `powf` per pixel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LitLook {
+    /// Pixels of displacement per unit of gradient.
+    pub refraction: f32,
+    /// Slope of the surface per unit of gradient (turns height differences into a normal).
+    pub slope: f32,
+    /// Unit vector in the image plane pointing towards the light.
+    pub light: [f32; 2],
+    /// `LIT_TABLE_SPAN + 1` entries for facing `-1..=1`: `gain | highlight << LIT_GAIN_BITS`,
+    /// with `gain = round(256 * max(0, 1 + shading * facing))` (at most 1280) and
+    /// `highlight = round(255 * specular * max(facing, 0)^shininess)` (at most 4080).
+    pub table: Vec<u32>,
+}
+
+impl LitLook {
+    /// Precomputes the table. `shading` is clamped to `0..=4`, `specular` to `0..=16` and
+    /// `shininess` to at least `0.01` (the ranges [`crate::Look::validate`] accepts).
+    pub fn new(
+        refraction: f32,
+        slope: f32,
+        light: [f32; 2],
+        shading: f32,
+        specular: f32,
+        shininess: f32,
+    ) -> Self {
+        let mut look = Self {
+            refraction,
+            slope,
+            light,
+            table: Vec::with_capacity(LIT_TABLE_SPAN + 1),
+        };
+        look.set_light(shading, specular, shininess);
+        look
+    }
+
+    /// Recomputes the table in place (no allocation once it has its full size).
+    pub fn set_light(&mut self, shading: f32, specular: f32, shininess: f32) {
+        let shading = f64::from(shading.clamp(0.0, 4.0));
+        let specular = f64::from(specular.clamp(0.0, 16.0));
+        let shininess = f64::from(shininess.max(0.01));
+        let entries = (0..=LIT_TABLE_SPAN).map(|index| {
+            let facing = index as f64 / LIT_TABLE_HALF as f64 - 1.0;
+            let gain = (256.0 * (1.0 + shading * facing).max(0.0)).round() as u32;
+            let highlight = if facing > 0.0 {
+                (255.0 * specular * facing.powf(shininess)).round() as u32
+            } else {
+                0
+            };
+            gain.min(LIT_GAIN_MASK) | highlight << LIT_GAIN_BITS
+        });
+        self.table.clear();
+        self.table.extend(entries);
+    }
 }

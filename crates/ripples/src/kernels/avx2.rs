@@ -1,0 +1,344 @@
+//! AVX2 kernels: 16 cells of the classic step, 8 pixels of a render per iteration.
+//!
+//! The step widens `i16` to `i32` lanes so the sum of four neighbours cannot overflow, then
+//! narrows with `packs` (which saturates exactly as the reference clamps). The renders compute
+//! the eight source indices in vector lanes and fetch the pixels with one `vpgatherdd` per
+//! corner. The default look blends its four corners in 16-bit lanes (7-bit weights keep every
+//! product inside `i16`), which is why the reference uses 1/128-pixel weights. Each loop stops
+//! where a full vector would leave the row, and the scalar reference finishes the row, so the
+//! output is the reference's, bit for bit.
+
+use std::arch::x86_64::*;
+
+use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+
+/// AVX2 version of [`scalar::classic_step_row`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn classic_step_row(
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    out: &mut [i16],
+    damping_shift: u32,
+) {
+    let width = out.len();
+    if width < 3 {
+        return;
+    }
+    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
+    let shift = _mm_cvtsi32_si128(damping_shift as i32);
+    let mut x = 1;
+    while x + 16 < width {
+        // SAFETY: 1 <= x and x + 16 < width, so the 16 cells read at x - 1, x, x + 1 (up to
+        // index x + 16) and written at x lie inside rows of `width` cells.
+        unsafe {
+            let above = load_i16x16(up.as_ptr().add(x));
+            let below = load_i16x16(down.as_ptr().add(x));
+            let left = load_i16x16(mid.as_ptr().add(x - 1));
+            let right = load_i16x16(mid.as_ptr().add(x + 1));
+            let previous = load_i16x16(out.as_ptr().add(x));
+            let low = step_i32x8(
+                _mm256_castsi256_si128(above),
+                _mm256_castsi256_si128(below),
+                _mm256_castsi256_si128(left),
+                _mm256_castsi256_si128(right),
+                _mm256_castsi256_si128(previous),
+                shift,
+            );
+            let high = step_i32x8(
+                _mm256_extracti128_si256::<1>(above),
+                _mm256_extracti128_si256::<1>(below),
+                _mm256_extracti128_si256::<1>(left),
+                _mm256_extracti128_si256::<1>(right),
+                _mm256_extracti128_si256::<1>(previous),
+                shift,
+            );
+            // `packs` saturates to i16 (the reference's clamp) but interleaves the 128-bit
+            // halves; the permute puts the 16 results back in order.
+            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi32(low, high));
+            _mm256_storeu_si256(out.as_mut_ptr().add(x).cast(), packed);
+        }
+        x += 16;
+    }
+    scalar::classic_step_span(up, mid, down, out, damping_shift, x..width - 1);
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_i16x16(pointer: *const i16) -> __m256i {
+    // SAFETY: the caller guarantees 16 readable `i16` at `pointer`; `loadu` needs no alignment.
+    unsafe { _mm256_loadu_si256(pointer.cast()) }
+}
+
+/// `v = ((up + down + left + right) >> 1) - previous; v -= v >> shift` on 8 widened cells.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn step_i32x8(
+    up: __m128i,
+    down: __m128i,
+    left: __m128i,
+    right: __m128i,
+    previous: __m128i,
+    shift: __m128i,
+) -> __m256i {
+    let sum = _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_cvtepi16_epi32(up), _mm256_cvtepi16_epi32(down)),
+        _mm256_add_epi32(_mm256_cvtepi16_epi32(left), _mm256_cvtepi16_epi32(right)),
+    );
+    let v = _mm256_sub_epi32(_mm256_srai_epi32::<1>(sum), _mm256_cvtepi16_epi32(previous));
+    _mm256_sub_epi32(v, _mm256_sra_epi32(v, shift))
+}
+
+/// AVX2 version of [`scalar::classic_render_row`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn classic_render_row(
+    y: usize,
+    height: usize,
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    let cells = width * height;
+    if width < 3 || y >= height || cells > i32::MAX as usize {
+        scalar::classic_render_row(y, height, up, mid, down, src, dst_row);
+        return;
+    }
+    let src = &src[..cells];
+    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
+    dst_row[0] = src[y * width];
+    dst_row[width - 1] = src[y * width + width - 1];
+    let max_x = _mm256_set1_epi32(width as i32 - 1);
+    let max_y = _mm256_set1_epi32(height as i32 - 1);
+    let row_y = _mm256_set1_epi32(y as i32);
+    let stride = _mm256_set1_epi32(width as i32);
+    let zero = _mm256_setzero_si256();
+    let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let mut x = 1;
+    while x + 8 < width {
+        // SAFETY: 1 <= x and x + 8 < width, so the 8 heights read at x - 1, x and x + 1 (up to
+        // index x + 8) and the 8 pixels written at x lie inside rows of `width`. The gathered
+        // indices are `sy * width + sx` with `sx` clamped to [0, width) and `sy` to
+        // [0, height), so they lie inside `src` (`width * height` pixels, which fits in i32).
+        unsafe {
+            let above = load_i16x8_as_i32(up.as_ptr().add(x));
+            let below = load_i16x8_as_i32(down.as_ptr().add(x));
+            let left = load_i16x8_as_i32(mid.as_ptr().add(x - 1));
+            let right = load_i16x8_as_i32(mid.as_ptr().add(x + 1));
+            let column = _mm256_add_epi32(_mm256_set1_epi32(x as i32), lanes);
+            let sx = _mm256_add_epi32(column, _mm256_sub_epi32(left, right));
+            let sy = _mm256_add_epi32(row_y, _mm256_sub_epi32(above, below));
+            let sx = _mm256_min_epi32(_mm256_max_epi32(sx, zero), max_x);
+            let sy = _mm256_min_epi32(_mm256_max_epi32(sy, zero), max_y);
+            let index = _mm256_add_epi32(_mm256_mullo_epi32(sy, stride), sx);
+            let pixels = _mm256_i32gather_epi32::<4>(src.as_ptr().cast(), index);
+            _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), pixels);
+        }
+        x += 8;
+    }
+    scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..width - 1);
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_i16x8_as_i32(pointer: *const i16) -> __m256i {
+    // SAFETY: the caller guarantees 8 readable `i16` at `pointer`; `loadu` needs no alignment.
+    unsafe { _mm256_cvtepi16_epi32(_mm_loadu_si128(pointer.cast())) }
+}
+
+/// AVX2 version of [`scalar::lit_render_row`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn lit_render_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    look: &LitLook,
+) {
+    let width = dst_row.len();
+    let cells = width * height;
+    if width == 0 || y >= height || cells > i32::MAX as usize || look.table.len() <= LIT_TABLE_SPAN
+    {
+        scalar::lit_render_row(y, height, gx, gy, src, dst_row, look);
+        return;
+    }
+    let src = &src[..cells];
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let table = &look.table[..=LIT_TABLE_SPAN];
+
+    let refraction = _mm256_set1_ps(look.refraction);
+    let slope = _mm256_set1_ps(look.slope);
+    let (light_x, light_y) = (_mm256_set1_ps(look.light[0]), _mm256_set1_ps(look.light[1]));
+    let max_x = _mm256_set1_ps(width as f32 - 1.0);
+    let max_y = _mm256_set1_ps(height as f32 - 1.0);
+    let last_column = _mm256_set1_epi32(width as i32 - 1);
+    let last_row = _mm256_set1_epi32(height as i32 - 1);
+    let stride = _mm256_set1_epi32(width as i32);
+    let row_y = _mm256_set1_ps(y as f32);
+    let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    let one = _mm256_set1_ps(1.0);
+    let fixed_one = _mm256_set1_ps(128.0);
+    let weight_mask = _mm256_set1_epi32(127);
+    let half_table = _mm256_set1_ps(LIT_TABLE_HALF as f32);
+    let table_span = _mm256_set1_ps(LIT_TABLE_SPAN as f32);
+    let one_step = _mm256_set1_epi32(1);
+
+    let mut x = 0;
+    while x + 8 <= width {
+        // SAFETY: x + 8 <= width, so the 8 gradients read and the 8 pixels written at x lie
+        // inside rows of `width`. Sample positions are clamped to [0, width-1] x [0, height-1]
+        // before they become indices (NaN to 0, as `max`/`min` order their operands), and the
+        // second column and row are clamped again, so every gathered pixel lies inside `src`
+        // (`width * height` pixels, which fits in i32). Table indices are clamped to
+        // [0, LIT_TABLE_SPAN] and `table` has `LIT_TABLE_SPAN + 1` entries.
+        unsafe {
+            let grad_x = _mm256_loadu_ps(gx.as_ptr().add(x));
+            let grad_y = _mm256_loadu_ps(gy.as_ptr().add(x));
+            let column = _mm256_add_ps(_mm256_set1_ps(x as f32), lanes);
+            let sx = clamp_ps(
+                _mm256_add_ps(column, _mm256_mul_ps(refraction, grad_x)),
+                max_x,
+            );
+            let sy = clamp_ps(
+                _mm256_add_ps(row_y, _mm256_mul_ps(refraction, grad_y)),
+                max_y,
+            );
+            let fixed_x = _mm256_cvttps_epi32(_mm256_mul_ps(sx, fixed_one));
+            let fixed_y = _mm256_cvttps_epi32(_mm256_mul_ps(sy, fixed_one));
+            let (x0, y0) = (
+                _mm256_srai_epi32::<7>(fixed_x),
+                _mm256_srai_epi32::<7>(fixed_y),
+            );
+            let (wx, wy) = (
+                _mm256_and_si256(fixed_x, weight_mask),
+                _mm256_and_si256(fixed_y, weight_mask),
+            );
+            let x1 = _mm256_min_epi32(_mm256_add_epi32(x0, one_step), last_column);
+            let y1 = _mm256_min_epi32(_mm256_add_epi32(y0, one_step), last_row);
+            let (row0, row1) = (
+                _mm256_mullo_epi32(y0, stride),
+                _mm256_mullo_epi32(y1, stride),
+            );
+            let base = src.as_ptr().cast::<i32>();
+            let p00 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row0, x0));
+            let p10 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row0, x1));
+            let p01 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row1, x0));
+            let p11 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row1, x1));
+
+            let p = _mm256_mul_ps(slope, grad_x);
+            let q = _mm256_mul_ps(slope, grad_y);
+            let length_squared =
+                _mm256_add_ps(_mm256_add_ps(one, _mm256_mul_ps(p, p)), _mm256_mul_ps(q, q));
+            let inv_length = _mm256_div_ps(one, _mm256_sqrt_ps(length_squared));
+            let facing = _mm256_mul_ps(
+                _mm256_add_ps(_mm256_mul_ps(p, light_x), _mm256_mul_ps(q, light_y)),
+                inv_length,
+            );
+            let scaled = _mm256_add_ps(
+                _mm256_mul_ps(_mm256_add_ps(facing, one), half_table),
+                _mm256_set1_ps(0.5),
+            );
+            let table_index = _mm256_cvttps_epi32(clamp_ps(scaled, table_span));
+            let entry = _mm256_i32gather_epi32::<4>(table.as_ptr().cast(), table_index);
+            let gain = _mm256_and_si256(entry, _mm256_set1_epi32(LIT_GAIN_MASK as i32));
+            let highlight = _mm256_srli_epi32::<{ LIT_GAIN_BITS as i32 }>(entry);
+
+            // Pixels 0, 1 | 4, 5 in `low`, 2, 3 | 6, 7 in `high`, four u16 channels each.
+            let (wx_low, wx_high) = spread_per_channel(wx);
+            let (wy_low, wy_high) = spread_per_channel(wy);
+            let (gain_low, gain_high) = spread_per_channel(gain);
+            let (light_low, light_high) = spread_per_channel(highlight);
+            let alpha_gain = _mm256_set1_epi16(256);
+            let zero_i = _mm256_setzero_si256();
+            let low = shade(
+                lerp_u16(
+                    lerp_u16(widen_low(p00), widen_low(p10), wx_low),
+                    lerp_u16(widen_low(p01), widen_low(p11), wx_low),
+                    wy_low,
+                ),
+                _mm256_blend_epi16::<0b1000_1000>(gain_low, alpha_gain),
+                _mm256_blend_epi16::<0b1000_1000>(light_low, zero_i),
+            );
+            let high = shade(
+                lerp_u16(
+                    lerp_u16(widen_high(p00), widen_high(p10), wx_high),
+                    lerp_u16(widen_high(p01), widen_high(p11), wx_high),
+                    wy_high,
+                ),
+                _mm256_blend_epi16::<0b1000_1000>(gain_high, alpha_gain),
+                _mm256_blend_epi16::<0b1000_1000>(light_high, zero_i),
+            );
+            // `packus` saturates to 255 (the reference's `min`) and restores pixel order.
+            let pixels = _mm256_packus_epi16(low, high);
+            _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), pixels);
+        }
+        x += 8;
+    }
+    scalar::lit_render_span(y, height, gx, gy, src, dst_row, look, x..width);
+}
+
+/// `clamp(value, 0, max)` with NaN sent to 0: `max_ps` returns its second operand when the
+/// comparison fails, exactly as [`scalar::clamp_position`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn clamp_ps(value: __m256, max: __m256) -> __m256 {
+    _mm256_min_ps(_mm256_max_ps(value, _mm256_setzero_ps()), max)
+}
+
+/// Bytes of pixels 0, 1 | 4, 5 as u16 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn widen_low(pixels: __m256i) -> __m256i {
+    _mm256_unpacklo_epi8(pixels, _mm256_setzero_si256())
+}
+
+/// Bytes of pixels 2, 3 | 6, 7 as u16 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn widen_high(pixels: __m256i) -> __m256i {
+    _mm256_unpackhi_epi8(pixels, _mm256_setzero_si256())
+}
+
+/// A per-pixel value (< 2^16, in i32 lanes) repeated over the pixel's four u16 channels, in the
+/// order of [`widen_low`] and [`widen_high`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn spread_per_channel(value: __m256i) -> (__m256i, __m256i) {
+    let doubled = _mm256_or_si256(value, _mm256_slli_epi32::<16>(value));
+    (
+        _mm256_unpacklo_epi32(doubled, doubled),
+        _mm256_unpackhi_epi32(doubled, doubled),
+    )
+}
+
+/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 127: no overflow).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lerp_u16(a: __m256i, b: __m256i, weight: __m256i) -> __m256i {
+    let step = _mm256_mullo_epi16(_mm256_sub_epi16(b, a), weight);
+    _mm256_add_epi16(a, _mm256_srai_epi16::<7>(step))
+}
+
+/// `((sample << 8) * gain) >> 16 + highlight` in u16 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn shade(sample: __m256i, gain: __m256i, highlight: __m256i) -> __m256i {
+    let lit = _mm256_mulhi_epu16(_mm256_slli_epi16::<8>(sample), gain);
+    _mm256_adds_epu16(lit, highlight)
+}

@@ -302,7 +302,7 @@ pub(crate) fn lit_render_span(
             out[channel] = if channel == 3 {
                 sample as u8
             } else {
-                ((((sample as u32) << 8) * gain >> 16) + highlight).min(255) as u8
+                (((((sample as u32) << 8) * gain) >> 16) + highlight).min(255) as u8
             };
         }
         dst_row[x] = out;

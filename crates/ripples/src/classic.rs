@@ -11,6 +11,7 @@
 use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_range, check_size};
 use crate::kernels;
+use crate::parallel;
 use crate::sources::{interior_index, stamp_disk, stamp_polyline};
 
 /// Default damping shift: the field loses `1/2^5 = 1/32` of its amplitude each step.
@@ -104,18 +105,20 @@ impl ClassicSolver {
         if width >= 3 && height >= 3 {
             let current = &self.current;
             let backend = kernels::backend();
-            for (row_index, out) in self
-                .previous
-                .chunks_exact_mut(width)
-                .enumerate()
-                .take(height - 1)
-                .skip(1)
-            {
-                let above = &current[(row_index - 1) * width..row_index * width];
-                let row = &current[row_index * width..(row_index + 1) * width];
-                let below = &current[(row_index + 1) * width..(row_index + 2) * width];
-                kernels::classic_step_row(backend, above, row, below, out, self.damping_shift);
-            }
+            let damping_shift = self.damping_shift;
+            let strip_rows = parallel::strip_rows(width, height);
+            parallel::for_each_strip(&mut self.previous, width, strip_rows, |first_row, strip| {
+                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
+                    let y = first_row + offset;
+                    if y == 0 || y + 1 >= height {
+                        continue; // border rows stay 0
+                    }
+                    let above = &current[(y - 1) * width..y * width];
+                    let row = &current[y * width..(y + 1) * width];
+                    let below = &current[(y + 1) * width..(y + 2) * width];
+                    kernels::classic_step_row(backend, above, row, below, out, damping_shift);
+                }
+            });
         }
         std::mem::swap(&mut self.current, &mut self.previous);
     }

@@ -31,6 +31,7 @@ mod boundary;
 mod classic;
 mod error;
 pub mod kernels;
+mod parallel;
 mod pool;
 mod render;
 mod scene;

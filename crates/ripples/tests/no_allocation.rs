@@ -42,6 +42,31 @@ fn allocations_during(work: impl FnOnce()) -> usize {
 // One test function only: the counter is global, and tests in one binary run in parallel.
 #[test]
 fn the_frame_loop_does_not_allocate() {
+    // The first parallel pass starts rayon's worker threads, which allocate once; start them
+    // before counting. A grid this size is split into strips over the threads.
+    let mut large = Pool::new(1024, 512).unwrap();
+    let large_background = ripples::pool_tiles(1024, 512);
+    let mut large_frame = vec![0u8; large_background.len()];
+    let warm_up = |large: &mut Pool, frame: &mut [u8]| {
+        large.drop_stone(500, 200, 9, 120);
+        large.step();
+        large
+            .render(&Look::default(), &large_background, frame)
+            .unwrap();
+        large
+            .render(&Look::classic(), &large_background, frame)
+            .unwrap();
+    };
+    for _ in 0..3 {
+        warm_up(&mut large, &mut large_frame);
+    }
+    let count = allocations_during(|| {
+        for _ in 0..10 {
+            warm_up(&mut large, &mut large_frame);
+        }
+    });
+    assert_eq!(count, 0, "the parallel frame loop allocated {count} times");
+
     for scale in [1, 3] {
         let (width, height) = (120u32, 80u32);
         let background = ripples::pool_tiles(width, height);

@@ -1,0 +1,105 @@
+//! Horizontal strips of rows over threads.
+//!
+//! Every grid pass in Ripples updates a row from the rows around it, so the natural unit of
+//! parallel work is a strip of whole rows: strips never write the same memory, each one streams
+//! through contiguous rows, and the SIMD kernels still see full rows. Strips are sized so a
+//! thread gets a few of them (rayon can balance a busy core) but none is too small to be worth a
+//! task. Without the `parallel` feature (wasm32) the same calls run the strips in order on the
+//! calling thread, so callers are written once.
+
+/// Fewest cells worth a task of their own: below this the hand-off costs more than it saves.
+pub(crate) const MIN_CELLS_PER_STRIP: usize = 1 << 15;
+
+/// Strips per thread: a few, so a thread slowed by another process does not hold up the frame.
+const STRIPS_PER_THREAD: usize = 4;
+
+/// Threads available to strips (1 without the `parallel` feature).
+pub(crate) fn threads() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        1
+    }
+}
+
+/// Rows per strip for a pass over `rows` rows of `width` cells.
+pub(crate) fn strip_rows(width: usize, rows: usize) -> usize {
+    let threads = threads();
+    if threads <= 1 {
+        return rows.max(1);
+    }
+    let by_size = MIN_CELLS_PER_STRIP.div_ceil(width.max(1));
+    let by_threads = rows.div_ceil(threads * STRIPS_PER_THREAD);
+    by_size.max(by_threads).clamp(1, rows.max(1))
+}
+
+/// Calls `work(first_row, strip)` for consecutive strips of `strip_rows` rows of `data` (rows of
+/// `width` items), in parallel with the `parallel` feature.
+pub(crate) fn for_each_strip<T, F>(data: &mut [T], width: usize, strip_rows: usize, work: F)
+where
+    T: Send,
+    F: Fn(usize, &mut [T]) + Sync + Send,
+{
+    let chunk = (strip_rows * width).max(1);
+    if data.len() <= chunk {
+        // One strip: no hand-off to other threads.
+        work(0, data);
+        return;
+    }
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        data.par_chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(index, strip)| work(index * strip_rows, strip));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        for (index, strip) in data.chunks_mut(chunk).enumerate() {
+            work(index * strip_rows, strip);
+        }
+    }
+}
+
+/// Like [`for_each_strip`], with a second buffer of the same number of rows (`extra_width` items
+/// each) split into the same strips: `work(first_row, strip, extra_strip)`.
+pub(crate) fn for_each_strip_pair<T, U, F>(
+    data: &mut [T],
+    width: usize,
+    extra: &mut [U],
+    extra_width: usize,
+    strip_rows: usize,
+    work: F,
+) where
+    T: Send,
+    U: Send,
+    F: Fn(usize, &mut [T], &mut [U]) + Sync + Send,
+{
+    let chunk = (strip_rows * width).max(1);
+    let extra_chunk = (strip_rows * extra_width).max(1);
+    if data.len() <= chunk {
+        work(0, data, extra);
+        return;
+    }
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        data.par_chunks_mut(chunk)
+            .zip(extra.par_chunks_mut(extra_chunk))
+            .enumerate()
+            .for_each(|(index, (strip, extra))| work(index * strip_rows, strip, extra));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        for (index, (strip, extra)) in data
+            .chunks_mut(chunk)
+            .zip(extra.chunks_mut(extra_chunk))
+            .enumerate()
+        {
+            work(index * strip_rows, strip, extra);
+        }
+    }
+}

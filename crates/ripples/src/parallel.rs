@@ -66,6 +66,7 @@ where
 
 /// Like [`for_each_strip`], with a second buffer of the same number of rows (`extra_width` items
 /// each) split into the same strips: `work(first_row, strip, extra_strip)`.
+#[allow(dead_code)] // the renderer adopts it next
 pub(crate) fn for_each_strip_pair<T, U, F>(
     data: &mut [T],
     width: usize,

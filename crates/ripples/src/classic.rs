@@ -123,6 +123,18 @@ impl ClassicSolver {
         std::mem::swap(&mut self.current, &mut self.previous);
     }
 
+    /// The parts of a step for a caller that runs the row kernels itself (the fused step and
+    /// render): `(current, previous, damping_shift)`. The caller writes the next field's interior
+    /// rows into `previous`, then calls [`finish_step`](Self::finish_step).
+    pub(crate) fn step_parts(&mut self) -> (&[i16], &mut [i16], u32) {
+        (&self.current, &mut self.previous, self.damping_shift)
+    }
+
+    /// Makes the field written into `previous` the current one.
+    pub(crate) fn finish_step(&mut self) {
+        std::mem::swap(&mut self.current, &mut self.previous);
+    }
+
     /// A step with walls and an optional absorbing sponge: the exact classic step, then wall
     /// cells are set to 0 and the sponge band is damped, in both fields. Cells that are neither
     /// walls nor in the band follow the classic semantics exactly.

@@ -187,6 +187,79 @@ impl Pool {
     /// Advances the water by one step: generators drive their cells, then the solver steps
     /// with the walls and the edge condition.
     pub fn step(&mut self) {
+        self.drive_generators();
+        self.solver.step(&self.obstacles, self.sponge.as_ref());
+        self.steps += 1;
+    }
+
+    /// [`step`](Self::step), then [`render`](Self::render): the frame loop in one call.
+    ///
+    /// The result is exactly the two calls', but where it can (classic solver at full
+    /// resolution, no walls, reflecting edges, classic or default look) it steps and renders in
+    /// one pass, rendering rows while the rows just stepped are still in the CPU's cache. A wrong
+    /// buffer size is an error before anything changes.
+    pub fn step_and_render(
+        &mut self,
+        look: &Look,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        let expected = self.width as usize * self.height as usize * 4;
+        self.check_len("source image", src.len(), expected)?;
+        self.check_len("destination frame", dst.len(), expected)?;
+        self.step_and_render_pixels(
+            look,
+            bytemuck::cast_slice(src),
+            bytemuck::cast_slice_mut(dst),
+        )
+    }
+
+    /// [`step_and_render`](Self::step_and_render) into `u32` pixels (`0xAARRGGBB`).
+    pub fn step_and_render_u32(
+        &mut self,
+        look: &Look,
+        src: &[u32],
+        dst: &mut [u32],
+    ) -> Result<(), Error> {
+        let expected = self.width as usize * self.height as usize;
+        self.check_len("source image", src.len(), expected)?;
+        self.check_len("destination frame", dst.len(), expected)?;
+        self.step_and_render_pixels(
+            look,
+            bytemuck::cast_slice(src),
+            bytemuck::cast_slice_mut(dst),
+        )
+    }
+
+    fn step_and_render_pixels(
+        &mut self,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+    ) -> Result<(), Error> {
+        let fusable = self.sim_scale == 1 && self.obstacles.is_empty() && self.sponge.is_none();
+        if fusable && self.solver.as_classic().is_some() {
+            self.drive_generators();
+            let classic = self.solver.as_classic_mut();
+            if let Some(classic) = classic
+                && self
+                    .renderer
+                    .step_and_render_classic(classic, look, src, dst)
+            {
+                self.steps += 1;
+                return Ok(());
+            }
+            // Not a look the fused pass renders: finish the step the usual way.
+            self.solver.step(&self.obstacles, self.sponge.as_ref());
+            self.steps += 1;
+            return self.render_pixels(look, src, dst);
+        }
+        self.step();
+        self.render_pixels(look, src, dst)
+    }
+
+    /// Generators drive their cells for this step.
+    fn drive_generators(&mut self) {
         let scale = self.sim_scale as i32;
         for generator in &self.generators {
             let Some(value) = generator.value_at(self.steps) else {
@@ -198,8 +271,6 @@ impl Pool {
                 .map(|[x, y]| [x.div_euclid(scale), y.div_euclid(scale)]);
             stamp_polyline(cells, |x, y| solver.set_height(x, y, value));
         }
-        self.solver.step(&self.obstacles, self.sponge.as_ref());
-        self.steps += 1;
     }
 
     /// Calms the water.

@@ -10,8 +10,10 @@
 //! little-endian machine (what softbuffer and most framebuffers use). The classic look copies
 //! pixels whole, so it works for any 4-byte format.
 
+use crate::classic::ClassicSolver;
 use crate::error::{Error, check_range};
 use crate::kernels::{self, Backend, LitLook};
+use crate::parallel;
 
 /// Which look to render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -192,26 +194,63 @@ pub struct FieldView<'a> {
 }
 
 /// Renders height fields into frames; owns the scratch rows so a frame allocates nothing.
+///
+/// A frame is rendered in horizontal strips, in parallel with the `parallel` feature; each strip
+/// has its own scratch rows (gradients, velocities, the two grid rows it interpolates between).
 #[derive(Debug, Clone)]
 pub struct Renderer {
-    gradient_x: Vec<f32>,
-    gradient_y: Vec<f32>,
-    velocity: Vec<f32>,
-    grid_rows: [Vec<f32>; 6],
+    image_width: usize,
+    grid_width: usize,
+    strips: Vec<StripScratch>,
     /// The default look's kernel parameters, and the look they were made for (the light table
     /// is rebuilt only when the look changes).
     lit: LitLook,
     lit_for: Look,
 }
 
-impl Renderer {
-    /// A renderer for images `image_width` wide over grids `grid_width` wide.
-    pub fn new(image_width: usize, grid_width: usize) -> Self {
+/// Scratch rows of one strip.
+#[derive(Debug, Clone)]
+struct StripScratch {
+    gradient_x: Vec<f32>,
+    gradient_y: Vec<f32>,
+    velocity: Vec<f32>,
+    grid_rows: [Vec<f32>; 6],
+    /// The grid row `grid_rows` hold (`usize::MAX`: none).
+    cached_grid_row: usize,
+}
+
+impl StripScratch {
+    fn new(image_width: usize, grid_width: usize) -> Self {
         Self {
             gradient_x: vec![0.0; image_width],
             gradient_y: vec![0.0; image_width],
             velocity: vec![0.0; image_width],
             grid_rows: std::array::from_fn(|_| vec![0.0; grid_width]),
+            cached_grid_row: usize::MAX,
+        }
+    }
+}
+
+/// What every strip of one frame shares.
+struct FrameJob<'a> {
+    field: FieldView<'a>,
+    scale: u32,
+    mode: RenderMode,
+    look: &'a Look,
+    lit: &'a LitLook,
+    backend: Backend,
+    src: &'a [[u8; 4]],
+    image_width: usize,
+    image_height: usize,
+}
+
+impl Renderer {
+    /// A renderer for images `image_width` wide over grids `grid_width` wide.
+    pub fn new(image_width: usize, grid_width: usize) -> Self {
+        Self {
+            image_width,
+            grid_width,
+            strips: vec![StripScratch::new(image_width, grid_width)],
             lit: Look::default().lit_look(),
             lit_for: Look::default(),
         }
@@ -251,117 +290,290 @@ impl Renderer {
         if image_width == 0 {
             return Ok(());
         }
-        self.ensure_scratch(image_width, field.width);
         let backend = kernels::backend();
+        let strip_rows = parallel::strip_rows(image_width, image_height);
         if let (RenderMode::Classic, 1, Heights::I16(heights)) = (look.mode, scale, field.heights) {
-            render_classic_exact(backend, heights, field.width, field.height, src, dst);
+            let (width, height) = (field.width, field.height);
+            parallel::for_each_strip(dst, width, strip_rows, |first_row, strip| {
+                for (offset, dst_row) in strip.chunks_exact_mut(width).enumerate() {
+                    render_classic_row(
+                        backend,
+                        heights,
+                        width,
+                        height,
+                        first_row + offset,
+                        src,
+                        dst_row,
+                    );
+                }
+            });
             return Ok(());
         }
         if look.mode == RenderMode::Default && self.lit_for != *look {
             look.update_lit_look(&mut self.lit);
             self.lit_for = *look;
         }
-        let lit = &self.lit;
-        let velocities = field
-            .velocities
-            .filter(|v| v.len() == field.width * field.height);
-        let wants_velocity = look.mode == RenderMode::Spring && velocities.is_some();
-        let mut cached_grid_row = usize::MAX;
-        for (y, dst_row) in dst.chunks_exact_mut(image_width).enumerate() {
-            // At scale 1 the velocity row is the field's own; otherwise it is upsampled below.
-            let mut velocity_row = velocities
-                .filter(|_| wants_velocity && scale == 1)
-                .map(|v| &v[y * image_width..(y + 1) * image_width]);
-            if scale == 1 {
-                fill_gradient_row(field, y, &mut self.gradient_x, &mut self.gradient_y);
-            } else {
-                let v =
-                    ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
-                let row_a = v as usize;
-                let row_b = (row_a + 1).min(field.height - 1);
-                let fy = v - row_a as f32;
-                let [a_x, a_y, b_x, b_y, a_v, b_v] = &mut self.grid_rows;
-                if row_a != cached_grid_row {
-                    fill_gradient_row(field, row_a, a_x, a_y);
-                    fill_gradient_row(field, row_b, b_x, b_y);
-                    if let (true, Some(v)) = (wants_velocity, velocities) {
-                        let w = field.width;
-                        a_v.copy_from_slice(&v[row_a * w..(row_a + 1) * w]);
-                        b_v.copy_from_slice(&v[row_b * w..(row_b + 1) * w]);
-                    }
-                    cached_grid_row = row_a;
-                }
-                kernels::gradient_row_scaled(a_x, b_x, fy, scale, &mut self.gradient_x);
-                kernels::gradient_row_scaled(a_y, b_y, fy, scale, &mut self.gradient_y);
-                if wants_velocity {
-                    kernels::gradient_row_scaled(a_v, b_v, fy, scale, &mut self.velocity);
-                    velocity_row = Some(&self.velocity);
-                }
-            }
-            match look.mode {
-                RenderMode::Classic => kernels::resampled_classic_row(
-                    y,
-                    image_height,
-                    &self.gradient_x,
-                    &self.gradient_y,
-                    src,
-                    dst_row,
-                ),
-                RenderMode::Default => kernels::lit_render_row(
-                    backend,
-                    y,
-                    image_height,
-                    &self.gradient_x,
-                    &self.gradient_y,
-                    src,
-                    dst_row,
-                    lit,
-                ),
-                RenderMode::Spring => kernels::spring_render_row(
-                    y,
-                    image_height,
-                    &self.gradient_x,
-                    &self.gradient_y,
-                    velocity_row,
-                    src,
-                    dst_row,
-                    look.spring_refraction,
-                    look.spring_transparency,
-                ),
-            }
+        let strips = image_height.div_ceil(strip_rows);
+        self.ensure_scratch(image_width, field.width, strips);
+        for scratch in &mut self.strips {
+            scratch.cached_grid_row = usize::MAX;
         }
+        let job = FrameJob {
+            field,
+            scale,
+            mode: look.mode,
+            look,
+            lit: &self.lit,
+            backend,
+            src,
+            image_width,
+            image_height,
+        };
+        parallel::for_each_strip_with(
+            dst,
+            image_width,
+            strip_rows,
+            &mut self.strips,
+            |first_row, strip, scratch| {
+                for (offset, dst_row) in strip.chunks_exact_mut(image_width).enumerate() {
+                    job.render_row(first_row + offset, dst_row, scratch);
+                }
+            },
+        );
         Ok(())
     }
 
-    fn ensure_scratch(&mut self, image_width: usize, grid_width: usize) {
-        if self.gradient_x.len() != image_width || self.grid_rows[0].len() != grid_width {
-            let fresh = Self::new(image_width, grid_width);
-            self.gradient_x = fresh.gradient_x;
-            self.gradient_y = fresh.gradient_y;
-            self.velocity = fresh.velocity;
-            self.grid_rows = fresh.grid_rows;
+    /// Steps `solver` and renders the new field, in one pass over memory: each strip of rows
+    /// steps a row and at once renders the row above it, whose three grid rows are then
+    /// complete and still in cache; the two edge rows of every strip, which need a row another
+    /// strip steps, are rendered after all strips finish. The result is exactly
+    /// `solver.step()` followed by [`render`](Self::render) at scale 1.
+    ///
+    /// Only for the classic and default looks at scale 1; returns `false` (doing nothing) for
+    /// anything else, so the caller can step and render separately.
+    pub(crate) fn step_and_render_classic(
+        &mut self,
+        solver: &mut ClassicSolver,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+    ) -> bool {
+        let (width, height) = (solver.width() as usize, solver.height() as usize);
+        if look.mode == RenderMode::Spring
+            || width < 3
+            || height < 3
+            || src.len() != width * height
+            || dst.len() != src.len()
+        {
+            return false;
+        }
+        if look.mode == RenderMode::Default && self.lit_for != *look {
+            look.update_lit_look(&mut self.lit);
+            self.lit_for = *look;
+        }
+        let backend = kernels::backend();
+        let strip_rows = parallel::strip_rows(width, height);
+        self.ensure_scratch(width, width, height.div_ceil(strip_rows));
+        let (lit, mode) = (&self.lit, look.mode);
+        let render_row = |y: usize,
+                          rows: [&[i16]; 3],
+                          dst_row: &mut [[u8; 4]],
+                          scratch: &mut StripScratch| {
+            if y == 0 || y + 1 >= height {
+                // Border rows: the classic look copies them, the default look sees flat water.
+                match mode {
+                    RenderMode::Classic => {
+                        dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
+                        return;
+                    }
+                    _ => {
+                        scratch.gradient_x.fill(0.0);
+                        scratch.gradient_y.fill(0.0);
+                    }
+                }
+            } else if mode == RenderMode::Classic {
+                let [above, row, below] = rows;
+                kernels::classic_render_row(backend, y, height, above, row, below, src, dst_row);
+                return;
+            } else {
+                let [above, row, below] = rows;
+                kernels::gradient_row(
+                    above,
+                    row,
+                    below,
+                    &mut scratch.gradient_x,
+                    &mut scratch.gradient_y,
+                );
+            }
+            kernels::lit_render_row(
+                backend,
+                y,
+                height,
+                &scratch.gradient_x,
+                &scratch.gradient_y,
+                src,
+                dst_row,
+                lit,
+            );
+        };
+        let (current, next, damping_shift) = solver.step_parts();
+        let current: &[i16] = current;
+        parallel::for_each_strip_pair_with(
+            next,
+            width,
+            dst,
+            width,
+            strip_rows,
+            &mut self.strips,
+            |first_row, next_strip, dst_strip, scratch| {
+                let rows = next_strip.len() / width;
+                for offset in 0..rows {
+                    let y = first_row + offset;
+                    if y > 0 && y + 1 < height {
+                        let out = &mut next_strip[offset * width..(offset + 1) * width];
+                        let above = &current[(y - 1) * width..y * width];
+                        let row = &current[y * width..(y + 1) * width];
+                        let below = &current[(y + 1) * width..(y + 2) * width];
+                        kernels::classic_step_row(backend, above, row, below, out, damping_shift);
+                    }
+                    // Row `offset - 1` now has its rows above and below in this strip.
+                    if offset >= 2 {
+                        let r = offset - 1;
+                        let strip_rows: &[i16] = next_strip;
+                        let grid =
+                            [r - 1, r, r + 1].map(|i| &strip_rows[i * width..(i + 1) * width]);
+                        let dst_row = &mut dst_strip[r * width..(r + 1) * width];
+                        render_row(first_row + r, grid, dst_row, scratch);
+                    }
+                }
+            },
+        );
+        solver.finish_step();
+        // The first and last row of every strip.
+        let field = solver.heights();
+        parallel::for_each_strip_with(
+            dst,
+            width,
+            strip_rows,
+            &mut self.strips,
+            |first_row, dst_strip, scratch| {
+                let rows = dst_strip.len() / width;
+                for offset in [0, rows - 1] {
+                    let y = first_row + offset;
+                    let grid = [y.saturating_sub(1), y, (y + 1).min(height - 1)]
+                        .map(|i| &field[i * width..(i + 1) * width]);
+                    let dst_row = &mut dst_strip[offset * width..(offset + 1) * width];
+                    render_row(y, grid, dst_row, scratch);
+                }
+            },
+        );
+        true
+    }
+
+    fn ensure_scratch(&mut self, image_width: usize, grid_width: usize, strips: usize) {
+        if self.image_width != image_width || self.grid_width != grid_width {
+            self.image_width = image_width;
+            self.grid_width = grid_width;
+            self.strips.clear();
+        }
+        if self.strips.len() < strips {
+            self.strips
+                .resize_with(strips, || StripScratch::new(image_width, grid_width));
         }
     }
 }
 
-/// The classic render at scale 1: the exact contract of the seeds, border rows copied.
-fn render_classic_exact(
+impl FrameJob<'_> {
+    /// Renders image row `y` with the strip's scratch rows.
+    fn render_row(&self, y: usize, dst_row: &mut [[u8; 4]], scratch: &mut StripScratch) {
+        let (field, scale) = (self.field, self.scale);
+        let velocities = field
+            .velocities
+            .filter(|v| self.mode == RenderMode::Spring && v.len() == field.width * field.height);
+        let StripScratch {
+            gradient_x,
+            gradient_y,
+            velocity,
+            grid_rows,
+            cached_grid_row,
+        } = scratch;
+        // At scale 1 the velocity row is the field's own; otherwise it is upsampled below.
+        let mut velocity_row = velocities
+            .filter(|_| scale == 1)
+            .map(|v| &v[y * self.image_width..(y + 1) * self.image_width]);
+        if scale == 1 {
+            fill_gradient_row(field, y, gradient_x, gradient_y);
+        } else {
+            let v = ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
+            let row_a = v as usize;
+            let row_b = (row_a + 1).min(field.height - 1);
+            let fy = v - row_a as f32;
+            let [a_x, a_y, b_x, b_y, a_v, b_v] = grid_rows;
+            if row_a != *cached_grid_row {
+                fill_gradient_row(field, row_a, a_x, a_y);
+                fill_gradient_row(field, row_b, b_x, b_y);
+                if let Some(v) = velocities {
+                    let w = field.width;
+                    a_v.copy_from_slice(&v[row_a * w..(row_a + 1) * w]);
+                    b_v.copy_from_slice(&v[row_b * w..(row_b + 1) * w]);
+                }
+                *cached_grid_row = row_a;
+            }
+            kernels::gradient_row_scaled(a_x, b_x, fy, scale, gradient_x);
+            kernels::gradient_row_scaled(a_y, b_y, fy, scale, gradient_y);
+            if velocities.is_some() {
+                kernels::gradient_row_scaled(a_v, b_v, fy, scale, velocity);
+                velocity_row = Some(velocity);
+            }
+        }
+        let (src, height) = (self.src, self.image_height);
+        match self.mode {
+            RenderMode::Classic => {
+                kernels::resampled_classic_row(y, height, gradient_x, gradient_y, src, dst_row)
+            }
+            RenderMode::Default => kernels::lit_render_row(
+                self.backend,
+                y,
+                height,
+                gradient_x,
+                gradient_y,
+                src,
+                dst_row,
+                self.lit,
+            ),
+            RenderMode::Spring => kernels::spring_render_row(
+                y,
+                height,
+                gradient_x,
+                gradient_y,
+                velocity_row,
+                src,
+                dst_row,
+                self.look.spring_refraction,
+                self.look.spring_transparency,
+            ),
+        }
+    }
+}
+
+/// One row of the classic render at scale 1: the exact contract of the seeds, border rows
+/// copied.
+pub(crate) fn render_classic_row(
     backend: Backend,
     heights: &[i16],
     width: usize,
     height: usize,
+    y: usize,
     src: &[[u8; 4]],
-    dst: &mut [[u8; 4]],
+    dst_row: &mut [[u8; 4]],
 ) {
-    for (y, dst_row) in dst.chunks_exact_mut(width).enumerate() {
-        if y == 0 || y == height - 1 {
-            dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
-        } else {
-            let above = &heights[(y - 1) * width..y * width];
-            let row = &heights[y * width..(y + 1) * width];
-            let below = &heights[(y + 1) * width..(y + 2) * width];
-            kernels::classic_render_row(backend, y, height, above, row, below, src, dst_row);
-        }
+    if y == 0 || y + 1 >= height {
+        dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
+    } else {
+        let above = &heights[(y - 1) * width..y * width];
+        let row = &heights[y * width..(y + 1) * width];
+        let below = &heights[(y + 1) * width..(y + 2) * width];
+        kernels::classic_render_row(backend, y, height, above, row, below, src, dst_row);
     }
 }
 

@@ -1,0 +1,145 @@
+//! Threads and the fused pass change nothing: the same frames, bit for bit, on 1 thread or many,
+//! and from `step_and_render` as from `step` followed by `render`.
+//!
+//! The sizes are chosen so strips come out of every shape: many rows, a few rows, exactly two
+//! rows (nothing fused inside the strip, everything rendered at its edges) and a last strip of a
+//! single row.
+
+use ripples::{Boundary, Look, Pool, Rain, RenderMode, SolverKind};
+
+fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
+}
+
+const SIZES: [(u32, u32); 4] = [(1024, 200), (10000, 13), (16384, 6), (97, 61)];
+
+fn looks() -> [Look; 3] {
+    [
+        Look::classic(),
+        Look::default(),
+        Look {
+            mode: RenderMode::Spring,
+            ..Look::default()
+        },
+    ]
+}
+
+/// A rough pool: rain and a swipe, then a few steps.
+fn rough_pool(width: u32, height: u32, kind: SolverKind, scale: u32) -> Pool {
+    let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+    pool.set_solver(kind).unwrap();
+    let mut rain = Rain::new(9).with_rate(40.0).unwrap();
+    for _ in 0..6 {
+        for stone in rain.stones(width, height) {
+            pool.drop(stone);
+        }
+        pool.swipe(&[[0, 0], [width as i32, height as i32]], 2, 90);
+        pool.step();
+    }
+    pool
+}
+
+/// `frames` frames of step + render; returns the last frame and the field's bytes.
+fn play(mut pool: Pool, look: &Look, frames: usize, fused: bool) -> (Vec<u8>, Vec<u8>) {
+    let src = ripples::pool_tiles(pool.width(), pool.height());
+    let mut dst = vec![0u8; src.len()];
+    for _ in 0..frames {
+        if fused {
+            pool.step_and_render(look, &src, &mut dst).unwrap();
+        } else {
+            pool.step();
+            pool.render(look, &src, &mut dst).unwrap();
+        }
+    }
+    let field = match pool.solver().heights() {
+        ripples::Heights::I16(h) => h.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        ripples::Heights::F32(h) => h.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    };
+    (dst, field)
+}
+
+#[test]
+fn the_fused_pass_equals_step_then_render() {
+    for (width, height) in SIZES {
+        let pool = rough_pool(width, height, SolverKind::Classic, 1);
+        for look in looks() {
+            for threads in [1, 2, 5] {
+                let (split, fused) = on_threads(threads, || {
+                    (
+                        play(pool.clone(), &look, 3, false),
+                        play(pool.clone(), &look, 3, true),
+                    )
+                });
+                assert!(
+                    split == fused,
+                    "{width}x{height}, {:?} look, {threads} threads",
+                    look.mode
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn step_and_render_falls_back_where_it_cannot_fuse() {
+    let (width, height) = (300, 200);
+    let mut walled = rough_pool(width, height, SolverKind::Classic, 1);
+    walled.paint_wall(150, 100, 20, true);
+    let mut open = rough_pool(width, height, SolverKind::Classic, 1);
+    open.set_boundary(Boundary::Absorb);
+    let pools = [
+        walled,
+        open,
+        rough_pool(width, height, SolverKind::Classic, 3),
+        rough_pool(width, height, SolverKind::Wave, 1),
+        rough_pool(width, height, SolverKind::Spring, 2),
+    ];
+    for pool in pools {
+        for look in looks() {
+            let split = play(pool.clone(), &look, 3, false);
+            let fused = play(pool.clone(), &look, 3, true);
+            assert!(split == fused, "{:?} look", look.mode);
+        }
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    for kind in [SolverKind::Classic, SolverKind::Wave, SolverKind::Spring] {
+        for (width, height) in [(1024, 200), (10000, 13)] {
+            for scale in [1, 2] {
+                let pool = rough_pool(width, height, kind, scale);
+                for look in looks() {
+                    let one = on_threads(1, || play(pool.clone(), &look, 4, false));
+                    for threads in [2, 3] {
+                        let many = on_threads(threads, || play(pool.clone(), &look, 4, false));
+                        assert!(
+                            one == many,
+                            "{kind:?} {width}x{height} scale {scale}, {:?} look, {threads} threads",
+                            look.mode
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn step_and_render_checks_sizes_before_stepping() {
+    let mut pool = rough_pool(64, 48, SolverKind::Classic, 1);
+    let before = pool.clone();
+    let src = ripples::pool_tiles(64, 48);
+    let mut short = vec![0u8; src.len() - 4];
+    let message = pool
+        .step_and_render(&Look::classic(), &src, &mut short)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("destination frame"), "{message}");
+    assert_eq!(pool.steps(), before.steps(), "nothing stepped");
+    assert!(play(pool, &Look::classic(), 1, false) == play(before, &Look::classic(), 1, false));
+}

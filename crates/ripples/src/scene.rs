@@ -641,6 +641,43 @@ impl SceneRunner {
     /// Applies the events of the current frame, runs `steps_per_frame` steps and moves to the
     /// next frame.
     pub fn advance(&mut self) {
+        self.disturb();
+        for _ in 0..self.scene.steps_per_frame {
+            self.pool.step();
+        }
+        self.frame = self.frame.saturating_add(1);
+    }
+
+    /// [`advance`](Self::advance), then [`render`](Self::render), with the last step and the
+    /// render fused where the pool can ([`Pool::step_and_render`]). A wrong buffer size is an
+    /// error before anything changes.
+    pub fn advance_and_render(&mut self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        let expected = self.pool.width() as usize * self.pool.height() as usize * 4;
+        for (what, got) in [
+            ("source image", src.len()),
+            ("destination frame", dst.len()),
+        ] {
+            if got != expected {
+                return Err(Error::BufferSize {
+                    what,
+                    got,
+                    expected,
+                    width: self.pool.width(),
+                    height: self.pool.height(),
+                });
+            }
+        }
+        self.disturb();
+        for _ in 1..self.scene.steps_per_frame {
+            self.pool.step();
+        }
+        self.pool.step_and_render(&self.look, src, dst)?;
+        self.frame = self.frame.saturating_add(1);
+        Ok(())
+    }
+
+    /// The current frame's drops, swipes and rain.
+    fn disturb(&mut self) {
         let frame = self.frame;
         for drop in self.scene.drops.iter().filter(|drop| drop.frame == frame) {
             self.pool
@@ -669,10 +706,6 @@ impl SceneRunner {
                 }
             }
         }
-        for _ in 0..self.scene.steps_per_frame {
-            self.pool.step();
-        }
-        self.frame = self.frame.saturating_add(1);
     }
 
     /// Renders the current water over `src` into `dst` (RGBA bytes) with the scene's look.

@@ -143,3 +143,38 @@ fn step_and_render_checks_sizes_before_stepping() {
     assert_eq!(pool.steps(), before.steps(), "nothing stepped");
     assert!(play(pool, &Look::classic(), 1, false) == play(before, &Look::classic(), 1, false));
 }
+
+#[test]
+fn a_scene_advanced_and_rendered_in_one_call_matches_the_two_calls() {
+    use ripples::{DropEvent, RainSpec, Scene, SceneRunner};
+    let scene = Scene {
+        frames: 12,
+        steps_per_frame: 2,
+        drops: vec![DropEvent {
+            frame: 2,
+            x: 60,
+            y: 40,
+            radius: 6,
+            strength: 120,
+        }],
+        rain: Some(RainSpec {
+            rate: 3.0,
+            ..RainSpec::default()
+        }),
+        ..Scene::default()
+    };
+    let (width, height) = (160, 90);
+    let src = ripples::pool_tiles(width, height);
+    let mut split = SceneRunner::new(scene.clone(), width, height).unwrap();
+    let mut fused = SceneRunner::new(scene, width, height).unwrap();
+    let (mut a, mut b) = (vec![0u8; src.len()], vec![0u8; src.len()]);
+    while !split.is_finished() {
+        split.advance();
+        split.render(&src, &mut a).unwrap();
+        fused.advance_and_render(&src, &mut b).unwrap();
+        assert!(a == b, "frame {}", split.frame());
+    }
+    assert_eq!(fused.frame(), split.frame());
+    assert!(fused.advance_and_render(&src, &mut b[4..]).is_err());
+    assert_eq!(fused.frame(), split.frame(), "a bad buffer changes nothing");
+}

@@ -201,3 +201,38 @@ fn backends_parse_and_report_their_names() {
     assert!(Backend::detect().is_available());
     assert!(Backend::Scalar.is_available());
 }
+
+#[test]
+fn lit_render_row_matches_the_reference_with_any_table() {
+    // `LitLook`'s fields are public, so a table need not come from `LitLook::new`: gains up to the
+    // mask and highlights far above 255 must still give the reference's pixels.
+    let mut random = SplitMix64::new(5);
+    for backend in simd_backends() {
+        for width in [1, 4, 7, 8, 9, 16, 23, 40] {
+            let height = 6;
+            let src = random_image(&mut random, width * height);
+            for trial in 0..8 {
+                let mut look = random_look(&mut random, trial);
+                for entry in &mut look.table {
+                    *entry = match trial % 3 {
+                        0 => random.next_u64() as u32,
+                        1 => (random.next_u64() as u32) & 0x00ff_ffff,
+                        _ => (random.next_u64() as u32) & 0x0007_ffff,
+                    };
+                }
+                let y = random.below(height as u32) as usize;
+                let gx: Vec<f32> = (0..width)
+                    .map(|_| random_gradient(&mut random, 1))
+                    .collect();
+                let gy: Vec<f32> = (0..width)
+                    .map(|_| random_gradient(&mut random, 1))
+                    .collect();
+                let mut expected = vec![[0u8; 4]; width];
+                kernels::scalar::lit_render_row(y, height, &gx, &gy, &src, &mut expected, &look);
+                let mut got = vec![[0u8; 4]; width];
+                kernels::lit_render_row(backend, y, height, &gx, &gy, &src, &mut got, &look);
+                assert_eq!(got, expected, "{backend}, {width}x{height}, trial {trial}");
+            }
+        }
+    }
+}

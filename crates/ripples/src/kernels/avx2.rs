@@ -10,6 +10,7 @@
 
 use std::arch::x86_64::*;
 
+use super::LIT_MAX_SIDE;
 use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
 
 /// AVX2 version of [`scalar::classic_step_row`].
@@ -173,7 +174,12 @@ pub unsafe fn lit_render_row(
 ) {
     let width = dst_row.len();
     let cells = width * height;
-    if width == 0 || y >= height || cells > i32::MAX as usize || look.table.len() <= LIT_TABLE_SPAN
+    if width == 0
+        || y >= height
+        || width > LIT_MAX_SIDE
+        || height > LIT_MAX_SIDE
+        || cells > i32::MAX as usize
+        || look.table.len() <= LIT_TABLE_SPAN
     {
         scalar::lit_render_row(y, height, gx, gy, src, dst_row, look);
         return;
@@ -257,7 +263,12 @@ pub unsafe fn lit_render_row(
             let table_index = _mm256_cvttps_epi32(clamp_ps(scaled, table_span));
             let entry = _mm256_i32gather_epi32::<4>(table.as_ptr().cast(), table_index);
             let gain = _mm256_and_si256(entry, _mm256_set1_epi32(LIT_GAIN_MASK as i32));
-            let highlight = _mm256_srli_epi32::<{ LIT_GAIN_BITS as i32 }>(entry);
+            // The result is at most 255, so a highlight above 255 acts as 255; capping it keeps
+            // the 16-bit lanes below exact for any table, not only those of `LitLook::new`.
+            let highlight = _mm256_min_epu32(
+                _mm256_srli_epi32::<{ LIT_GAIN_BITS as i32 }>(entry),
+                _mm256_set1_epi32(255),
+            );
 
             // Pixels 0, 1 | 4, 5 in `low`, 2, 3 | 6, 7 in `high`, four u16 channels each.
             let (wx_low, wx_high) = spread_per_channel(wx);

@@ -20,6 +20,12 @@ pub mod scalar;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+#[cfg(target_arch = "x86_64")]
+mod sse41;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -120,6 +126,17 @@ impl std::str::FromStr for Backend {
     }
 }
 
+/// Largest side the SIMD lit kernels handle; wider or taller images (far beyond
+/// [`crate::MAX_SIDE`]) go to the reference. Below it every column is exact in `f32` and a clamped
+/// position times 128 fits in `i32`, where x86's `cvttps` would overflow to `i32::MIN` and Rust's
+/// `as` saturates.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+const LIT_MAX_SIDE: usize = 1 << 24;
+
 /// 0 = not chosen yet; otherwise 1 + the index in [`Backend::ALL`].
 static ACTIVE: AtomicU8 = AtomicU8::new(0);
 
@@ -175,6 +192,18 @@ pub fn classic_step_row(
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2::classic_step_row(up, mid, down, out, damping_shift)
         },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the guard confirmed SSE4.1 at run time.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::classic_step_row(up, mid, down, out, damping_shift)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the guard confirmed NEON at run time.
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::classic_step_row(up, mid, down, out, damping_shift)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::classic_step_row(up, mid, down, out, damping_shift),
         _ => scalar::classic_step_row(up, mid, down, out, damping_shift),
     }
 }
@@ -198,6 +227,18 @@ pub fn classic_render_row(
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2::classic_render_row(y, height, up, mid, down, src, dst_row)
         },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::classic_render_row(y, height, up, mid, down, src, dst_row)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::classic_render_row(y, height, up, mid, down, src, dst_row)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::classic_render_row(y, height, up, mid, down, src, dst_row),
         _ => scalar::classic_render_row(y, height, up, mid, down, src, dst_row),
     }
 }
@@ -221,6 +262,18 @@ pub fn lit_render_row(
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2::lit_render_row(y, height, gx, gy, src, dst_row, look)
         },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::lit_render_row(y, height, gx, gy, src, dst_row, look)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::lit_render_row(y, height, gx, gy, src, dst_row, look)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::lit_render_row(y, height, gx, gy, src, dst_row, look),
         _ => scalar::lit_render_row(y, height, gx, gy, src, dst_row, look),
     }
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use ripples_cli::UsageError;
 use ripples_cli::args::{Cli, Command, RenderArgs};
+use ripples_cli::bench::bench;
 use ripples_cli::render::{render, render_default_scene};
 
 fn main() -> ExitCode {
@@ -23,18 +24,20 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Render(args)) => render(args),
+        Some(Command::Render(args)) => render(args).map(|summary| summary.to_string()),
+        Some(Command::Bench(args)) => bench(args),
         None => {
             eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
             render_default_scene(&RenderArgs {
                 out: "ripples.gif".into(),
                 ..RenderArgs::default()
             })
+            .map(|summary| summary.to_string())
         }
     };
     match result {
-        Ok(summary) => {
-            println!("{summary}");
+        Ok(report) => {
+            println!("{report}");
             ExitCode::SUCCESS
         }
         Err(error) => {

@@ -9,7 +9,13 @@ use clap::Parser;
 use ripples_cli::UsageError;
 use ripples_cli::args::{Cli, Command, RenderArgs};
 use ripples_cli::bench::bench;
-use ripples_cli::render::{render, render_default_scene};
+use ripples_cli::render::{RenderSummary, render, render_default_scene};
+
+/// The timing of a finished render goes to stderr; what was written, to stdout.
+fn report_render(summary: RenderSummary) -> String {
+    eprintln!("{}", summary.timing_line());
+    summary.to_string()
+}
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
@@ -24,7 +30,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Render(args)) => render(args).map(|summary| summary.to_string()),
+        Some(Command::Render(args)) => render(args).map(report_render),
         Some(Command::Bench(args)) => bench(args),
         None => {
             eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
@@ -32,7 +38,7 @@ fn main() -> ExitCode {
                 out: "ripples.gif".into(),
                 ..RenderArgs::default()
             })
-            .map(|summary| summary.to_string())
+            .map(report_render)
         }
     };
     match result {

@@ -22,7 +22,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Render an animation of water over an image (PNG or JPEG; default: built-in pool tiles).
-    Render(RenderArgs),
+    Render(Box<RenderArgs>),
+    /// Time the solver and the renderer on a turbulent and a calm pool, and print the figures.
+    Bench(BenchArgs),
 }
 
 /// Options of `ripples render`. Every option overrides the scene file's value.
@@ -180,6 +182,83 @@ pub struct RenderArgs {
     /// Also write the final height field (the simulation grid) as a NumPy .npy file.
     #[arg(long, value_name = "FILE.npy")]
     pub heights_out: Option<PathBuf>,
+}
+
+/// Options of `ripples bench`.
+#[derive(Debug, Args, Clone)]
+pub struct BenchArgs {
+    /// Pool size in pixels (one simulation cell per pixel).
+    #[arg(long, value_name = "WxH", value_parser = parse_size, default_value = "1920x1080")]
+    pub size: (u32, u32),
+
+    /// Frames timed per repetition, 1..=100000.
+    #[arg(long, value_name = "N", value_parser = parse_frames, default_value = "100")]
+    pub frames: u32,
+
+    /// Repetitions; the report gives the median, 1..=1000.
+    #[arg(long, value_name = "R", value_parser = parse_reps, default_value = "5")]
+    pub reps: u32,
+
+    /// Worker threads, 1..=1024 [default: all cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+
+    /// The solver: classic, wave or spring.
+    #[arg(long, value_name = "NAME", value_parser = parse_solver, default_value = "classic")]
+    pub solver: SolverKind,
+
+    /// The look: classic (the seeds' refraction, what the speed targets are for), default (lit)
+    /// or spring.
+    #[arg(long, value_name = "MODE", value_parser = parse_render_mode, default_value = "classic")]
+    pub render: RenderMode,
+
+    /// Kernel backend: scalar, sse4.1, avx2, neon or simd128 [default: the best this CPU has].
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<ripples::Backend>,
+
+    /// Print one JSON object instead of a table. The field hash (`field_fnv1a64`) is the
+    /// 64-bit FNV-1a of the starting field's heights, row-major, little-endian: the i16 grid
+    /// for the classic solver, the f32 grid (height above rest) for wave and spring.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_reps(text: &str) -> Result<u32, String> {
+    parse_bounded("reps", text, 1, 1000).map(|reps| reps as u32)
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    parse_bounded("threads", text, 1, 1024).map(|threads| threads as usize)
+}
+
+fn parse_bounded(name: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
+    let value = parse_integer(text)?;
+    if value < min {
+        Err(format!("{name} must be >= {min}, got {value}"))
+    } else if value > max {
+        Err(format!("{name} must be <= {max}, got {value}"))
+    } else {
+        Ok(value)
+    }
+}
+
+/// A backend name that this CPU can run.
+fn parse_backend(text: &str) -> Result<ripples::Backend, String> {
+    let backend: ripples::Backend = text
+        .trim()
+        .parse()
+        .map_err(|e: ripples::Error| e.to_string())?;
+    if backend.is_available() {
+        Ok(backend)
+    } else {
+        let available: Vec<&str> = ripples::Backend::available()
+            .map(ripples::Backend::name)
+            .collect();
+        Err(format!(
+            "backend '{backend}' is not available on this CPU (available: {})",
+            available.join(", ")
+        ))
+    }
 }
 
 fn parse_frames(text: &str) -> Result<u32, String> {
@@ -432,6 +511,28 @@ mod tests {
         assert!(parse_size("640").unwrap_err().contains("'640'"));
         assert!(parse_size("99999x10").unwrap_err().contains("too large"));
         assert!(parse_size("-3x10").is_err());
+    }
+
+    #[test]
+    fn bench_counts_and_backends_are_checked() {
+        assert_eq!(parse_reps("1000"), Ok(1000));
+        assert_eq!(parse_reps("0").unwrap_err(), "reps must be >= 1, got 0");
+        assert_eq!(
+            parse_threads("1025").unwrap_err(),
+            "threads must be <= 1024, got 1025"
+        );
+        assert!(parse_threads("two").unwrap_err().contains("'two'"));
+        assert_eq!(parse_backend("scalar"), Ok(ripples::Backend::Scalar));
+        assert!(parse_backend("mmx").unwrap_err().contains("'mmx'"));
+        for backend in ripples::Backend::ALL {
+            match parse_backend(backend.name()) {
+                Ok(parsed) => assert!(parsed == backend && backend.is_available()),
+                Err(message) => {
+                    assert!(!backend.is_available());
+                    assert!(message.contains(backend.name()), "{message}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The `ripples` command as a library, so integration tests and fuzz targets can reach its
-//! parts: argument parsing, scene files, image input, rendering and the output writers.
+//! parts: argument parsing, scene files, image input, rendering, the output writers and the
+//! benchmark.
 
 #![forbid(unsafe_code)]
 
 pub mod args;
+pub mod bench;
 pub mod output;
 pub mod render;
 pub mod scene_file;

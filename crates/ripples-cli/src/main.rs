@@ -8,7 +8,14 @@ use std::process::ExitCode;
 use clap::Parser;
 use ripples_cli::UsageError;
 use ripples_cli::args::{Cli, Command, RenderArgs};
-use ripples_cli::render::{render, render_default_scene};
+use ripples_cli::bench::bench;
+use ripples_cli::render::{RenderSummary, render, render_default_scene};
+
+/// The timing of a finished render goes to stderr; what was written, to stdout.
+fn report_render(summary: RenderSummary) -> String {
+    eprintln!("{}", summary.timing_line());
+    summary.to_string()
+}
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
@@ -23,18 +30,20 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Render(args)) => render(args),
+        Some(Command::Render(args)) => render(args).map(report_render),
+        Some(Command::Bench(args)) => bench(args),
         None => {
             eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
             render_default_scene(&RenderArgs {
                 out: "ripples.gif".into(),
                 ..RenderArgs::default()
             })
+            .map(report_render)
         }
     };
     match result {
-        Ok(summary) => {
-            println!("{summary}");
+        Ok(report) => {
+            println!("{report}");
             ExitCode::SUCCESS
         }
         Err(error) => {

@@ -130,8 +130,9 @@ fn rgba_len(width: u32, height: u32) -> Option<usize> {
         .checked_mul(4)
 }
 
-/// A destination for RGBA frames, written one at a time.
-pub trait FrameSink {
+/// A destination for RGBA frames, written one at a time. `Send`, so that a sink can encode on a
+/// thread of its own while the next frame is rendered.
+pub trait FrameSink: Send {
     /// `rgba` is width*height*4 bytes, row-major, R,G,B,A. Wrong length -> error, not panic.
     fn write_frame(&mut self, rgba: &[u8]) -> Result<()>;
     /// Completes the output and moves it into place under the requested name.

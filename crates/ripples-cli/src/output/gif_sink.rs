@@ -1,5 +1,13 @@
 //! Animated GIF: one global palette for the whole animation, a 64x64x64 lookup table from
 //! colour to palette index, and frame delays that add up to the requested frame rate.
+//!
+//! Encoding is the slow part of a GIF (a table lookup per pixel, then LZW compression, which is
+//! inherently serial within a frame), so the sink spreads it over a pool of threads of its own:
+//! each frame's palette mapping is split into strips, and frames are compressed several at a
+//! time, one per thread, then written in order. The pool is separate from rayon's global pool
+//! so a long compression never holds up the simulation's strips running beside it. The bytes
+//! written are exactly those of compressing frame by frame (`Frame::make_lzw_pre_encoded` runs
+//! the same compressor as `Encoder::write_frame`; a test compares the two).
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -10,6 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use color_quant::NeuQuant;
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
+use rayon::prelude::*;
 
 use super::{AnimationInfo, FrameSink, PendingFile, check_frame_len, check_some_frames_written};
 
@@ -27,6 +36,16 @@ const NEUQUANT_TRAINING_PIXELS: usize = 100_000;
 /// NeuQuant's sampling factor must lie in 1..=30.
 const NEUQUANT_MAX_SAMPLE_FACTOR: usize = 30;
 
+/// Frames compressed together: this many per encoding thread, so a thread that finishes early
+/// finds another frame ...
+const FRAMES_PER_THREAD: usize = 2;
+
+/// ... within this many bytes of palette indices waiting in memory.
+const MAX_BATCH_BYTES: usize = 128 << 20;
+
+/// Pixels per strip when a frame is mapped to palette indices in parallel.
+const MAP_STRIP_PIXELS: usize = 1 << 16;
+
 /// Bits per channel kept by the colour lookup table.
 const LOOKUP_BITS: u32 = 6;
 const LOOKUP_SIDE: usize = 1 << LOOKUP_BITS;
@@ -38,8 +57,15 @@ pub(super) struct GifSink {
     width: u16,
     height: u16,
     delays: GifDelays,
-    /// Palette indices of the frame being written, reused between frames.
-    indices: Vec<u8>,
+    /// Frames mapped to palette indices, waiting to be compressed and written, in order.
+    batch: Vec<Vec<u8>>,
+    /// Frames per batch.
+    batch_len: usize,
+    /// Index buffers of frames already written, reused for the next ones.
+    spare: Vec<Vec<u8>>,
+    /// The threads that map and compress frames.
+    workers: rayon::ThreadPool,
+    /// Frames given to the sink.
     frames_written: u32,
     target: PathBuf,
     pending: PendingFile,
@@ -72,6 +98,14 @@ impl GifSink {
                 info.height
             );
         };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let workers = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|index| format!("gif-encoder-{index}"))
+            .build()
+            .map_err(|error| anyhow!("cannot start the GIF encoding threads: {error}"))?;
+        let frame_pixels = (usize::from(width) * usize::from(height)).max(1);
+        let batch_len = (FRAMES_PER_THREAD * threads).min((MAX_BATCH_BYTES / frame_pixels).max(1));
         let (file, pending) = PendingFile::create(target, ".gif")?;
         let mut sink = GifSink {
             stage: Stage::AwaitingFirstFrame(BufWriter::new(file)),
@@ -79,7 +113,10 @@ impl GifSink {
             width,
             height,
             delays: GifDelays::new(info.fps),
-            indices: Vec::new(),
+            batch: Vec::with_capacity(batch_len),
+            batch_len,
+            spare: Vec::new(),
+            workers,
             frames_written: 0,
             target: target.to_path_buf(),
             pending,
@@ -117,36 +154,79 @@ impl GifSink {
     }
 }
 
+impl GifSink {
+    /// Compresses the waiting frames in parallel and writes them in order.
+    fn write_batch(&mut self) -> Result<()> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let Stage::Encoding { encoder, palette } = &mut self.stage else {
+            return Err(self.error("an earlier error stopped the encoder"));
+        };
+        let compressed: Vec<Vec<u8>> = self.workers.install(|| {
+            self.batch
+                .par_iter()
+                .map(|indices| compress(indices))
+                .collect()
+        });
+        let transparent = palette.transparent_index();
+        for data in &compressed {
+            let frame = Frame {
+                width: self.width,
+                height: self.height,
+                delay: self.delays.next_delay(),
+                transparent,
+                // With transparency, clear each frame before the next, or the previous frame
+                // would show through its transparent pixels.
+                dispose: match transparent {
+                    Some(_) => DisposalMethod::Background,
+                    None => DisposalMethod::Keep,
+                },
+                buffer: Cow::Borrowed(data),
+                ..Frame::default()
+            };
+            if let Err(error) = encoder.write_lzw_pre_encoded_frame(&frame) {
+                let message = format!("cannot write GIF '{}': {error}", self.target.display());
+                self.stage = Stage::Broken;
+                return Err(anyhow!(message));
+            }
+        }
+        self.spare.append(&mut self.batch);
+        Ok(())
+    }
+}
+
+/// A frame of palette indices, LZW-compressed as `Encoder::write_frame` would.
+fn compress(indices: &[u8]) -> Vec<u8> {
+    let mut frame = Frame {
+        buffer: Cow::Borrowed(indices),
+        ..Frame::default()
+    };
+    frame.make_lzw_pre_encoded();
+    frame.buffer.into_owned()
+}
+
 impl FrameSink for GifSink {
     fn write_frame(&mut self, rgba: &[u8]) -> Result<()> {
         check_frame_len(rgba, &self.info)?;
         self.start_encoder(rgba)?;
-        let Stage::Encoding { encoder, palette } = &mut self.stage else {
+        let Stage::Encoding { palette, .. } = &self.stage else {
             return Err(self.error("an earlier error stopped the encoder"));
         };
-        palette.map_frame(rgba, &mut self.indices);
-        let frame = Frame {
-            width: self.width,
-            height: self.height,
-            delay: self.delays.next_delay(),
-            transparent: palette.transparent_index(),
-            // With transparency, clear each frame before the next, or the previous frame would
-            // show through its transparent pixels.
-            dispose: match palette.transparent_index() {
-                Some(_) => DisposalMethod::Background,
-                None => DisposalMethod::Keep,
-            },
-            buffer: Cow::Borrowed(&self.indices),
-            ..Frame::default()
-        };
-        let written = encoder.write_frame(&frame);
-        written.map_err(|error| self.error(error))?;
+        let mut indices = self.spare.pop().unwrap_or_default();
+        self.workers
+            .install(|| palette.map_frame_parallel(rgba, &mut indices));
+        self.batch.push(indices);
         self.frames_written += 1;
+        if self.batch.len() >= self.batch_len {
+            self.write_batch()?;
+        }
         Ok(())
     }
 
-    fn finish(self: Box<Self>) -> Result<()> {
+    fn finish(mut self: Box<Self>) -> Result<()> {
         check_some_frames_written(&self.target, self.frames_written)?;
+        self.write_batch()?;
         let GifSink {
             stage,
             target,
@@ -243,10 +323,24 @@ impl GifPalette {
     }
 
     /// Replaces `indices` with the palette index of every pixel of `rgba`: one table lookup
-    /// per pixel, no search.
+    /// per pixel, no search. The serial reference of [`map_frame_parallel`](Self::map_frame_parallel).
+    #[cfg(test)]
     pub(super) fn map_frame(&self, rgba: &[u8], indices: &mut Vec<u8>) {
         indices.clear();
         indices.extend(rgba.chunks_exact(4).map(|pixel| self.index_of(pixel)));
+    }
+
+    /// [`map_frame`](Self::map_frame) in strips on the current rayon pool.
+    pub(super) fn map_frame_parallel(&self, rgba: &[u8], indices: &mut Vec<u8>) {
+        indices.resize(rgba.len() / 4, 0);
+        indices
+            .par_chunks_mut(MAP_STRIP_PIXELS)
+            .zip(rgba.par_chunks(MAP_STRIP_PIXELS * 4))
+            .for_each(|(indices, rgba)| {
+                for (index, pixel) in indices.iter_mut().zip(rgba.chunks_exact(4)) {
+                    *index = self.index_of(pixel);
+                }
+            });
     }
 
     fn index_of(&self, pixel: &[u8]) -> u8 {
@@ -447,6 +541,87 @@ mod tests {
             let entry = &palette.rgb()[usize::from(index) * 3..][..3];
             assert_eq!(entry, &pixel[..3]);
         }
+    }
+
+    /// Frames of many colours (more than 128, so LZW codes grow past 8 bits) that change.
+    fn busy_frame(width: usize, height: usize, t: usize) -> Vec<u8> {
+        (0..width * height)
+            .flat_map(|i| {
+                let (x, y) = (i % width, i / width);
+                let v = (x * 7 + y * 13 + t * 29) ^ (x * y + t);
+                [
+                    v as u8,
+                    (v >> 3) as u8,
+                    (x + t) as u8,
+                    if v.is_multiple_of(97) { 0 } else { 255 },
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parallel_encoding_writes_the_bytes_of_frame_by_frame_encoding() {
+        let (width, height) = (173, 91);
+        let info = AnimationInfo {
+            width: width as u32,
+            height: height as u32,
+            fps: 30.0,
+            frames: 11,
+        };
+        let frames: Vec<Vec<u8>> = (0..11).map(|t| busy_frame(width, height, t)).collect();
+        let samples = frames[0].clone();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        let mut sink = Box::new(GifSink::create(&path, &info, &samples).unwrap());
+        assert!(sink.batch_len >= 1);
+        for frame in &frames {
+            sink.write_frame(frame).unwrap();
+        }
+        sink.finish().unwrap();
+
+        // The reference: the plain encoder, one frame at a time, serial palette mapping.
+        let palette = GifPalette::from_samples(&samples);
+        assert!(palette.transparent_index().is_some());
+        let mut reference =
+            Encoder::new(Vec::new(), width as u16, height as u16, palette.rgb()).unwrap();
+        reference.set_repeat(Repeat::Infinite).unwrap();
+        let mut delays = GifDelays::new(30.0);
+        let mut indices = Vec::new();
+        for frame in &frames {
+            palette.map_frame(frame, &mut indices);
+            let mut parallel = Vec::new();
+            palette.map_frame_parallel(frame, &mut parallel);
+            assert_eq!(parallel, indices);
+            reference
+                .write_frame(&Frame {
+                    width: width as u16,
+                    height: height as u16,
+                    delay: delays.next_delay(),
+                    transparent: palette.transparent_index(),
+                    dispose: DisposalMethod::Background,
+                    buffer: Cow::Borrowed(&indices),
+                    ..Frame::default()
+                })
+                .unwrap();
+        }
+        let expected = reference.into_inner().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_dropped_sink_with_frames_waiting_leaves_nothing() {
+        let info = AnimationInfo {
+            width: 16,
+            height: 8,
+            fps: 30.0,
+            frames: 3,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        let mut sink = GifSink::create(&path, &info, &[]).unwrap();
+        sink.write_frame(&busy_frame(16, 8, 0)).unwrap();
+        drop(sink);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     fn delays(fps: f64, frames: usize) -> Vec<u16> {

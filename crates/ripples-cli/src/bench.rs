@@ -10,7 +10,7 @@
 //!   backend asked for. Nothing here reaches into the core's internals, so what is timed is what
 //!   a program gets.
 //! - **Three timings, two fields.** `step` alone, `render` alone and `step+render` (one real
-//!   frame, in [`step_and_render`] so a fused core call can replace it in one place), each on the
+//!   frame, through [`Pool::step_and_render`], which fuses the two where it can), each on the
 //!   turbulent field and on calm water, interleaved rep by rep so a busy moment on a shared
 //!   machine hits both; medians, not means, for the same reason.
 //! - **Two yardsticks measured in the same run.** A plain scalar port of the seed article's

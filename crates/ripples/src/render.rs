@@ -296,6 +296,7 @@ impl Renderer {
             let (width, height) = (field.width, field.height);
             parallel::for_each_strip(dst, width, strip_rows, |first_row, strip| {
                 for (offset, dst_row) in strip.chunks_exact_mut(width).enumerate() {
+                    prefetch_source(src, width, height, first_row + offset);
                     render_classic_row(
                         backend,
                         heights,
@@ -336,6 +337,7 @@ impl Renderer {
             &mut self.strips,
             |first_row, strip, scratch| {
                 for (offset, dst_row) in strip.chunks_exact_mut(image_width).enumerate() {
+                    prefetch_source(src, image_width, image_height, first_row + offset);
                     job.render_row(first_row + offset, dst_row, scratch);
                 }
             },
@@ -443,6 +445,7 @@ impl Renderer {
                         let grid =
                             [r - 1, r, r + 1].map(|i| &strip_rows[i * width..(i + 1) * width]);
                         let dst_row = &mut dst_strip[r * width..(r + 1) * width];
+                        prefetch_source(src, width, height, first_row + r);
                         render_row(first_row + r, grid, dst_row, scratch);
                     }
                 }
@@ -553,6 +556,26 @@ impl FrameJob<'_> {
                 self.look.spring_transparency,
             ),
         }
+    }
+}
+
+/// How many rows ahead of the row being rendered the source image is prefetched.
+///
+/// A refracted row reads source pixels up to the largest displacement above and below it, in a
+/// scattered order the CPU's own prefetcher cannot follow, so the first touch of each source row
+/// would wait on memory. Fetching every row this far ahead, once, means those reads find it in
+/// cache. Rough water displaces up to about 64 rows (the bench's turbulent field), so 80 rows
+/// lead that by 16. On the turbulent 3840x2160 field it took the classic render from about
+/// 1.1 to 0.66-0.8 ns per pixel here (`ripples bench --size 3840x2160`); it never changes a
+/// result.
+const SOURCE_PREFETCH_ROWS: usize = 80;
+
+/// Prefetches the source row [`SOURCE_PREFETCH_ROWS`] below row `y` (each row once per frame).
+#[inline]
+fn prefetch_source(src: &[[u8; 4]], width: usize, height: usize, y: usize) {
+    let ahead = y + SOURCE_PREFETCH_ROWS;
+    if ahead < height {
+        kernels::prefetch(&src[ahead * width..(ahead + 1) * width]);
     }
 }
 

@@ -20,8 +20,17 @@
 //! 3. **Edges.** Border cells are set back to rest (`h = W = 0`), then walls
 //!    ([`crate::Obstacles`]) are, then a sponge ([`crate::Sponge`]) damps both fields if asked.
 //!
-//! The spreading is the costly part: with 4 passes a step is about 8 sweeps of the grid in each
-//! direction, about 90 us for 128x128 cells here, ten times the classic solver.
+//! The spreading is the costly part: with 4 passes a step is 8 sweeps of the grid in each
+//! direction. Run sweep after sweep over the whole grid, as the seed does, a 1920x1080 step took
+//! about 12.5 ms on this project's 2-core x86-64 machine (66 us for 128x128 cells), mostly
+//! spent moving full-size arrays to and from memory, and it could not use a second thread. The
+//! step now runs as a row wavefront (`Wavefront` below): every stage of the step goes over a row
+//! while the row is in cache, so a step reads its two fields and writes the next two once, with
+//! the vectorised kernels of [`crate::kernels::float`]; strips of rows run on rayon's threads,
+//! each recomputing the few rows it shares with its neighbours, with the same result on any
+//! number of threads. Measured now (AVX2): about 3.3 ms per 1080p step on one thread and 1.7 ms
+//! on two (23 us for 128x128 cells); the baseline instructions (SSE2) take about 5.9 ms on one.
+//! Every cell still goes through exactly the seed's operations in the seed's order.
 //!
 //! One pass moves height from a cell to its neighbours by `spread` times the difference, so per
 //! pass the heights see `h += spread * L h` (`L` the 5-point Laplacian) and the velocities get
@@ -564,6 +573,25 @@ impl Wavefront<'_> {
         let (landing_heights, landing_velocities) = landing.split_at_mut(width);
         let first_rows = self.stage_rows(0, &rows);
         for t in first_rows.start..rows.end + self.passes {
+            // The rows the next round reads from memory and writes to it: their loads then
+            // overlap this round's work (about 10% off a 1080p step here).
+            if first_rows.contains(&(t + 1)) {
+                let cells = (t + 1) * width..(t + 2) * width;
+                kernels::float::prefetch(&self.heights[cells.clone()]);
+                kernels::float::prefetch(&self.velocities[cells.clone()]);
+                for map in [self.stiffness, self.viscosity] {
+                    if let Values::PerCell(map) = map {
+                        kernels::float::prefetch(&map[cells.clone()]);
+                    }
+                }
+            }
+            if let Some(r) = (t + 1).checked_sub(self.passes)
+                && rows.contains(&r)
+            {
+                let cells = (r - rows.start) * width..(r - rows.start + 1) * width;
+                kernels::float::prefetch(&heights_out[cells.clone()]);
+                kernels::float::prefetch(&velocities_out[cells]);
+            }
             if first_rows.contains(&t) {
                 // Row t enters: its springs, then the first spreading along x into ring 0.
                 let cells = t * width..(t + 1) * width;

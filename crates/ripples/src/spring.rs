@@ -184,8 +184,8 @@ pub struct SpringSolver {
     next_heights: Vec<f32>,
     /// The next step's velocities, likewise.
     next_velocities: Vec<f32>,
-    /// Working rows of the strips a step is split into (see [`Wavefront`]); sized by the first
-    /// step, and again only when the strips or the passes grow.
+    /// Working rows of the strips a step is split into (see [`Wavefront`]); sized for the
+    /// thread pool at hand, again only when the strips or the passes grow.
     scratch: Vec<f32>,
 }
 
@@ -197,7 +197,7 @@ impl SpringSolver {
     pub fn new(width: u32, height: u32) -> Result<Self, Error> {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
         let cells = width as usize * height as usize;
-        Ok(Self {
+        let mut solver = Self {
             width: width as usize,
             height: height as usize,
             stiffness: Coefficient::Uniform(DEFAULT_STIFFNESS),
@@ -209,7 +209,9 @@ impl SpringSolver {
             next_heights: vec![0.0; cells],
             next_velocities: vec![0.0; cells],
             scratch: Vec::new(),
-        })
+        };
+        solver.strips();
+        Ok(solver)
     }
 
     /// Sets the same stiffness `k` for every spring, `0 <= k <= 1` and no more than the
@@ -302,6 +304,7 @@ impl SpringSolver {
         check_range("spread passes", passes, 1, MAX_SPREAD_PASSES)?;
         self.spread = spread;
         self.passes = passes;
+        self.strips();
         Ok(())
     }
 
@@ -373,21 +376,11 @@ impl SpringSolver {
             self.calm();
             return;
         }
-        let passes = self.passes as usize;
-        // Each strip recomputes up to `passes` rows beyond each of its ends (see `Wavefront`);
-        // strips of at least `4 * passes` rows keep that extra work small.
-        let strip_rows = parallel::strip_rows(width, height)
-            .max(4 * passes)
-            .min(height);
-        let strips = height.div_ceil(strip_rows);
-        let per_strip = Wavefront::scratch_len(width, passes);
-        if self.scratch.len() < strips * per_strip {
-            self.scratch.resize(strips * per_strip, 0.0);
-        }
+        let (strip_rows, per_strip) = self.strips();
         let wavefront = Wavefront {
             width,
             height,
-            passes,
+            passes: self.passes as usize,
             spread: self.spread,
             heights: &self.heights,
             velocities: &self.velocities,
@@ -413,6 +406,25 @@ impl SpringSolver {
             sponge.apply_f32(&mut self.heights, width, height);
             sponge.apply_f32(&mut self.velocities, width, height);
         }
+    }
+
+    /// Rows per strip of a step on the current thread pool, and scratch items per strip; makes
+    /// room for the scratch of every strip (allocating only when the strips or the passes
+    /// outgrow it, so steps after the first allocate nothing).
+    fn strips(&mut self) -> (usize, usize) {
+        let (width, height) = (self.width, self.height);
+        let passes = self.passes as usize;
+        // Each strip recomputes up to `passes` rows beyond each of its ends (see `Wavefront`);
+        // strips of at least `4 * passes` rows keep that extra work small.
+        let strip_rows = parallel::strip_rows(width, height)
+            .max(4 * passes)
+            .min(height);
+        let per_strip = Wavefront::scratch_len(width, passes);
+        let needed = height.div_ceil(strip_rows) * per_strip;
+        if self.scratch.len() < needed {
+            self.scratch.resize(needed, 0.0);
+        }
+        (strip_rows, per_strip)
     }
 
     /// Drops a stone: every interior cell `(px, py)` with `px` in `[x-r, x+r)`, `py` in

@@ -64,47 +64,6 @@ where
     }
 }
 
-/// Like [`for_each_strip`], with a second buffer of the same number of rows (`extra_width` items
-/// each) split into the same strips: `work(first_row, strip, extra_strip)`.
-#[allow(dead_code)] // the renderer adopts it next
-pub(crate) fn for_each_strip_pair<T, U, F>(
-    data: &mut [T],
-    width: usize,
-    extra: &mut [U],
-    extra_width: usize,
-    strip_rows: usize,
-    work: F,
-) where
-    T: Send,
-    U: Send,
-    F: Fn(usize, &mut [T], &mut [U]) + Sync + Send,
-{
-    let chunk = (strip_rows * width).max(1);
-    let extra_chunk = (strip_rows * extra_width).max(1);
-    if data.len() <= chunk {
-        work(0, data, extra);
-        return;
-    }
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        data.par_chunks_mut(chunk)
-            .zip(extra.par_chunks_mut(extra_chunk))
-            .enumerate()
-            .for_each(|(index, (strip, extra))| work(index * strip_rows, strip, extra));
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        for (index, (strip, extra)) in data
-            .chunks_mut(chunk)
-            .zip(extra.chunks_mut(extra_chunk))
-            .enumerate()
-        {
-            work(index * strip_rows, strip, extra);
-        }
-    }
-}
-
 /// Like [`for_each_strip`], giving strip `i` the state `states[i]` (scratch rows), so strips
 /// never share mutable state. `states` must have at least one entry per strip.
 pub(crate) fn for_each_strip_with<T, S, F>(
@@ -145,7 +104,9 @@ pub(crate) fn for_each_strip_with<T, S, F>(
     }
 }
 
-/// [`for_each_strip_pair`] with a state per strip: `work(first_row, strip, extra_strip, state)`.
+/// Like [`for_each_strip`], with a second buffer of the same number of rows (`extra_width`
+/// items each) split into the same strips, and a state per strip:
+/// `work(first_row, strip, extra_strip, state)`.
 pub(crate) fn for_each_strip_pair_with<T, U, S, F>(
     data: &mut [T],
     width: usize,
@@ -192,6 +153,60 @@ pub(crate) fn for_each_strip_pair_with<T, U, S, F>(
             .enumerate()
         {
             work(index * strip_rows, strip, extra, state);
+        }
+    }
+}
+
+/// Like [`for_each_strip`] for two buffers of the same width, and with a scratch slice of
+/// `scratch_per_strip` items for each strip: `work(first_row, strip, extra_strip, scratch)`.
+///
+/// `scratch` must hold at least `scratch_per_strip` items per strip, i.e. for
+/// `data.len().div_ceil(strip_rows * width)` strips. Each strip gets a slice of its own, so a
+/// pass that needs working rows can keep them in its owner's buffer and allocate nothing.
+pub(crate) fn for_each_strip_pair_with_scratch<T, U, S, F>(
+    data: &mut [T],
+    extra: &mut [U],
+    width: usize,
+    scratch: &mut [S],
+    scratch_per_strip: usize,
+    strip_rows: usize,
+    work: F,
+) where
+    T: Send,
+    U: Send,
+    S: Send,
+    F: Fn(usize, &mut [T], &mut [U], &mut [S]) + Sync + Send,
+{
+    let chunk = (strip_rows * width).max(1);
+    let scratch_per_strip = scratch_per_strip.max(1);
+    assert!(
+        scratch.len() >= data.len().div_ceil(chunk).max(1) * scratch_per_strip,
+        "scratch for every strip"
+    );
+    if data.len() <= chunk {
+        work(0, data, extra, &mut scratch[..scratch_per_strip]);
+        return;
+    }
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        data.par_chunks_mut(chunk)
+            .zip(extra.par_chunks_mut(chunk))
+            .zip(scratch.par_chunks_mut(scratch_per_strip))
+            .enumerate()
+            .for_each(|(index, ((strip, extra), scratch))| {
+                work(index * strip_rows, strip, extra, scratch)
+            });
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        for (index, ((strip, extra), scratch)) in data
+            .chunks_mut(chunk)
+            .zip(extra.chunks_mut(chunk))
+            .zip(scratch.chunks_mut(scratch_per_strip))
+            .enumerate()
+        {
+            work(index * strip_rows, strip, extra, scratch);
         }
     }
 }

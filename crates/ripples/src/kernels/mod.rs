@@ -13,9 +13,14 @@
 //! run every backend the CPU has against it on random rows. [`Backend::detect`] picks the best
 //! backend at run time (a binary built on one x86-64 runs on any other), and the functions in
 //! this module dispatch on a [`Backend`] value the caller passes, once per row.
+//!
+//! The `f32` kernels of the physical solvers live in [`float`]: element-wise loops that the
+//! compiler vectorises for each backend from one plain body, identical bit for bit by
+//! construction (see there why).
 
 #![allow(unsafe_code)]
 
+pub mod float;
 pub mod scalar;
 
 #[cfg(target_arch = "x86_64")]

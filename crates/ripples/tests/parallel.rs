@@ -4,6 +4,10 @@
 //! The sizes are chosen so strips come out of every shape: many rows, a few rows, exactly two
 //! rows (nothing fused inside the strip, everything rendered at its edges) and a last strip of a
 //! single row.
+//!
+//! Needs threads, so only with the `parallel` feature (not on wasm32).
+
+#![cfg(feature = "parallel")]
 
 use ripples::{Boundary, Look, Pool, Rain, RenderMode, SolverKind};
 

@@ -204,9 +204,7 @@ impl Pool {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), Error> {
-        let expected = self.width as usize * self.height as usize * 4;
-        self.check_len("source image", src.len(), expected)?;
-        self.check_len("destination frame", dst.len(), expected)?;
+        self.check_frame(src.len(), dst.len(), 4)?;
         self.step_and_render_pixels(
             look,
             bytemuck::cast_slice(src),
@@ -221,9 +219,7 @@ impl Pool {
         src: &[u32],
         dst: &mut [u32],
     ) -> Result<(), Error> {
-        let expected = self.width as usize * self.height as usize;
-        self.check_len("source image", src.len(), expected)?;
-        self.check_len("destination frame", dst.len(), expected)?;
+        self.check_frame(src.len(), dst.len(), 1)?;
         self.step_and_render_pixels(
             look,
             bytemuck::cast_slice(src),
@@ -237,24 +233,19 @@ impl Pool {
         src: &[[u8; 4]],
         dst: &mut [[u8; 4]],
     ) -> Result<(), Error> {
+        self.drive_generators();
         let fusable = self.sim_scale == 1 && self.obstacles.is_empty() && self.sponge.is_none();
-        if fusable && self.solver.as_classic().is_some() {
-            self.drive_generators();
-            let classic = self.solver.as_classic_mut();
-            if let Some(classic) = classic
-                && self
-                    .renderer
-                    .step_and_render_classic(classic, look, src, dst)
-            {
-                self.steps += 1;
-                return Ok(());
-            }
-            // Not a look the fused pass renders: finish the step the usual way.
-            self.solver.step(&self.obstacles, self.sponge.as_ref());
-            self.steps += 1;
-            return self.render_pixels(look, src, dst);
+        let fused = match self.solver.as_classic_mut() {
+            Some(classic) if fusable => self
+                .renderer
+                .step_and_render_classic(classic, look, src, dst),
+            _ => false,
+        };
+        self.steps += 1;
+        if fused {
+            return Ok(());
         }
-        self.step();
+        self.solver.step(&self.obstacles, self.sponge.as_ref());
         self.render_pixels(look, src, dst)
     }
 
@@ -303,9 +294,7 @@ impl Pool {
 
     /// Renders the water over `src` into `dst`, both RGBA bytes of `width x height` pixels.
     pub fn render(&mut self, look: &Look, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
-        let expected = self.width as usize * self.height as usize * 4;
-        self.check_len("source image", src.len(), expected)?;
-        self.check_len("destination frame", dst.len(), expected)?;
+        self.check_frame(src.len(), dst.len(), 4)?;
         let src: &[[u8; 4]] = bytemuck::cast_slice(src);
         let dst: &mut [[u8; 4]] = bytemuck::cast_slice_mut(dst);
         self.render_pixels(look, src, dst)
@@ -313,9 +302,7 @@ impl Pool {
 
     /// Renders into `u32` pixels (`0xAARRGGBB`, alpha in the top byte), e.g. a softbuffer frame.
     pub fn render_u32(&mut self, look: &Look, src: &[u32], dst: &mut [u32]) -> Result<(), Error> {
-        let expected = self.width as usize * self.height as usize;
-        self.check_len("source image", src.len(), expected)?;
-        self.check_len("destination frame", dst.len(), expected)?;
+        self.check_frame(src.len(), dst.len(), 1)?;
         self.render_pixels(
             look,
             bytemuck::cast_slice(src),
@@ -337,6 +324,18 @@ impl Pool {
         };
         self.renderer
             .render(field, self.sim_scale, look, src, dst, self.width as usize)
+    }
+
+    /// Checks a source image and a destination frame of `per_pixel` elements per pixel.
+    pub(crate) fn check_frame(
+        &self,
+        src_len: usize,
+        dst_len: usize,
+        per_pixel: usize,
+    ) -> Result<(), Error> {
+        let expected = self.width as usize * self.height as usize * per_pixel;
+        self.check_len("source image", src_len, expected)?;
+        self.check_len("destination frame", dst_len, expected)
     }
 
     fn check_len(&self, what: &'static str, got: usize, expected: usize) -> Result<(), Error> {

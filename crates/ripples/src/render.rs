@@ -310,10 +310,7 @@ impl Renderer {
             });
             return Ok(());
         }
-        if look.mode == RenderMode::Default && self.lit_for != *look {
-            look.update_lit_look(&mut self.lit);
-            self.lit_for = *look;
-        }
+        self.prepare_lit(look);
         let strips = image_height.div_ceil(strip_rows);
         self.ensure_scratch(image_width, field.width, strips);
         for scratch in &mut self.strips {
@@ -369,10 +366,7 @@ impl Renderer {
         {
             return false;
         }
-        if look.mode == RenderMode::Default && self.lit_for != *look {
-            look.update_lit_look(&mut self.lit);
-            self.lit_for = *look;
-        }
+        self.prepare_lit(look);
         let backend = kernels::backend();
         let strip_rows = parallel::strip_rows(width, height);
         self.ensure_scratch(width, width, height.div_ceil(strip_rows));
@@ -471,6 +465,14 @@ impl Renderer {
             },
         );
         true
+    }
+
+    /// Rebuilds the default look's light table when the look changed since the last frame.
+    fn prepare_lit(&mut self, look: &Look) {
+        if look.mode == RenderMode::Default && self.lit_for != *look {
+            look.update_lit_look(&mut self.lit);
+            self.lit_for = *look;
+        }
     }
 
     fn ensure_scratch(&mut self, image_width: usize, grid_width: usize, strips: usize) {

@@ -652,21 +652,7 @@ impl SceneRunner {
     /// render fused where the pool can ([`Pool::step_and_render`]). A wrong buffer size is an
     /// error before anything changes.
     pub fn advance_and_render(&mut self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
-        let expected = self.pool.width() as usize * self.pool.height() as usize * 4;
-        for (what, got) in [
-            ("source image", src.len()),
-            ("destination frame", dst.len()),
-        ] {
-            if got != expected {
-                return Err(Error::BufferSize {
-                    what,
-                    got,
-                    expected,
-                    width: self.pool.width(),
-                    height: self.pool.height(),
-                });
-            }
-        }
+        self.pool.check_frame(src.len(), dst.len(), 4)?;
         self.disturb();
         for _ in 1..self.scene.steps_per_frame {
             self.pool.step();

@@ -533,9 +533,15 @@ impl FrameJob<'_> {
         }
         let (src, height) = (self.src, self.image_height);
         match self.mode {
-            RenderMode::Classic => {
-                kernels::resampled_classic_row(y, height, gradient_x, gradient_y, src, dst_row)
-            }
+            RenderMode::Classic => kernels::resampled_classic_row(
+                self.backend,
+                y,
+                height,
+                gradient_x,
+                gradient_y,
+                src,
+                dst_row,
+            ),
             RenderMode::Default => kernels::lit_render_row(
                 self.backend,
                 y,

@@ -236,3 +236,51 @@ fn lit_render_row_matches_the_reference_with_any_table() {
         }
     }
 }
+
+/// Gradients at the rounding edges of the classic look: halves (which round away from zero),
+/// the largest value below a half, and halves near 2^22 where f32 has no room for more.
+fn rounding_edge_gradient(random: &mut SplitMix64) -> f32 {
+    let whole = random.between(-70, 70) as f32;
+    match random.below(4) {
+        0 => whole + 0.5,
+        1 => whole + 0.499_999_97,
+        2 => whole - 0.5,
+        _ => [4_194_304.5, -4_194_304.5, 0.5, -0.5][random.below(4) as usize],
+    }
+}
+
+#[test]
+fn resampled_classic_row_matches_the_reference_on_every_backend() {
+    let mut random = SplitMix64::new(4);
+    for backend in simd_backends() {
+        for width in 1..45 {
+            for height in [1, 2, 5, 33, 150] {
+                let src = random_image(&mut random, width * height);
+                for trial in 0..10 {
+                    let y = random.below(height as u32) as usize;
+                    let mut gradient = |random: &mut SplitMix64| match trial % 5 {
+                        4 => rounding_edge_gradient(random),
+                        kind => random_gradient(random, kind as u64),
+                    };
+                    let gx: Vec<f32> = (0..width).map(|_| gradient(&mut random)).collect();
+                    let gy: Vec<f32> = (0..width).map(|_| gradient(&mut random)).collect();
+                    let mut expected = vec![[0u8; 4]; width];
+                    kernels::scalar::resampled_classic_row(
+                        y,
+                        height,
+                        &gx,
+                        &gy,
+                        &src,
+                        &mut expected,
+                    );
+                    let mut got = vec![[0u8; 4]; width];
+                    kernels::resampled_classic_row(backend, y, height, &gx, &gy, &src, &mut got);
+                    assert_eq!(
+                        got, expected,
+                        "{backend}, {width}x{height}, row {y}, trial {trial}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -150,6 +150,79 @@ pub unsafe fn classic_render_row(
     scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..width - 1);
 }
 
+/// AVX2 version of [`scalar::resampled_classic_row`].
+///
+/// `f32::round` rounds halves away from zero, which no `vroundps` mode does, so it is built
+/// from truncation: the dropped fraction `g - trunc(g)` is exact, and when its size is at least
+/// one half the result moves one away from zero. `vmaxps` returns its second operand for NaN,
+/// which turns a NaN coordinate into 0 exactly as the reference's `as usize` does.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn resampled_classic_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    let cells = width * height;
+    if y >= height || cells > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let src = &src[..cells];
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let zero = _mm256_setzero_ps();
+    let max_x = _mm256_set1_ps(width as f32 - 1.0);
+    let max_y = _mm256_set1_ps(height as f32 - 1.0);
+    let row_y = _mm256_set1_ps(y as f32);
+    let stride = _mm256_set1_epi32(width as i32);
+    let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    let mut x = 0;
+    while x + 8 <= width {
+        // SAFETY: x + 8 <= width, so the 8 gradients read and the 8 pixels written at x lie
+        // inside rows of `width`. The coordinates are clamped to [0, width - 1] and
+        // [0, height - 1] before conversion, so `sy * width + sx` lies inside `src`
+        // (`width * height` pixels, which fits in i32); `x + lane < 2^24` is exact in f32.
+        unsafe {
+            let column = _mm256_add_ps(_mm256_set1_ps(x as f32), lanes);
+            let gx = round_half_away(_mm256_loadu_ps(gx.as_ptr().add(x)));
+            let gy = round_half_away(_mm256_loadu_ps(gy.as_ptr().add(x)));
+            let sx = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(column, gx), zero), max_x);
+            let sy = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(row_y, gy), zero), max_y);
+            let index = _mm256_add_epi32(
+                _mm256_mullo_epi32(_mm256_cvttps_epi32(sy), stride),
+                _mm256_cvttps_epi32(sx),
+            );
+            let pixels = _mm256_i32gather_epi32::<4>(src.as_ptr().cast(), index);
+            _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), pixels);
+        }
+        x += 8;
+    }
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+}
+
+/// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and
+/// NaN pass through.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn round_half_away(value: __m256) -> __m256 {
+    let truncated = _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(value);
+    let fraction = _mm256_sub_ps(value, truncated);
+    let magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0), fraction);
+    let carries = _mm256_cmp_ps::<_CMP_GE_OQ>(magnitude, _mm256_set1_ps(0.5));
+    let away = _mm256_or_ps(
+        _mm256_and_ps(value, _mm256_set1_ps(-0.0)),
+        _mm256_set1_ps(1.0),
+    );
+    _mm256_add_ps(truncated, _mm256_and_ps(carries, away))
+}
+
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn load_i16x8_as_i32(pointer: *const i16) -> __m256i {

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use scalar::{
     LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook, gradient_row,
-    gradient_row_scaled, resampled_classic_row, spring_render_row,
+    gradient_row_scaled, spring_render_row,
 };
 
 /// A set of CPU instructions the kernels can use.
@@ -245,6 +245,30 @@ pub fn classic_render_row(
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         Backend::Simd128 => simd128::classic_render_row(y, height, up, mid, down, src, dst_row),
         _ => scalar::classic_render_row(y, height, up, mid, down, src, dst_row),
+    }
+}
+
+/// Renders one row with the classic refraction driven by gradient rows (the classic look over the
+/// wave and spring solvers, or at a simulation scale above 1); see
+/// [`scalar::resampled_classic_row`]. AVX2 has a version; the other backends, which lack a
+/// gather, use the reference.
+#[inline]
+pub fn resampled_classic_row(
+    backend: Backend,
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::resampled_classic_row(y, height, gx, gy, src, dst_row)
+        },
+        _ => scalar::resampled_classic_row(y, height, gx, gy, src, dst_row),
     }
 }
 

@@ -180,10 +180,25 @@ pub fn resampled_classic_row(
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) {
+    resampled_classic_span(y, height, gx, gy, src, dst_row, 0..dst_row.len());
+}
+
+/// [`resampled_classic_row`] for the pixels in `columns` only; SIMD backends finish their rows
+/// with it.
+#[inline]
+pub(crate) fn resampled_classic_span(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: std::ops::Range<usize>,
+) {
     let width = dst_row.len();
     let (gx, gy) = (&gx[..width], &gy[..width]);
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
-    for x in 0..width {
+    for x in columns {
         let sx = (x as f32 + gx[x].round()).clamp(0.0, max_x) as usize;
         let sy = (y as f32 + gy[x].round()).clamp(0.0, max_y) as usize;
         dst_row[x] = src[sy * width + sx];

@@ -258,7 +258,7 @@ fn resampled_classic_row_matches_the_reference_on_every_backend() {
                 let src = random_image(&mut random, width * height);
                 for trial in 0..10 {
                     let y = random.below(height as u32) as usize;
-                    let mut gradient = |random: &mut SplitMix64| match trial % 5 {
+                    let gradient = |random: &mut SplitMix64| match trial % 5 {
                         4 => rounding_edge_gradient(random),
                         kind => random_gradient(random, kind as u64),
                     };

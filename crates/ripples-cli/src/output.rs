@@ -461,13 +461,52 @@ mod tests {
         names
     }
 
+    /// The frames as a viewer shows them (delay, whole RGBA canvas).
     fn decode_gif(path: &Path) -> (gif::Decoder<File>, Vec<(u16, Vec<u8>)>) {
         let mut options = gif::DecodeOptions::new();
         options.set_color_output(gif::ColorOutput::RGBA);
-        let mut decoder = options.read_info(File::open(path).unwrap()).unwrap();
+        let decoder = options.read_info(File::open(path).unwrap()).unwrap();
+        let (decoder, frames) = gif_canvases(decoder);
+        (
+            decoder,
+            frames
+                .into_iter()
+                .map(|(delay, _, canvas)| (delay, canvas))
+                .collect(),
+        )
+    }
+
+    /// Composites every frame onto a canvas as a viewer does: each frame's opaque pixels
+    /// over what the previous frame left, then its disposal. Also returns each stored frame's
+    /// rectangle `[left, top, width, height]`.
+    pub(crate) fn gif_canvases<R: std::io::Read>(
+        mut decoder: gif::Decoder<R>,
+    ) -> (gif::Decoder<R>, Vec<(u16, [u16; 4], Vec<u8>)>) {
+        let (width, height) = (usize::from(decoder.width()), usize::from(decoder.height()));
+        let mut canvas = vec![0u8; width * height * 4];
         let mut frames = Vec::new();
         while let Some(frame) = decoder.read_next_frame().unwrap() {
-            frames.push((frame.delay, frame.buffer.to_vec()));
+            let (left, top) = (usize::from(frame.left), usize::from(frame.top));
+            let frame_width = usize::from(frame.width);
+            let rect = [frame.left, frame.top, frame.width, frame.height];
+            let cells = |row: usize| {
+                let start = ((top + row) * width + left) * 4;
+                start..start + frame_width * 4
+            };
+            for (row, pixels) in frame.buffer.chunks_exact(frame_width * 4).enumerate() {
+                let span = cells(row);
+                for (dst, src) in canvas[span].chunks_exact_mut(4).zip(pixels.chunks_exact(4)) {
+                    if src[3] != 0 {
+                        dst.copy_from_slice(src);
+                    }
+                }
+            }
+            frames.push((frame.delay, rect, canvas.clone()));
+            if frame.dispose == gif::DisposalMethod::Background {
+                for row in 0..usize::from(frame.height) {
+                    canvas[cells(row)].fill(0);
+                }
+            }
         }
         (decoder, frames)
     }

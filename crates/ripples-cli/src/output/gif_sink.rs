@@ -1,6 +1,14 @@
 //! Animated GIF: one global palette for the whole animation, a 64x64x64 lookup table from
 //! colour to palette index, and frame delays that add up to the requested frame rate.
 //!
+//! After the first frame, each frame stores only what changed: the rectangle around the pixels
+//! whose palette index differs from the previous frame's, with the unchanged pixels inside it
+//! set to a reserved transparent "keep" entry (disposal "keep", so the previous frame shows
+//! through). Decoded, every frame is exactly the whole mapped frame, and the file and the
+//! compression work shrink with the still parts of the water: the default scene at 1280x720
+//! went from 72 MB to a fraction of that. Animations whose own pixels are transparent need that
+//! entry for transparency, so they store every frame whole.
+//!
 //! Encoding is the slow part of a GIF (a table lookup per pixel, then LZW compression, which is
 //! inherently serial within a frame), so the sink spreads it over a pool of threads of its own:
 //! each frame's palette mapping is split into strips, and frames are compressed several at a
@@ -63,6 +71,8 @@ pub(super) struct GifSink {
     batch_len: usize,
     /// Index buffers of frames already written, reused for the next ones.
     spare: Vec<Vec<u8>>,
+    /// The palette indices of the last frame written, which the next one is stored against.
+    previous: Option<Vec<u8>>,
     /// The threads that map and compress frames.
     workers: rayon::ThreadPool,
     /// Frames given to the sink.
@@ -116,6 +126,7 @@ impl GifSink {
             batch: Vec::with_capacity(batch_len),
             batch_len,
             spare: Vec::new(),
+            previous: None,
             workers,
             frames_written: 0,
             target: target.to_path_buf(),
@@ -163,26 +174,48 @@ impl GifSink {
         let Stage::Encoding { encoder, palette } = &mut self.stage else {
             return Err(self.error("an earlier error stopped the encoder"));
         };
-        let compressed: Vec<Vec<u8>> = self.workers.install(|| {
-            self.batch
-                .par_iter()
-                .map(|indices| compress(indices))
+        let (width, height) = (self.width, self.height);
+        let keep = palette.keep_index();
+        let previous = self.previous.take();
+        let batch = &self.batch;
+        let encoded: Vec<EncodedFrame> = self.workers.install(|| {
+            (0..batch.len())
+                .into_par_iter()
+                .map(|k| {
+                    let before = match k {
+                        0 => previous.as_deref(),
+                        _ => Some(batch[k - 1].as_slice()),
+                    };
+                    match (keep, before) {
+                        (Some(keep), Some(before)) => {
+                            EncodedFrame::changes(&batch[k], before, keep, width)
+                        }
+                        _ => EncodedFrame::whole(&batch[k], width, height),
+                    }
+                })
                 .collect()
         });
         let transparent = palette.transparent_index();
-        for data in &compressed {
+        for (k, data) in encoded.iter().enumerate() {
+            let stored_against_previous = keep.is_some() && (k > 0 || previous.is_some());
             let frame = Frame {
-                width: self.width,
-                height: self.height,
+                left: data.left,
+                top: data.top,
+                width: data.width,
+                height: data.height,
                 delay: self.delays.next_delay(),
-                transparent,
+                transparent: if stored_against_previous {
+                    keep
+                } else {
+                    transparent
+                },
                 // With transparency, clear each frame before the next, or the previous frame
                 // would show through its transparent pixels.
                 dispose: match transparent {
                     Some(_) => DisposalMethod::Background,
                     None => DisposalMethod::Keep,
                 },
-                buffer: Cow::Borrowed(data),
+                buffer: Cow::Borrowed(&data.lzw),
                 ..Frame::default()
             };
             if let Err(error) = encoder.write_lzw_pre_encoded_frame(&frame) {
@@ -191,8 +224,83 @@ impl GifSink {
                 return Err(anyhow!(message));
             }
         }
+        self.spare.extend(previous);
+        self.previous = self.batch.pop();
         self.spare.append(&mut self.batch);
         Ok(())
+    }
+}
+
+/// One frame ready to be written: the rectangle it covers and its LZW-compressed indices.
+struct EncodedFrame {
+    left: u16,
+    top: u16,
+    width: u16,
+    height: u16,
+    lzw: Vec<u8>,
+}
+
+impl EncodedFrame {
+    /// The whole frame.
+    fn whole(indices: &[u8], width: u16, height: u16) -> EncodedFrame {
+        EncodedFrame {
+            left: 0,
+            top: 0,
+            width,
+            height,
+            lzw: compress(indices),
+        }
+    }
+
+    /// Only what changed since `before`: the bounding rectangle of the pixels whose index
+    /// differs, with the unchanged ones inside it set to `keep`. A frame with no change at all
+    /// is one kept pixel (a GIF frame cannot be empty, and it still carries its delay).
+    fn changes(indices: &[u8], before: &[u8], keep: u8, width: u16) -> EncodedFrame {
+        let row_len = usize::from(width);
+        let mut columns = usize::MAX..0;
+        let mut rows = usize::MAX..0;
+        for (y, (row, row_before)) in indices
+            .chunks_exact(row_len)
+            .zip(before.chunks_exact(row_len))
+            .enumerate()
+        {
+            let Some(first) = row.iter().zip(row_before).position(|(a, b)| a != b) else {
+                continue;
+            };
+            let last = row.iter().zip(row_before).rposition(|(a, b)| a != b);
+            columns.start = columns.start.min(first);
+            columns.end = columns.end.max(last.unwrap_or(first) + 1);
+            rows.start = rows.start.min(y);
+            rows.end = y + 1;
+        }
+        if rows.is_empty() {
+            return EncodedFrame {
+                left: 0,
+                top: 0,
+                width: 1,
+                height: 1,
+                lzw: compress(&[keep]),
+            };
+        }
+        let mut changed = Vec::with_capacity(columns.len() * rows.len());
+        for y in rows.clone() {
+            let span = y * row_len + columns.start..y * row_len + columns.end;
+            changed.extend(
+                indices[span.clone()]
+                    .iter()
+                    .zip(&before[span])
+                    .map(|(&now, &then)| if now == then { keep } else { now }),
+            );
+        }
+        // The rectangle lies inside a frame of u16 sides.
+        let side = |value: usize| u16::try_from(value).unwrap_or(u16::MAX);
+        EncodedFrame {
+            left: side(columns.start),
+            top: side(rows.start),
+            width: side(columns.len()),
+            height: side(rows.len()),
+            lzw: compress(&changed),
+        }
     }
 }
 
@@ -283,35 +391,54 @@ pub(super) struct GifPalette {
     /// Palette index for each colour cell, indexed by [`lookup_cell`].
     lookup: Vec<u8>,
     transparent: Option<u8>,
+    keep: Option<u8>,
 }
 
 impl GifPalette {
     /// Chooses at most 256 colours representing `samples` (RGBA). Up to 256 distinct colours
     /// are kept exactly; more are reduced with NeuQuant. If any sample has alpha below 128,
     /// one entry is reserved for transparency.
+    ///
+    /// Otherwise that entry marks pixels unchanged since the previous frame ([`keep_index`]),
+    /// unless the samples have exactly 256 distinct colours, which are kept exactly instead.
+    ///
+    /// [`keep_index`]: Self::keep_index
     pub(super) fn from_samples(samples: &[u8]) -> GifPalette {
         let needs_transparency = samples
             .chunks_exact(4)
             .any(|pixel| pixel[3] < ALPHA_THRESHOLD);
-        let max_colours = if needs_transparency { 255 } else { 256 };
-        let mut colours = distinct_opaque_colours(samples, max_colours)
-            .unwrap_or_else(|| neuquant_colours(samples, max_colours));
+        let (mut colours, spare_entry) = match distinct_opaque_colours(samples, 256) {
+            Some(colours) if colours.len() < 256 => (colours, true),
+            Some(colours) if !needs_transparency => (colours, false),
+            _ => (neuquant_colours(samples, 255), true),
+        };
         if colours.is_empty() {
             colours.push([0, 0, 0]);
         }
         let lookup = build_lookup_table(&colours);
-        let transparent = if needs_transparency {
+        let reserved = spare_entry.then(|| {
             let index = u8::try_from(colours.len()).ok();
             colours.push([0, 0, 0]);
             index
+        });
+        let reserved = reserved.flatten();
+        let (transparent, keep) = if needs_transparency {
+            (reserved, None)
         } else {
-            None
+            (None, reserved)
         };
         GifPalette {
             rgb: colours.concat(),
             lookup,
             transparent,
+            keep,
         }
+    }
+
+    /// The entry that marks a pixel unchanged since the previous frame, if the palette has one
+    /// to spare (it never appears in a mapped frame).
+    pub(super) fn keep_index(&self) -> Option<u8> {
+        self.keep
     }
 
     pub(super) fn rgb(&self) -> &[u8] {
@@ -606,6 +733,66 @@ mod tests {
         }
         let expected = reference.into_inner().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), expected);
+    }
+
+    #[test]
+    fn frames_after_the_first_store_only_the_rectangle_that_changed() {
+        let (width, height) = (48, 32);
+        let colours = [[0, 0, 0], [250, 10, 10], [10, 250, 10], [10, 10, 250]];
+        let paint = |frame: &mut Vec<u8>, x: usize, y: usize, colour: usize| {
+            let at = (y * width + x) * 4;
+            frame[at..at + 4].copy_from_slice(&[
+                colours[colour][0],
+                colours[colour][1],
+                colours[colour][2],
+                255,
+            ]);
+        };
+        let mut frames = vec![vec![0u8; width * height * 4]];
+        for (x, y) in (0..width).flat_map(|x| (0..height).map(move |y| (x, y))) {
+            paint(&mut frames[0], x, y, (x / 8 + y / 8) % 4);
+        }
+        // Frame 1: a 3x2 block at (10, 5) changes; frame 2: nothing; frame 3: two far pixels.
+        let mut frame = frames[0].clone();
+        for (x, y) in [(10, 5), (11, 5), (12, 5), (10, 6), (11, 6), (12, 6)] {
+            paint(&mut frame, x, y, 3 - (x / 8 + y / 8) % 4);
+        }
+        frames.push(frame.clone());
+        frames.push(frame.clone());
+        paint(&mut frame, 2, 30, 1);
+        paint(&mut frame, 40, 3, 2);
+        frames.push(frame);
+        let info = AnimationInfo {
+            width: width as u32,
+            height: height as u32,
+            fps: 25.0,
+            frames: 4,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        let mut sink = Box::new(GifSink::create(&path, &info, &frames.concat()).unwrap());
+        // One frame per batch, so frames are also stored against a previous batch's last.
+        sink.batch_len = 1;
+        for frame in &frames {
+            sink.write_frame(frame).unwrap();
+        }
+        sink.finish().unwrap();
+
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let decoder = options.read_info(File::open(&path).unwrap()).unwrap();
+        let (_, decoded) = crate::output::tests::gif_canvases(decoder);
+        let rects: Vec<[u16; 4]> = decoded.iter().map(|(_, rect, _)| *rect).collect();
+        assert_eq!(
+            rects,
+            [[0, 0, 48, 32], [10, 5, 3, 2], [0, 0, 1, 1], [2, 3, 39, 28]]
+        );
+        for (k, ((_, _, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
+            assert!(
+                canvas == frame,
+                "frame {k} does not decode to what was written"
+            );
+        }
     }
 
     #[test]

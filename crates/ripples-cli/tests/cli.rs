@@ -130,7 +130,10 @@ fn gif_output_loops_with_every_frame() {
             assert_eq!(rect, (0, 0, 64, 48));
         } else {
             assert!(rect.0 + rect.2 <= 64 && rect.1 + rect.3 <= 48, "{rect:?}");
-            assert!(rect.2 * rect.3 > 1, "frame {frames}: the water moves between frames");
+            assert!(
+                rect.2 * rect.3 > 1,
+                "frame {frames}: the water moves between frames"
+            );
         }
         frames += 1;
     }

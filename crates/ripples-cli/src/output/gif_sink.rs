@@ -257,8 +257,8 @@ impl EncodedFrame {
     /// is one kept pixel (a GIF frame cannot be empty, and it still carries its delay).
     fn changes(indices: &[u8], before: &[u8], keep: u8, width: u16) -> EncodedFrame {
         let row_len = usize::from(width);
-        let mut columns = usize::MAX..0;
-        let mut rows = usize::MAX..0;
+        // (first column, last column + 1, first row, last row + 1) of the changed pixels.
+        let mut bounds: Option<(usize, usize, usize, usize)> = None;
         for (y, (row, row_before)) in indices
             .chunks_exact(row_len)
             .zip(before.chunks_exact(row_len))
@@ -267,13 +267,17 @@ impl EncodedFrame {
             let Some(first) = row.iter().zip(row_before).position(|(a, b)| a != b) else {
                 continue;
             };
-            let last = row.iter().zip(row_before).rposition(|(a, b)| a != b);
-            columns.start = columns.start.min(first);
-            columns.end = columns.end.max(last.unwrap_or(first) + 1);
-            rows.start = rows.start.min(y);
-            rows.end = y + 1;
+            let last = row
+                .iter()
+                .zip(row_before)
+                .rposition(|(a, b)| a != b)
+                .unwrap_or(first);
+            bounds = Some(match bounds {
+                None => (first, last + 1, y, y + 1),
+                Some((left, right, top, _)) => (left.min(first), right.max(last + 1), top, y + 1),
+            });
         }
-        if rows.is_empty() {
+        let Some((left, right, top, bottom)) = bounds else {
             return EncodedFrame {
                 left: 0,
                 top: 0,
@@ -281,7 +285,8 @@ impl EncodedFrame {
                 height: 1,
                 lzw: compress(&[keep]),
             };
-        }
+        };
+        let (columns, rows) = (left..right, top..bottom);
         let mut changed = Vec::with_capacity(columns.len() * rows.len());
         for y in rows.clone() {
             let span = y * row_len + columns.start..y * row_len + columns.end;

@@ -476,12 +476,15 @@ mod tests {
         )
     }
 
+    /// A decoded GIF frame: delay, stored rectangle `[left, top, width, height]`, whole canvas.
+    pub(crate) type Canvas = (u16, [u16; 4], Vec<u8>);
+
     /// Composites every frame onto a canvas as a viewer does: each frame's opaque pixels
     /// over what the previous frame left, then its disposal. Also returns each stored frame's
     /// rectangle `[left, top, width, height]`.
     pub(crate) fn gif_canvases<R: std::io::Read>(
         mut decoder: gif::Decoder<R>,
-    ) -> (gif::Decoder<R>, Vec<(u16, [u16; 4], Vec<u8>)>) {
+    ) -> (gif::Decoder<R>, Vec<Canvas>) {
         let (width, height) = (usize::from(decoder.width()), usize::from(decoder.height()));
         let mut canvas = vec![0u8; width * height * 4];
         let mut frames = Vec::new();

@@ -6,6 +6,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod interrupt;
 pub mod output;
 pub mod render;
 pub mod scene_file;

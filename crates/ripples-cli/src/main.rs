@@ -9,6 +9,7 @@ use clap::Parser;
 use ripples_cli::UsageError;
 use ripples_cli::args::{Cli, Command, RenderArgs};
 use ripples_cli::bench::bench;
+use ripples_cli::interrupt::{self, Interrupted};
 use ripples_cli::render::{RenderSummary, render, render_default_scene};
 
 /// The timing of a finished render goes to stderr; what was written, to stdout.
@@ -30,21 +31,34 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Render(args)) => render(args).map(report_render),
+        Some(Command::Render(args)) => interrupt::install()
+            .and_then(|()| render(args))
+            .map(report_render),
         Some(Command::Bench(args)) => bench(args),
         None => {
             eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
-            render_default_scene(&RenderArgs {
-                out: "ripples.gif".into(),
-                ..RenderArgs::default()
-            })
-            .map(report_render)
+            interrupt::install()
+                .and_then(|()| {
+                    render_default_scene(&RenderArgs {
+                        out: "ripples.gif".into(),
+                        ..RenderArgs::default()
+                    })
+                })
+                .map(report_render)
         }
     };
     match result {
         Ok(report) => {
             println!("{report}");
             ExitCode::SUCCESS
+        }
+        // Whatever failed after Ctrl-C (a closed pipe to ffmpeg, say) failed because of it.
+        Err(error) if interrupt::requested() || error.is::<Interrupted>() => {
+            eprintln!(
+                "interrupted: stopped before the end; the output was not written (any file \
+                 already under its name is untouched)"
+            );
+            ExitCode::from(interrupt::EXIT_CODE)
         }
         Err(error) => {
             eprintln!("error: {error:#}");

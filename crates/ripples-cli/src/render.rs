@@ -296,6 +296,9 @@ fn produce_frames(
     let (mut simulate, mut render) = (Duration::ZERO, Duration::ZERO);
     let mut allocated = 0;
     while !runner.is_finished() {
+        if crate::interrupt::requested() {
+            return Err(anyhow::Error::new(crate::interrupt::Interrupted));
+        }
         let mut frame = match returned.try_recv() {
             Ok(frame) => frame,
             Err(_) if allocated < BUFFERS => {

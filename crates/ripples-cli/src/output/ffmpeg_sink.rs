@@ -91,7 +91,12 @@ impl FfmpegSink {
     ) -> Result<FfmpegSink> {
         let (file, pending) = PendingFile::create(target, codec.file_suffix())?;
         drop(file);
-        let mut child = ffmpeg_command(program, info, codec, pending.temp_path())
+        let mut command = ffmpeg_command(program, info, codec, pending.temp_path());
+        // In a process group of its own, Ctrl-C in the terminal reaches only `ripples`, which
+        // stops feeding frames and removes the unfinished file; ffmpeg does not race it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -377,6 +377,7 @@ export class Ripples extends EventTarget {
     this.#obstacles = obstacles;
     const size = this.#measure(where);
     if (this.#ownsCanvas) this.#overlay();
+    else this.#canvas = element;
     this.#context = this.#canvas.getContext('2d');
     this.#build(size, where);
     if (this.#ownsCanvas) this.#hideBackground();
@@ -752,6 +753,11 @@ export class Ripples extends EventTarget {
     this.#running = true;
     this.#pool.resetClock();
     this.#raf = requestAnimationFrame(this.#tick);
+  }
+
+  /** Whether destroy() was called (every method but destroy() then throws). */
+  get destroyed() {
+    return this.#destroyed;
   }
 
   /** Whether the frame loop runs. */

@@ -16,25 +16,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
 out=$root/web/dist
 
-version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
-if [ -z "$version" ]; then
-    echo "error: no wasm-bindgen in Cargo.lock" >&2
-    exit 1
-fi
-installed=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
-if [ "$installed" != "$version" ]; then
-    echo "installing wasm-bindgen-cli $version (found: ${installed:-none})"
-    if ! cargo install --locked wasm-bindgen-cli --version "$version"; then
-        # A registry that lacks a version pinned in the CLI's own Cargo.lock (yanked since)
-        # makes --locked fail; the CLI still builds from the newest compatible versions.
-        echo "warning: cargo install --locked failed; installing without --locked" >&2
-        cargo install wasm-bindgen-cli --version "$version"
-    fi
-fi
-
-if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-    rustup target add wasm32-unknown-unknown
-fi
+# shellcheck source=web/tools.sh
+. web/tools.sh
+ensure_wasm_tools
+version=$(wasm_bindgen_version)
 
 echo "== cargo build -p ripples-web --release --target wasm32-unknown-unknown (+simd128)"
 unset RUSTFLAGS

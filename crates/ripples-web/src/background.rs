@@ -52,9 +52,12 @@ enum Axis {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Repeat {
-    Repeat,
-    NoRepeat,
+enum Tiling {
+    /// `repeat` (and `space`, drawn the same way).
+    Tiled,
+    /// `no-repeat`.
+    Once,
+    /// `round`: tiled, the tile stretched so a whole number fits.
     Round,
 }
 
@@ -84,15 +87,15 @@ pub fn layout(
     }
     let (mut width, mut height) = tile_size(box_size, image_size, size)?;
     let (repeat_x, repeat_y) = parse_repeat(repeat)?;
-    if repeat_x == Repeat::Round {
+    if repeat_x == Tiling::Round {
         width = box_width / (box_width / width).round().max(1.0);
     }
-    if repeat_y == Repeat::Round {
+    if repeat_y == Tiling::Round {
         height = box_height / (box_height / height).round().max(1.0);
     }
-    if (repeat_x == Repeat::Round) != (repeat_y == Repeat::Round) && size_has_auto(size) {
+    if (repeat_x == Tiling::Round) != (repeat_y == Tiling::Round) && size_has_auto(size) {
         // CSS: with `round` on one axis and `auto` on the other, the auto side keeps the ratio.
-        if repeat_x == Repeat::Round {
+        if repeat_x == Tiling::Round {
             height = width * image_height / image_width;
         } else {
             width = height * image_width / image_height;
@@ -104,8 +107,8 @@ pub fn layout(
         y: position_y.resolve(box_height - height),
         width,
         height,
-        repeat_x: repeat_x != Repeat::NoRepeat,
-        repeat_y: repeat_y != Repeat::NoRepeat,
+        repeat_x: repeat_x != Tiling::Once,
+        repeat_y: repeat_y != Tiling::Once,
     })
 }
 
@@ -269,17 +272,17 @@ fn parse_position(position: &str) -> Result<(Length, Length), WebError> {
     }
 }
 
-fn parse_repeat(repeat: &str) -> Result<(Repeat, Repeat), WebError> {
+fn parse_repeat(repeat: &str) -> Result<(Tiling, Tiling), WebError> {
     let one = |word: &str| match word {
-        "repeat" | "space" => Some(Repeat::Repeat),
-        "no-repeat" => Some(Repeat::NoRepeat),
-        "round" => Some(Repeat::Round),
+        "repeat" | "space" => Some(Tiling::Tiled),
+        "no-repeat" => Some(Tiling::Once),
+        "round" => Some(Tiling::Round),
         _ => None,
     };
     let words: Vec<&str> = repeat.split_whitespace().collect();
     let axes = match words.as_slice() {
-        ["repeat-x"] => Some((Repeat::Repeat, Repeat::NoRepeat)),
-        ["repeat-y"] => Some((Repeat::NoRepeat, Repeat::Repeat)),
+        ["repeat-x"] => Some((Tiling::Tiled, Tiling::Once)),
+        ["repeat-y"] => Some((Tiling::Once, Tiling::Tiled)),
         [word] => one(word).map(|r| (r, r)),
         [x, y] => one(x).zip(one(y)),
         _ => None,

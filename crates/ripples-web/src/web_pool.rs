@@ -402,12 +402,10 @@ fn clip_segment(
             }
         }
     }
-    (enter <= leave).then(|| {
-        (
-            (from.0 + enter * dx, from.1 + enter * dy),
-            (from.0 + leave * dx, from.1 + leave * dy),
-        )
-    })
+    (enter <= leave).then_some((
+        (from.0 + enter * dx, from.1 + enter * dy),
+        (from.0 + leave * dx, from.1 + leave * dy),
+    ))
 }
 
 /// A pixel coordinate: any finite number, rounded down, saturated to the `i32` range.

@@ -275,7 +275,7 @@ export class Ripples extends EventTarget {
   #context = null;
   #pool = null;
   #image = null; // { image, url, absolute, cors } or null for the built-in tiles
-  #fromCss = null; // { url, index } when the image is the element's CSS background
+  #cssImage = null; // { url, index }: the element's CSS background image as attach found it
   #obstacles = null; // loaded obstacle image or null
   #savedStyle = null;
   #cssSize = { width: 0, height: 0, ratio: 1 };
@@ -288,6 +288,7 @@ export class Ripples extends EventTarget {
   #destroyed = false;
   #imageData = null;
   #last = new Map();
+  #rebuildPending = false;
   #imageRequest = 0;
   #obstacleRequest = 0;
   #statTimes = new Float64Array(STATS_FRAMES);
@@ -364,8 +365,10 @@ export class Ripples extends EventTarget {
     if (!this.#ownsCanvas && !element.getContext('2d')) {
       throw new Error(`${where}: ${describeElement(element)} already has another kind of context (WebGL?); give Ripples a fresh canvas`);
     }
-    this.#fromCss = options.imageUrl === null && this.#ownsCanvas ? cssBackground(element) : null;
-    const imageUrl = options.imageUrl ?? this.#fromCss?.url ?? null;
+    // Read before the background is hidden: the image when no imageUrl is given, and in any
+    // case the layer whose size and position place the image.
+    this.#cssImage = this.#ownsCanvas ? cssBackground(element) : null;
+    const imageUrl = options.imageUrl ?? this.#cssImage?.url ?? null;
     const [image, obstacles] = await Promise.all([
       imageUrl === null ? null : loadImage(imageUrl, options.crossOrigin, where, 'image'),
       options.obstacles === null ? null : loadImage(options.obstacles, options.crossOrigin, where, 'obstacles image'),
@@ -386,8 +389,11 @@ export class Ripples extends EventTarget {
     this.play();
   }
 
-  /** The pool size for the element now: canvas pixels, and the CSS size they cover. */
-  #measure(where) {
+  /**
+   * The pool size for the element now: canvas pixels, and the CSS size they cover. An element
+   * without size is an error when `required`, else null (hidden for now: keep the pool).
+   */
+  #measure(where, required = true) {
     const element = this.#element;
     let cssWidth;
     let cssHeight;
@@ -409,6 +415,7 @@ export class Ripples extends EventTarget {
       ratio = width / cssWidth;
     }
     if (width < 1 || height < 1) {
+      if (!required) return null;
       const what = this.#ownsCanvas ? `${cssWidth}x${cssHeight} CSS pixels` : `${width}x${height} pixels`;
       throw new Error(`${where}: ${describeElement(element)} has no size (${what}); attach once it is displayed and laid out`);
     }
@@ -483,6 +490,7 @@ export class Ripples extends EventTarget {
     this.#pool?.free();
     this.#pool = pool;
     this.#cssSize = size;
+    this.#rebuildPending = false;
     this.#imageData = null;
     this.#last.clear();
     if (this.#ownsCanvas) {
@@ -514,9 +522,9 @@ export class Ripples extends EventTarget {
     const { image } = loaded;
     const context = scratchContext(width, height);
     let place = null;
-    const cssLayer = this.#fromCss ?? (this.#ownsCanvas ? cssBackground(this.#element) : null);
-    if (cssLayer && this.#ownsCanvas) {
-      const layer = layerStyle(this.#element, cssLayer.index);
+    // Where CSS put the element's background image, if it had one; else a cover fit.
+    if (this.#cssImage) {
+      const layer = layerStyle(this.#element, this.#cssImage.index);
       try {
         place = backgroundLayout(
           cssWidth,
@@ -607,11 +615,17 @@ export class Ripples extends EventTarget {
   #watchSize() {
     if (this.#ownsCanvas && typeof ResizeObserver === 'function') {
       this.#resizeObserver = new ResizeObserver(() => this.#safely(() => this.#resize(false)));
-      this.#resizeObserver.observe(this.#element);
+      try {
+        // Device pixels: also reports devicePixelRatio changes (zoom, another screen).
+        this.#resizeObserver.observe(this.#element, { box: 'device-pixel-content-box' });
+      } catch {
+        this.#resizeObserver.observe(this.#element);
+      }
     }
     this.#watchPixelRatio();
   }
 
+  /** For browsers whose ResizeObserver does not see device pixels. */
   #watchPixelRatio() {
     if (!this.#ownsCanvas || this.#options.pixelRatio !== null || typeof matchMedia !== 'function') return;
     const query = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
@@ -638,16 +652,11 @@ export class Ripples extends EventTarget {
   /** Follows the element's size: a new pool when it changed, else (if asked) a new image. */
   #resize(always) {
     const where = 'Ripples.updateSize';
-    let size;
-    try {
-      size = this.#measure(where);
-    } catch (error) {
-      // Hidden (no size): keep the pool until the element shows again. Too large: say so.
-      if (this.#element.clientWidth > 0 && this.#element.clientHeight > 0) throw error;
-      return;
-    }
+    // Hidden (no size): keep the pool until the element shows again. Too large: an error.
+    const size = this.#measure(where, false);
+    if (!size) return;
     const old = this.#cssSize;
-    const same = size.width === old.width && size.height === old.height;
+    const same = size.width === old.width && size.height === old.height && !this.#rebuildPending;
     if (same && size.cssWidth === old.cssWidth && size.cssHeight === old.cssHeight && !always) return;
     if (same) {
       this.#cssSize = size;
@@ -789,7 +798,10 @@ export class Ripples extends EventTarget {
     this.#options = options;
     try {
       if (changed('resolution') || changed('pixelRatio')) {
-        this.#build(this.#measure(where), where);
+        // A hidden element gets its new pool when it shows again.
+        const size = this.#measure(where, false);
+        if (size) this.#build(size, where);
+        else this.#rebuildPending = true;
         if (changed('pixelRatio')) this.#watchPixelRatio();
       } else {
         this.#configure(this.#pool, this.#cssSize);
@@ -819,7 +831,7 @@ export class Ripples extends EventTarget {
   async #loadInto(which, request, where) {
     const options = this.#options;
     const isImage = which === 'image';
-    const url = isImage ? options.imageUrl ?? this.#fromCss?.url ?? null : options.obstacles;
+    const url = isImage ? options.imageUrl ?? this.#cssImage?.url ?? null : options.obstacles;
     const what = isImage ? 'image' : 'obstacles image';
     try {
       const loaded = url === null ? null : await loadImage(url, options.crossOrigin, where, what);
@@ -853,7 +865,7 @@ export class Ripples extends EventTarget {
   /**
    * Frame rate and cost over the last second: `fps` (frames the loop ran per second),
    * `stepRenderMs` (mean time in wasm per drawn frame: the solver steps and the render),
-   * `drawMs` (mean putImageData time), and the pool's size, grid, steps and backend.
+   * `drawMs` (mean putImageData time), and the pool's size, grid, steps, walls and backend.
    */
   stats() {
     this.#alive('stats');
@@ -890,6 +902,7 @@ export class Ripples extends EventTarget {
       gridWidth: pool.gridWidth,
       gridHeight: pool.gridHeight,
       steps: pool.steps,
+      wallCells: pool.wallCells,
       backend: backend(),
       running: this.#running,
     };

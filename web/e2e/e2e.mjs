@@ -370,6 +370,70 @@ async function main() {
     });
     check('the pool keeps running after the errors', alive >= 10, `${alive} steps in 300 ms`);
 
+    // Every option can change on a running pool; the overlay follows the element's size and
+    // the device pixel ratio by itself.
+    const changes = await page.evaluate(async () => {
+      const pool = window.demo.pool;
+      const card = window.demo.card;
+      const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+      const events = [];
+      pool.addEventListener('error', (e) => events.push(e.message));
+      const log = {};
+      await pool.set({ resolution: 2 });
+      log.resolution = `${pool.stats().gridWidth}x${pool.stats().gridHeight}`;
+      await pool.set({ resolution: 1, solver: 'wave', border: 'absorb', look: 'lit', perturbance: 2, dropRadius: 20, stepsPerSecond: 120 });
+      pool.drop(300, 300);
+      await wait(150);
+      await pool.set({ solver: 'spring', look: 'spring' });
+      pool.drop(300, 300);
+      await wait(150);
+      await pool.set({ obstacles: 'assets/slits.svg' });
+      log.walls = pool.stats().wallCells;
+      await pool.set({ obstacles: null, solver: 'classic', border: 'reflect', look: 'classic', perturbance: 1, dropRadius: 12, stepsPerSecond: 60 });
+      log.wallsAfter = pool.stats().wallCells;
+      await pool.set({ imageUrl: 'assets/sunset.svg' });
+      await wait(50);
+      await pool.set({ imageUrl: null });
+      const steps = pool.stats().steps;
+      pool.pause();
+      await wait(200);
+      log.pausedSteps = pool.stats().steps - steps;
+      pool.play();
+      await wait(200);
+      log.playedSteps = pool.stats().steps - steps;
+      const cardElement = document.getElementById('card');
+      cardElement.style.width = '300px';
+      await wait(200);
+      log.cardCanvas = cardElement.querySelector('canvas').width;
+      cardElement.style.width = '';
+      await wait(200);
+      log.cardCanvasBack = cardElement.querySelector('canvas').width;
+      card.updateSize();
+      // Hidden: no error, the pool waits; shown again: the new resolution applies.
+      cardElement.style.display = 'none';
+      await wait(100);
+      await card.set({ resolution: 2 });
+      card.updateSize();
+      cardElement.style.display = '';
+      await wait(200);
+      log.shownGrid = card.stats().gridWidth;
+      await card.set({ resolution: 1 });
+      log.events = events;
+      return log;
+    });
+    check('resolution 2 halves the grid', changes.resolution === '640x360', changes.resolution);
+    check('an obstacles image makes walls', changes.walls > 1000 && changes.wallsAfter === 0, `${changes.walls} wall cells, ${changes.wallsAfter} after`);
+    check('pause() stops the water, play() runs it', changes.pausedSteps === 0 && changes.playedSteps >= 8, `${changes.pausedSteps} / ${changes.playedSteps} steps`);
+    check('the overlay follows the element size', changes.cardCanvas === 300 && changes.cardCanvasBack === 420, `${changes.cardCanvas}, then ${changes.cardCanvasBack}`);
+    check('a hidden element keeps its pool and takes new options when shown', changes.shownGrid === 210, `grid width ${changes.shownGrid}`);
+    check('option changes raise no error event', changes.events.length === 0, changes.events.join(' | '));
+    await page.setViewportSize({ width: 1000, height: 600 });
+    await page.waitForTimeout(300);
+    const resized = await page.evaluate(() => `${window.demo.pool.stats().width}x${window.demo.pool.stats().height}`);
+    check('a full-window pool follows the window', resized === '1000x600', resized);
+    await page.setViewportSize(VIEW);
+    await page.waitForTimeout(300);
+
     // A <canvas> is drawn into, and keeps its last frame after destroy().
     const canvasTarget = await page.evaluate(async () => {
       const canvas = document.createElement('canvas');
@@ -450,6 +514,11 @@ async function main() {
     );
     await page.screenshot({ path: path.join(outDir, 'destroyed.png') });
 
+    // On a screen of 2 device pixels per CSS pixel the overlay has twice the pixels, unless
+    // the page asks for another pixelRatio.
+    const dense = await densePage(browser, main.origin);
+    check('the overlay follows devicePixelRatio', dense.auto === '400x200' && dense.one === '200x100', JSON.stringify(dense));
+
     // Time-based stepping: 60 steps per second whether frames come at 30 or 144 Hz.
     for (const hz of [30, 144]) {
       const rate = await stepRate(browser, main.origin, hz);
@@ -463,6 +532,26 @@ async function main() {
     other.server.close();
     fs.writeFileSync(path.join(outDir, 'figures.json'), JSON.stringify(figures, null, 2));
   }
+}
+
+/** Pool sizes of a 200x100 element at devicePixelRatio 2, by default and at pixelRatio 1. */
+async function densePage(browser, origin) {
+  const context = await browser.newContext({ viewport: { width: 400, height: 300 }, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  await page.goto(`${origin}/e2e-blank.html`);
+  const result = await page.evaluate(async () => {
+    const { Ripples } = await import('/ripples.js');
+    document.body.innerHTML = '<div id="water" style="width:200px;height:100px"></div>';
+    const ripples = await Ripples.attach(document.getElementById('water'));
+    const size = () => `${ripples.stats().width}x${ripples.stats().height}`;
+    const auto = size();
+    await ripples.set({ pixelRatio: 1 });
+    const one = size();
+    ripples.destroy();
+    return { devicePixelRatio: window.devicePixelRatio, auto, one };
+  });
+  await context.close();
+  return result;
 }
 
 /** Steps per second of a small pool in a page whose animation frames come at `hz`. */

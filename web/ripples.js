@@ -61,6 +61,8 @@ const DEFAULT_DROP_STRENGTH = 128;
 const STATS_FRAMES = 256;
 const STATS_WINDOW_MS = 1000;
 
+/** Elements that do not render children, so an overlay canvas inside them would not show. */
+const NO_CHILDREN = new Set(['IMG', 'VIDEO', 'AUDIO', 'INPUT', 'TEXTAREA', 'SELECT', 'IFRAME', 'OBJECT', 'EMBED', 'BR', 'HR', 'PICTURE']);
 const CONSTRUCTING = Symbol('Ripples.attach');
 /** Elements with ripples (or being attached), so that one element gets one instance. */
 const attached = new WeakMap();
@@ -340,6 +342,12 @@ export class Ripples extends EventTarget {
     if (!element.isConnected) {
       throw new Error(`${where}: ${describeElement(element)} is not in the document; add it to the page first`);
     }
+    if (!(element instanceof HTMLElement) || NO_CHILDREN.has(element.tagName)) {
+      throw new Error(
+        `${where}: ${describeElement(element)} cannot hold the canvas Ripples draws in; attach to a ` +
+          `container (a <div>, <section>...) or a <canvas>, with the picture as its CSS background or imageUrl`,
+      );
+    }
     if (attached.has(element)) {
       throw new Error(`${where}: ${describeElement(element)} already has ripples; destroy() them first`);
     }
@@ -585,6 +593,8 @@ export class Ripples extends EventTarget {
     this.#raf = 0;
     if (!this.#running) return;
     this.#raf = requestAnimationFrame(this.#tick);
+    // Taken out of the document without destroy(): nothing to show until it is put back.
+    if (!this.#element.isConnected) return;
     try {
       const canvas = this.#canvas;
       if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {

@@ -255,7 +255,7 @@ pub fn border(name: &str) -> Result<Boundary, WebError> {
 }
 
 /// `'classic'` (the demo scene's refraction, the web default), `'lit'` (refraction with light:
-/// the core's default look, 6 to 7 times the cost in wasm) or `'spring'`.
+/// the core's default look, 5 to 7 times the cost in wasm) or `'spring'`.
 pub fn look(name: &str) -> Result<RenderMode, WebError> {
     match name {
         "classic" => Ok(RenderMode::Classic),

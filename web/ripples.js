@@ -219,11 +219,12 @@ function loadImage(url, crossOrigin, where, what) {
 
 /** A 2D context on a canvas that is never in the document, for composing images. */
 function scratchContext(width, height) {
-  const canvas =
-    typeof OffscreenCanvas === 'function'
-      ? new OffscreenCanvas(width, height)
-      : Object.assign(document.createElement('canvas'), { width, height });
-  const context = canvas.getContext('2d', { willReadFrequently: true });
+  const settings = { willReadFrequently: true };
+  // OffscreenCanvas where it has a 2D context (some browsers have one without), else a
+  // canvas element that is never attached.
+  const context =
+    (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
+    Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
   if (!context) throw new Error(`Ripples: could not get a 2D canvas context (${width}x${height})`);
   return context;
 }

@@ -1,0 +1,277 @@
+//! The `#[wasm_bindgen]` surface: argument and error conversion around [`WebPool`], nothing more.
+//!
+//! Numbers come in as `f64` (JavaScript's only number) and are checked by the Rust side, since
+//! `wasm-bindgen` would wrap `-1` into `4294967295` for a `u32` parameter. Errors go out as
+//! [`JsError`], which JavaScript receives as an ordinary thrown `Error` with the message. Method
+//! names are the JavaScript ones (`setImage`, `framePtr`); `web/ripples.js` is the only intended
+//! caller, but a page that uses this API directly gets the same checks.
+
+use wasm_bindgen::prelude::*;
+
+use crate::background;
+use crate::options::{self, OptionValue, WebError};
+use crate::web_pool::{MAX_PIXELS, MAX_SIDE, WebPool};
+
+fn js_error(error: WebError) -> JsError {
+    JsError::new(&error.0)
+}
+
+/// One pool of water in a page (see [`WebPool`]); `free()` releases its memory.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct WasmPool {
+    inner: WebPool,
+}
+
+#[wasm_bindgen]
+impl WasmPool {
+    /// A calm pool of `width x height` pixels over the built-in pool tiles, simulated
+    /// `resolution` pixels per cell; `seed` seeds the rain.
+    #[wasm_bindgen(constructor)]
+    pub fn new(width: f64, height: f64, resolution: f64, seed: f64) -> Result<WasmPool, JsError> {
+        // Any number is a fine seed: NaN and negatives saturate to 0.
+        let inner = WebPool::new(width, height, resolution, seed as u64).map_err(js_error)?;
+        Ok(Self { inner })
+    }
+
+    /// Width in pixels.
+    #[wasm_bindgen(getter)]
+    pub fn width(&self) -> u32 {
+        self.inner.width()
+    }
+
+    /// Height in pixels.
+    #[wasm_bindgen(getter)]
+    pub fn height(&self) -> u32 {
+        self.inner.height()
+    }
+
+    /// Simulation grid width in cells.
+    #[wasm_bindgen(getter, js_name = gridWidth)]
+    pub fn grid_width(&self) -> u32 {
+        self.inner.grid_width()
+    }
+
+    /// Simulation grid height in cells.
+    #[wasm_bindgen(getter, js_name = gridHeight)]
+    pub fn grid_height(&self) -> u32 {
+        self.inner.grid_height()
+    }
+
+    /// Solver steps so far.
+    #[wasm_bindgen(getter)]
+    pub fn steps(&self) -> f64 {
+        self.inner.steps() as f64
+    }
+
+    /// Byte offset of the RGBA frame in the module's memory.
+    #[wasm_bindgen(getter, js_name = framePtr)]
+    pub fn frame_ptr(&self) -> usize {
+        self.inner.frame_address()
+    }
+
+    /// Length of the frame in bytes (`width * height * 4`).
+    #[wasm_bindgen(getter, js_name = frameLen)]
+    pub fn frame_len(&self) -> usize {
+        self.inner.frame_pixels().len()
+    }
+
+    /// Replaces the image under the water (RGBA, `width * height * 4` bytes).
+    #[wasm_bindgen(js_name = setImage)]
+    pub fn set_image(&mut self, rgba: &[u8]) -> Result<(), JsError> {
+        self.inner.set_image(rgba).map_err(js_error)
+    }
+
+    /// Puts the built-in pool tiles back under the water.
+    #[wasm_bindgen(js_name = useDefaultImage)]
+    pub fn use_default_image(&mut self) {
+        self.inner.use_default_image();
+    }
+
+    /// `'classic'`, `'wave'` or `'spring'`.
+    #[wasm_bindgen(js_name = setSolver)]
+    pub fn set_solver(&mut self, name: &str) -> Result<(), JsError> {
+        self.inner.set_solver(name).map_err(js_error)
+    }
+
+    /// `'reflect'` or `'absorb'`.
+    #[wasm_bindgen(js_name = setBorder)]
+    pub fn set_border(&mut self, name: &str) -> Result<(), JsError> {
+        self.inner.set_border(name).map_err(js_error)
+    }
+
+    /// `'classic'`, `'lit'` or `'spring'`.
+    #[wasm_bindgen(js_name = setLook)]
+    pub fn set_look(&mut self, name: &str) -> Result<(), JsError> {
+        self.inner.set_look(name).map_err(js_error)
+    }
+
+    /// Refraction of the lit and spring looks relative to their defaults, `0..=16`.
+    #[wasm_bindgen(js_name = setPerturbance)]
+    pub fn set_perturbance(&mut self, perturbance: f64) -> Result<(), JsError> {
+        self.inner.set_perturbance(perturbance).map_err(js_error)
+    }
+
+    /// Mean raindrops per second.
+    #[wasm_bindgen(js_name = setRain)]
+    pub fn set_rain(&mut self, per_second: f64) -> Result<(), JsError> {
+        self.inner.set_rain(per_second).map_err(js_error)
+    }
+
+    /// Solver steps per second of page time.
+    #[wasm_bindgen(js_name = setStepsPerSecond)]
+    pub fn set_steps_per_second(&mut self, steps: f64) -> Result<(), JsError> {
+        self.inner.set_steps_per_second(steps).map_err(js_error)
+    }
+
+    /// The pointer's stone radius in pool pixels (raindrops scale with it).
+    #[wasm_bindgen(js_name = setDropRadius)]
+    pub fn set_drop_radius(&mut self, radius: f64) -> Result<(), JsError> {
+        self.inner.set_drop_radius(radius).map_err(js_error)
+    }
+
+    /// Walls from an RGBA mask the size of the pool: opaque dark pixels are walls.
+    #[wasm_bindgen(js_name = setObstacles)]
+    pub fn set_obstacles(&mut self, rgba: &[u8]) -> Result<(), JsError> {
+        self.inner.set_obstacles(rgba).map_err(js_error)
+    }
+
+    /// Removes every wall.
+    #[wasm_bindgen(js_name = clearObstacles)]
+    pub fn clear_obstacles(&mut self) {
+        self.inner.clear_obstacles();
+    }
+
+    /// Wall cells in the grid.
+    #[wasm_bindgen(getter, js_name = wallCells)]
+    pub fn wall_cells(&self) -> usize {
+        self.inner.wall_cells()
+    }
+
+    /// Drops a stone at pool pixel `(x, y)`.
+    #[wasm_bindgen(js_name = drop)]
+    pub fn drop_stone(
+        &mut self,
+        x: f64,
+        y: f64,
+        radius: f64,
+        strength: f64,
+    ) -> Result<(), JsError> {
+        self.inner
+            .drop_stone(x, y, radius, strength)
+            .map_err(js_error)
+    }
+
+    /// Drags a stone from `(x0, y0)` to `(x1, y1)`, leaving no gaps.
+    pub fn swipe(
+        &mut self,
+        x0: f64,
+        y0: f64,
+        x1: f64,
+        y1: f64,
+        radius: f64,
+        strength: f64,
+    ) -> Result<(), JsError> {
+        self.inner
+            .swipe((x0, y0), (x1, y1), radius, strength)
+            .map_err(js_error)
+    }
+
+    /// Calms the water.
+    pub fn calm(&mut self) {
+        self.inner.calm();
+    }
+
+    /// Starts a new time base (after a pause).
+    #[wasm_bindgen(js_name = resetClock)]
+    pub fn reset_clock(&mut self) {
+        self.inner.reset_clock();
+    }
+
+    /// Advances to frame time `now_ms` and renders if anything changed; `true` when the frame
+    /// buffer holds a new frame to draw.
+    pub fn frame(&mut self, now_ms: f64) -> Result<bool, JsError> {
+        self.inner.frame(now_ms).map_err(js_error)
+    }
+
+    /// Runs `steps` steps (`0..=1000`) and renders, whatever the clock says.
+    pub fn advance(&mut self, steps: f64) -> Result<(), JsError> {
+        let steps = options::whole("steps", steps, 0, 1000).map_err(js_error)?;
+        self.inner.advance(steps).map_err(js_error)
+    }
+}
+
+impl WasmPool {
+    /// The pool inside, for Rust callers and tests.
+    pub fn inner(&self) -> &WebPool {
+        &self.inner
+    }
+}
+
+/// Checks option `name` of `Ripples.attach` / `set` and returns the value to use; throws an
+/// `Error` naming the option and the value when it is wrong.
+#[wasm_bindgen(js_name = checkOption)]
+pub fn check_option(name: &str, value: JsValue) -> Result<JsValue, JsError> {
+    let value = if value.is_null() || value.is_undefined() {
+        OptionValue::Null
+    } else if let Some(number) = value.as_f64() {
+        OptionValue::Number(number)
+    } else if let Some(text) = value.as_string() {
+        OptionValue::Text(text)
+    } else if let Some(flag) = value.as_bool() {
+        OptionValue::Bool(flag)
+    } else {
+        let kind = value.js_typeof().as_string().unwrap_or_default();
+        OptionValue::Other(format!("a value of type {kind}"))
+    };
+    Ok(
+        match options::check_option(name, value).map_err(js_error)? {
+            OptionValue::Number(number) => JsValue::from_f64(number),
+            OptionValue::Text(text) => JsValue::from_str(&text),
+            OptionValue::Bool(flag) => JsValue::from_bool(flag),
+            OptionValue::Null | OptionValue::Other(_) => JsValue::NULL,
+        },
+    )
+}
+
+/// Lays out a CSS background layer (see [`background::layout`]): returns
+/// `[x, y, width, height, repeatX, repeatY]` in the box's CSS pixels (repeats as 0 or 1).
+#[wasm_bindgen(js_name = backgroundLayout)]
+pub fn background_layout(
+    box_width: f64,
+    box_height: f64,
+    image_width: f64,
+    image_height: f64,
+    size: &str,
+    position: &str,
+    repeat: &str,
+) -> Result<Vec<f64>, JsError> {
+    let p = background::layout(
+        (box_width, box_height),
+        (image_width, image_height),
+        size,
+        position,
+        repeat,
+    )
+    .map_err(js_error)?;
+    Ok(vec![
+        p.x,
+        p.y,
+        p.width,
+        p.height,
+        f64::from(u8::from(p.repeat_x)),
+        f64::from(u8::from(p.repeat_y)),
+    ])
+}
+
+/// Name of the SIMD code the module runs (`simd128` when built as `web/build.sh` does).
+#[wasm_bindgen]
+pub fn backend() -> String {
+    WebPool::backend().to_string()
+}
+
+/// `[largest side, most pixels]` of one pool.
+#[wasm_bindgen]
+pub fn limits() -> Vec<u32> {
+    vec![MAX_SIDE, MAX_PIXELS]
+}

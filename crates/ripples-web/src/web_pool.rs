@@ -1,0 +1,589 @@
+//! The water of one page element: a core [`Pool`] with its image, its frame and its clock.
+//!
+//! Everything a page needs per frame happens in one call, [`WebPool::frame`]: the clock says how
+//! many solver steps are due, rain falls for each, the last step is fused with the render
+//! ([`Pool::step_and_render`]), and the result lands in an RGBA buffer that JavaScript reads in
+//! place through a view of the wasm memory (`Uint8ClampedArray` -> `ImageData` ->
+//! `putImageData`), so a frame is never copied between Rust and JavaScript. When no step is
+//! due (a fast screen between steps) nothing is rendered and the page skips its draw.
+//!
+//! This type is plain Rust and knows nothing of JavaScript: the host tests drive it directly,
+//! and [`crate::WasmPool`] only converts arguments and errors around it. Sizes are checked
+//! against [`MAX_PIXELS`] before anything is allocated, so a huge element is an error that
+//! names the limit rather than a failed allocation, which in wasm would abort the module.
+
+use ripples::{Look, Pool, Rain, RenderMode, SolverKind, kernels};
+
+use crate::clock::StepClock;
+use crate::options::{self, WebError};
+
+/// Most pixels one pool may have in a page (4096 x 4096, a 4K screen and a half). Each pixel
+/// costs about 12 bytes of wasm memory (image, frame, two grid cells and render scratch), so
+/// this keeps one pool under 200 MB.
+pub const MAX_PIXELS: u32 = 4096 * 4096;
+/// Longest side of a pool, in pixels (the core's limit).
+pub const MAX_SIDE: u32 = ripples::MAX_SIDE;
+
+/// The refraction of the default look at `perturbance` 1.
+const BASE_REFRACTION: f32 = 0.35;
+/// The spring look's refraction at `perturbance` 1.
+const BASE_SPRING_REFRACTION: f32 = -0.35;
+
+/// Water over an image in a page, rendered into a frame buffer the page reads in place.
+#[derive(Debug)]
+pub struct WebPool {
+    pool: Pool,
+    look: Look,
+    image: Vec<u8>,
+    frame: Vec<u8>,
+    clock: StepClock,
+    rain: Rain,
+    rain_per_second: f64,
+    drop_radius: u32,
+    /// The frame no longer shows the water as it is (new image, look or solver): render even
+    /// if no step is due.
+    stale: bool,
+}
+
+/// Checks a pool size in pixels against the page limits, naming the size and the limit.
+pub fn check_pool_size(width: f64, height: f64) -> Result<(u32, u32), WebError> {
+    for (name, side) in [("width", width), ("height", height)] {
+        if !side.is_finite() || side.fract() != 0.0 || side < 0.0 {
+            return Err(WebError(format!(
+                "pool {name} must be a whole number of pixels, got {side}"
+            )));
+        }
+    }
+    if width < 1.0 || height < 1.0 {
+        return Err(WebError(format!(
+            "pool size must be at least 1x1 pixels, got {width}x{height}"
+        )));
+    }
+    if width > f64::from(MAX_SIDE)
+        || height > f64::from(MAX_SIDE)
+        || width * height > f64::from(MAX_PIXELS)
+    {
+        return Err(WebError(format!(
+            "pool size {width}x{height} is too large: at most {MAX_SIDE} pixels per side and \
+             {MAX_PIXELS} pixels in all (4096x4096)"
+        )));
+    }
+    Ok((width as u32, height as u32))
+}
+
+impl WebPool {
+    /// A calm pool of `width x height` pixels over the built-in pool tiles, simulated on a grid
+    /// `resolution` times coarser, with rain seeded by `seed`.
+    pub fn new(width: f64, height: f64, resolution: f64, seed: u64) -> Result<Self, WebError> {
+        let (width, height) = check_pool_size(width, height)?;
+        let resolution = options::resolution(resolution)?;
+        let pool = Pool::with_sim_scale(width, height, resolution)?;
+        let image = ripples::pool_tiles(width, height);
+        let frame = image.clone();
+        let mut web_pool = Self {
+            pool,
+            // The classic look: a 1280x720 frame costs about 1 ms in wasm, the lit one 7.
+            look: Look::classic(),
+            image,
+            frame,
+            clock: StepClock::default(),
+            rain: Rain::new(seed),
+            rain_per_second: 0.0,
+            drop_radius: 12,
+            stale: true,
+        };
+        web_pool.set_rain(0.0)?;
+        Ok(web_pool)
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.pool.width()
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.pool.height()
+    }
+
+    /// Simulation grid width in cells.
+    pub fn grid_width(&self) -> u32 {
+        self.pool.solver().width()
+    }
+
+    /// Simulation grid height in cells.
+    pub fn grid_height(&self) -> u32 {
+        self.pool.solver().height()
+    }
+
+    /// Solver steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.pool.steps()
+    }
+
+    /// The underlying pool (heights, solver), for tests and tools.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// The image under the water: RGBA, `width * height * 4` bytes.
+    pub fn image(&self) -> &[u8] {
+        &self.image
+    }
+
+    /// The last rendered frame: RGBA, `width * height * 4` bytes.
+    pub fn frame_pixels(&self) -> &[u8] {
+        &self.frame
+    }
+
+    /// Where the frame starts in the module's memory (for a `Uint8ClampedArray` view). It
+    /// moves only when the pool is rebuilt.
+    pub fn frame_address(&self) -> usize {
+        self.frame.as_ptr() as usize
+    }
+
+    /// Replaces the image under the water with `rgba` (`width * height * 4` bytes).
+    pub fn set_image(&mut self, rgba: &[u8]) -> Result<(), WebError> {
+        let expected = self.frame.len();
+        if rgba.len() != expected {
+            return Err(WebError(format!(
+                "image has {} bytes, expected {expected} for {}x{} RGBA",
+                rgba.len(),
+                self.width(),
+                self.height()
+            )));
+        }
+        self.image.copy_from_slice(rgba);
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Puts the built-in pool tiles back under the water.
+    pub fn use_default_image(&mut self) {
+        self.image = ripples::pool_tiles(self.width(), self.height());
+        self.stale = true;
+    }
+
+    /// Switches solver (`'classic'`, `'wave'`, `'spring'`); the water calms.
+    pub fn set_solver(&mut self, name: &str) -> Result<(), WebError> {
+        let kind = options::solver(name)?;
+        if kind != self.pool.solver().kind() {
+            self.pool.set_solver(kind)?;
+            self.stale = true;
+        }
+        Ok(())
+    }
+
+    /// The solver in use.
+    pub fn solver(&self) -> SolverKind {
+        self.pool.solver().kind()
+    }
+
+    /// `'reflect'` or `'absorb'` edges.
+    pub fn set_border(&mut self, name: &str) -> Result<(), WebError> {
+        let boundary = options::border(name)?;
+        if boundary != self.pool.boundary() {
+            self.pool.set_boundary(boundary);
+        }
+        Ok(())
+    }
+
+    /// `'classic'`, `'lit'` or `'spring'` look.
+    pub fn set_look(&mut self, name: &str) -> Result<(), WebError> {
+        self.look.mode = options::look(name)?;
+        self.stale = true;
+        Ok(())
+    }
+
+    /// The look in use.
+    pub fn look(&self) -> &Look {
+        &self.look
+    }
+
+    /// Refraction of the lit and spring looks relative to their defaults (the classic look
+    /// always refracts by exactly the height difference, as the seeds do).
+    pub fn set_perturbance(&mut self, perturbance: f64) -> Result<(), WebError> {
+        let factor = options::perturbance(perturbance)? as f32;
+        self.look.refraction = BASE_REFRACTION * factor;
+        self.look.spring_refraction = BASE_SPRING_REFRACTION * factor;
+        self.look.validate()?;
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Mean raindrops per second.
+    pub fn set_rain(&mut self, per_second: f64) -> Result<(), WebError> {
+        self.rain_per_second = options::rain_per_second(per_second)?;
+        self.update_rain()
+    }
+
+    /// Solver steps per second of page time (60 by default).
+    pub fn set_steps_per_second(&mut self, steps: f64) -> Result<(), WebError> {
+        self.clock
+            .set_steps_per_second(options::steps_per_second(steps)?);
+        self.update_rain()
+    }
+
+    /// Radius of the pointer's stones in pool pixels; raindrops are a quarter to a half of it.
+    pub fn set_drop_radius(&mut self, radius: f64) -> Result<(), WebError> {
+        self.drop_radius = options::stone_radius(radius)?;
+        self.update_rain()
+    }
+
+    fn update_rain(&mut self) -> Result<(), WebError> {
+        let per_step = self.rain_per_second / self.clock.steps_per_second();
+        let min = (self.drop_radius / 4).max(1);
+        let max = (self.drop_radius / 2).max(min);
+        let rain = std::mem::replace(&mut self.rain, Rain::new(0));
+        self.rain = rain.with_rate(per_step)?.with_radius(min, max)?;
+        Ok(())
+    }
+
+    /// Walls from an RGBA mask of `width * height` pixels: opaque dark pixels (alpha and
+    /// luminance both past half) are walls, as in the `ripples` command's obstacle images.
+    pub fn set_obstacles(&mut self, rgba: &[u8]) -> Result<(), WebError> {
+        let expected = self.frame.len();
+        if rgba.len() != expected {
+            return Err(WebError(format!(
+                "obstacle mask has {} bytes, expected {expected} for {}x{} RGBA",
+                rgba.len(),
+                self.width(),
+                self.height()
+            )));
+        }
+        let mask: Vec<bool> = rgba
+            .chunks_exact(4)
+            .map(|p| {
+                let luminance =
+                    299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
+                p[3] >= 128 && luminance < 128 * 1000
+            })
+            .collect();
+        self.pool.set_obstacle_mask(&mask)?;
+        Ok(())
+    }
+
+    /// Removes every wall.
+    pub fn clear_obstacles(&mut self) {
+        self.pool.obstacles_mut().clear();
+    }
+
+    /// Wall cells in the grid.
+    pub fn wall_cells(&self) -> usize {
+        self.pool.obstacles().count()
+    }
+
+    /// Drops a stone at pool pixel `(x, y)`. Positions outside the pool are clipped by the
+    /// solver (a stone half outside still makes half a ripple).
+    pub fn drop_stone(
+        &mut self,
+        x: f64,
+        y: f64,
+        radius: f64,
+        strength: f64,
+    ) -> Result<(), WebError> {
+        let (x, y) = (position("x", x)?, position("y", y)?);
+        let (radius, strength) = (options::stone_radius(radius)?, options::strength(strength)?);
+        self.pool.drop_stone(x, y, radius, strength);
+        Ok(())
+    }
+
+    /// Drags a stone from `(x0, y0)` to `(x1, y1)` leaving no gaps (a pointer's swipe between
+    /// two events).
+    pub fn swipe(
+        &mut self,
+        from: (f64, f64),
+        to: (f64, f64),
+        radius: f64,
+        strength: f64,
+    ) -> Result<(), WebError> {
+        for (name, value) in [("x0", from.0), ("y0", from.1), ("x1", to.0), ("y1", to.1)] {
+            position(name, value)?;
+        }
+        let (radius, strength) = (options::stone_radius(radius)?, options::strength(strength)?);
+        // Only the part of the line whose stones can touch the pool: a line from far outside
+        // would otherwise stamp (and cost) a stone per cell all the way.
+        let margin = f64::from(radius) + 1.0;
+        let bounds = (
+            -margin,
+            -margin,
+            f64::from(self.width()) + margin,
+            f64::from(self.height()) + margin,
+        );
+        if let Some((from, to)) = clip_segment(from, to, bounds) {
+            let points = [
+                [position("x0", from.0)?, position("y0", from.1)?],
+                [position("x1", to.0)?, position("y1", to.1)?],
+            ];
+            self.pool.swipe(&points, radius, strength);
+        }
+        Ok(())
+    }
+
+    /// Calms the water.
+    pub fn calm(&mut self) {
+        self.pool.calm();
+        self.stale = true;
+    }
+
+    /// Starts a new time base: the next [`frame`](Self::frame) steps nothing (after a pause).
+    pub fn reset_clock(&mut self) {
+        self.clock.reset();
+    }
+
+    /// Advances the water to frame time `now_ms` and renders it if anything changed; returns
+    /// whether the frame buffer holds a new frame.
+    pub fn frame(&mut self, now_ms: f64) -> Result<bool, WebError> {
+        let steps = self.clock.tick(now_ms);
+        if steps == 0 && !self.stale {
+            return Ok(false);
+        }
+        self.advance(steps)?;
+        Ok(true)
+    }
+
+    /// Runs `steps` solver steps with rain and renders the result (also when `steps` is 0).
+    pub fn advance(&mut self, steps: u32) -> Result<(), WebError> {
+        let (width, height) = (self.width(), self.height());
+        for step in 0..steps {
+            for stone in self.rain.stones(width, height) {
+                self.pool.drop(stone);
+            }
+            if step + 1 < steps {
+                self.pool.step();
+            } else {
+                self.pool
+                    .step_and_render(&self.look, &self.image, &mut self.frame)?;
+            }
+        }
+        if steps == 0 {
+            self.pool.render(&self.look, &self.image, &mut self.frame)?;
+        }
+        self.stale = false;
+        Ok(())
+    }
+
+    /// Name of the SIMD code in use (`simd128` when the module was built with it).
+    pub fn backend() -> &'static str {
+        kernels::backend().name()
+    }
+
+    /// The look in use.
+    pub fn look_mode(&self) -> RenderMode {
+        self.look.mode
+    }
+}
+
+/// The part of the segment `from -> to` inside `(x_min, y_min, x_max, y_max)` (Liang-Barsky),
+/// `None` if it misses the rectangle.
+fn clip_segment(
+    from: (f64, f64),
+    to: (f64, f64),
+    (x_min, y_min, x_max, y_max): (f64, f64, f64, f64),
+) -> Option<((f64, f64), (f64, f64))> {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let (mut enter, mut leave) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, from.0 - x_min),
+        (dx, x_max - from.0),
+        (-dy, from.1 - y_min),
+        (dy, y_max - from.1),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return None;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                enter = enter.max(t);
+            } else {
+                leave = leave.min(t);
+            }
+        }
+    }
+    (enter <= leave).then_some((
+        (from.0 + enter * dx, from.1 + enter * dy),
+        (from.0 + leave * dx, from.1 + leave * dy),
+    ))
+}
+
+/// A pixel coordinate: any finite number, rounded down, saturated to the `i32` range.
+fn position(name: &str, value: f64) -> Result<i32, WebError> {
+    if value.is_finite() {
+        Ok(value
+            .floor()
+            .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32)
+    } else {
+        Err(WebError(format!(
+            "{name} must be a finite number, got {value}"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn changed(
+        a: &[u8],
+        b: &[u8],
+        width: usize,
+        x0: usize,
+        y0: usize,
+        x1: usize,
+        y1: usize,
+    ) -> usize {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (y * width + x) * 4))
+            .filter(|&i| a[i..i + 4] != b[i..i + 4])
+            .count()
+    }
+
+    #[test]
+    fn a_calm_pool_shows_the_image_and_a_stone_changes_it_near_and_not_far() {
+        let mut water = WebPool::new(200.0, 120.0, 1.0, 1).unwrap();
+        assert!(water.frame(0.0).unwrap(), "the first frame is drawn");
+        assert_eq!(water.frame_pixels(), water.image());
+        assert!(!water.frame(1.0).unwrap(), "nothing due, nothing drawn");
+        water.drop_stone(50.0, 60.0, 6.0, 128.0).unwrap();
+        for frame in 1..=20 {
+            assert!(water.frame(f64::from(frame) * 1000.0 / 60.0).unwrap());
+        }
+        let (frame, image) = (water.frame_pixels(), water.image());
+        assert!(changed(frame, image, 200, 30, 40, 70, 80) > 200);
+        assert_eq!(changed(frame, image, 200, 120, 0, 200, 120), 0);
+    }
+
+    #[test]
+    fn the_water_is_the_same_after_one_second_at_30_60_and_144_hz() {
+        let run = |hz: f64| {
+            let mut water = WebPool::new(96.0, 64.0, 1.0, 1).unwrap();
+            water.drop_stone(48.0, 32.0, 5.0, 200.0).unwrap();
+            let frames = hz as u32;
+            for frame in 0..=frames {
+                water.frame(f64::from(frame) * 1000.0 / hz).unwrap();
+            }
+            (water.steps(), water.frame_pixels().to_vec())
+        };
+        let (steps, frame) = run(60.0);
+        assert_eq!(steps, 60);
+        assert_eq!(run(30.0), (steps, frame.clone()));
+        assert_eq!(run(144.0), (steps, frame));
+    }
+
+    #[test]
+    fn sizes_beyond_the_limits_are_refused_before_allocating() {
+        let message = WebPool::new(20000.0, 100.0, 1.0, 1).unwrap_err().0;
+        assert_eq!(
+            message,
+            "pool size 20000x100 is too large: at most 16384 pixels per side and 16777216 \
+             pixels in all (4096x4096)"
+        );
+        assert!(WebPool::new(5000.0, 5000.0, 1.0, 1).is_err());
+        assert_eq!(
+            WebPool::new(0.0, 10.0, 1.0, 1).unwrap_err().0,
+            "pool size must be at least 1x1 pixels, got 0x10"
+        );
+        assert!(WebPool::new(-1.0, 10.0, 1.0, 1).is_err());
+        assert!(WebPool::new(10.5, 10.0, 1.0, 1).is_err());
+        assert!(WebPool::new(10.0, 10.0, 0.0, 1).is_err());
+    }
+
+    #[test]
+    fn wrong_buffers_and_arguments_are_errors_not_panics() {
+        let mut water = WebPool::new(10.0, 10.0, 1.0, 1).unwrap();
+        assert_eq!(
+            water.set_image(&[0; 12]).unwrap_err().0,
+            "image has 12 bytes, expected 400 for 10x10 RGBA"
+        );
+        assert!(water.set_obstacles(&[0; 399]).is_err());
+        assert!(water.drop_stone(f64::NAN, 1.0, 3.0, 10.0).is_err());
+        assert!(water.drop_stone(1.0, 1.0, 3.0, -10.0).is_err());
+        assert!(water.swipe((0.0, 0.0), (5.0, 5.0), 0.0, 10.0).is_err());
+        assert!(water.set_solver("fluid").is_err());
+        // Far outside the pool is clipped, not refused.
+        assert!(water.drop_stone(-1e12, 1e12, 3.0, 10.0).is_ok());
+    }
+
+    #[test]
+    fn a_swipe_leaves_a_trail_without_gaps() {
+        let mut water = WebPool::new(120.0, 40.0, 1.0, 1).unwrap();
+        water
+            .swipe((10.0, 20.0), (110.0, 20.0), 2.0, 100.0)
+            .unwrap();
+        let heights = match water.pool().solver().heights() {
+            ripples::Heights::I16(h) => h.to_vec(),
+            ripples::Heights::F32(_) => unreachable!("classic solver"),
+        };
+        assert!((10..=110).all(|x| heights[20 * 120 + x] == -100));
+    }
+
+    #[test]
+    fn a_swipe_from_far_away_is_clipped_to_the_pool() {
+        let mut water = WebPool::new(100.0, 100.0, 1.0, 1).unwrap();
+        // Without clipping this would stamp two billion stones.
+        water.swipe((-1e9, 50.0), (1e9, 50.0), 2.0, 100.0).unwrap();
+        water
+            .swipe((-1e9, -1e9), (-1e9 + 5.0, -1e9), 2.0, 100.0)
+            .unwrap();
+        assert_eq!(
+            clip_segment((-10.0, 5.0), (30.0, 5.0), (0.0, 0.0, 20.0, 10.0)),
+            Some(((0.0, 5.0), (20.0, 5.0)))
+        );
+        assert_eq!(
+            clip_segment((-10.0, 50.0), (30.0, 50.0), (0.0, 0.0, 20.0, 10.0)),
+            None
+        );
+    }
+
+    #[test]
+    fn rain_falls_at_the_rate_per_second_whatever_the_steps_per_second() {
+        for steps_per_second in [30.0, 60.0, 120.0] {
+            let mut water = WebPool::new(64.0, 64.0, 1.0, 9).unwrap();
+            water.set_steps_per_second(steps_per_second).unwrap();
+            water.set_rain(50.0).unwrap();
+            water.advance((steps_per_second * 10.0) as u32).unwrap();
+            // No direct count of stones: the rain's mean per step is what was configured.
+            let per_step = water.rain.rate();
+            assert!((per_step * steps_per_second - 50.0).abs() < 1e-9);
+            assert_ne!(water.frame_pixels(), water.image());
+        }
+    }
+
+    #[test]
+    fn dark_opaque_pixels_of_the_mask_become_walls() {
+        let mut water = WebPool::new(8.0, 4.0, 1.0, 1).unwrap();
+        let mut mask = vec![255u8; 8 * 4 * 4];
+        for x in 0..8 {
+            let i = (2 * 8 + x) * 4;
+            mask[i..i + 3].fill(0); // a black row
+        }
+        mask[3] = 0; // a transparent pixel is water whatever its colour
+        water.set_obstacles(&mask).unwrap();
+        assert_eq!(water.wall_cells(), 8);
+        water.clear_obstacles();
+        assert_eq!(water.wall_cells(), 0);
+    }
+
+    #[test]
+    fn looks_and_perturbance_change_the_frame() {
+        let mut water = WebPool::new(64.0, 48.0, 2.0, 1).unwrap();
+        assert_eq!((water.grid_width(), water.grid_height()), (32, 24));
+        water.drop_stone(32.0, 24.0, 8.0, 300.0).unwrap();
+        water.advance(8).unwrap();
+        assert_eq!(water.look_mode(), RenderMode::Classic, "the web default");
+        water.set_look("lit").unwrap();
+        water.advance(0).unwrap();
+        let lit = water.frame_pixels().to_vec();
+        water.set_perturbance(0.0).unwrap();
+        assert!(
+            water.frame(0.0).unwrap(),
+            "a new look is drawn without a step"
+        );
+        assert_ne!(water.frame_pixels(), &lit[..]);
+        water.set_look("spring").unwrap();
+        assert_eq!(water.look_mode(), RenderMode::Spring);
+        assert!(water.set_perturbance(17.0).is_err());
+    }
+}

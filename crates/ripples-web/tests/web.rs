@@ -1,0 +1,208 @@
+//! The wasm API in a real browser: `web/test.sh` runs these in headless Chromium through
+//! chromedriver (wasm-bindgen-test). They check what only a browser can: the frame read in place
+//! through a `Uint8ClampedArray` view of the wasm memory and drawn with `putImageData`, errors
+//! that arrive in JavaScript as `Error`s with their message, memory handed back by `free`, the
+//! simd128 backend, and the option checks on real JavaScript values. The pure-Rust logic has
+//! its host tests in the modules.
+
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Error, Object, Uint8ClampedArray, WebAssembly};
+use ripples_web::{WasmPool, backend, background_layout, check_option};
+use wasm_bindgen::{JsCast, JsError, JsValue};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn message(error: JsError) -> String {
+    let value: JsValue = error.into();
+    value
+        .dyn_into::<Error>()
+        .map(|error| String::from(error.message()))
+        .unwrap_or_else(|value| format!("not an Error: {value:?}"))
+}
+
+fn memory_buffer() -> JsValue {
+    wasm_bindgen::memory()
+        .dyn_into::<WebAssembly::Memory>()
+        .expect("the module's memory")
+        .buffer()
+}
+
+/// The frame as `ripples.js` sees it: a view into the wasm memory, not a copy.
+fn frame_view(pool: &WasmPool) -> Uint8ClampedArray {
+    Uint8ClampedArray::new_with_byte_offset_and_length(
+        &memory_buffer(),
+        pool.frame_ptr() as u32,
+        pool.frame_len() as u32,
+    )
+}
+
+fn canvas(width: u32, height: u32) -> CanvasRenderingContext2d {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let canvas: HtmlCanvasElement = document
+        .create_element("canvas")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    canvas.set_width(width);
+    canvas.set_height(height);
+    canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+fn the_frame_reaches_a_canvas_through_a_view_of_the_wasm_memory() {
+    let (width, height) = (96, 64);
+    let mut pool = WasmPool::new(f64::from(width), f64::from(height), 1.0, 7.0).unwrap();
+    pool.drop_stone(48.0, 32.0, 6.0, 300.0).unwrap();
+    pool.advance(10.0).unwrap();
+    let frame = pool.inner().frame_pixels().to_vec();
+    assert_ne!(frame, pool.inner().image(), "the stone shows");
+
+    let view = frame_view(&pool);
+    assert_eq!(view.to_vec(), frame, "the view is the frame");
+    let image = ImageData::new_with_js_u8_clamped_array_and_sh(&view, width, height).unwrap();
+    let context = canvas(width, height);
+    context.put_image_data(&image, 0.0, 0.0).unwrap();
+    let drawn = context
+        .get_image_data(0.0, 0.0, f64::from(width), f64::from(height))
+        .unwrap()
+        .data();
+    // Opaque pixels survive the canvas's premultiplied storage exactly.
+    assert_eq!(drawn.0, frame);
+
+    // The view follows the water: the next frame is there without building a new view.
+    pool.advance(1.0).unwrap();
+    assert_eq!(view.to_vec(), pool.inner().frame_pixels());
+}
+
+#[wasm_bindgen_test]
+fn frame_says_when_there_is_something_new_to_draw() {
+    let mut pool = WasmPool::new(40.0, 30.0, 1.0, 1.0).unwrap();
+    assert!(pool.frame(1000.0).unwrap(), "the first frame");
+    assert!(!pool.frame(1005.0).unwrap(), "no step due after 5 ms");
+    assert!(pool.frame(1000.0 + 1000.0 / 60.0).unwrap());
+    assert_eq!(pool.steps(), 1.0);
+    pool.set_look("lit").unwrap();
+    assert!(pool.frame(1020.0).unwrap(), "a new look is drawn at once");
+}
+
+#[wasm_bindgen_test]
+fn the_water_moves_at_the_same_speed_at_30_60_and_144_hz() {
+    let run = |hz: f64| {
+        let mut pool = WasmPool::new(128.0, 96.0, 1.0, 3.0).unwrap();
+        pool.set_look("lit").unwrap();
+        pool.drop_stone(64.0, 48.0, 6.0, 200.0).unwrap();
+        for frame in 0..=(2.0 * hz) as u32 {
+            pool.frame(f64::from(frame) * 1000.0 / hz).unwrap();
+        }
+        (pool.steps(), pool.inner().frame_pixels().to_vec())
+    };
+    let at_60 = run(60.0);
+    assert_eq!(at_60.0, 120.0);
+    assert!(run(30.0) == at_60, "30 Hz differs from 60 Hz");
+    assert!(run(144.0) == at_60, "144 Hz differs from 60 Hz");
+}
+
+#[wasm_bindgen_test]
+fn bad_arguments_throw_errors_that_name_them() {
+    assert_eq!(
+        message(WasmPool::new(0.0, 10.0, 1.0, 1.0).unwrap_err()),
+        "pool size must be at least 1x1 pixels, got 0x10"
+    );
+    assert!(
+        message(WasmPool::new(20000.0, 100.0, 1.0, 1.0).unwrap_err())
+            .starts_with("pool size 20000x100 is too large: at most 16384 pixels per side")
+    );
+    assert_eq!(
+        message(WasmPool::new(10.0, 10.0, 17.0, 1.0).unwrap_err()),
+        "resolution must be a whole number from 1 to 16, got 17"
+    );
+    let mut pool = WasmPool::new(10.0, 10.0, 1.0, 1.0).unwrap();
+    assert_eq!(
+        message(pool.drop_stone(f64::NAN, 1.0, 2.0, 3.0).unwrap_err()),
+        "x must be a finite number, got NaN"
+    );
+    assert_eq!(
+        message(pool.set_image(&[0; 7]).unwrap_err()),
+        "image has 7 bytes, expected 400 for 10x10 RGBA"
+    );
+    assert_eq!(
+        message(pool.set_solver("fluid").unwrap_err()),
+        "solver must be 'classic', 'wave' or 'spring', got 'fluid'"
+    );
+    assert_eq!(
+        message(pool.advance(-1.0).unwrap_err()),
+        "steps must be a whole number from 0 to 1000, got -1"
+    );
+    // The pool is still usable after every refusal.
+    pool.drop_stone(5.0, 5.0, 2.0, 100.0).unwrap();
+    pool.advance(2.0).unwrap();
+}
+
+#[wasm_bindgen_test]
+fn freed_pools_give_their_memory_back() {
+    let mut sizes = Vec::new();
+    for _ in 0..6 {
+        let mut pool = WasmPool::new(1280.0, 720.0, 1.0, 1.0).unwrap();
+        pool.advance(1.0).unwrap();
+        drop(pool); // what `free()` does from JavaScript
+        let buffer: js_sys::ArrayBuffer = memory_buffer().dyn_into().unwrap();
+        sizes.push(buffer.byte_length());
+    }
+    assert!(sizes.windows(2).skip(1).all(|w| w[0] == w[1]), "{sizes:?}");
+}
+
+#[wasm_bindgen_test]
+fn options_are_checked_on_javascript_values() {
+    assert_eq!(
+        check_option("rain", JsValue::from(2.5)).unwrap(),
+        JsValue::from(2.5)
+    );
+    assert!(
+        check_option("pixelRatio", JsValue::UNDEFINED)
+            .unwrap()
+            .is_null()
+    );
+    assert_eq!(
+        message(check_option("interactive", JsValue::from("yes")).unwrap_err()),
+        "interactive must be true or false, got 'yes'"
+    );
+    assert_eq!(
+        message(check_option("solver", Object::new().into()).unwrap_err()),
+        "solver must be a string, got a value of type object"
+    );
+    assert_eq!(
+        message(check_option("dropRadius", JsValue::from(f64::NAN)).unwrap_err()),
+        "dropRadius must be a number above 0 and at most 4096, got NaN"
+    );
+}
+
+#[wasm_bindgen_test]
+fn css_background_layout_comes_back_as_numbers() {
+    let place =
+        background_layout(400.0, 300.0, 200.0, 100.0, "cover", "50% 50%", "no-repeat").unwrap();
+    assert_eq!(place, vec![-100.0, 0.0, 600.0, 300.0, 0.0, 0.0]);
+    assert_eq!(
+        message(
+            background_layout(400.0, 300.0, 200.0, 100.0, "fill", "0% 0%", "repeat").unwrap_err()
+        ),
+        "background-size 'fill' is not supported"
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_simd128_kernels_run_when_the_module_is_built_with_them() {
+    let expected = if cfg!(target_feature = "simd128") {
+        "simd128"
+    } else {
+        "scalar"
+    };
+    assert_eq!(backend(), expected);
+}

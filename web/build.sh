@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the web module into web/dist/: ripples_web_bg.wasm (with SIMD), its JS glue
+# ripples_web.js (wasm-bindgen --target web), ripples.js, the demo page and its assets.
+#
+#   bash web/build.sh && python3 -m http.server -d web/dist 8000   # then open localhost:8000
+#
+# - The wasm-bindgen CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock;
+#   it is installed with `cargo install --locked` when missing or different.
+# - The wasm is built with +simd128 (the core then uses its simd128 kernels), with LTO, one
+#   codegen unit, panic=abort and no debug info. These settings come from the environment of
+#   this build only, with a target directory of its own (target/web), so native builds and
+#   their caches are untouched.
+# - Prints the size of what a page downloads.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$PWD
+out=$root/web/dist
+
+# shellcheck source=web/tools.sh
+. web/tools.sh
+ensure_wasm_tools
+version=$(wasm_bindgen_version)
+
+echo "== cargo build -p ripples-web --release --target wasm32-unknown-unknown (+simd128)"
+unset RUSTFLAGS
+export CARGO_ENCODED_RUSTFLAGS="-Ctarget-feature=+simd128"
+export CARGO_TARGET_DIR=$root/target/web
+export CARGO_PROFILE_RELEASE_LTO=fat
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
+export CARGO_PROFILE_RELEASE_PANIC=abort
+export CARGO_PROFILE_RELEASE_DEBUG=false
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=3
+cargo build -p ripples-web --release --target wasm32-unknown-unknown --locked
+
+echo "== wasm-bindgen $version --target web"
+rm -rf "$out"
+mkdir -p "$out"
+wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+    --out-dir "$out" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/ripples_web.wasm"
+cp web/index.html web/ripples.js "$out/"
+cp -r web/assets "$out/assets"
+
+wasm_bytes=$(wc -c <"$out/ripples_web_bg.wasm")
+gzip_bytes=$(gzip -9 <"$out/ripples_web_bg.wasm" | wc -c)
+echo "web/dist: ripples_web_bg.wasm $((wasm_bytes / 1024)) KiB ($((gzip_bytes / 1024)) KiB gzipped)," \
+    "ripples_web.js $(($(wc -c <"$out/ripples_web.js") / 1024)) KiB," \
+    "ripples.js $(($(wc -c <"$out/ripples.js") / 1024)) KiB"
+echo "serve it: python3 -m http.server -d web/dist 8000   (then open http://localhost:8000/)"

@@ -1,0 +1,955 @@
+// Ripples for the web: water ripples over any element, computed in WebAssembly on the CPU.
+//
+//   import { Ripples } from './ripples.js';
+//   const r = await Ripples.attach(element, { dropRadius: 12, rain: 2 });
+//   r.drop(x, y, radius, strength); r.pause(); r.play(); r.set({...}); r.updateSize(); r.destroy();
+//
+// This module is the page side of the `ripples-web` crate: it loads the wasm module once (one
+// fetch, shared by every instance), finds the element's image (the `imageUrl` option, else its
+// CSS background image, else the built-in pool tiles), overlays a canvas that follows the
+// element's size, CSS background and devicePixelRatio (or draws into the element when it is a
+// <canvas>), turns pointer and touch input into stones and swipes, and runs one
+// requestAnimationFrame loop per instance. The water itself (solvers, rendering, the
+// time-based step clock, option checks, the CSS background arithmetic) is Rust; each frame is
+// one call into it and one putImageData of a view into the wasm memory, with no copy between.
+//
+// Errors are ordinary `Error`s whose message names the problem and the value: `attach` and
+// `set` reject, the other methods throw, and what goes wrong later (an image that fails to
+// reload after a resize) is an `error` event on the instance (an ErrorEvent; unless a listener
+// calls preventDefault() it is also logged with console.error). Nothing here lets an
+// exception escape into the page's event loop.
+
+import init, { WasmPool, backend, backgroundLayout, checkOption, limits } from './ripples_web.js';
+
+/** The options of `Ripples.attach` and their defaults. */
+const DEFAULTS = Object.freeze({
+  /** Image under the water; null: the element's CSS background image, else the built-in tiles. */
+  imageUrl: null,
+  /** Element pixels per simulation cell (1 = full resolution; 2 = a grid half as wide). */
+  resolution: 1,
+  /** Radius of the pointer's stones, in CSS pixels. */
+  dropRadius: 12,
+  /** Refraction of the lit and spring looks relative to their default (0: the image does not move). */
+  perturbance: 1,
+  /** Whether pointer and touch input make ripples. */
+  interactive: true,
+  /** Mean raindrops per second over the whole element. */
+  rain: 0,
+  /** 'classic' (the integer demo-scene solver), 'wave' or 'spring'. */
+  solver: 'classic',
+  /** 'reflect' (waves bounce off the edges) or 'absorb' (open water). */
+  border: 'reflect',
+  /** CORS mode for images: '' or 'anonymous', 'use-credentials', or null for no CORS request. */
+  crossOrigin: '',
+  /** 'classic' (the demo scene's refraction), 'lit' (refraction with light; ~7x the cost) or 'spring'. */
+  look: 'classic',
+  /** URL of an image whose dark opaque pixels are walls (stretched over the element), or null. */
+  obstacles: null,
+  /** Solver steps per second of real time: the speed of the water, whatever the frame rate. */
+  stepsPerSecond: 60,
+  /** Canvas pixels per CSS pixel; null: window.devicePixelRatio, followed as it changes. */
+  pixelRatio: null,
+});
+
+// Stone strengths of the pointer (0..32767; a usual stone is 128).
+const HOVER_STRENGTH = 24;
+const DRAG_STRENGTH = 64;
+const PRESS_STRENGTH = 256;
+const PRESS_RADIUS = 1.5;
+const DEFAULT_DROP_STRENGTH = 128;
+// Frames kept for stats(): a little over a second at 144 Hz.
+const STATS_FRAMES = 256;
+const STATS_WINDOW_MS = 1000;
+
+/** Elements that do not render children, so an overlay canvas inside them would not show. */
+const NO_CHILDREN = new Set(['IMG', 'VIDEO', 'AUDIO', 'INPUT', 'TEXTAREA', 'SELECT', 'IFRAME', 'OBJECT', 'EMBED', 'BR', 'HR', 'PICTURE']);
+const CONSTRUCTING = Symbol('Ripples.attach');
+/** Elements with ripples (or being attached), so that one element gets one instance. */
+const attached = new WeakMap();
+/** The wasm module's exports, once loaded (a promise shared by every attach). */
+let moduleReady = null;
+let moduleExports = null;
+
+function loadModule(moduleOrPath) {
+  if (!moduleReady) {
+    const input = moduleOrPath === undefined ? undefined : { module_or_path: moduleOrPath };
+    moduleReady = init(input).then(
+      (exports) => {
+        moduleExports = exports;
+        return exports;
+      },
+      (error) => {
+        moduleReady = null;
+        throw new Error(
+          `Ripples: could not load the WebAssembly module (ripples_web_bg.wasm next to ` +
+            `ripples.js): ${messageOf(error)}. It needs WebAssembly with SIMD (Chrome 91, ` +
+            `Firefox 89, Safari 16.4 or later).`,
+        );
+      },
+    );
+  }
+  return moduleReady;
+}
+
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The error with `where` in front of its message, unless it already names a Ripples method. */
+function prefixed(where, error) {
+  const message = messageOf(error);
+  return message.startsWith('Ripples') ? error : new Error(`${where}: ${message}`);
+}
+
+/** "div#hero.banner" for error messages. */
+function describeElement(element) {
+  let text = element.tagName.toLowerCase();
+  if (element.id) text += `#${element.id}`;
+  for (const name of Array.from(element.classList).slice(0, 3)) text += `.${name}`;
+  return `<${text}>`;
+}
+
+function describeValue(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'object') return value.constructor?.name ?? 'an object';
+  return String(value);
+}
+
+/** Splits a computed multi-layer CSS value ("url(a), linear-gradient(...)") at top-level commas. */
+function splitLayers(value) {
+  const layers = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      layers.push(value.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  layers.push(value.slice(start).trim());
+  return layers;
+}
+
+/** The first url() layer of the element's CSS background: its URL and layout strings. */
+function cssBackground(element) {
+  const style = getComputedStyle(element);
+  const layers = splitLayers(style.backgroundImage);
+  const index = layers.findIndex((layer) => layer.startsWith('url('));
+  if (index < 0) return null;
+  const match = /^url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)]*?))\s*\)$/.exec(layers[index]);
+  if (!match) return null;
+  const url = (match[1] ?? match[2] ?? match[3]).replace(/\\(.)/g, '$1');
+  return { url, index };
+}
+
+/** The computed size, position and repeat of background layer `index`. */
+function layerStyle(element, index) {
+  const style = getComputedStyle(element);
+  const pick = (value) => {
+    const list = splitLayers(value);
+    return list[index % list.length];
+  };
+  return {
+    size: pick(style.backgroundSize),
+    position: pick(style.backgroundPosition),
+    repeat: pick(style.backgroundRepeat),
+  };
+}
+
+function absoluteUrl(url, where, what) {
+  try {
+    return new URL(url, document.baseURI);
+  } catch {
+    throw new Error(`${where}: ${what} URL '${url}' is not a valid URL`);
+  }
+}
+
+/** A CORS-free URL (data:, blob:) never needs, nor may get, a crossOrigin attribute. */
+function corsMode(url, crossOrigin) {
+  if (crossOrigin === null || url.protocol === 'data:' || url.protocol === 'blob:') return null;
+  return crossOrigin;
+}
+
+/** Loads an image; rejects with a message that says why it likely failed. */
+function loadImage(url, crossOrigin, where, what) {
+  return new Promise((resolve, reject) => {
+    const absolute = absoluteUrl(url, where, what);
+    const cors = corsMode(absolute, crossOrigin);
+    const image = new Image();
+    if (cors !== null) image.crossOrigin = cors;
+    image.onload = () => {
+      if (image.naturalWidth > 0 && image.naturalHeight > 0) {
+        resolve({ image, url, absolute, cors });
+      } else {
+        reject(new Error(`${where}: ${what} '${url}' has no size (an SVG needs width and height)`));
+      }
+    };
+    image.onerror = () => {
+      const crossSite = absolute.origin !== location.origin && absolute.protocol.startsWith('http');
+      if (crossSite && cors !== null) {
+        reject(
+          new Error(
+            `${where}: ${what} '${url}' could not be loaded. It is on another origin ` +
+              `(${absolute.origin}) and was requested with CORS (crossOrigin: '${cors}'), so its ` +
+              `server must send an Access-Control-Allow-Origin header; or the URL is wrong or ` +
+              `not an image.`,
+          ),
+        );
+      } else {
+        reject(
+          new Error(
+            `${where}: ${what} '${url}' could not be loaded (not found, not an image, or a ` +
+              `network error)`,
+          ),
+        );
+      }
+    };
+    image.src = absolute.href;
+  });
+}
+
+/** A 2D context on a canvas that is never in the document, for composing images. */
+function scratchContext(width, height) {
+  const settings = { willReadFrequently: true };
+  // OffscreenCanvas where it has a 2D context (some browsers have one without), else a
+  // canvas element that is never attached.
+  const context =
+    (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
+    Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
+  if (!context) throw new Error(`Ripples: could not get a 2D canvas context (${width}x${height})`);
+  return context;
+}
+
+/** Reads back a composed image, turning the browser's SecurityError into an explanation. */
+function readPixels(context, width, height, loaded, where, what) {
+  try {
+    return context.getImageData(0, 0, width, height).data;
+  } catch (error) {
+    if (error?.name === 'SecurityError') {
+      throw new Error(
+        `${where}: ${what} '${loaded.url}' is on another origin (${loaded.absolute.origin}) ` +
+          `and was loaded without CORS (crossOrigin: null), so the browser does not let the ` +
+          `page read its pixels (the canvas is tainted). Serve it with an ` +
+          `Access-Control-Allow-Origin header and keep crossOrigin at '' (anonymous), or serve ` +
+          `it from this page's origin.`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** Checks `changes` against the option table; returns `base` with them applied. */
+function checkOptions(base, changes, where) {
+  if (changes === null || typeof changes !== 'object') {
+    throw new TypeError(`${where}: options must be an object, got ${describeValue(changes)}`);
+  }
+  const options = { ...base };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    try {
+      options[name] = checkOption(name, value);
+    } catch (error) {
+      throw prefixed(where, error);
+    }
+  }
+  return options;
+}
+
+/**
+ * Water ripples over one element. Make one with `await Ripples.attach(element, options)`.
+ *
+ * An EventTarget: `error` events (ErrorEvent) report what fails after attach.
+ */
+export class Ripples extends EventTarget {
+  #element;
+  #options;
+  #exports;
+  #ownsCanvas;
+  #canvas = null;
+  #context = null;
+  #pool = null;
+  #image = null; // { image, url, absolute, cors } or null for the built-in tiles
+  #cssImage = null; // { url, index }: the element's CSS background image as attach found it
+  #obstacles = null; // loaded obstacle image or null
+  #savedStyle = null;
+  #cssSize = { width: 0, height: 0, ratio: 1 };
+  #seed = Math.floor(Math.random() * 2 ** 32);
+  #abort = new AbortController();
+  #inputAbort = null;
+  #resizeObserver = null;
+  #raf = 0;
+  #running = false;
+  #destroyed = false;
+  #imageData = null;
+  #last = new Map();
+  #rebuildPending = false;
+  #imageRequest = 0;
+  #obstacleRequest = 0;
+  #statTimes = new Float64Array(STATS_FRAMES);
+  #statWork = new Float64Array(STATS_FRAMES);
+  #statDraw = new Float64Array(STATS_FRAMES);
+  #statCount = 0;
+
+  /** Use `Ripples.attach`. */
+  constructor(token, element, options, exports) {
+    if (token !== CONSTRUCTING) {
+      throw new TypeError('Ripples: use `await Ripples.attach(element, options)` to make ripples');
+    }
+    super();
+    this.#element = element;
+    this.#options = options;
+    this.#exports = exports;
+    this.#ownsCanvas = !(element instanceof HTMLCanvasElement);
+  }
+
+  /** The options and their defaults. */
+  static get defaults() {
+    return { ...DEFAULTS };
+  }
+
+  /**
+   * Loads the wasm module ahead of the first attach, optionally from another URL (or a
+   * WebAssembly.Module). attach() does this by itself otherwise.
+   */
+  static async init(moduleOrPath) {
+    await loadModule(moduleOrPath);
+  }
+
+  /** Bytes of wasm memory in use by the module (0 before it is loaded). */
+  static memoryBytes() {
+    return moduleExports ? moduleExports.memory.buffer.byteLength : 0;
+  }
+
+  /**
+   * Makes ripples over `element`: a <canvas> is drawn into, any other element gets a canvas
+   * overlaid behind its content in place of its CSS background image. Rejects with an Error
+   * naming the problem (a detached or empty element, a bad option, an image that cannot be
+   * loaded or read), leaving the element as it was.
+   */
+  static async attach(element, options = {}) {
+    const where = 'Ripples.attach';
+    if (!(element instanceof Element)) {
+      throw new TypeError(`${where}: expected an element, got ${describeValue(element)}`);
+    }
+    if (!element.isConnected) {
+      throw new Error(`${where}: ${describeElement(element)} is not in the document; add it to the page first`);
+    }
+    if (!(element instanceof HTMLElement) || NO_CHILDREN.has(element.tagName)) {
+      throw new Error(
+        `${where}: ${describeElement(element)} cannot hold the canvas Ripples draws in; attach to a ` +
+          `container (a <div>, <section>...) or a <canvas>, with the picture as its CSS background or imageUrl`,
+      );
+    }
+    if (attached.has(element)) {
+      throw new Error(`${where}: ${describeElement(element)} already has ripples; destroy() them first`);
+    }
+    attached.set(element, null);
+    let ripples = null;
+    try {
+      const exports = await loadModule();
+      const checked = checkOptions(DEFAULTS, options, where);
+      ripples = new Ripples(CONSTRUCTING, element, checked, exports);
+      await ripples.#start(where);
+      attached.set(element, ripples);
+      return ripples;
+    } catch (error) {
+      ripples?.#teardown();
+      attached.delete(element);
+      throw error;
+    }
+  }
+
+  async #start(where) {
+    const element = this.#element;
+    const options = this.#options;
+    if (!this.#ownsCanvas && !element.getContext('2d')) {
+      throw new Error(`${where}: ${describeElement(element)} already has another kind of context (WebGL?); give Ripples a fresh canvas`);
+    }
+    // Read before the background is hidden: the image when no imageUrl is given, and in any
+    // case the layer whose size and position place the image.
+    this.#cssImage = this.#ownsCanvas ? cssBackground(element) : null;
+    const imageUrl = options.imageUrl ?? this.#cssImage?.url ?? null;
+    const [image, obstacles] = await Promise.all([
+      imageUrl === null ? null : loadImage(imageUrl, options.crossOrigin, where, 'image'),
+      options.obstacles === null ? null : loadImage(options.obstacles, options.crossOrigin, where, 'obstacles image'),
+    ]);
+    if (!element.isConnected) {
+      throw new Error(`${where}: ${describeElement(element)} was removed from the document while its image loaded`);
+    }
+    this.#image = image;
+    this.#obstacles = obstacles;
+    const size = this.#measure(where);
+    if (this.#ownsCanvas) this.#overlay();
+    else this.#canvas = element;
+    this.#context = this.#canvas.getContext('2d');
+    this.#build(size, where);
+    if (this.#ownsCanvas) this.#hideBackground();
+    if (options.interactive) this.#listenToInput();
+    this.#watchSize();
+    this.play();
+  }
+
+  /**
+   * The pool size for the element now: canvas pixels, and the CSS size they cover. An element
+   * without size is an error when `required`, else null (hidden for now: keep the pool).
+   */
+  #measure(where, required = true) {
+    const element = this.#element;
+    let cssWidth;
+    let cssHeight;
+    let width;
+    let height;
+    let ratio;
+    if (this.#ownsCanvas) {
+      cssWidth = element.clientWidth;
+      cssHeight = element.clientHeight;
+      ratio = this.#options.pixelRatio ?? (window.devicePixelRatio || 1);
+      width = Math.round(cssWidth * ratio);
+      height = Math.round(cssHeight * ratio);
+    } else {
+      width = element.width;
+      height = element.height;
+      const rect = element.getBoundingClientRect();
+      cssWidth = rect.width || width;
+      cssHeight = rect.height || height;
+      ratio = width / cssWidth;
+    }
+    if (width < 1 || height < 1) {
+      if (!required) return null;
+      const what = this.#ownsCanvas ? `${cssWidth}x${cssHeight} CSS pixels` : `${width}x${height} pixels`;
+      throw new Error(`${where}: ${describeElement(element)} has no size (${what}); attach once it is displayed and laid out`);
+    }
+    const [maxSide, maxPixels] = limits();
+    if (width > maxSide || height > maxSide || width * height > maxPixels) {
+      const css = this.#ownsCanvas ? ` (${cssWidth}x${cssHeight} CSS pixels at pixel ratio ${ratio})` : '';
+      throw new Error(
+        `${where}: ${describeElement(element)} needs a ${width}x${height} pool${css}, larger than ` +
+          `the limit of ${maxSide} pixels per side and ${maxPixels} pixels in all (4096x4096); ` +
+          `use a smaller element${this.#ownsCanvas ? ' or a lower pixelRatio' : ' or canvas'}`,
+      );
+    }
+    return { width, height, cssWidth, cssHeight, ratio };
+  }
+
+  /** Puts a canvas behind the element's content, over its background. */
+  #overlay() {
+    const element = this.#element;
+    const computed = getComputedStyle(element);
+    const style = element.style;
+    const save = (name) => [style.getPropertyValue(name), style.getPropertyPriority(name)];
+    this.#savedStyle = {
+      'background-image': save('background-image'),
+      position: save('position'),
+      'z-index': save('z-index'),
+    };
+    // A stacking context of its own, so that the canvas at z-index -1 stays above the
+    // element's background colour and below its content.
+    if (computed.position === 'static') style.setProperty('position', 'relative');
+    if (computed.zIndex === 'auto') style.setProperty('z-index', '0');
+    const canvas = document.createElement('canvas');
+    canvas.className = 'ripples-canvas';
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.style.cssText =
+      'position:absolute;left:0;top:0;width:100%;height:100%;z-index:-1;' +
+      'pointer-events:none;display:block;margin:0;padding:0;border:0';
+    element.append(canvas);
+    this.#canvas = canvas;
+  }
+
+  #hideBackground() {
+    this.#element.style.setProperty('background-image', 'none', 'important');
+  }
+
+  #restoreStyle() {
+    if (!this.#savedStyle) return;
+    for (const [name, [value, priority]] of Object.entries(this.#savedStyle)) {
+      if (value) this.#element.style.setProperty(name, value, priority);
+      else this.#element.style.removeProperty(name);
+    }
+    this.#savedStyle = null;
+  }
+
+  /** A new pool for `size`, configured, with the image and walls drawn into it. */
+  #build(size, where) {
+    const options = this.#options;
+    let pool;
+    try {
+      pool = new WasmPool(size.width, size.height, options.resolution, this.#seed);
+    } catch (error) {
+      throw prefixed(where, error);
+    }
+    try {
+      this.#configure(pool, size);
+      this.#composeImage(pool, size, where);
+      this.#composeObstacles(pool, size, where);
+      pool.advance(0);
+    } catch (error) {
+      pool.free();
+      throw error;
+    }
+    this.#pool?.free();
+    this.#pool = pool;
+    this.#cssSize = size;
+    this.#rebuildPending = false;
+    this.#imageData = null;
+    this.#last.clear();
+    if (this.#ownsCanvas) {
+      this.#canvas.width = size.width;
+      this.#canvas.height = size.height;
+    }
+    this.#draw();
+  }
+
+  #configure(pool, size) {
+    const options = this.#options;
+    pool.setSolver(options.solver);
+    pool.setBorder(options.border);
+    pool.setLook(options.look);
+    pool.setPerturbance(options.perturbance);
+    pool.setStepsPerSecond(options.stepsPerSecond);
+    pool.setDropRadius(Math.max(1, options.dropRadius * (size.width / size.cssWidth)));
+    pool.setRain(options.rain);
+  }
+
+  /** Draws the image where CSS (or a cover fit) puts it, and hands the pixels to the pool. */
+  #composeImage(pool, size, where) {
+    const loaded = this.#image;
+    if (!loaded) {
+      pool.useDefaultImage();
+      return;
+    }
+    const { width, height, cssWidth, cssHeight } = size;
+    const { image } = loaded;
+    const context = scratchContext(width, height);
+    let place = null;
+    // Where CSS put the element's background image, if it had one; else a cover fit.
+    if (this.#cssImage) {
+      const layer = layerStyle(this.#element, this.#cssImage.index);
+      try {
+        place = backgroundLayout(
+          cssWidth,
+          cssHeight,
+          image.naturalWidth,
+          image.naturalHeight,
+          layer.size,
+          layer.position,
+          layer.repeat,
+        );
+      } catch (error) {
+        console.warn(`Ripples: ${messageOf(error)}; the image covers the element instead`);
+      }
+    }
+    if (!place) {
+      place = backgroundLayout(cssWidth, cssHeight, image.naturalWidth, image.naturalHeight, 'cover', '50% 50%', 'no-repeat');
+    }
+    const scaleX = width / cssWidth;
+    const scaleY = height / cssHeight;
+    const [x, y, w, h, repeatX, repeatY] = place;
+    if (repeatX || repeatY) {
+      const pattern = context.createPattern(image, repeatX && repeatY ? 'repeat' : repeatX ? 'repeat-x' : 'repeat-y');
+      pattern.setTransform(
+        new DOMMatrix([(w * scaleX) / image.naturalWidth, 0, 0, (h * scaleY) / image.naturalHeight, x * scaleX, y * scaleY]),
+      );
+      context.fillStyle = pattern;
+      context.fillRect(0, 0, width, height);
+    } else {
+      context.drawImage(image, x * scaleX, y * scaleY, w * scaleX, h * scaleY);
+    }
+    pool.setImage(readPixels(context, width, height, loaded, where, 'image'));
+  }
+
+  #composeObstacles(pool, size, where) {
+    const loaded = this.#obstacles;
+    if (!loaded) {
+      pool.clearObstacles();
+      return;
+    }
+    const context = scratchContext(size.width, size.height);
+    context.drawImage(loaded.image, 0, 0, size.width, size.height);
+    pool.setObstacles(readPixels(context, size.width, size.height, loaded, where, 'obstacles image'));
+  }
+
+  /** Puts the pool's frame on the canvas, through a view of the wasm memory (no copy). */
+  #draw() {
+    const pool = this.#pool;
+    const buffer = this.#exports.memory.buffer;
+    if (!this.#imageData || this.#imageData.data.buffer !== buffer) {
+      // The first frame, a new pool, or the memory grew (which replaces its ArrayBuffer).
+      const view = new Uint8ClampedArray(buffer, pool.framePtr, pool.frameLen);
+      this.#imageData = new ImageData(view, pool.width, pool.height);
+    }
+    this.#context.putImageData(this.#imageData, 0, 0);
+  }
+
+  #tick = (now) => {
+    this.#raf = 0;
+    if (!this.#running) return;
+    this.#raf = requestAnimationFrame(this.#tick);
+    // Taken out of the document without destroy(): nothing to show until it is put back.
+    if (!this.#element.isConnected) return;
+    try {
+      const canvas = this.#canvas;
+      if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {
+        this.#resize(true);
+      }
+      const start = performance.now();
+      const drawn = this.#pool.frame(now);
+      const stepped = performance.now();
+      if (drawn) this.#draw();
+      const end = performance.now();
+      const slot = this.#statCount++ % STATS_FRAMES;
+      this.#statTimes[slot] = now;
+      this.#statWork[slot] = drawn ? stepped - start : -1;
+      this.#statDraw[slot] = drawn ? end - stepped : -1;
+    } catch (error) {
+      this.pause();
+      this.#report(error);
+    }
+  };
+
+  /** An `error` event; logged unless a listener calls preventDefault(). */
+  #report(error) {
+    const message = messageOf(error);
+    const event = new ErrorEvent('error', { message, error, cancelable: true });
+    if (this.dispatchEvent(event)) console.error(message);
+  }
+
+  #watchSize() {
+    if (this.#ownsCanvas && typeof ResizeObserver === 'function') {
+      this.#resizeObserver = new ResizeObserver(() => this.#safely(() => this.#resize(false)));
+      try {
+        // Device pixels: also reports devicePixelRatio changes (zoom, another screen).
+        this.#resizeObserver.observe(this.#element, { box: 'device-pixel-content-box' });
+      } catch {
+        this.#resizeObserver.observe(this.#element);
+      }
+    }
+    this.#watchPixelRatio();
+  }
+
+  /** For browsers whose ResizeObserver does not see device pixels. */
+  #watchPixelRatio() {
+    if (!this.#ownsCanvas || this.#options.pixelRatio !== null || typeof matchMedia !== 'function') return;
+    const query = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    query.addEventListener(
+      'change',
+      () =>
+        this.#safely(() => {
+          this.#resize(false);
+          this.#watchPixelRatio();
+        }),
+      { once: true, signal: this.#abort.signal },
+    );
+  }
+
+  #safely(action) {
+    if (this.#destroyed) return;
+    try {
+      action();
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  /** Follows the element's size: a new pool when it changed, else (if asked) a new image. */
+  #resize(always) {
+    const where = 'Ripples.updateSize';
+    // Hidden (no size): keep the pool until the element shows again. Too large: an error.
+    const size = this.#measure(where, false);
+    if (!size) return;
+    const old = this.#cssSize;
+    const same = size.width === old.width && size.height === old.height && !this.#rebuildPending;
+    if (same && size.cssWidth === old.cssWidth && size.cssHeight === old.cssHeight && !always) return;
+    if (same) {
+      this.#cssSize = size;
+      this.#composeImage(this.#pool, size, where);
+      this.#composeObstacles(this.#pool, size, where);
+      this.#configure(this.#pool, size);
+      this.#pool.advance(0);
+      this.#draw();
+    } else {
+      this.#build(size, where);
+    }
+  }
+
+  #listenToInput() {
+    this.#inputAbort = new AbortController();
+    const options = { signal: this.#inputAbort.signal, passive: true };
+    const on = (type, handler) =>
+      this.#element.addEventListener(type, (event) => this.#safely(() => handler(event)), options);
+    on('pointerdown', (e) => e.pointerType !== 'touch' && this.#press(`p${e.pointerId}`, e.clientX, e.clientY));
+    on('pointermove', (e) => {
+      if (e.pointerType === 'touch') return;
+      this.#move(`p${e.pointerId}`, e.clientX, e.clientY, e.buttons ? DRAG_STRENGTH : HOVER_STRENGTH);
+    });
+    for (const type of ['pointerleave', 'pointercancel']) on(type, (e) => this.#last.delete(`p${e.pointerId}`));
+    // Touch through touch events, which keep coming while the page scrolls (pointer events
+    // stop with pointercancel); passive, so scrolling is never held up.
+    on('touchstart', (e) => {
+      for (const t of e.changedTouches) this.#press(`t${t.identifier}`, t.clientX, t.clientY);
+    });
+    on('touchmove', (e) => {
+      for (const t of e.changedTouches) this.#move(`t${t.identifier}`, t.clientX, t.clientY, DRAG_STRENGTH);
+    });
+    for (const type of ['touchend', 'touchcancel']) {
+      on(type, (e) => {
+        for (const t of e.changedTouches) this.#last.delete(`t${t.identifier}`);
+      });
+    }
+  }
+
+  /** Pool pixels per CSS pixel, and the canvas's box on screen. */
+  #frame() {
+    const rect = this.#canvas.getBoundingClientRect();
+    const pool = this.#pool;
+    const scaleX = rect.width > 0 ? pool.width / rect.width : pool.width / this.#cssSize.cssWidth;
+    const scaleY = rect.height > 0 ? pool.height / rect.height : pool.height / this.#cssSize.cssHeight;
+    return { rect, scaleX, scaleY };
+  }
+
+  #toPool(clientX, clientY) {
+    const { rect, scaleX, scaleY } = this.#frame();
+    return { x: (clientX - rect.left) * scaleX, y: (clientY - rect.top) * scaleY, scale: scaleX };
+  }
+
+  #press(key, clientX, clientY) {
+    const point = this.#toPool(clientX, clientY);
+    const radius = this.#options.dropRadius * point.scale;
+    this.#pool.drop(point.x, point.y, Math.max(1, radius * PRESS_RADIUS), PRESS_STRENGTH);
+    this.#last.set(key, point);
+  }
+
+  #move(key, clientX, clientY, strength) {
+    const point = this.#toPool(clientX, clientY);
+    const radius = Math.max(1, this.#options.dropRadius * point.scale);
+    const last = this.#last.get(key);
+    if (last) this.#pool.swipe(last.x, last.y, point.x, point.y, radius, strength);
+    else this.#pool.drop(point.x, point.y, radius, strength);
+    this.#last.set(key, point);
+  }
+
+  #alive(method) {
+    if (this.#destroyed) {
+      throw new Error(`Ripples.${method}: these ripples were destroyed; attach again to use the element`);
+    }
+  }
+
+  /**
+   * Drops a stone at (x, y), in CSS pixels from the element's top-left corner (its padding
+   * box), with a radius in CSS pixels (default: dropRadius) and a strength from 0 to 32767
+   * (default 128).
+   */
+  drop(x, y, radius = this.#options?.dropRadius, strength = DEFAULT_DROP_STRENGTH) {
+    this.#alive('drop');
+    const { scaleX, scaleY } = this.#frame();
+    try {
+      this.#pool.drop(x * scaleX, y * scaleY, Math.max(1, radius * scaleX), strength);
+    } catch (error) {
+      throw prefixed('Ripples.drop', error);
+    }
+  }
+
+  /** Stops the water and the frame loop (the last frame stays). */
+  pause() {
+    this.#alive('pause');
+    this.#running = false;
+    if (this.#raf) cancelAnimationFrame(this.#raf);
+    this.#raf = 0;
+  }
+
+  /** Runs the water again, from where it stopped. */
+  play() {
+    this.#alive('play');
+    if (this.#running) return;
+    this.#running = true;
+    this.#pool.resetClock();
+    this.#raf = requestAnimationFrame(this.#tick);
+  }
+
+  /** Whether destroy() was called (every method but destroy() then throws). */
+  get destroyed() {
+    return this.#destroyed;
+  }
+
+  /** Whether the frame loop runs. */
+  get running() {
+    return this.#running;
+  }
+
+  /** The element the ripples are on. */
+  get element() {
+    return this.#element;
+  }
+
+  /** The options in use (a copy). */
+  get options() {
+    return { ...this.#options };
+  }
+
+  /**
+   * Changes options. Bad values throw before anything changes. Returns a promise that settles
+   * once a new image or obstacles image has loaded (at once otherwise); if one fails, the
+   * promise rejects, an `error` event fires, and the previous image stays.
+   */
+  set(changes) {
+    this.#alive('set');
+    const where = 'Ripples.set';
+    const previous = this.#options;
+    const options = checkOptions(previous, changes, where);
+    const changed = (name) => options[name] !== previous[name];
+    this.#options = options;
+    try {
+      if (changed('resolution') || changed('pixelRatio')) {
+        // A hidden element gets its new pool when it shows again.
+        const size = this.#measure(where, false);
+        if (size) this.#build(size, where);
+        else this.#rebuildPending = true;
+        if (changed('pixelRatio')) this.#watchPixelRatio();
+      } else {
+        this.#configure(this.#pool, this.#cssSize);
+      }
+    } catch (error) {
+      // A failed rebuild keeps the old pool: put its settings back as they were.
+      this.#options = previous;
+      this.#configure(this.#pool, this.#cssSize);
+      throw prefixed(where, error);
+    }
+    if (changed('interactive')) {
+      this.#inputAbort?.abort();
+      this.#inputAbort = null;
+      this.#last.clear();
+      if (options.interactive) this.#listenToInput();
+    }
+    const loads = [];
+    if (changed('imageUrl') || (changed('crossOrigin') && this.#image)) {
+      loads.push(this.#loadInto('image', ++this.#imageRequest, where));
+    }
+    if (changed('obstacles') || (changed('crossOrigin') && this.#obstacles)) {
+      loads.push(this.#loadInto('obstacles', ++this.#obstacleRequest, where));
+    }
+    return Promise.all(loads).then(() => undefined);
+  }
+
+  async #loadInto(which, request, where) {
+    const options = this.#options;
+    const isImage = which === 'image';
+    const url = isImage ? options.imageUrl ?? this.#cssImage?.url ?? null : options.obstacles;
+    const what = isImage ? 'image' : 'obstacles image';
+    try {
+      const loaded = url === null ? null : await loadImage(url, options.crossOrigin, where, what);
+      const current = isImage ? this.#imageRequest : this.#obstacleRequest;
+      if (this.#destroyed || request !== current) return; // superseded or gone
+      const previous = isImage ? this.#image : this.#obstacles;
+      if (isImage) this.#image = loaded;
+      else this.#obstacles = loaded;
+      try {
+        if (isImage) this.#composeImage(this.#pool, this.#cssSize, where);
+        else this.#composeObstacles(this.#pool, this.#cssSize, where);
+      } catch (error) {
+        if (isImage) this.#image = previous;
+        else this.#obstacles = previous;
+        throw error;
+      }
+      this.#pool.advance(0);
+      this.#draw();
+    } catch (error) {
+      if (!this.#destroyed) this.#report(error);
+      throw error;
+    }
+  }
+
+  /** Re-reads the element's size and CSS background (call it after changing them by script). */
+  updateSize() {
+    this.#alive('updateSize');
+    this.#resize(true);
+  }
+
+  /**
+   * Frame rate and cost over the last second: `fps` (frames the loop ran per second),
+   * `stepRenderMs` (mean time in wasm per drawn frame: the solver steps and the render),
+   * `drawMs` (mean putImageData time), and the pool's size, grid, steps, walls and backend.
+   */
+  stats() {
+    this.#alive('stats');
+    const count = Math.min(this.#statCount, STATS_FRAMES);
+    const newest = (this.#statCount - 1 + STATS_FRAMES) % STATS_FRAMES;
+    const end = this.#statTimes[newest];
+    let frames = 0;
+    let first = end;
+    let work = 0;
+    let draw = 0;
+    let worked = 0;
+    let maxWork = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = (newest - i + STATS_FRAMES) % STATS_FRAMES;
+      const time = this.#statTimes[slot];
+      if (end - time > STATS_WINDOW_MS) break;
+      frames++;
+      first = time;
+      if (this.#statWork[slot] >= 0) {
+        worked++;
+        work += this.#statWork[slot];
+        draw += this.#statDraw[slot];
+        maxWork = Math.max(maxWork, this.#statWork[slot]);
+      }
+    }
+    const pool = this.#pool;
+    return {
+      fps: frames > 1 && end > first ? ((frames - 1) * 1000) / (end - first) : 0,
+      stepRenderMs: worked ? work / worked : 0,
+      maxStepRenderMs: maxWork,
+      drawMs: worked ? draw / worked : 0,
+      width: pool.width,
+      height: pool.height,
+      gridWidth: pool.gridWidth,
+      gridHeight: pool.gridHeight,
+      steps: pool.steps,
+      wallCells: pool.wallCells,
+      backend: backend(),
+      running: this.#running,
+    };
+  }
+
+  /**
+   * Removes everything the ripples added (the overlay canvas, listeners, the frame loop, the
+   * inline styles) and frees their wasm memory. A <canvas> given to attach keeps its last
+   * frame. Calling it again does nothing; any other method afterwards throws.
+   */
+  destroy() {
+    if (this.#destroyed) return;
+    this.#teardown();
+    attached.delete(this.#element);
+  }
+
+  #teardown() {
+    this.#destroyed = true;
+    this.#running = false;
+    if (this.#raf) cancelAnimationFrame(this.#raf);
+    this.#raf = 0;
+    this.#abort.abort();
+    this.#inputAbort?.abort();
+    this.#resizeObserver?.disconnect();
+    this.#resizeObserver = null;
+    if (this.#ownsCanvas) this.#canvas?.remove();
+    this.#restoreStyle();
+    this.#pool?.free();
+    this.#pool = null;
+    this.#imageData = null;
+    this.#context = null;
+    this.#canvas = null;
+    this.#image = null;
+    this.#obstacles = null;
+    this.#last.clear();
+  }
+}
+
+export default Ripples;

@@ -47,6 +47,7 @@ fn physical_steps_do_not_allocate() {
             // The first parallel pass starts rayon's worker threads, which allocate once.
             pool.drop_stone(500, 200, 9, 120);
             pool.step();
+            start_every_worker();
             let before = ALLOCATIONS.load(Ordering::Relaxed);
             for _ in 0..10 {
                 pool.drop_stone(500, 200, 9, 120);
@@ -59,4 +60,12 @@ fn physical_steps_do_not_allocate() {
             );
         }
     }
+}
+
+/// Makes every rayon worker thread run a job, so all have started (and made their one-time
+/// allocations) before counting: a pass over a few strips need not reach every thread, and on
+/// a busy machine a thread can start late, in the middle of the counted steps.
+fn start_every_worker() {
+    #[cfg(feature = "parallel")]
+    rayon::broadcast(|_| ());
 }

@@ -90,6 +90,59 @@ fn classic_render_row_matches_the_reference_on_every_backend() {
     }
 }
 
+#[test]
+fn classic_render_columns_pieces_make_the_reference_row_on_every_backend() {
+    let mut random = SplitMix64::new(3);
+    let mut backends = simd_backends();
+    backends.push(Backend::Scalar);
+    for backend in backends {
+        for width in 1..70 {
+            for height in [1, 3, 40] {
+                let src = random_image(&mut random, width * height);
+                let y = random.below(height as u32) as usize;
+                let wild = width % 2 == 0;
+                let [up, mid, down] = [(); 3].map(|_| random_row(&mut random, width, wild));
+                let mut expected = vec![[0u8; 4]; width];
+                kernels::scalar::classic_render_row(
+                    y,
+                    height,
+                    &up,
+                    &mid,
+                    &down,
+                    &src,
+                    &mut expected,
+                );
+                // Random pieces, each rendered into a row that is otherwise left alone.
+                let mut got = vec![[7u8; 4]; width];
+                let mut start = 0;
+                while start < width {
+                    let end = (start + random.below(20) as usize).min(width);
+                    let before = got.clone();
+                    kernels::classic_render_columns(
+                        backend,
+                        y,
+                        height,
+                        &up,
+                        &mid,
+                        &down,
+                        &src,
+                        &mut got,
+                        start..end,
+                    );
+                    for x in (0..start).chain(end..width) {
+                        assert_eq!(
+                            got[x], before[x],
+                            "{backend}: column {x} outside {start}..{end}"
+                        );
+                    }
+                    start = end;
+                }
+                assert_eq!(got, expected, "{backend}, {width}x{height}, row {y}");
+            }
+        }
+    }
+}
+
 fn random_gradient(random: &mut SplitMix64, kind: u64) -> f32 {
     match kind {
         0 => random.between(-200, 200) as f32,

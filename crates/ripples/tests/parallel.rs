@@ -88,6 +88,24 @@ fn the_fused_pass_equals_step_then_render() {
     }
 }
 
+/// Wide images render the classic look in column tiles and bands of rows: sizes whose width
+/// is no multiple of a tile, with strips of many bands (one thread) and of part of one.
+#[test]
+fn column_tiles_render_the_same_frames() {
+    for (width, height) in [(1100, 600), (1543, 90), (2048, 7)] {
+        let pool = rough_pool(width, height, SolverKind::Classic, 1);
+        for threads in [1, 3] {
+            let (split, fused) = on_threads(threads, || {
+                (
+                    play(pool.clone(), &Look::classic(), 2, false),
+                    play(pool.clone(), &Look::classic(), 2, true),
+                )
+            });
+            assert!(split == fused, "{width}x{height}, {threads} threads");
+        }
+    }
+}
+
 #[test]
 fn step_and_render_falls_back_where_it_cannot_fuse() {
     let (width, height) = (300, 200);

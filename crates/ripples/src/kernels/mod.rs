@@ -248,6 +248,38 @@ pub fn classic_render_row(
     }
 }
 
+/// Renders the columns `columns` of one row with the classic refraction (border columns
+/// included when the range reaches them); see [`scalar::classic_render_columns`]. For the
+/// column tiles of the fused pass, which only x86-64 uses (it needs a prefetch instruction), so
+/// the other backends run the reference here.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn classic_render_columns(
+    backend: Backend,
+    y: usize,
+    height: usize,
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: std::ops::Range<usize>,
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::classic_render_columns(y, height, up, mid, down, src, dst_row, columns)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::classic_render_columns(y, height, up, mid, down, src, dst_row, columns)
+        },
+        _ => scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns),
+    }
+}
+
 /// Renders one row with the classic refraction driven by gradient rows (the classic look over the
 /// wave and spring solvers, or at a simulation scale above 1); see
 /// [`scalar::resampled_classic_row`]. AVX2 has a version; the other backends, which lack a

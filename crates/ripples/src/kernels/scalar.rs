@@ -76,14 +76,37 @@ pub fn classic_render_row(
     dst_row: &mut [[u8; 4]],
 ) {
     let width = dst_row.len();
+    classic_render_columns(y, height, up, mid, down, src, dst_row, 0..width);
+}
+
+/// [`classic_render_row`] for the columns in `columns` only (border columns included when the
+/// range reaches them); the other pixels of `dst_row` are left alone.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn classic_render_columns(
+    y: usize,
+    height: usize,
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: Range<usize>,
+) {
+    let width = dst_row.len();
     let src_row = &src[y * width..(y + 1) * width];
     if width < 3 {
-        dst_row.copy_from_slice(src_row);
+        dst_row[columns.clone()].copy_from_slice(&src_row[columns]);
         return;
     }
-    dst_row[0] = src_row[0];
-    dst_row[width - 1] = src_row[width - 1];
-    classic_render_span(y, height, up, mid, down, src, dst_row, 1..width - 1);
+    if columns.contains(&0) {
+        dst_row[0] = src_row[0];
+    }
+    if columns.contains(&(width - 1)) {
+        dst_row[width - 1] = src_row[width - 1];
+    }
+    let interior = columns.start.max(1)..columns.end.min(width - 1);
+    classic_render_span(y, height, up, mid, down, src, dst_row, interior);
 }
 
 /// [`classic_render_row`] for the interior columns in `columns` only; SIMD backends finish their

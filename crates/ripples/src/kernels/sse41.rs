@@ -120,15 +120,43 @@ pub unsafe fn classic_render_row(
     dst_row: &mut [[u8; 4]],
 ) {
     let width = dst_row.len();
+    // SAFETY: the caller's guarantee (SSE4.1) is this function's.
+    unsafe { classic_render_columns(y, height, up, mid, down, src, dst_row, 0..width) }
+}
+
+/// SSE4.1 version of [`scalar::classic_render_columns`].
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn classic_render_columns(
+    y: usize,
+    height: usize,
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: std::ops::Range<usize>,
+) {
+    let width = dst_row.len();
     let cells = width * height;
-    if width < 3 || y >= height || cells > i32::MAX as usize {
-        scalar::classic_render_row(y, height, up, mid, down, src, dst_row);
+    if width < 3 || y >= height || cells > i32::MAX as usize || columns.end > width {
+        scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns);
         return;
     }
     let src = &src[..cells];
     let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
-    dst_row[0] = src[y * width];
-    dst_row[width - 1] = src[y * width + width - 1];
+    if columns.contains(&0) {
+        dst_row[0] = src[y * width];
+    }
+    if columns.contains(&(width - 1)) {
+        dst_row[width - 1] = src[y * width + width - 1];
+    }
+    let end = columns.end.min(width - 1);
     let max_x = _mm_set1_epi32(width as i32 - 1);
     let max_y = _mm_set1_epi32(height as i32 - 1);
     let row_y = _mm_set1_epi32(y as i32);
@@ -136,11 +164,13 @@ pub unsafe fn classic_render_row(
     let lanes = _mm_setr_epi32(0, 1, 2, 3);
     let four = _mm_set1_epi32(4);
     let base = src.as_ptr().cast::<i32>();
-    let mut x = 1;
-    while x + 8 < width {
-        // SAFETY: 1 <= x and x + 8 < width, so the 8 heights read at x - 1, x and x + 1 (up to
-        // index x + 8) and the 8 pixels written at x lie inside rows of `width`. The loaded
-        // indices are `sy * width + sx` with `sx` clamped to [0, width) and `sy` to
+    let mut x = columns.start.max(1);
+    // `x < stop` is `x + 8 <= end`, in one comparison of the loop counter.
+    let stop = end.saturating_sub(7);
+    while x < stop {
+        // SAFETY: 1 <= x and x + 8 <= end < width, so the 8 heights read at x - 1, x and x + 1
+        // (up to index x + 8) and the 8 pixels written at x lie inside rows of `width`. The
+        // loaded indices are `sy * width + sx` with `sx` clamped to [0, width) and `sy` to
         // [0, height), so they lie inside `src` (`width * height` pixels, which fits in i32).
         unsafe {
             let above = load_i16x8(up.as_ptr().add(x));
@@ -175,7 +205,7 @@ pub unsafe fn classic_render_row(
         }
         x += 8;
     }
-    scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..width - 1);
+    scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..end);
 }
 
 /// `clamp(column + left - right, 0, max_x) + clamp(row + above - below, 0, max_y) * stride`

@@ -88,13 +88,11 @@ pub fn play_default() -> Result<String> {
     run(&PlayArgs::default(), true)
 }
 
-/// What the window needs to know besides the plan.
+/// What the window needs to know besides the water.
 #[derive(Debug, Clone)]
 struct Config {
     /// Simulation frames per second.
     rate: f64,
-    /// Rain from the start.
-    raining: bool,
     stats: bool,
     exit_after: Option<Duration>,
     screenshot_dir: PathBuf,
@@ -127,16 +125,21 @@ fn run(args: &PlayArgs, rain_by_default: bool) -> Result<String> {
         ))
         .into());
     }
+    let maker = SessionMaker {
+        raining: rain_by_default || rain_spec.is_some(),
+        plan,
+        rain_spec,
+        rate,
+    };
     let config = Config {
         rate,
-        raining: rain_by_default || rain_spec.is_some(),
         stats: args.stats,
         exit_after: args.exit_after.map(Duration::from_secs_f64),
         screenshot_dir,
     };
 
     let event_loop = EventLoop::new().map_err(|error| NoDisplay(no_display_reason(&error)))?;
-    let mut app = App::new(config, plan, rain_spec);
+    let mut app = App::new(config, maker);
     let outcome = catching_window_panics(|| event_loop.run_app(&mut app))?;
     if let Some(error) = app.error.take() {
         return Err(error);
@@ -225,11 +228,65 @@ struct View {
     size: PhysicalSize<u32>,
 }
 
-/// The application: configuration, the plan of the water, and the view once the window exists.
+/// Makes sessions from the plan: the first one, and one more for each image dropped on the
+/// window. Kept apart from the window so tests can drop images without a display.
+#[derive(Debug)]
+struct SessionMaker {
+    plan: WaterPlan,
+    /// The scene's or `--rain`'s rain, else the default rain for the pool's size.
+    rain_spec: Option<RainSpec>,
+    /// Simulation frames per second (the default rain's density depends on it).
+    rate: f64,
+    /// Rain from the start.
+    raining: bool,
+}
+
+impl SessionMaker {
+    /// The pool's size on a screen of `screen`: the one asked for, else the picture's natural
+    /// size scaled down to fit the screen.
+    fn pool_size(&self, screen: Option<(u32, u32)>) -> (u32, u32) {
+        let natural = self.plan.natural_size(DEFAULT_SIZE);
+        match (self.plan.size, screen) {
+            (Some(size), _) => size,
+            (None, Some(screen)) => fit_within(natural, screen),
+            (None, None) => natural,
+        }
+    }
+
+    /// A session over the plan at `size`.
+    fn make(&self, (width, height): (u32, u32)) -> Result<Session> {
+        let water = self.plan.build(width, height)?;
+        let seed = self.plan.scene.seed;
+        let rain = match &self.rain_spec {
+            Some(spec) => rain_from_spec(spec, seed)
+                .map_err(|error| anyhow!("{}: rain: {error}", self.plan.scene_name))?,
+            None => default_rain(seed, width, height, self.rate)?,
+        };
+        Ok(Session::new(water, rain, self.raining))
+    }
+
+    /// A session over `image` instead of the plan's picture, sized like the first one (the
+    /// size asked for, else the image's own, fit to `screen`). The plan keeps the new picture
+    /// only if the session could be made.
+    fn with_image(&mut self, image: SourceImage, screen: Option<(u32, u32)>) -> Result<Session> {
+        let image = match self.plan.size {
+            Some((width, height)) => image.resized(width, height)?,
+            None => image,
+        };
+        let previous = self.plan.image.replace(image);
+        let session = self.make(self.pool_size(screen));
+        if session.is_err() {
+            self.plan.image = previous;
+        }
+        session
+    }
+}
+
+/// The application: configuration, the maker of sessions, and the view once the window
+/// exists.
 struct App {
     config: Config,
-    plan: WaterPlan,
-    rain_spec: Option<RainSpec>,
+    maker: SessionMaker,
     view: Option<View>,
     stats: Stats,
     started: Instant,
@@ -237,12 +294,11 @@ struct App {
 }
 
 impl App {
-    fn new(config: Config, plan: WaterPlan, rain_spec: Option<RainSpec>) -> Self {
+    fn new(config: Config, maker: SessionMaker) -> Self {
         let now = Instant::now();
         Self {
             config,
-            plan,
-            rain_spec,
+            maker,
             view: None,
             stats: Stats::new(now),
             started: now,
@@ -258,29 +314,6 @@ impl App {
         event_loop.exit();
     }
 
-    /// The pool's size on a screen of `screen`: the one asked for, else the picture's natural
-    /// size scaled down to fit the screen.
-    fn pool_size(&self, screen: Option<(u32, u32)>) -> (u32, u32) {
-        let natural = self.plan.natural_size(DEFAULT_SIZE);
-        match (self.plan.size, screen) {
-            (Some(size), _) => size,
-            (None, Some(screen)) => fit_within(natural, screen),
-            (None, None) => natural,
-        }
-    }
-
-    /// A session over the plan at `size`.
-    fn session(&self, (width, height): (u32, u32)) -> Result<Session> {
-        let water = self.plan.build(width, height)?;
-        let seed = self.plan.scene.seed;
-        let rain = match &self.rain_spec {
-            Some(spec) => rain_from_spec(spec, seed)
-                .map_err(|error| anyhow!("{}: rain: {error}", self.plan.scene_name))?,
-            None => default_rain(seed, width, height, self.config.rate)?,
-        };
-        Ok(Session::new(water, rain, self.config.raining))
-    }
-
     fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<View> {
         let screen = event_loop
             .primary_monitor()
@@ -288,8 +321,8 @@ impl App {
             .map(|monitor| monitor.size())
             .filter(|size| size.width > 0 && size.height > 0)
             .map(|size| (size.width, size.height));
-        let size = self.pool_size(screen);
-        let session = self.session(size)?;
+        let size = self.maker.pool_size(screen);
+        let session = self.maker.make(size)?;
         let window_size = screen.map_or(size, |screen| fit_within(size, screen));
         let title = session.status().title(None);
         let attributes = Window::default_attributes()
@@ -341,7 +374,7 @@ impl App {
                 viewport.pool.1,
                 viewport.window.0,
                 viewport.window.1,
-                self.plan.scene.steps_per_frame
+                self.maker.plan.scene.steps_per_frame
             )
         });
         format!(
@@ -398,7 +431,7 @@ impl App {
         }
         let mut canvas = Canvas::new(&mut buffer, size.width as usize, size.height as usize);
         if view.session.help_shown() {
-            let lines = view.session.help_lines();
+            let lines = view.session.help_lines(self.stats.fps());
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             canvas.panel(Corner::TopLeft, &lines, true);
         }
@@ -495,29 +528,19 @@ impl App {
             return Ok(());
         };
         let screen = view.screen;
-        let image = match SourceImage::load(path) {
-            Ok(image) => image,
+        // A picture that cannot be used is a message on the water, not the end of the program.
+        let loaded = SourceImage::load(path).and_then(|image| self.maker.with_image(image, screen));
+        let mut session = match loaded {
+            Ok(session) => session,
             Err(error) => {
                 eprintln!("warning: {error:#}");
                 let view = self.view.as_mut().context("the window is gone")?;
                 view.message = Some((format!("{error:#}"), Instant::now()));
-                self.redraw_if_paused();
+                view.window.request_redraw();
                 return Ok(());
             }
         };
-        let previous_image = self.plan.image.take();
-        self.plan.image = Some(match self.plan.size {
-            Some((width, height)) => image.resized(width, height)?,
-            None => image,
-        });
-        let size = self.pool_size(screen);
-        let mut session = match self.session(size) {
-            Ok(session) => session,
-            Err(error) => {
-                self.plan.image = previous_image;
-                return Err(error);
-            }
-        };
+        let size = session.size();
         let view = self.view.as_mut().context("the window is gone")?;
         view.session.carry_settings_to(&mut session)?;
         view.session = session;
@@ -525,9 +548,13 @@ impl App {
         // The next frame rebuilds the scaler for the new pool.
         view.scaler = Scaler::new(Viewport::fit((0, 0), size));
         let window_size = screen.map_or(size, |screen| fit_within(size, screen));
-        let _ = view
+        // Applied at once on some systems (then there may be no `Resized`), later on others.
+        if let Some(applied) = view
             .window
-            .request_inner_size(PhysicalSize::new(window_size.0, window_size.1));
+            .request_inner_size(PhysicalSize::new(window_size.0, window_size.1))
+        {
+            view.size = applied;
+        }
         let message = format!("loaded {} ({}x{})", shorten(path), size.0, size.1);
         eprintln!("{message}");
         view.message = Some((message, Instant::now()));
@@ -693,13 +720,7 @@ fn rain_from_spec(spec: &RainSpec, seed: u64) -> Result<Rain, ripples::Error> {
 /// Why no event loop could start, in words: winit's message without the source location it
 /// carries, and the display variables that were tried.
 fn no_display_reason(error: &winit::error::EventLoopError) -> String {
-    let text = error.to_string();
-    // winit writes "os error at path/to/file.rs:765: message".
-    let message = match text.strip_prefix("os error at ") {
-        Some(rest) => rest.split_once(": ").map_or(rest, |(_, message)| message),
-        None => &text,
-    };
-    let mut reason = message.trim().trim_end_matches('.').to_string();
+    let mut reason = strip_source_location(&error.to_string());
     let set: Vec<String> = ["WAYLAND_DISPLAY", "DISPLAY"]
         .iter()
         .filter_map(|name| {
@@ -715,10 +736,91 @@ fn no_display_reason(error: &winit::error::EventLoopError) -> String {
     reason
 }
 
+/// winit's "os error at path/to/file.rs:765: message." as "message".
+fn strip_source_location(text: &str) -> String {
+    let message = match text.strip_prefix("os error at ") {
+        Some(rest) => rest.split_once(": ").map_or(rest, |(_, message)| message),
+        None => text,
+    };
+    message.trim().trim_end_matches('.').to_string()
+}
+
 /// A path for a message on the water: its file name.
 fn shorten(path: &Path) -> String {
     path.file_name().map_or_else(
         || path.display().to_string(),
         |name| name.to_string_lossy().into_owned(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::WaterArgs;
+
+    fn maker(args: &WaterArgs) -> SessionMaker {
+        SessionMaker {
+            plan: WaterPlan::load(args, None, |_| {}).unwrap(),
+            rain_spec: None,
+            rate: DEFAULT_RATE,
+            raining: false,
+        }
+    }
+
+    fn picture(width: u32, height: u32) -> SourceImage {
+        SourceImage {
+            width,
+            height,
+            pixels: vec![200; (width * height * 4) as usize],
+        }
+    }
+
+    #[test]
+    fn the_pool_fits_the_screen_unless_a_size_is_asked_for() {
+        let automatic = maker(&WaterArgs::default());
+        assert_eq!(automatic.pool_size(None), DEFAULT_SIZE);
+        assert_eq!(automatic.pool_size(Some((1920, 1080))), (1280, 720));
+        assert_eq!(automatic.pool_size(Some((640, 480))), (640, 360));
+        let asked = maker(&WaterArgs {
+            size: Some((2000, 100)),
+            ..WaterArgs::default()
+        });
+        assert_eq!(asked.pool_size(Some((640, 480))), (2000, 100));
+    }
+
+    #[test]
+    fn a_dropped_image_makes_a_pool_of_its_shape_or_of_the_size_asked_for() {
+        let mut automatic = maker(&WaterArgs::default());
+        let session = automatic
+            .with_image(picture(400, 100), Some((200, 200)))
+            .unwrap();
+        assert_eq!(session.size(), (200, 50));
+        // The next session (e.g. after another drop) keeps the new picture.
+        assert_eq!(automatic.pool_size(None), (400, 100));
+
+        let mut asked = maker(&WaterArgs {
+            size: Some((64, 48)),
+            ..WaterArgs::default()
+        });
+        let mut session = asked.with_image(picture(400, 100), None).unwrap();
+        assert_eq!(session.size(), (64, 48));
+        let mut frame = vec![0; 64 * 48];
+        session.render(&mut frame).unwrap();
+        assert!(
+            frame.iter().all(|&pixel| pixel == 0x00c8_c8c8),
+            "the picture, top byte 0"
+        );
+    }
+
+    #[test]
+    fn winit_messages_lose_their_source_location() {
+        // The text winit gives when no display variable is set.
+        let text = "os error at /home/x/.cargo/registry/src/winit-0.30.13/src/platform_impl/\
+                    linux/mod.rs:765: neither WAYLAND_DISPLAY nor DISPLAY is set.";
+        assert_eq!(
+            strip_source_location(text),
+            "neither WAYLAND_DISPLAY nor DISPLAY is set"
+        );
+        assert_eq!(strip_source_location("plain words."), "plain words");
+    }
 }

@@ -51,12 +51,13 @@ impl<'a> Canvas<'a> {
         }
     }
 
-    /// The font scale for this window: 1 below 600 pixels of height, then 2, then 3.
+    /// The font scale for this window: 8-pixel glyphs in small windows, 16 from 700x480 (the
+    /// help, 38 columns by 20 lines, still fits), 24 from 2000x1600.
     pub fn text_scale(&self) -> usize {
-        match self.height {
-            0..600 => 1,
-            600..1500 => 2,
-            _ => 3,
+        match (self.width, self.height) {
+            (2000.., 1600..) => 3,
+            (700.., 480..) => 2,
+            _ => 1,
         }
     }
 
@@ -199,10 +200,20 @@ mod tests {
 
     #[test]
     fn the_scale_grows_with_the_window_and_panels_fit_the_help() {
-        let mut pixels = vec![0u32; 4];
-        assert_eq!(Canvas::new(&mut pixels, 2, 2).text_scale(), 1);
-        let mut pixels = vec![0u32; 1080];
-        assert_eq!(Canvas::new(&mut pixels, 1, 1080).text_scale(), 2);
+        let scale = |width: usize, height: usize| {
+            let mut pixels = vec![0u32; width * height];
+            Canvas::new(&mut pixels, width, height).text_scale()
+        };
+        assert_eq!(scale(320, 240), 1);
+        assert_eq!(scale(600, 1080), 1);
+        assert_eq!(scale(960, 540), 2);
+        assert_eq!(scale(1920, 1080), 2);
+        assert_eq!(scale(3840, 2160), 3);
+        // The help (38 columns, 20 lines) fits from 700x480 at twice the size.
+        let line = "x".repeat(38);
+        let help = vec![line.as_str(); 20];
+        let (width, height) = Canvas::panel_size(&help, 2);
+        assert!(width + 16 <= 700 && height + 16 <= 480, "{width}x{height}");
         assert_eq!(Canvas::panel_size(&["abc", "de"], 2), (64, 52));
     }
 

@@ -393,12 +393,23 @@ impl Session {
         }
     }
 
-    /// The help overlay's lines (at most 38 characters, so they fit a 320-pixel window).
-    pub fn help_lines(&self) -> Vec<String> {
+    /// The help overlay's lines (at most 38 characters, so they fit a 320-pixel window), with
+    /// the frame rate when known.
+    pub fn help_lines(&self, fps: Option<f64>) -> Vec<String> {
         let pool = self.runner.pool();
         let Brush { radius, strength } = self.brush;
+        let status = self.status();
+        let mut measures = match fps {
+            Some(fps) => format!("{fps:.0} fps  "),
+            None => String::new(),
+        };
+        measures += &format!("{}x{}", status.size.0, status.size.1);
+        if status.grid != status.size {
+            measures += &format!(" (grid {}x{})", status.grid.0, status.grid.1);
+        }
         vec![
             "RIPPLES: mouse and keys".into(),
+            measures,
             "Left click   a stone".into(),
             "Left drag    a swipe".into(),
             "Right drag   paint walls".into(),
@@ -607,6 +618,34 @@ mod tests {
     }
 
     #[test]
+    fn walls_on_a_coarser_grid_cover_whole_cells_and_the_picture_under_them() {
+        let args = WaterArgs {
+            sim_scale: Some(2),
+            ..WaterArgs::default()
+        };
+        let mut session = session_with(&args, false);
+        assert_eq!(session.status().grid, (48, 32));
+        session.gesture(Gesture::Walls {
+            from: [40, 30],
+            to: [40, 30],
+            erase: false,
+        });
+        let obstacles = session.runner.pool().obstacles();
+        for y in 0..SIZE.1 as usize {
+            for x in 0..SIZE.0 as usize {
+                let wall = obstacles.is_wall((x / 2) as i64, (y / 2) as i64);
+                let index = y * SIZE.0 as usize + x;
+                assert_eq!(
+                    session.shown[index] != session.picture[index],
+                    wall,
+                    "pixel ({x}, {y})"
+                );
+            }
+        }
+        assert!(obstacles.is_wall(20, 15));
+    }
+
+    #[test]
     fn keys_change_the_brush_border_look_and_help_within_bounds() {
         let mut session = session();
         assert_eq!(
@@ -636,8 +675,9 @@ mod tests {
         assert_eq!(session.look, Look::default());
         session.command(Command::ToggleHelp).unwrap();
         assert!(session.help_shown());
-        let help = session.help_lines();
+        let help = session.help_lines(Some(143.7));
         assert!(help.iter().all(|line| line.len() <= 38), "{help:?}");
+        assert_eq!(help[1], "144 fps  96x64");
         assert!(help.iter().any(|line| line.contains("(1024)")));
         assert!(help.iter().any(|line| line.contains("absorbing")));
         session.command(Command::TogglePause).unwrap();

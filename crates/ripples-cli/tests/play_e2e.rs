@@ -3,8 +3,9 @@
 //!
 //! It checks what a user sees: a click changes the picture around the pointer and nowhere far
 //! from it; `C` calms the water back to the picture; `R` makes rain fall everywhere and says
-//! so in the title; a resize letterboxes the picture and a click still lands under the
-//! pointer; `Esc` ends the program with exit code 0; closing the window does too.
+//! so in the title; `S` saves exactly what is on screen; a resize letterboxes the picture and a
+//! click still lands under the pointer; `Esc` ends the program with exit code 0; closing the
+//! window and `--exit-after` do too; losing the display ends it with exit code 1.
 //!
 //! Without Xvfb, xdotool or import the test prints a notice and passes, unless `RIPPLES_E2E=1`
 //! (set by `.ci/run`), where a missing tool is a failure. Every process it starts is killed
@@ -12,7 +13,7 @@
 
 #![cfg(feature = "play")]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -98,19 +99,52 @@ fn start_xvfb() -> (Guard, String) {
     (guard, format!(":{number}"))
 }
 
-/// Runs a tool on `display` and returns its stdout; panics with its stderr if it fails.
-fn tool(display: &str, program: &str, args: &[&str]) -> Vec<u8> {
-    let output = Command::new(program)
+/// Longest a single xdotool or import call may take.
+const TOOL_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Runs a tool on `display` and returns its stdout, or why it failed: its stderr, or that it
+/// did not finish within [`TOOL_TIMEOUT`] (an X server that stopped answering must not hang the
+/// test).
+fn run_tool(display: &str, program: &str, args: &[&str]) -> Result<Vec<u8>, String> {
+    let mut child = Command::new(program)
         .args(args)
         .env("DISPLAY", display)
-        .output()
-        .unwrap_or_else(|error| panic!("{program} runs: {error}"));
-    assert!(
-        output.status.success(),
-        "{program} {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| format!("{program} does not start: {error}"))?;
+    // Read while it runs: a PNG is larger than a pipe holds.
+    let read_all = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = read_all(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = read_all(Box::new(child.stderr.take().expect("piped stderr")));
+    let mut guard = Guard(child);
+    let status = wait_exit(&mut guard.0, TOOL_TIMEOUT);
+    drop(guard);
+    let (stdout, stderr) = (
+        stdout.join().unwrap_or_default(),
+        stderr.join().unwrap_or_default(),
     );
-    output.stdout
+    match status {
+        Some(status) if status.success() => Ok(stdout),
+        Some(status) => Err(format!(
+            "{program} {args:?} failed ({status}): {}",
+            String::from_utf8_lossy(&stderr)
+        )),
+        None => Err(format!(
+            "{program} {args:?} did not finish within {TOOL_TIMEOUT:?}"
+        )),
+    }
+}
+
+/// [`run_tool`], panicking on a failure.
+fn tool(display: &str, program: &str, args: &[&str]) -> Vec<u8> {
+    run_tool(display, program, args).unwrap_or_else(|error| panic!("{error}"))
 }
 
 fn xdotool(display: &str, args: &[&str]) -> String {
@@ -157,8 +191,10 @@ fn distance((x, y): (u32, u32), (cx, cy): (u32, u32)) -> f64 {
     (f64::from(x) - f64::from(cx)).hypot(f64::from(y) - f64::from(cy))
 }
 
-/// `ripples play` on `display`, its window id once it shows a frame, and its stderr file.
+/// `ripples play` on `display` in `dir`, and its window id once it shows a frame. Its output
+/// goes to `dir/stdout.txt` and `dir/stderr.txt`.
 fn start_ripples(display: &str, dir: &Path, args: &[&str]) -> (Guard, String) {
+    let stdout = std::fs::File::create(dir.join("stdout.txt")).expect("a stdout file");
     let stderr = std::fs::File::create(dir.join("stderr.txt")).expect("a stderr file");
     let child = Command::new(env!("CARGO_BIN_EXE_ripples"))
         .arg("play")
@@ -168,7 +204,7 @@ fn start_ripples(display: &str, dir: &Path, args: &[&str]) -> (Guard, String) {
         .env_remove("WAYLAND_SOCKET")
         .env_remove("RUST_BACKTRACE")
         .current_dir(dir)
-        .stdout(Stdio::null())
+        .stdout(stdout)
         .stderr(stderr)
         .spawn()
         .expect("the ripples binary starts");
@@ -179,12 +215,9 @@ fn start_ripples(display: &str, dir: &Path, args: &[&str]) -> (Guard, String) {
             let log = std::fs::read_to_string(dir.join("stderr.txt")).unwrap_or_default();
             panic!("ripples play ended early with {status}: {log}");
         }
-        let output = Command::new("xdotool")
-            .args(["search", "--pid", &pid])
-            .env("DISPLAY", display)
-            .output()
-            .ok()?;
-        let found = String::from_utf8_lossy(&output.stdout);
+        // Fails (exit code 1) until the window exists.
+        let found = run_tool(display, "xdotool", &["search", "--pid", &pid]).ok()?;
+        let found = String::from_utf8_lossy(&found);
         found.lines().next().map(|line| line.trim().to_string())
     })
     .expect("the window appears within 20 s");
@@ -217,6 +250,43 @@ fn clicks_rain_resizes_and_esc_in_a_real_window() {
     let calm = grab(&display, &window);
     sleep(Duration::from_millis(300));
     assert!(changed(&calm, &grab(&display, &window)).is_empty());
+
+    // S saves the water as a PNG in the current directory and says where, on stdout and
+    // briefly on the water.
+    xdotool(&display, &["key", "s"]);
+    let saved = wait_for(Duration::from_secs(5), || {
+        std::fs::read_dir(dir.path())
+            .ok()?
+            .flatten()
+            .map(|entry| entry.path())
+            .find(|path| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                name.starts_with("ripples-") && name.ends_with(".png")
+            })
+    })
+    .expect("S writes ripples-*.png");
+    let screenshot = image::open(&saved).expect("a PNG").to_rgb8();
+    assert!(
+        screenshot == calm,
+        "the screenshot is not the water on screen"
+    );
+    let stdout = wait_for(Duration::from_secs(5), || {
+        let text = std::fs::read_to_string(dir.path().join("stdout.txt")).ok()?;
+        text.contains("saved").then_some(text)
+    })
+    .expect("the path on stdout");
+    let name = saved.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(stdout.contains(&name), "{stdout}");
+    assert!(
+        !changed(&calm, &grab(&display, &window)).is_empty(),
+        "no message shown"
+    );
+    wait_for(Duration::from_secs(6), || {
+        changed(&calm, &grab(&display, &window))
+            .is_empty()
+            .then_some(())
+    })
+    .expect("the message goes away");
 
     // A click: the picture changes around it, and not far from it.
     let click = (70, 60);
@@ -317,6 +387,17 @@ fn closing_the_window_or_losing_the_display_ends_cleanly() {
     xdotool(&display, &["windowclose", &window]);
     let status = wait_exit(&mut ripples.0, Duration::from_secs(10)).expect("it quits");
     assert!(status.success(), "closing the window: {status}");
+
+    // --exit-after ends the run by itself, and --stats reports it.
+    let args = ["--size", "160x120", "--stats", "--exit-after", "3"];
+    let (mut ripples, _) = start_ripples(&display, dir.path(), &args);
+    let status = wait_exit(&mut ripples.0, Duration::from_secs(10)).expect("it quits");
+    assert!(status.success(), "--exit-after: {status}");
+    let stdout = std::fs::read_to_string(dir.path().join("stdout.txt")).unwrap();
+    assert!(
+        stdout.starts_with("played ") && stdout.contains("fps") && stdout.contains("present"),
+        "{stdout}"
+    );
 
     // The display going away mid-run: exit code 1 and a message, no panic.
     let (mut ripples, _) = start_ripples(&display, dir.path(), &["--size", "160x120"]);

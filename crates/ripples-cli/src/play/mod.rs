@@ -369,19 +369,19 @@ impl App {
         let setting = self.view.as_ref().map_or_else(String::new, |view| {
             let viewport = view.scaler.viewport();
             format!(
-                " ({}x{} pool in a {}x{} window, {} steps per frame)",
-                viewport.pool.0,
-                viewport.pool.1,
-                viewport.window.0,
-                viewport.window.1,
-                self.maker.plan.scene.steps_per_frame
+                " ({}x{} pool in a {}x{} window)",
+                viewport.pool.0, viewport.pool.1, viewport.window.0, viewport.window.1,
             )
         });
+        let steps_per_frame = self.maker.plan.scene.steps_per_frame;
         format!(
-            "played {} frames in {:.1} s{setting}: {summary}; {} steps, {} dropped",
+            "played {} frames in {:.1} s{setting}: {summary}; {} simulation frames of {} \
+             step{}, {} dropped",
             summary.frames,
             summary.seconds,
             self.stats.steps(),
+            steps_per_frame,
+            if steps_per_frame == 1 { "" } else { "s" },
             self.view.as_ref().map_or(0, |view| view.clock.dropped()),
         )
     }

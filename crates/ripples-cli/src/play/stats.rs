@@ -141,7 +141,7 @@ impl Stats {
         }
     }
 
-    /// Records a frame that ran `steps` steps and ended at `now`; returns the summary of the
+    /// Records a frame that ran `steps` simulation frames and ended at `now`; returns the summary of the
     /// second that just ended when this frame ends one.
     pub fn record(&mut self, times: FrameTimes, steps: u32, now: Instant) -> Option<Summary> {
         self.steps += u64::from(steps);
@@ -169,7 +169,7 @@ impl Stats {
         self.last_fps
     }
 
-    /// Steps run so far.
+    /// Simulation frames run so far.
     pub fn steps(&self) -> u64 {
         self.steps
     }

@@ -13,7 +13,8 @@ use ripples::{DropEvent, RenderMode, SolverKind, SwipeEvent};
 #[derive(Debug, Parser)]
 #[command(name = "ripples", version, about, long_about = None)]
 pub struct Cli {
-    /// What to do; with none, renders the default scene to ripples.gif.
+    /// What to do. With none: the window of `ripples play` over the built-in picture with rain
+    /// when a display is available, else the default scene rendered to ripples.gif.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -25,22 +26,46 @@ pub enum Command {
     Render(Box<RenderArgs>),
     /// Time the solver and the renderer on a turbulent and a calm pool, and print the figures.
     Bench(BenchArgs),
+    /// Open a window of water over an image: click for stones, drag to swipe, R for rain, H
+    /// for help. Takes the render options that describe the water and its look.
+    #[cfg(feature = "play")]
+    Play(Box<PlayArgs>),
+}
+
+/// Options of `ripples play`. The water options override the scene file's values.
+#[derive(Debug, Args, Default, Clone)]
+pub struct PlayArgs {
+    /// The image, the scene and the water, as for `ripples render`.
+    #[command(flatten)]
+    pub water: WaterArgs,
+
+    /// Simulation frames per second, each a frame of the scene (its steps per frame) and a
+    /// redraw: the water moves at this pace on any machine and display [default: the scene
+    /// file's fps, else 60].
+    #[arg(long, value_name = "F", value_parser = parse_fps)]
+    pub fps: Option<f64>,
+
+    /// Print frames per second and where each frame's time goes (simulate, render, present)
+    /// once per second, and a summary at exit.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Quit by itself after this many seconds (for benchmarks and scripts).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub exit_after: Option<f64>,
+
+    /// Where S saves screenshots [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub screenshot_dir: Option<PathBuf>,
 }
 
 /// Options of `ripples render`. Every option overrides the scene file's value.
 #[derive(Debug, Args, Default)]
 pub struct RenderArgs {
-    /// The image under the water (PNG or JPEG). Default: the scene's image, else built-in tiles.
-    pub image: Option<PathBuf>,
-
     /// Output: .gif, .png (animated), .y4m, .mp4, .webm (needs ffmpeg), or a directory
     /// (a path ending in '/' or an existing directory) for one PNG per frame.
     #[arg(short, long, value_name = "PATH", default_value = "ripples.gif")]
     pub out: PathBuf,
-
-    /// A scene file (TOML) describing the whole animation.
-    #[arg(long, value_name = "FILE.toml")]
-    pub scene: Option<PathBuf>,
 
     /// Number of frames [default: 120].
     #[arg(long, value_name = "N", value_parser = parse_frames)]
@@ -50,7 +75,28 @@ pub struct RenderArgs {
     #[arg(long, value_name = "F", value_parser = parse_fps)]
     pub fps: Option<f64>,
 
-    /// Pool size in pixels; an image is resized to it [default: the image's size, or 320x240].
+    /// The image, the scene and the water: what `ripples play` shares.
+    #[command(flatten)]
+    pub water: WaterArgs,
+
+    /// Also write the final height field (the simulation grid) as a NumPy .npy file.
+    #[arg(long, value_name = "FILE.npy")]
+    pub heights_out: Option<PathBuf>,
+}
+
+/// The picture, the scene file and every option of the water and its look: shared by
+/// `ripples render` and `ripples play`, and overriding the scene file's values.
+#[derive(Debug, Args, Default, Clone)]
+pub struct WaterArgs {
+    /// The image under the water (PNG or JPEG). Default: the scene's image, else built-in tiles.
+    pub image: Option<PathBuf>,
+
+    /// A scene file (TOML) describing the whole animation.
+    #[arg(long, value_name = "FILE.toml")]
+    pub scene: Option<PathBuf>,
+
+    /// Pool size in pixels; an image is resized to it [default: the image's size, else 320x240
+    /// for render and 1280x720 for play; play fits either to the screen].
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(u32, u32)>,
 
@@ -178,10 +224,6 @@ pub struct RenderArgs {
     /// Spring look: alpha drops by 255 * K * velocity^2 [default: 0.0005].
     #[arg(long, value_name = "K")]
     pub spring_transparency: Option<f32>,
-
-    /// Also write the final height field (the simulation grid) as a NumPy .npy file.
-    #[arg(long, value_name = "FILE.npy")]
-    pub heights_out: Option<PathBuf>,
 }
 
 /// Options of `ripples bench`.
@@ -221,6 +263,20 @@ pub struct BenchArgs {
     /// for the classic solver, the f32 grid (height above rest) for wave and spring.
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, got '{}'", text.trim()))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds <= 1e6 {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "seconds must be more than 0 and at most 1000000, got {seconds}"
+        ))
+    }
 }
 
 fn parse_reps(text: &str) -> Result<u32, String> {
@@ -511,6 +567,14 @@ mod tests {
         assert!(parse_size("640").unwrap_err().contains("'640'"));
         assert!(parse_size("99999x10").unwrap_err().contains("too large"));
         assert!(parse_size("-3x10").is_err());
+    }
+
+    #[test]
+    fn play_durations_are_checked() {
+        assert_eq!(parse_seconds("2.5"), Ok(2.5));
+        assert!(parse_seconds("0").unwrap_err().contains("got 0"));
+        assert!(parse_seconds("inf").is_err());
+        assert!(parse_seconds("soon").unwrap_err().contains("'soon'"));
     }
 
     #[test]

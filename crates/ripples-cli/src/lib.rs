@@ -1,6 +1,6 @@
 //! The `ripples` command as a library, so integration tests and fuzz targets can reach its
-//! parts: argument parsing, scene files, image input, rendering, the output writers and the
-//! benchmark.
+//! parts: argument parsing, scene files, image input, rendering, the output writers, the
+//! benchmark and (with the default `play` feature) the desktop window.
 
 #![forbid(unsafe_code)]
 
@@ -8,8 +8,11 @@ pub mod args;
 pub mod bench;
 pub mod interrupt;
 pub mod output;
+#[cfg(feature = "play")]
+pub mod play;
 pub mod render;
 pub mod scene_file;
+pub mod setup;
 pub mod source_image;
 
 /// An error in how the command was invoked (exit code 2), as opposed to a failure while doing

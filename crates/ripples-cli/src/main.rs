@@ -18,6 +18,31 @@ fn report_render(summary: RenderSummary) -> String {
     summary.to_string()
 }
 
+/// Without a subcommand: the window over the built-in picture with rain, or, when no window
+/// can open, the default scene rendered to ripples.gif.
+fn no_subcommand() -> anyhow::Result<String> {
+    #[cfg(feature = "play")]
+    match ripples_cli::play::play_default() {
+        Err(error) => match error.downcast_ref::<ripples_cli::play::NoDisplay>() {
+            Some(ripples_cli::play::NoDisplay(reason)) => {
+                eprintln!(
+                    "no window ({reason}): rendering the default scene to ripples.gif instead"
+                );
+            }
+            None => return Err(error),
+        },
+        Ok(report) => return Ok(report),
+    }
+    #[cfg(not(feature = "play"))]
+    eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
+    interrupt::install()?;
+    render_default_scene(&RenderArgs {
+        out: "ripples.gif".into(),
+        ..RenderArgs::default()
+    })
+    .map(report_render)
+}
+
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error (a bug in ripples, please report it): {info}");
@@ -35,21 +60,15 @@ fn main() -> ExitCode {
             .and_then(|()| render(args))
             .map(report_render),
         Some(Command::Bench(args)) => bench(args),
-        None => {
-            eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
-            interrupt::install()
-                .and_then(|()| {
-                    render_default_scene(&RenderArgs {
-                        out: "ripples.gif".into(),
-                        ..RenderArgs::default()
-                    })
-                })
-                .map(report_render)
-        }
+        #[cfg(feature = "play")]
+        Some(Command::Play(args)) => ripples_cli::play::play(args),
+        None => no_subcommand(),
     };
     match result {
         Ok(report) => {
-            println!("{report}");
+            if !report.is_empty() {
+                println!("{report}");
+            }
             ExitCode::SUCCESS
         }
         // Whatever failed after Ctrl-C (a closed pipe to ffmpeg, say) failed because of it.

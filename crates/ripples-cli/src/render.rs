@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ripples::{Heights, Look, RainSpec, RenderMode, Scene, SceneRunner, Solver};
+use ripples::{Heights, Look, RenderMode, SceneRunner};
 
 use crate::UsageError;
 use crate::args::RenderArgs;
@@ -27,7 +27,7 @@ use crate::output::{
     AnimationInfo, FrameSink, OutputKind, open_sink, write_npy_f32, write_npy_i16,
 };
 use crate::scene_file::SceneFile;
-use crate::source_image::SourceImage;
+use crate::setup::{Water, WaterPlan, override_with, paint_walls};
 
 /// Pool size when neither an image, the scene nor `--size` gives one.
 pub const DEFAULT_SIZE: (u32, u32) = (320, 240);
@@ -101,7 +101,12 @@ impl std::fmt::Display for RenderSummary {
 
 /// Runs `ripples render` with these arguments.
 pub fn render(args: &RenderArgs) -> Result<RenderSummary> {
-    let scene_file = args.scene.as_deref().map(SceneFile::load).transpose()?;
+    let scene_file = args
+        .water
+        .scene
+        .as_deref()
+        .map(SceneFile::load)
+        .transpose()?;
     render_with_scene(args, scene_file)
 }
 
@@ -122,63 +127,21 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     if let Some(path) = &args.heights_out {
         check_heights_path(path)?;
     }
-    let scene_name = args.scene.as_ref().map_or_else(
-        || "options".to_string(),
-        |p| format!("scene '{}'", p.display()),
-    );
-
-    let image_path = args
-        .image
-        .clone()
-        .or_else(|| scene_file.as_ref().and_then(SceneFile::image_path));
-    let scene_path = |pick: fn(&Scene) -> &Option<String>| {
-        scene_file
-            .as_ref()
-            .and_then(|file| pick(&file.scene).as_ref().map(|p| file.directory.join(p)))
-    };
-    let obstacles_path = args
-        .obstacles
-        .clone()
-        .or_else(|| scene_path(|s| &s.obstacles));
-    let stiffness_path = args
-        .stiffness_map
-        .clone()
-        .or_else(|| scene_path(|s| &s.stiffness_map));
-    let viscosity_path = args
-        .viscosity_map
-        .clone()
-        .or_else(|| scene_path(|s| &s.viscosity_map));
-    let mut scene = scene_file.map(|file| file.scene).unwrap_or_default();
-    apply_overrides(&mut scene, args);
-    let size = match (args.size, scene.width, scene.height) {
-        (Some(size), _, _) => Some(size),
-        (None, Some(width), Some(height)) => Some((width, height)),
-        (None, None, None) => None,
-        (None, _, _) => {
-            return Err(anyhow!(
-                "{scene_name}: width and height must be given together"
-            ));
-        }
-    };
-    scene
-        .validate()
-        .map_err(|error| anyhow!("{scene_name}: {error}"))?;
-    if let Some((width, height)) = size {
-        ripples::check_size(u64::from(width), u64::from(height))
-            .map_err(|error| anyhow!("{scene_name}: {error}"))?;
+    let plan = WaterPlan::load(&args.water, scene_file, |scene| {
+        override_with(&mut scene.frames, args.frames);
+        override_with(&mut scene.fps, args.fps);
+    })?;
+    let (width, height) = plan.natural_size(DEFAULT_SIZE);
+    let Water {
+        mut runner,
+        mut image,
+        walls,
+        ..
+    } = plan.build(width, height)?;
+    if let Some(walls) = &walls {
+        paint_walls(&mut image.pixels, walls);
     }
-
-    let mut image = match (&image_path, size) {
-        (Some(path), Some((width, height))) => SourceImage::load(path)?.resized(width, height)?,
-        (Some(path), None) => SourceImage::load(path)?,
-        (None, Some((width, height))) => SourceImage::pool_tiles(width, height),
-        (None, None) => SourceImage::pool_tiles(DEFAULT_SIZE.0, DEFAULT_SIZE.1),
-    };
-    let (width, height) = (image.width, image.height);
-    for warning in scene.clip_to_pool(width, height) {
-        eprintln!("warning: {warning}");
-    }
-
+    let scene = runner.scene();
     let info = AnimationInfo {
         width,
         height,
@@ -186,36 +149,6 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         frames: scene.frames,
     };
     let look = scene.full_look();
-    let (stiffness_range, viscosity_range) = (scene.stiffness_range, scene.viscosity_range);
-    let mut runner = SceneRunner::new(scene, width, height)?;
-    let pool = runner.pool_mut();
-    if let Some(path) = &obstacles_path {
-        let grey = SourceImage::load(path)?.resized(width, height)?.luminance();
-        let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
-        pool.set_obstacle_mask(&walls)?;
-        paint_walls(&mut image.pixels, &walls);
-    }
-    let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
-    let has_maps = stiffness_path.is_some() || viscosity_path.is_some();
-    if has_maps && !matches!(pool.solver(), Solver::Spring(_)) {
-        eprintln!("warning: stiffness and viscosity maps only affect the spring solver; ignored");
-    }
-    if let Solver::Spring(spring) = pool.solver_mut() {
-        if let Some(path) = &stiffness_path {
-            let grey = SourceImage::load(path)?
-                .resized(grid_width, grid_height)?
-                .luminance();
-            let [low, high] = stiffness_range;
-            spring.set_stiffness_map(&ripples::map_from_grey(&grey, low, high))?;
-        }
-        if let Some(path) = &viscosity_path {
-            let grey = SourceImage::load(path)?
-                .resized(grid_width, grid_height)?
-                .luminance();
-            let [low, high] = viscosity_range;
-            spring.set_viscosity_map(&ripples::map_from_grey(&grey, low, high))?;
-        }
-    }
     let sink = open_sink(&args.out, &info, &palette_samples(&image.pixels, &look))?;
 
     let progress = progress_bar(info.frames);
@@ -352,60 +285,6 @@ fn encode_frames(
     }
 }
 
-/// Command-line options win over the scene file.
-fn apply_overrides(scene: &mut Scene, args: &RenderArgs) {
-    override_with(&mut scene.frames, args.frames);
-    override_with(&mut scene.fps, args.fps);
-    override_with(&mut scene.sim_scale, args.sim_scale);
-    override_with(&mut scene.steps_per_frame, args.steps_per_frame);
-    override_with(&mut scene.seed, args.seed);
-    override_with(&mut scene.solver, args.solver);
-    override_with(&mut scene.damping_shift, args.damping_shift);
-    override_with(&mut scene.render, args.render);
-    override_with(&mut scene.wave_speed, args.wave_speed);
-    override_with(&mut scene.damping, args.damping);
-    override_with(&mut scene.boundary, args.boundary);
-    override_with(&mut scene.stiffness, args.stiffness);
-    override_with(&mut scene.viscosity, args.viscosity);
-    override_with(&mut scene.spread, args.spread);
-    override_with(&mut scene.spread_passes, args.spread_passes);
-    scene.sources.extend(args.sources.iter().copied());
-    let look = &mut scene.look;
-    override_with(&mut look.refraction, args.refraction);
-    override_with(&mut look.shading, args.shading);
-    override_with(&mut look.specular, args.specular);
-    override_with(&mut look.shininess, args.shininess);
-    override_with(&mut look.light_angle, args.light_angle);
-    override_with(&mut look.spring_refraction, args.spring_refraction);
-    override_with(&mut look.spring_transparency, args.spring_transparency);
-    if let Some(rate) = args.rain {
-        scene.rain.get_or_insert_with(RainSpec::default).rate = rate;
-    }
-    scene.drops.extend(args.drops.iter().copied());
-    scene.swipes.extend(args.swipes.iter().cloned());
-}
-
-/// Walls hold no water, so the renderer would show the image unchanged there; shade them like
-/// stone so the viewer sees what the waves bounce off.
-fn paint_walls(pixels: &mut [u8], walls: &[bool]) {
-    const STONE: [f32; 3] = [92.0, 86.0, 78.0];
-    for (pixel, _) in pixels
-        .chunks_exact_mut(4)
-        .zip(walls)
-        .filter(|(_, wall)| **wall)
-    {
-        for (channel, stone) in pixel.iter_mut().zip(STONE) {
-            *channel = (f32::from(*channel) * 0.25 + stone * 0.75) as u8;
-        }
-    }
-}
-
-fn override_with<T>(target: &mut T, value: Option<T>) {
-    if let Some(value) = value {
-        *target = value;
-    }
-}
-
 fn check_heights_path(path: &Path) -> Result<()> {
     let is_npy = path
         .extension()
@@ -478,6 +357,7 @@ fn progress_bar(frames: u32) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ripples::{RainSpec, Scene};
     use std::sync::{Arc, Mutex};
 
     /// What a [`RecordingSink`] saw.

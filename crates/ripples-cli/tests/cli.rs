@@ -12,6 +12,10 @@ fn ripples(args: &[&str], dir: &Path) -> Output {
         .args(args)
         .current_dir(dir)
         .env_remove("RUST_BACKTRACE")
+        // No display: `ripples` alone renders instead of opening a window.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
         .output()
         .expect("the ripples binary runs")
 }
@@ -529,7 +533,38 @@ fn no_subcommand_renders_the_default_scene() {
         "{}",
         stdout(&output)
     );
+    if cfg!(feature = "play") {
+        assert!(
+            stderr(&output).starts_with("no window (")
+                && stderr(&output).contains("rendering the default scene to ripples.gif instead"),
+            "{}",
+            stderr(&output)
+        );
+    }
     assert!(dir.path().join("ripples.gif").is_file());
+}
+
+#[cfg(feature = "play")]
+#[test]
+fn play_without_a_display_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let message = fails(
+        &["play", "--size", "64x48"],
+        dir.path(),
+        1,
+        &["cannot open a window", "DISPLAY"],
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+    // Bad options are refused before any window is tried.
+    fails(&["play", "--size", "0x5"], dir.path(), 2, &["0x5"]);
+    fails(&["play", "missing.png"], dir.path(), 1, &["missing.png"]);
+    fails(
+        &["play", "--screenshot-dir", "nowhere"],
+        dir.path(),
+        2,
+        &["'nowhere'"],
+    );
+    fails(&["play", "--exit-after", "0"], dir.path(), 2, &["got 0"]);
 }
 
 #[test]

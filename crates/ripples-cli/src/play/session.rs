@@ -1,0 +1,732 @@
+//! The water being played with, apart from any window.
+//!
+//! A [`Session`] is the pool, the picture, the rain and the settings the keys change, with an
+//! `update` ([`tick`](Session::tick)) separate from the drawing ([`render`](Session::render)),
+//! the way the `pixels` examples keep their simulations. The window owns one and forwards
+//! commands and gestures to it; tests drive one directly, without a display, and check what a
+//! user would see.
+//!
+//! Walls hold no water, so the renderer would show the picture unchanged under them; the
+//! session keeps a copy of the picture with the walls painted as stone and repaints only the
+//! rectangle a stroke touched. Rain is the session's rather than the scene's, so `R` can turn
+//! it on and off at any time.
+
+use anyhow::Result;
+use ripples::{Boundary, Heights, Look, Rain, RenderMode, SceneRunner, SolverKind};
+
+use super::input::{Command, Gesture};
+use crate::setup::{Water, set_spring_maps, stone_tint};
+
+/// Stone strengths `+` and `-` step through.
+const STRENGTHS: [i16; 13] = [16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
+/// Stone radii `]` and `[` step through, in pixels.
+const RADII: [u32; 16] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64];
+/// Default rain: stones per megapixel per second (the README's light rain).
+const RAIN_DENSITY: f64 = 150.0;
+
+/// The stone a click drops; swipes and walls are derived from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Brush {
+    /// Stone radius in pixels.
+    pub radius: u32,
+    /// Stone strength.
+    pub strength: i16,
+}
+
+impl Default for Brush {
+    fn default() -> Self {
+        Self {
+            radius: ripples::DEFAULT_DROP_RADIUS,
+            strength: ripples::DEFAULT_DROP_STRENGTH,
+        }
+    }
+}
+
+impl Brush {
+    /// A swipe stamps smaller, weaker stones than a click: half the radius and 5/16 of the
+    /// strength (the library's swipe defaults, 3 and 40, for the default brush).
+    pub fn swipe(&self) -> (u32, i16) {
+        let strength = (i32::from(self.strength) * 5 / 16).max(1) as i16;
+        ((self.radius / 2).max(1), strength)
+    }
+
+    /// Walls are painted with the stone's radius, at least 2 pixels.
+    pub fn wall_radius(&self) -> u32 {
+        self.radius.max(2)
+    }
+}
+
+/// The next value after `value` in `steps` (or the previous one, with `up` false), staying at
+/// the ends.
+fn step_through<T: Copy + PartialOrd>(steps: &[T], value: T, up: bool) -> T {
+    if up {
+        steps.iter().copied().find(|&s| s > value)
+    } else {
+        steps.iter().rev().copied().find(|&s| s < value)
+    }
+    .unwrap_or(value)
+}
+
+/// The default rain for a `width x height` pool stepped `rate` frames per second: the same
+/// density whatever the size and the rate.
+pub fn default_rain(seed: u64, width: u32, height: u32, rate: f64) -> Result<Rain> {
+    let megapixels = f64::from(width) * f64::from(height) / 1e6;
+    let per_frame = (RAIN_DENSITY * megapixels / rate).clamp(0.01, ripples::MAX_RAIN_RATE);
+    Ok(Rain::new(seed)
+        .with_rate(per_frame)?
+        .with_radius(1, 3)?
+        .with_strength(48, 128)?)
+}
+
+/// The water, the picture and the settings.
+#[derive(Debug)]
+pub struct Session {
+    runner: SceneRunner,
+    /// The picture, `0RGB`.
+    picture: Vec<u32>,
+    /// The picture with the walls painted on it: what the renderer refracts.
+    shown: Vec<u32>,
+    rain: Rain,
+    raining: bool,
+    look: Look,
+    /// The look `L` goes back to from the classic one.
+    lit_look: Look,
+    brush: Brush,
+    paused: bool,
+    help: bool,
+    stiffness_map: Option<Vec<f32>>,
+    viscosity_map: Option<Vec<f32>>,
+}
+
+/// What the title and the overlay say about the session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Status {
+    /// Pool size in pixels.
+    pub size: (u32, u32),
+    /// Simulation grid size in cells.
+    pub grid: (u32, u32),
+    /// The solver.
+    pub solver: SolverKind,
+    /// Rain on.
+    pub raining: bool,
+    /// Paused.
+    pub paused: bool,
+}
+
+impl Status {
+    /// The window title, with the frame rate when known.
+    pub fn title(&self, fps: Option<f64>) -> String {
+        let mut title = String::from("Ripples");
+        if let Some(fps) = fps {
+            title += &format!(" - {fps:.0} fps");
+        }
+        title += &format!(" - {}x{}", self.size.0, self.size.1);
+        if self.grid != self.size {
+            title += &format!(" (grid {}x{})", self.grid.0, self.grid.1);
+        }
+        title += &format!(
+            " - {} - rain {}",
+            solver_name(self.solver),
+            if self.raining { "on" } else { "off" }
+        );
+        if self.paused {
+            title += " - paused";
+        }
+        title + " - H: help"
+    }
+}
+
+/// A solver's name as the command line spells it.
+pub fn solver_name(kind: SolverKind) -> &'static str {
+    match kind {
+        SolverKind::Classic => "classic",
+        SolverKind::Wave => "wave",
+        SolverKind::Spring => "spring",
+    }
+}
+
+impl Session {
+    /// A session over `water`, with `rain` falling from the start when `raining`.
+    pub fn new(water: Water, rain: Rain, raining: bool) -> Self {
+        let picture: Vec<u32> = water
+            .image
+            .pixels
+            .chunks_exact(4)
+            .map(|p| u32::from_le_bytes([p[2], p[1], p[0], 0]))
+            .collect();
+        let look = water.runner.scene().full_look();
+        let lit_look = if look.mode == RenderMode::Classic {
+            Look {
+                mode: RenderMode::Default,
+                ..look
+            }
+        } else {
+            look
+        };
+        let mut session = Self {
+            shown: picture.clone(),
+            picture,
+            runner: water.runner,
+            rain,
+            raining,
+            look,
+            lit_look,
+            brush: Brush::default(),
+            paused: false,
+            help: false,
+            stiffness_map: water.stiffness_map,
+            viscosity_map: water.viscosity_map,
+        };
+        let (width, height) = session.size();
+        session.repaint_walls([0, 0], [width as i32 - 1, height as i32 - 1], 0);
+        session
+    }
+
+    /// Pool size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        let pool = self.runner.pool();
+        (pool.width(), pool.height())
+    }
+
+    /// The settings a new session over another picture keeps: solver, boundary, look, brush,
+    /// rain, pause and help.
+    pub fn carry_settings_to(&self, next: &mut Session) -> Result<()> {
+        next.set_solver(self.runner.pool().solver().kind())?;
+        next.runner
+            .pool_mut()
+            .set_boundary(self.runner.pool().boundary());
+        next.look = self.look;
+        next.lit_look = self.lit_look;
+        next.brush = self.brush;
+        next.raining = self.raining;
+        next.paused = self.paused;
+        next.help = self.help;
+        Ok(())
+    }
+
+    /// One frame of the simulation: the rain's stones, then the scene's frame (its events and
+    /// its steps).
+    pub fn tick(&mut self) {
+        if self.raining {
+            let (width, height) = self.size();
+            let pool = self.runner.pool_mut();
+            for stone in self.rain.stones(width, height) {
+                pool.drop(stone);
+            }
+        }
+        self.runner.advance();
+    }
+
+    /// Renders the water over the picture into `dst` (`0RGB`, pool-sized).
+    pub fn render(&mut self, dst: &mut [u32]) -> Result<()> {
+        let look = self.look;
+        self.runner.pool_mut().render_u32(&look, &self.shown, dst)?;
+        Ok(())
+    }
+
+    /// What the pointer did.
+    pub fn gesture(&mut self, gesture: Gesture) {
+        let (width, height) = self.size();
+        let bound = |[x, y]: [i32; 2]| bound_point([x, y], width, height);
+        match gesture {
+            Gesture::Stone(at) => {
+                let [x, y] = bound(at);
+                let Brush { radius, strength } = self.brush;
+                self.runner.pool_mut().drop_stone(x, y, radius, strength);
+            }
+            Gesture::Swipe(from, to) => {
+                let (radius, strength) = self.brush.swipe();
+                self.runner
+                    .pool_mut()
+                    .swipe(&[bound(from), bound(to)], radius, strength);
+            }
+            Gesture::Walls { from, to, erase } => {
+                let (from, to) = (bound(from), bound(to));
+                let radius = self.brush.wall_radius();
+                let pool = self.runner.pool_mut();
+                for_each_point_on_line(from, to, |x, y| pool.paint_wall(x, y, radius, !erase));
+                self.repaint_walls(from, to, radius);
+            }
+        }
+    }
+
+    /// Carries out a key's command; returns a short message for the overlay when the title
+    /// does not already say what changed. `Screenshot` and `Quit` are the window's business.
+    pub fn command(&mut self, command: Command) -> Result<Option<String>> {
+        Ok(match command {
+            Command::ToggleRain => {
+                self.raining = !self.raining;
+                None
+            }
+            Command::TogglePause => {
+                self.paused = !self.paused;
+                None
+            }
+            Command::Calm => {
+                self.runner.pool_mut().calm();
+                Some("calm water".into())
+            }
+            Command::ClearWalls => {
+                self.runner.pool_mut().obstacles_mut().clear();
+                self.shown.copy_from_slice(&self.picture);
+                Some("walls cleared".into())
+            }
+            Command::Solver(kind) => {
+                self.set_solver(kind)?;
+                Some(format!("{} solver", solver_name(kind)))
+            }
+            Command::Stronger | Command::Weaker => {
+                let up = command == Command::Stronger;
+                self.brush.strength = step_through(&STRENGTHS, self.brush.strength, up);
+                Some(format!("stone strength {}", self.brush.strength))
+            }
+            Command::Wider | Command::Narrower => {
+                let up = command == Command::Wider;
+                self.brush.radius = step_through(&RADII, self.brush.radius, up);
+                Some(format!("stone radius {}", self.brush.radius))
+            }
+            Command::ToggleBoundary => {
+                let pool = self.runner.pool_mut();
+                let next = match pool.boundary() {
+                    Boundary::Reflect => Boundary::Absorb,
+                    Boundary::Absorb => Boundary::Reflect,
+                };
+                pool.set_boundary(next);
+                Some(format!("border: {}", boundary_name(next)))
+            }
+            Command::ToggleLook => {
+                self.look = if self.look.mode == RenderMode::Classic {
+                    self.lit_look
+                } else {
+                    Look {
+                        mode: RenderMode::Classic,
+                        ..self.look
+                    }
+                };
+                Some(format!("look: {}", look_name(self.look.mode)))
+            }
+            Command::ToggleHelp => {
+                self.help = !self.help;
+                None
+            }
+            Command::Screenshot | Command::Quit => None,
+        })
+    }
+
+    /// Switches to a calm solver of `kind` with the scene's parameters (and the spring maps);
+    /// walls, border and wave generators stay.
+    fn set_solver(&mut self, kind: SolverKind) -> Result<()> {
+        if self.runner.pool().solver().kind() == kind {
+            return Ok(());
+        }
+        let scene = self.runner.scene().clone();
+        let pool = self.runner.pool_mut();
+        pool.set_solver(kind)?;
+        scene.configure_solver(pool.solver_mut())?;
+        set_spring_maps(
+            pool.solver_mut(),
+            self.stiffness_map.as_deref(),
+            self.viscosity_map.as_deref(),
+        )
+    }
+
+    /// Repaints the stone tint of the walls in the rectangle spanned by `from`, `to` and
+    /// `radius` pixels around them.
+    fn repaint_walls(&mut self, from: [i32; 2], to: [i32; 2], radius: u32) {
+        let (width, height) = self.size();
+        let pool = self.runner.pool();
+        let scale = pool.sim_scale() as usize;
+        let obstacles = pool.obstacles();
+        // One cell more than the brush: the disk is rounded to whole cells.
+        let margin = i64::from(radius) + pool.sim_scale() as i64 + 1;
+        let span = |a: i32, b: i32, size: u32| {
+            let low = (i64::from(a.min(b)) - margin).clamp(0, i64::from(size)) as usize;
+            let high = (i64::from(a.max(b)) + margin + 1).clamp(0, i64::from(size)) as usize;
+            low..high
+        };
+        let (columns, rows) = (span(from[0], to[0], width), span(from[1], to[1], height));
+        let width = width as usize;
+        for y in rows {
+            for x in columns.clone() {
+                let index = y * width + x;
+                let wall = obstacles.is_wall((x / scale) as i64, (y / scale) as i64);
+                self.shown[index] = if wall {
+                    let [b, g, r, _] = self.picture[index].to_le_bytes();
+                    let [r, g, b] = stone_tint([r, g, b]);
+                    u32::from_le_bytes([b, g, r, 0])
+                } else {
+                    self.picture[index]
+                };
+            }
+        }
+    }
+
+    /// Whether the water is paused.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Whether the help is shown.
+    pub fn help_shown(&self) -> bool {
+        self.help
+    }
+
+    /// Whether rain falls.
+    pub fn raining(&self) -> bool {
+        self.raining
+    }
+
+    /// The pool's simulation grid, to read heights (tests, `--stats`).
+    pub fn heights(&self) -> Heights<'_> {
+        self.runner.pool().solver().heights()
+    }
+
+    /// What the title says.
+    pub fn status(&self) -> Status {
+        let pool = self.runner.pool();
+        Status {
+            size: (pool.width(), pool.height()),
+            grid: (pool.solver().width(), pool.solver().height()),
+            solver: pool.solver().kind(),
+            raining: self.raining,
+            paused: self.paused,
+        }
+    }
+
+    /// The help overlay's lines (at most 38 characters, so they fit a 320-pixel window), with
+    /// the frame rate when known.
+    pub fn help_lines(&self, fps: Option<f64>) -> Vec<String> {
+        let pool = self.runner.pool();
+        let Brush { radius, strength } = self.brush;
+        let status = self.status();
+        let mut measures = match fps {
+            Some(fps) => format!("{fps:.0} fps  "),
+            None => String::new(),
+        };
+        measures += &format!("{}x{}", status.size.0, status.size.1);
+        if status.grid != status.size {
+            measures += &format!(" (grid {}x{})", status.grid.0, status.grid.1);
+        }
+        vec![
+            "RIPPLES: mouse and keys".into(),
+            measures,
+            "Left click   a stone".into(),
+            "Left drag    a swipe".into(),
+            "Right drag   paint walls".into(),
+            "Shift+right  erase walls".into(),
+            format!("R      rain ({})", if self.raining { "on" } else { "off" }),
+            format!(
+                "Space  pause/resume ({})",
+                if self.paused { "paused" } else { "running" }
+            ),
+            "C      calm the water".into(),
+            "O      clear the walls".into(),
+            format!(
+                "1 2 3  classic/wave/spring ({})",
+                solver_name(pool.solver().kind())
+            ),
+            format!("+ -    stone strength ({strength})"),
+            format!("[ ]    stone radius ({radius})"),
+            format!("B      border ({})", boundary_name(pool.boundary())),
+            format!("L      look ({})", look_name(self.look.mode)),
+            "S      save a PNG screenshot".into(),
+            "H F1   this help".into(),
+            "Esc Q  quit".into(),
+            "Drop an image file to load it".into(),
+        ]
+    }
+}
+
+fn boundary_name(boundary: Boundary) -> &'static str {
+    match boundary {
+        Boundary::Reflect => "reflecting",
+        Boundary::Absorb => "absorbing",
+    }
+}
+
+fn look_name(mode: RenderMode) -> &'static str {
+    match mode {
+        RenderMode::Default => "default",
+        RenderMode::Classic => "classic",
+        RenderMode::Spring => "spring",
+    }
+}
+
+/// Keeps a pointer position within one pool size of the pool on every side: further out it
+/// shows nothing anyway, and a line to it would cost time in proportion to its length.
+fn bound_point([x, y]: [i32; 2], width: u32, height: u32) -> [i32; 2] {
+    let (width, height) = (width as i32, height as i32);
+    [
+        x.clamp(-width, 2 * width - 1),
+        y.clamp(-height, 2 * height - 1),
+    ]
+}
+
+/// Visits every pixel of the line from `from` to `to`, ends included, with no gaps between
+/// neighbours (a DDA in integers).
+fn for_each_point_on_line(from: [i32; 2], to: [i32; 2], mut visit: impl FnMut(i32, i32)) {
+    let (dx, dy) = (
+        i64::from(to[0]) - i64::from(from[0]),
+        i64::from(to[1]) - i64::from(from[1]),
+    );
+    let steps = dx.abs().max(dy.abs());
+    if steps == 0 {
+        visit(from[0], from[1]);
+        return;
+    }
+    for step in 0..=steps {
+        // Rounded to the nearest pixel: floor((2 * d * step + steps) / (2 * steps)).
+        let along = |start: i32, delta: i64| {
+            (i64::from(start) + (2 * delta * step + steps).div_euclid(2 * steps)) as i32
+        };
+        visit(along(from[0], dx), along(from[1], dy));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::WaterArgs;
+    use crate::setup::WaterPlan;
+
+    const SIZE: (u32, u32) = (96, 64);
+
+    fn session_with(args: &WaterArgs, raining: bool) -> Session {
+        let plan = WaterPlan::load(args, None, |_| {}).unwrap();
+        let water = plan.build(SIZE.0, SIZE.1).unwrap();
+        // Heavier than the default rain, so a few seconds reach every part of a small pool.
+        let rain = Rain::new(3).with_rate(2.0).unwrap();
+        Session::new(water, rain, raining)
+    }
+
+    fn session() -> Session {
+        session_with(&WaterArgs::default(), false)
+    }
+
+    fn frame(session: &mut Session) -> Vec<u32> {
+        let mut frame = vec![0; (SIZE.0 * SIZE.1) as usize];
+        session.render(&mut frame).unwrap();
+        frame
+    }
+
+    /// Pixels that differ between two frames, as (x, y).
+    fn changed(a: &[u32], b: &[u32]) -> Vec<(u32, u32)> {
+        a.iter()
+            .zip(b)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, _)| (i as u32 % SIZE.0, i as u32 / SIZE.0))
+            .collect()
+    }
+
+    #[test]
+    fn still_water_shows_the_picture_and_a_stone_changes_it_only_near_where_it_fell() {
+        let mut session = session();
+        let calm = frame(&mut session);
+        let tiles = ripples::pool_tiles(SIZE.0, SIZE.1);
+        let expected: Vec<u32> = tiles
+            .chunks_exact(4)
+            .map(|p| u32::from_le_bytes([p[2], p[1], p[0], 0]))
+            .collect();
+        assert_eq!(calm, expected, "flat water shows the picture, top byte 0");
+        session.gesture(Gesture::Stone([20, 30]));
+        for _ in 0..3 {
+            session.tick();
+        }
+        let after = frame(&mut session);
+        let moved = changed(&calm, &after);
+        assert!(moved.len() > 20, "{}", moved.len());
+        assert!(
+            moved
+                .iter()
+                .all(|&(x, y)| (x as i32 - 20).abs() < 16 && (y as i32 - 30).abs() < 16),
+            "{moved:?}"
+        );
+    }
+
+    #[test]
+    fn a_swipe_between_distant_points_leaves_no_gap() {
+        let mut session = session();
+        session.gesture(Gesture::Swipe([5, 5], [90, 60]));
+        let Heights::I16(heights) = session.heights() else {
+            panic!("the classic solver has i16 heights")
+        };
+        for_each_point_on_line([5, 5], [90, 60], |x, y| {
+            assert_ne!(heights[(y * 96 + x) as usize], 0, "gap at ({x}, {y})");
+        });
+    }
+
+    #[test]
+    fn rain_falls_only_when_on() {
+        let mut session = session();
+        let calm = frame(&mut session);
+        for _ in 0..120 {
+            session.tick();
+        }
+        assert_eq!(frame(&mut session), calm, "no rain: the water stays flat");
+        assert_eq!(session.command(Command::ToggleRain).unwrap(), None);
+        assert!(session.raining() && session.status().raining);
+        for _ in 0..120 {
+            session.tick();
+        }
+        let rained = changed(&calm, &frame(&mut session));
+        // Two seconds of rain reach all four quarters of the pool.
+        for (qx, qy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            assert!(
+                rained
+                    .iter()
+                    .any(|&(x, y)| x * 2 / SIZE.0 == qx && y * 2 / SIZE.1 == qy),
+                "no rain in quarter ({qx}, {qy})"
+            );
+        }
+        session.command(Command::Calm).unwrap();
+        session.command(Command::ToggleRain).unwrap();
+        session.tick();
+        assert_eq!(frame(&mut session), calm);
+    }
+
+    #[test]
+    fn walls_are_painted_erased_and_kept_through_a_solver_switch() {
+        let mut session = session();
+        let calm = frame(&mut session);
+        session.gesture(Gesture::Walls {
+            from: [10, 10],
+            to: [80, 10],
+            erase: false,
+        });
+        let obstacles = session.runner.pool().obstacles();
+        assert!(
+            obstacles.is_wall(10, 10) && obstacles.is_wall(45, 10) && obstacles.is_wall(80, 10)
+        );
+        assert!(!obstacles.is_wall(45, 40));
+        let walled = frame(&mut session);
+        let painted = changed(&calm, &walled);
+        assert!(painted.contains(&(45, 10)) && painted.iter().all(|&(_, y)| y < 20));
+        session.command(Command::Solver(SolverKind::Wave)).unwrap();
+        assert_eq!(session.status().solver, SolverKind::Wave);
+        assert!(session.runner.pool().obstacles().is_wall(45, 10));
+        session.gesture(Gesture::Walls {
+            from: [40, 10],
+            to: [50, 10],
+            erase: true,
+        });
+        assert!(!session.runner.pool().obstacles().is_wall(45, 10));
+        assert!(session.runner.pool().obstacles().is_wall(20, 10));
+        session.command(Command::ClearWalls).unwrap();
+        assert!(session.runner.pool().obstacles().is_empty());
+        assert_eq!(frame(&mut session), calm);
+    }
+
+    #[test]
+    fn walls_on_a_coarser_grid_cover_whole_cells_and_the_picture_under_them() {
+        let args = WaterArgs {
+            sim_scale: Some(2),
+            ..WaterArgs::default()
+        };
+        let mut session = session_with(&args, false);
+        assert_eq!(session.status().grid, (48, 32));
+        session.gesture(Gesture::Walls {
+            from: [40, 30],
+            to: [40, 30],
+            erase: false,
+        });
+        let obstacles = session.runner.pool().obstacles();
+        for y in 0..SIZE.1 as usize {
+            for x in 0..SIZE.0 as usize {
+                let wall = obstacles.is_wall((x / 2) as i64, (y / 2) as i64);
+                let index = y * SIZE.0 as usize + x;
+                assert_eq!(
+                    session.shown[index] != session.picture[index],
+                    wall,
+                    "pixel ({x}, {y})"
+                );
+            }
+        }
+        assert!(obstacles.is_wall(20, 15));
+    }
+
+    #[test]
+    fn keys_change_the_brush_border_look_and_help_within_bounds() {
+        let mut session = session();
+        assert_eq!(
+            session.command(Command::Stronger).unwrap().as_deref(),
+            Some("stone strength 192")
+        );
+        for _ in 0..20 {
+            session.command(Command::Stronger).unwrap();
+        }
+        assert_eq!(session.brush.strength, 1024);
+        for _ in 0..20 {
+            session.command(Command::Narrower).unwrap();
+        }
+        assert_eq!(session.brush.radius, 1);
+        assert_eq!(session.brush.swipe(), (1, 320));
+        assert_eq!(
+            session.command(Command::ToggleBoundary).unwrap().as_deref(),
+            Some("border: absorbing")
+        );
+        assert_eq!(session.runner.pool().boundary(), Boundary::Absorb);
+        assert_eq!(
+            session.command(Command::ToggleLook).unwrap().as_deref(),
+            Some("look: classic")
+        );
+        assert_eq!(session.look.mode, RenderMode::Classic);
+        session.command(Command::ToggleLook).unwrap();
+        assert_eq!(session.look, Look::default());
+        session.command(Command::ToggleHelp).unwrap();
+        assert!(session.help_shown());
+        let help = session.help_lines(Some(143.7));
+        assert!(help.iter().all(|line| line.len() <= 38), "{help:?}");
+        assert_eq!(help[1], "144 fps  96x64");
+        assert!(help.iter().any(|line| line.contains("(1024)")));
+        assert!(help.iter().any(|line| line.contains("absorbing")));
+        session.command(Command::TogglePause).unwrap();
+        assert!(
+            session
+                .status()
+                .title(Some(59.6))
+                .contains("60 fps - 96x64 - classic - rain off - paused")
+        );
+    }
+
+    #[test]
+    fn a_classic_start_toggles_to_the_lit_look_and_settings_carry_over() {
+        let args = WaterArgs {
+            render: Some(RenderMode::Classic),
+            solver: Some(SolverKind::Spring),
+            ..WaterArgs::default()
+        };
+        let mut session = session_with(&args, true);
+        session.command(Command::ToggleLook).unwrap();
+        assert_eq!(session.look.mode, RenderMode::Default);
+        let mut next = session_with(&WaterArgs::default(), false);
+        session.carry_settings_to(&mut next).unwrap();
+        assert_eq!(next.status().solver, SolverKind::Spring);
+        assert!(next.raining());
+        assert_eq!(next.look.mode, RenderMode::Default);
+    }
+
+    #[test]
+    fn the_default_rain_has_the_same_density_at_any_size_and_rate() {
+        let full_hd = default_rain(1, 1920, 1080, 60.0).unwrap().rate();
+        assert!((full_hd - 150.0 * 1920.0 * 1080.0 / 1e6 / 60.0).abs() < 1e-9);
+        let half = default_rain(1, 960, 1080, 120.0).unwrap().rate();
+        assert!((half * 4.0 - full_hd).abs() < 1e-9);
+    }
+
+    #[test]
+    fn lines_visit_every_pixel_and_far_points_are_bounded() {
+        let mut points = Vec::new();
+        for_each_point_on_line([0, 0], [5, 2], |x, y| points.push([x, y]));
+        assert_eq!(points.first(), Some(&[0, 0]));
+        assert_eq!(points.last(), Some(&[5, 2]));
+        assert_eq!(points.len(), 6);
+        assert!(
+            points
+                .windows(2)
+                .all(|w| (w[1][0] - w[0][0]).abs() <= 1 && (w[1][1] - w[0][1]).abs() <= 1)
+        );
+        assert_eq!(bound_point([-1_000_000, 5], 100, 50), [-100, 5]);
+        assert_eq!(bound_point([7, 1_000_000], 100, 50), [7, 99]);
+    }
+}

@@ -180,7 +180,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (side(), side()).prop_map(|(w, h)| Op::Resize(w, h)),
         4 => (coordinate(), coordinate(), radius(), any::<i16>())
             .prop_map(|(x, y, r, s)| Op::Drop(x, y, r, s)),
-        2 => (vec(point.clone(), 0..5), radius(), any::<i16>())
+        // Swipe radii stay below 300: a swipe costs its length near the pool times a stone's
+        // area, so huge ones are only slow (drops take any radius).
+        2 => (vec(point.clone(), 0..5), prop_oneof![0u32..12, 0u32..300], any::<i16>())
             .prop_map(|(p, r, s)| Op::Swipe(p, r, s)),
         1 => (any::<u64>(), prop_oneof![0.0f64..8.0, any::<f64>()], 0u32..6, 0u32..6, any::<i16>(), any::<i16>())
             .prop_map(|(seed, rate, r0, r1, s0, s1)| Op::Rain(seed, rate, r0, r1, s0, s1)),

@@ -1,6 +1,7 @@
 //! The library's public API driven by arbitrary sequences of calls: new pools of any size and
 //! scale, stones, swipes, rain, steps, renders in every look, resizes, walls, solvers, edges,
-//! generators and solver parameters, with arbitrary coordinates, radii, strengths and floats.
+//! generators and solver parameters, with arbitrary coordinates, radii, strengths and floats;
+//! and whole scenes played by a `SceneRunner` with events anywhere.
 //!
 //! Errors are fine; panics, hangs and out-of-bounds accesses are not. Sizes are drawn mostly
 //! small (up to 64x64, where thousands of sequences run a second) but sometimes from all of
@@ -17,8 +18,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use ripples::{
-    Boundary, FieldView, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer, Solver,
-    SolverKind,
+    Boundary, DropEvent, FieldView, Generator, Heights, Look, Pool, Rain, RainSpec, RenderMode,
+    Renderer, Scene, SceneRunner, Solver, SolverKind, SourceEvent, SwipeEvent,
 };
 
 /// Largest pool built (in image pixels).
@@ -209,6 +210,9 @@ enum Op {
         high: f32,
         extra: u8,
     },
+    /// A whole scene played on a small pool, its events not clipped to the pool (the command
+    /// clips drops and swipes; a library caller need not).
+    PlayScene(Box<SceneOp>),
     /// The renderer on its own, with a field of any shape and any scale.
     RawRender {
         image_width: u8,
@@ -219,6 +223,110 @@ enum Op {
         float: bool,
         look: LookChoice,
     },
+}
+
+#[derive(Debug, Arbitrary)]
+struct SceneOp {
+    width: u8,
+    height: u8,
+    kind: Kind,
+    sim_scale: u8,
+    steps_per_frame: u8,
+    frames: u8,
+    absorb: bool,
+    seed: u64,
+    drops: Vec<(u8, i32, i32, u32, i16)>,
+    swipes: Vec<(u8, u8, Vec<[i32; 2]>, u32, i16)>,
+    sources: Vec<([i32; 2], [i32; 2], f32, f32, u8, Option<u8>, bool)>,
+    rain: Option<(f64, [u32; 2], [i16; 2], u8, Option<u8>)>,
+    render: u8,
+    fused: bool,
+}
+
+/// Builds the scene (any values; `SceneRunner::new` validates them) and plays every frame.
+fn play_scene(op: &SceneOp) {
+    let scene = Scene {
+        frames: 1 + u32::from(op.frames % 12),
+        steps_per_frame: 1 + u32::from(op.steps_per_frame % 4),
+        sim_scale: u32::from(op.sim_scale % 5),
+        solver: (&op.kind).into(),
+        boundary: if op.absorb {
+            Boundary::Absorb
+        } else {
+            Boundary::Reflect
+        },
+        seed: op.seed,
+        render: [RenderMode::Default, RenderMode::Classic, RenderMode::Spring]
+            [usize::from(op.render % 3)],
+        drops: op
+            .drops
+            .iter()
+            .map(|&(frame, x, y, radius, strength)| DropEvent {
+                frame: u32::from(frame % 12),
+                x,
+                y,
+                radius,
+                strength,
+            })
+            .collect(),
+        swipes: op
+            .swipes
+            .iter()
+            .map(|(frame, duration, points, radius, strength)| SwipeEvent {
+                frame: u32::from(frame % 12),
+                duration: u32::from(*duration % 8),
+                points: points.clone(),
+                radius: radius % (MAX_SWIPE_RADIUS + 1),
+                strength: *strength,
+            })
+            .collect(),
+        sources: op
+            .sources
+            .iter()
+            .map(
+                |&(from, to, period, amplitude, start, end, point)| SourceEvent {
+                    x: point.then_some(from[0]),
+                    y: point.then_some(from[1]),
+                    x0: (!point).then_some(from[0]),
+                    y0: (!point).then_some(from[1]),
+                    x1: (!point).then_some(to[0]),
+                    y1: (!point).then_some(to[1]),
+                    period,
+                    amplitude,
+                    start: u32::from(start % 12),
+                    end: end.map(|end| u32::from(end % 16)),
+                },
+            )
+            .collect(),
+        rain: op
+            .rain
+            .map(|(rate, radius, strength, start, end)| RainSpec {
+                rate: rate.min(50.0),
+                radius,
+                strength,
+                start: u32::from(start % 12),
+                end: end.map(|end| u32::from(end % 16)),
+            }),
+        ..Scene::default()
+    };
+    let valid = scene.validate().is_ok();
+    let (width, height) = (u32::from(op.width % 49), u32::from(op.height % 49));
+    let runner = SceneRunner::new(scene, width, height);
+    let size_ok = width > 0 && height > 0;
+    assert_eq!(runner.is_ok(), valid && size_ok, "{:?}", runner.err());
+    let Ok(mut runner) = runner else {
+        return;
+    };
+    let image = ripples::pool_tiles(width, height);
+    let mut frame = vec![0u8; image.len()];
+    while !runner.is_finished() {
+        if op.fused {
+            runner.advance_and_render(&image, &mut frame).unwrap();
+        } else {
+            runner.advance();
+            runner.render(&image, &mut frame).unwrap();
+        }
+    }
 }
 
 struct State {
@@ -262,6 +370,10 @@ fn apply(state: &mut State, op: &Op) {
         }
         return;
     }
+    if let Op::PlayScene(scene) = op {
+        play_scene(scene);
+        return;
+    }
     if let Op::RawRender {
         image_width,
         image_height,
@@ -287,7 +399,9 @@ fn apply(state: &mut State, op: &Op) {
         return;
     };
     match op {
-        Op::New { .. } | Op::RawRender { .. } => unreachable!("handled above"),
+        Op::New { .. } | Op::PlayScene(_) | Op::RawRender { .. } => {
+            unreachable!("handled above")
+        }
         Op::Resize { width, height } => {
             if too_slow(width.0, height.0) {
                 return;

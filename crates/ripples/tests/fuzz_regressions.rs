@@ -5,7 +5,9 @@
 //! toolchain or libFuzzer; the README's reliability section lists them with the target that
 //! found each.
 
-use ripples::{FieldView, Generator, Heights, Look, Pool, Renderer, SolverKind};
+use ripples::{
+    FieldView, Generator, Heights, Look, Pool, Renderer, Scene, SceneRunner, SolverKind, SwipeEvent,
+};
 
 #[test]
 fn renderer_with_scale_0_is_an_error_not_a_divide_by_zero() {
@@ -101,6 +103,37 @@ fn a_generator_line_between_far_away_points_drives_only_the_pool() {
         heights(&far).iter().any(|&h| h != 0.0),
         "the generator did nothing"
     );
+}
+
+#[test]
+fn a_scene_swipe_between_far_away_points_does_not_overflow() {
+    // Found by `api_sequence` playing scenes: a swipe drawn over several frames measured its
+    // segments with `b - a` in i32, which overflows for points far apart (a panic in debug
+    // builds, a wrong path in release). `ripples render` clips swipe points to the pool first;
+    // a library caller need not. The differences are now taken in f64, where they are exact.
+    let scene = Scene {
+        frames: 2,
+        swipes: vec![SwipeEvent {
+            frame: 0,
+            duration: 2,
+            points: vec![[i32::MIN, 20], [i32::MAX, 20]],
+            radius: 3,
+            strength: 50,
+        }],
+        ..Scene::default()
+    };
+    let mut runner = SceneRunner::new(scene, 64, 48).unwrap();
+    runner.advance();
+    runner.advance();
+    // Half-way along is x = -0.5, rounded to -1: the first frame draws up to there (outside
+    // the pool), the second from there across the whole pool.
+    let mut expected = Pool::new(64, 48).unwrap();
+    expected.swipe(&[[-100, 20], [-1, 20]], 3, 50);
+    expected.step();
+    expected.swipe(&[[-1, 20], [200, 20]], 3, 50);
+    expected.step();
+    assert_eq!(heights(runner.pool()), heights(&expected));
+    assert!(heights(&expected).iter().any(|&h| h != 0.0));
 }
 
 /// The heights of a pool's field as `f32`, whatever the solver.

@@ -236,12 +236,24 @@ struct SceneOp {
     absorb: bool,
     seed: u64,
     drops: Vec<(u8, i32, i32, u32, i16)>,
-    swipes: Vec<(u8, u8, Vec<[i32; 2]>, u32, i16)>,
-    sources: Vec<([i32; 2], [i32; 2], f32, f32, u8, Option<u8>, bool)>,
-    rain: Option<(f64, [u32; 2], [i16; 2], u8, Option<u8>)>,
+    swipes: Vec<SwipeOp>,
+    sources: Vec<SourceOp>,
+    rain: Option<RainOp>,
     render: u8,
     fused: bool,
 }
+
+/// A scene's swipe: frame, duration, points, radius, strength.
+#[derive(Debug, Arbitrary)]
+struct SwipeOp(u8, u8, Vec<[i32; 2]>, u32, i16);
+
+/// A scene's generator: ends, period, amplitude, start, end, and whether it is a point.
+#[derive(Debug, Arbitrary)]
+struct SourceOp([i32; 2], [i32; 2], f32, f32, u8, Option<u8>, bool);
+
+/// A scene's rain: rate, radius and strength ranges, start, end.
+#[derive(Debug, Arbitrary, Clone, Copy)]
+struct RainOp(f64, [u32; 2], [i16; 2], u8, Option<u8>);
 
 /// Builds the scene (any values; `SceneRunner::new` validates them) and plays every frame.
 fn play_scene(op: &SceneOp) {
@@ -272,19 +284,21 @@ fn play_scene(op: &SceneOp) {
         swipes: op
             .swipes
             .iter()
-            .map(|(frame, duration, points, radius, strength)| SwipeEvent {
-                frame: u32::from(frame % 12),
-                duration: u32::from(*duration % 8),
-                points: points.clone(),
-                radius: radius % (MAX_SWIPE_RADIUS + 1),
-                strength: *strength,
-            })
+            .map(
+                |SwipeOp(frame, duration, points, radius, strength)| SwipeEvent {
+                    frame: u32::from(frame % 12),
+                    duration: u32::from(*duration % 8),
+                    points: points.clone(),
+                    radius: radius % (MAX_SWIPE_RADIUS + 1),
+                    strength: *strength,
+                },
+            )
             .collect(),
         sources: op
             .sources
             .iter()
             .map(
-                |&(from, to, period, amplitude, start, end, point)| SourceEvent {
+                |&SourceOp(from, to, period, amplitude, start, end, point)| SourceEvent {
                     x: point.then_some(from[0]),
                     y: point.then_some(from[1]),
                     x0: (!point).then_some(from[0]),
@@ -300,7 +314,7 @@ fn play_scene(op: &SceneOp) {
             .collect(),
         rain: op
             .rain
-            .map(|(rate, radius, strength, start, end)| RainSpec {
+            .map(|RainOp(rate, radius, strength, start, end)| RainSpec {
                 rate: rate.min(50.0),
                 radius,
                 strength,

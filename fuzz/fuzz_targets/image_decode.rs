@@ -4,7 +4,8 @@
 //! The bytes go to a file first because that is the code path users reach: the format sniffed
 //! from the first bytes, the header read and checked against the size limits before anything
 //! is decoded, the file reopened and decoded with the allocation limit, then converted to RGBA.
-//! (A temporary file per process costs a few microseconds, far less than a decode.) A decoded
+//! (A scratch file per process, written and removed for each input, costs a few microseconds,
+//! far less than a decode.) A decoded
 //! image must have the size its header promised and lie within the limits; small ones are also
 //! resized and turned into luminance, as the obstacle and map paths do.
 //!
@@ -41,7 +42,10 @@ fn scratch_path() -> &'static PathBuf {
 fuzz_target!(|data: &[u8]| {
     let path = scratch_path();
     std::fs::write(path, data).expect("the scratch file is writable");
-    let Ok(image) = SourceImage::load(path) else {
+    let loaded = SourceImage::load(path);
+    // Removed at once, so no run leaves a file behind (libFuzzer exits without unwinding).
+    let _ = std::fs::remove_file(path);
+    let Ok(image) = loaded else {
         return;
     };
     let (width, height) = (u64::from(image.width), u64::from(image.height));

@@ -12,7 +12,7 @@ use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_range, check_size};
 use crate::kernels;
 use crate::parallel;
-use crate::sources::{interior_index, stamp_disk, stamp_polyline};
+use crate::sources::{Reach, interior_index, stamp_disk, stamp_polyline};
 
 /// Default damping shift: the field loses `1/2^5 = 1/32` of its amplitude each step.
 pub const DEFAULT_DAMPING_SHIFT: u32 = 5;
@@ -194,7 +194,8 @@ impl ClassicSolver {
         let value = strength.saturating_neg();
         let (width, height) = (self.width, self.height);
         let current = &mut self.current;
-        stamp_polyline(points, |x, y| {
+        let reach = Reach::stones(width, height, radius);
+        stamp_polyline(points, reach, |x, y| {
             stamp_disk(current, width, height, x, y, radius, value)
         });
     }

@@ -11,7 +11,7 @@ use crate::error::{Error, check_range, check_size};
 use crate::render::{FieldView, Look, Renderer};
 use crate::scene::SolverKind;
 use crate::solver::Solver;
-use crate::sources::{Generator, Stone, stamp_polyline};
+use crate::sources::{Generator, Reach, Stone, stamp_polyline};
 
 /// Largest simulation scale (pixels per cell along each axis).
 pub const MAX_SIM_SCALE: u32 = 16;
@@ -260,7 +260,8 @@ impl Pool {
             let cells = generator
                 .points()
                 .map(|[x, y]| [x.div_euclid(scale), y.div_euclid(scale)]);
-            stamp_polyline(cells, |x, y| solver.set_height(x, y, value));
+            let reach = Reach::stones(solver.width() as usize, solver.height() as usize, 0);
+            stamp_polyline(cells, reach, |x, y| solver.set_height(x, y, value));
         }
     }
 

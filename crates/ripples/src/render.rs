@@ -272,10 +272,9 @@ impl Renderer {
         image_width: usize,
     ) -> Result<(), Error> {
         let image_height = src.len().checked_div(image_width).unwrap_or(0);
-        let expected_grid = (
-            image_width.div_ceil(scale as usize),
-            image_height.div_ceil(scale as usize),
-        );
+        // `max(1)`: a scale of 0 is refused below, not divided by.
+        let cell = scale.max(1) as usize;
+        let expected_grid = (image_width.div_ceil(cell), image_height.div_ceil(cell));
         if scale == 0
             || (field.width, field.height) != expected_grid
             || field.heights.len() != field.width * field.height

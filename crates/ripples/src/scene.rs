@@ -705,8 +705,9 @@ impl SceneRunner {
 /// the other draws the whole line without gaps.
 fn polyline_portion(points: &[[i32; 2]], from: f64, to: f64, out: &mut Vec<[i32; 2]>) {
     out.clear();
-    let segment_length =
-        |a: [i32; 2], b: [i32; 2]| f64::from(b[0] - a[0]).hypot(f64::from(b[1] - a[1]));
+    // Differences in f64, where they are exact: in i32 they overflow for points far apart.
+    let delta = |a: i32, b: i32| f64::from(b) - f64::from(a);
+    let segment_length = |a: [i32; 2], b: [i32; 2]| delta(a[0], b[0]).hypot(delta(a[1], b[1]));
     let total: f64 = points
         .windows(2)
         .map(|pair| segment_length(pair[0], pair[1]))
@@ -718,8 +719,8 @@ fn polyline_portion(points: &[[i32; 2]], from: f64, to: f64, out: &mut Vec<[i32;
     let (start, end) = (from * total, to * total);
     let point_at = |a: [i32; 2], b: [i32; 2], t: f64| {
         [
-            (f64::from(a[0]) + f64::from(b[0] - a[0]) * t).round() as i32,
-            (f64::from(a[1]) + f64::from(b[1] - a[1]) * t).round() as i32,
+            (f64::from(a[0]) + delta(a[0], b[0]) * t).round() as i32,
+            (f64::from(a[1]) + delta(a[1], b[1]) * t).round() as i32,
         ]
     };
     let mut walked = 0.0;

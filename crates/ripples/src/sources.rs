@@ -65,43 +65,93 @@ pub(crate) fn interior_index(x: i32, y: i32, width: usize, height: usize) -> Opt
     inside.then(|| y as usize * width + x as usize)
 }
 
-/// Calls `visit(x, y)` for every cell of the Bresenham lines joining consecutive points, each
-/// point once (the shared end of two segments is not repeated). A single point is visited once.
+/// The cells a visitor of [`stamp_polyline`] can change, a rectangle (bounds included): the
+/// walk skips the parts of a line outside it, so a swipe or a generator line whose ends lie
+/// billions of cells apart costs no more than one across the grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Reach {
+    x: [i64; 2],
+    y: [i64; 2],
+}
+
+impl Reach {
+    /// Every centre from which a stone of `radius` can touch a `width x height` grid (a stone
+    /// reaches less than `radius` cells from its centre; one more cell of margin for safety). A
+    /// radius of 0 gives the grid and a margin of one cell, enough for single cells.
+    pub(crate) fn stones(width: usize, height: usize, radius: u32) -> Self {
+        let margin = i64::from(radius).min(MAX_USEFUL_RADIUS) + 1;
+        Self {
+            x: [-margin, width as i64 - 1 + margin],
+            y: [-margin, height as i64 - 1 + margin],
+        }
+    }
+
+    fn contains(&self, x: i64, y: i64) -> bool {
+        (self.x[0]..=self.x[1]).contains(&x) && (self.y[0]..=self.y[1]).contains(&y)
+    }
+}
+
+/// Calls `visit(x, y)` for every cell of the Bresenham lines joining consecutive points that
+/// lies in `reach`, in order, each point once (the shared end of two segments is not repeated).
+/// A single point is visited once.
 pub(crate) fn stamp_polyline(
     points: impl IntoIterator<Item = [i32; 2]>,
+    reach: Reach,
     mut visit: impl FnMut(i32, i32),
 ) {
     let mut points = points.into_iter();
     let Some(mut from) = points.next() else {
         return;
     };
-    visit(from[0], from[1]);
+    if reach.contains(i64::from(from[0]), i64::from(from[1])) {
+        visit(from[0], from[1]);
+    }
     for to in points {
-        bresenham(from, to, &mut visit);
+        bresenham(from, to, reach, &mut visit);
         from = to;
     }
 }
 
-/// Visits the cells of the line from `from` (excluded) to `to` (included).
-fn bresenham(from: [i32; 2], to: [i32; 2], visit: &mut impl FnMut(i32, i32)) {
-    let (mut x, mut y) = (i64::from(from[0]), i64::from(from[1]));
-    let (x_end, y_end) = (i64::from(to[0]), i64::from(to[1]));
-    let dx = (x_end - x).abs();
-    let dy = -(y_end - y).abs();
-    let step_x = if x < x_end { 1 } else { -1 };
-    let step_y = if y < y_end { 1 } else { -1 };
-    let mut error = dx + dy;
-    while x != x_end || y != y_end {
-        let doubled = 2 * error;
-        if doubled >= dy {
-            error += dy;
-            x += step_x;
+/// Visits the cells of the line from `from` (excluded) to `to` (included) that lie in `reach`.
+///
+/// The cells are those of the all-octant Bresenham walk (`bresenham_walk` in the tests, checked
+/// against this exhaustively): the line advances one cell per step along its major axis, and
+/// after `k` steps `floor((2 k minor + major) / (2 major))` cells along the other, `k minor /
+/// major` rounded half up. That closed form lets the walk start where the line enters `reach`
+/// and stop where it leaves, instead of stepping through every cell from a far-away end.
+fn bresenham(from: [i32; 2], to: [i32; 2], reach: Reach, visit: &mut impl FnMut(i32, i32)) {
+    let (x0, y0) = (i64::from(from[0]), i64::from(from[1]));
+    let (x1, y1) = (i64::from(to[0]), i64::from(to[1]));
+    let (dx, dy) = ((x1 - x0).abs(), (y1 - y0).abs());
+    let (step_x, step_y) = ((x1 - x0).signum(), (y1 - y0).signum());
+    let x_major = dx >= dy;
+    let (major, minor) = if x_major { (dx, dy) } else { (dy, dx) };
+    if major == 0 {
+        return;
+    }
+    // The steps `k` in 1..=major whose coordinate along the major axis lies in `reach`.
+    let (start, step, [low, high]) = if x_major {
+        (x0, step_x, reach.x)
+    } else {
+        (y0, step_y, reach.y)
+    };
+    let (first, last) = if step > 0 {
+        (low - start, high - start)
+    } else {
+        (start - high, start - low)
+    };
+    for k in first.max(1)..=last.min(major) {
+        let across =
+            (2 * i128::from(k) * i128::from(minor) + i128::from(major)) / (2 * i128::from(major));
+        let across = across as i64;
+        let (x, y) = if x_major {
+            (x0 + step_x * k, y0 + step_y * across)
+        } else {
+            (x0 + step_x * across, y0 + step_y * k)
+        };
+        if reach.contains(x, y) {
+            visit(x as i32, y as i32);
         }
-        if doubled <= dx {
-            error += dx;
-            y += step_y;
-        }
-        visit(x as i32, y as i32);
     }
 }
 
@@ -353,10 +403,97 @@ impl Iterator for RainStones<'_> {
 mod tests {
     use super::*;
 
+    /// A reach that excludes nothing any test line touches.
+    const EVERYWHERE: Reach = Reach {
+        x: [i64::MIN / 4, i64::MAX / 4],
+        y: [i64::MIN / 4, i64::MAX / 4],
+    };
+
     fn line_cells(points: &[[i32; 2]]) -> Vec<(i32, i32)> {
         let mut cells = Vec::new();
-        stamp_polyline(points.iter().copied(), |x, y| cells.push((x, y)));
+        stamp_polyline(points.iter().copied(), EVERYWHERE, |x, y| {
+            cells.push((x, y))
+        });
         cells
+    }
+
+    /// The all-octant Bresenham walk, step by step (the definition `bresenham` follows).
+    fn bresenham_walk(from: [i32; 2], to: [i32; 2]) -> Vec<(i32, i32)> {
+        let (mut x, mut y) = (i64::from(from[0]), i64::from(from[1]));
+        let (x_end, y_end) = (i64::from(to[0]), i64::from(to[1]));
+        let dx = (x_end - x).abs();
+        let dy = -(y_end - y).abs();
+        let step_x = if x < x_end { 1 } else { -1 };
+        let step_y = if y < y_end { 1 } else { -1 };
+        let mut error = dx + dy;
+        let mut cells = Vec::new();
+        while x != x_end || y != y_end {
+            let doubled = 2 * error;
+            if doubled >= dy {
+                error += dy;
+                x += step_x;
+            }
+            if doubled <= dx {
+                error += dx;
+                y += step_y;
+            }
+            cells.push((x as i32, y as i32));
+        }
+        cells
+    }
+
+    #[test]
+    fn bresenham_is_the_step_by_step_walk_in_every_direction() {
+        for from in [[0, 0], [3, -7], [-11, 5]] {
+            for dx in -45..=45 {
+                for dy in -45..=45 {
+                    let to = [from[0] + dx, from[1] + dy];
+                    let mut cells = Vec::new();
+                    bresenham(from, to, EVERYWHERE, &mut |x, y| cells.push((x, y)));
+                    assert_eq!(cells, bresenham_walk(from, to), "{from:?} -> {to:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bresenham_visits_only_the_reach_and_all_of_it() {
+        let reach = Reach::stones(20, 10, 2);
+        assert_eq!(
+            reach,
+            Reach {
+                x: [-3, 22],
+                y: [-3, 12]
+            }
+        );
+        let lines = [
+            ([-40, -13], [55, 31]),
+            ([30, 4], [-9, 8]),
+            ([5, -60], [9, 70]),
+            ([-100, 2], [-50, 9]),
+            ([21, 11], [-2, -4]),
+        ];
+        for (from, to) in lines {
+            let expected: Vec<(i32, i32)> = bresenham_walk(from, to)
+                .into_iter()
+                .filter(|&(x, y)| reach.contains(i64::from(x), i64::from(y)))
+                .collect();
+            let mut cells = Vec::new();
+            bresenham(from, to, reach, &mut |x, y| cells.push((x, y)));
+            assert_eq!(cells, expected, "{from:?} -> {to:?}");
+        }
+    }
+
+    #[test]
+    fn a_line_between_the_ends_of_i32_visits_only_cells_near_the_grid() {
+        // Stepping through every cell of this line took seconds (found by fuzzing).
+        let reach = Reach::stones(64, 48, 3);
+        let mut cells = Vec::new();
+        let from = [i32::MIN, i32::MIN];
+        let to = [i32::MAX, i32::MAX];
+        stamp_polyline([from, to], reach, |x, y| cells.push((x, y)));
+        let expected: Vec<(i32, i32)> = (-4..=51).map(|i| (i, i)).collect();
+        assert_eq!(cells, expected);
     }
 
     #[test]

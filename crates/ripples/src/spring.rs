@@ -81,7 +81,7 @@ use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_range, check_size};
 use crate::kernels::{self, Backend, float::RowValues};
 use crate::parallel;
-use crate::sources::{interior_index, stamp_disk, stamp_polyline};
+use crate::sources::{Reach, interior_index, stamp_disk, stamp_polyline};
 
 /// Default spread: the fraction of a height difference passed to a neighbour per pass (the
 /// seed's value).
@@ -456,7 +456,8 @@ impl SpringSolver {
         }
         let (width, height) = (self.width, self.height);
         let (heights, velocities) = (&mut self.heights, &mut self.velocities);
-        stamp_polyline(points, |x, y| {
+        let reach = Reach::stones(width, height, radius);
+        stamp_polyline(points, reach, |x, y| {
             stamp_disk(heights, width, height, x, y, radius, -strength);
             stamp_disk(velocities, width, height, x, y, radius, 0.0);
         });

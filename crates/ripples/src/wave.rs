@@ -41,7 +41,7 @@ use crate::boundary::{Obstacles, Sponge};
 use crate::error::{Error, check_size};
 use crate::kernels::{self, float::WaveCoefficients};
 use crate::parallel;
-use crate::sources::{interior_index, stamp_polyline};
+use crate::sources::{Reach, interior_index, stamp_polyline};
 
 /// Default wave speed, in cells per step.
 pub const DEFAULT_WAVE_SPEED: f32 = 0.5;
@@ -297,7 +297,10 @@ impl WaveSolver {
         radius: u32,
         strength: f32,
     ) {
-        stamp_polyline(points, |x, y| self.drop_stone(x, y, radius, strength));
+        let reach = Reach::stones(self.width, self.height, radius);
+        stamp_polyline(points, reach, |x, y| {
+            self.drop_stone(x, y, radius, strength)
+        });
     }
 
     /// Sets the height of cell `(x, y)` now, leaving its previous height alone, so the cell

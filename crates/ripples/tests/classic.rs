@@ -113,6 +113,44 @@ fn classic_render_equals_the_contract_on_a_rough_field() {
     assert_eq!(dst_bytes, dst);
 }
 
+/// Images 1024 pixels wide and more render the classic look in column tiles, and frames of a
+/// megapixel and more with streaming stores: still the contract, including where the water
+/// displaces pixels farther than the tiles prefetch, and from both the plain and the fused pass.
+#[test]
+fn classic_render_equals_the_contract_on_wide_images() {
+    for (width, height) in [(1100usize, 37usize), (2048, 9), (1030, 1020)] {
+        let src = numbered_image(width, height);
+        let mut pool = Pool::new(width as u32, height as u32).unwrap();
+        let mut rain = Rain::new(5)
+            .with_rate(0.002 * (width * height) as f64)
+            .unwrap()
+            .with_strength(100, 3000)
+            .unwrap();
+        let mut dst = vec![0u8; src.len()];
+        for frame in 0..4 {
+            for stone in rain.stones(width as u32, height as u32) {
+                pool.drop(stone);
+            }
+            if frame % 2 == 0 {
+                pool.step();
+                pool.render(&Look::classic(), &src, &mut dst).unwrap();
+            } else {
+                pool.step_and_render(&Look::classic(), &src, &mut dst)
+                    .unwrap();
+            }
+            let heights = pool.solver().as_classic().unwrap().heights();
+            assert!(
+                heights.iter().any(|&h| h.abs() > 80),
+                "{width}x{height}: calm water"
+            );
+            assert!(
+                dst == reference_classic(heights, &src, width, height),
+                "{width}x{height}, frame {frame}"
+            );
+        }
+    }
+}
+
 /// The field as a square matrix transformed by `map(x, y) -> (x', y')`.
 fn transformed(h: &[i16], n: usize, map: impl Fn(usize, usize) -> (usize, usize)) -> Vec<i16> {
     let mut out = vec![0; n * n];

@@ -5,7 +5,7 @@
 //! displacements that must clamp), gradients that are NaN, infinite or enormous, and looks with
 //! every parameter at the edge of its range.
 
-use ripples::kernels::{self, Backend, LitLook};
+use ripples::kernels::{self, Backend, FrameWrites, LitLook};
 use ripples::{Look, SplitMix64};
 
 fn simd_backends() -> Vec<Backend> {
@@ -96,48 +96,65 @@ fn classic_render_columns_pieces_make_the_reference_row_on_every_backend() {
     let mut backends = simd_backends();
     backends.push(Backend::Scalar);
     for backend in backends {
-        for width in 1..70 {
-            for height in [1, 3, 40] {
-                let src = random_image(&mut random, width * height);
-                let y = random.below(height as u32) as usize;
-                let wild = width % 2 == 0;
-                let [up, mid, down] = [(); 3].map(|_| random_row(&mut random, width, wild));
-                let mut expected = vec![[0u8; 4]; width];
-                kernels::scalar::classic_render_row(
-                    y,
-                    height,
-                    &up,
-                    &mid,
-                    &down,
-                    &src,
-                    &mut expected,
-                );
-                // Random pieces, each rendered into a row that is otherwise left alone.
-                let mut got = vec![[7u8; 4]; width];
-                let mut start = 0;
-                while start < width {
-                    let end = (start + random.below(20) as usize).min(width);
-                    let before = got.clone();
-                    kernels::classic_render_columns(
-                        backend,
+        for writes in [FrameWrites::Cached, FrameWrites::Streaming] {
+            for width in 1..70 {
+                for height in [1, 3, 40] {
+                    let src = random_image(&mut random, width * height);
+                    let y = random.below(height as u32) as usize;
+                    let wild = width % 2 == 0;
+                    let [up, mid, down] = [(); 3].map(|_| random_row(&mut random, width, wild));
+                    let mut expected = vec![[0u8; 4]; width];
+                    kernels::scalar::classic_render_row(
                         y,
                         height,
                         &up,
                         &mid,
                         &down,
                         &src,
-                        &mut got,
-                        start..end,
+                        &mut expected,
                     );
-                    for x in (0..start).chain(end..width) {
-                        assert_eq!(
-                            got[x], before[x],
-                            "{backend}: column {x} outside {start}..{end}"
+                    // Random pieces, each rendered into a row that is otherwise left alone. The
+                    // row starts at a random pixel of its buffer, so streaming stores meet every
+                    // alignment.
+                    let shift = random.below(8) as usize;
+                    let mut buffer = vec![[7u8; 4]; width + 8];
+                    let got = &mut buffer[shift..shift + width];
+                    let mut start = 0;
+                    while start < width {
+                        let end = (start + random.below(20) as usize).min(width);
+                        let before = got.to_vec();
+                        kernels::classic_render_columns(
+                            backend,
+                            y,
+                            height,
+                            &up,
+                            &mid,
+                            &down,
+                            &src,
+                            got,
+                            start..end,
+                            writes,
                         );
+                        for x in (0..start).chain(end..width) {
+                            assert_eq!(
+                                got[x], before[x],
+                                "{backend} {writes:?}: column {x} outside {start}..{end}"
+                            );
+                        }
+                        start = end;
                     }
-                    start = end;
+                    assert_eq!(
+                        got,
+                        &expected[..],
+                        "{backend} {writes:?}, {width}x{height}, row {y}, shift {shift}"
+                    );
+                    assert!(
+                        buffer[..shift]
+                            .iter()
+                            .chain(&buffer[shift + width..])
+                            .all(|p| *p == [7; 4])
+                    );
                 }
-                assert_eq!(got, expected, "{backend}, {width}x{height}, row {y}");
             }
         }
     }

@@ -111,10 +111,17 @@ pub unsafe fn classic_render_row(
 ) {
     let width = dst_row.len();
     // SAFETY: the caller's guarantee (AVX2) is this function's.
-    unsafe { classic_render_columns(y, height, up, mid, down, src, dst_row, 0..width) }
+    unsafe { classic_render_columns::<false>(y, height, up, mid, down, src, dst_row, 0..width) }
 }
 
-/// AVX2 version of [`scalar::classic_render_columns`].
+/// AVX2 version of [`scalar::classic_render_columns`], with streaming (non-temporal) stores of
+/// the frame when `STREAM` is true (see [`super::FrameWrites`]).
+///
+/// Streaming stores need 32-byte aligned addresses, so the pixels before the first aligned one
+/// are rendered by the reference; a row whose pixels are not even 4-byte aligned is stored the
+/// ordinary way. Streaming stores are weakly ordered: the function ends with `sfence`, so its
+/// pixels are in memory, in order, before any later store of this thread (the one that tells
+/// another thread the row is done included).
 ///
 /// # Safety
 ///
@@ -122,7 +129,7 @@ pub unsafe fn classic_render_row(
 #[target_feature(enable = "avx2")]
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn classic_render_columns(
+pub unsafe fn classic_render_columns<const STREAM: bool>(
     y: usize,
     height: usize,
     up: &[i16],
@@ -154,6 +161,15 @@ pub unsafe fn classic_render_columns(
     let zero = _mm256_setzero_si256();
     let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     let mut x = columns.start.max(1);
+    let stream = STREAM && (dst_row.as_ptr() as usize).is_multiple_of(4);
+    if stream {
+        let misaligned = (dst_row.as_ptr() as usize / 4 + x) % 8;
+        if misaligned != 0 {
+            let aligned = (x + 8 - misaligned).min(end).max(x);
+            scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..aligned);
+            x = aligned;
+        }
+    }
     // `x < stop` is `x + 8 <= end`, in one comparison of the loop counter.
     let stop = end.saturating_sub(7);
     while x < stop {
@@ -173,9 +189,20 @@ pub unsafe fn classic_render_columns(
             let sy = _mm256_min_epi32(_mm256_max_epi32(sy, zero), max_y);
             let index = _mm256_add_epi32(_mm256_mullo_epi32(sy, stride), sx);
             let pixels = _mm256_i32gather_epi32::<4>(src.as_ptr().cast(), index);
-            _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), pixels);
+            let out = dst_row.as_mut_ptr().add(x).cast();
+            if stream {
+                // `out` is 32-byte aligned: the head above rendered up to an aligned pixel, and
+                // each step moves 32 bytes.
+                _mm256_stream_si256(out, pixels);
+            } else {
+                _mm256_storeu_si256(out, pixels);
+            }
         }
         x += 8;
+    }
+    if stream {
+        // Orders the streaming stores above before any later store (see the doc comment).
+        _mm_sfence();
     }
     scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..end);
 }

@@ -119,9 +119,9 @@ pub unsafe fn classic_render_row(
 ///
 /// Streaming stores need 32-byte aligned addresses, so the pixels before the first aligned one
 /// are rendered by the reference; a row whose pixels are not even 4-byte aligned is stored the
-/// ordinary way. Streaming stores are weakly ordered: the function ends with `sfence`, so its
-/// pixels are in memory, in order, before any later store of this thread (the one that tells
-/// another thread the row is done included).
+/// ordinary way. Streaming stores are weakly ordered, so an `sfence` follows them: they are
+/// globally visible before any later store of this thread (the one that tells another thread
+/// the row is done included).
 ///
 /// # Safety
 ///

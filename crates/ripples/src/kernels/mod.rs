@@ -302,6 +302,8 @@ pub fn classic_render_columns(
     columns: std::ops::Range<usize>,
     writes: FrameWrites,
 ) {
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = writes;
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `classic_step_row`).

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Measures the two ratio targets of the performance issue, robustly on a shared machine.
+
+Usage: cargo build --release && python3 scripts/bench_ratios.py [--rounds N] [--binary PATH]
+
+1. Cost per cell from 640x480 to 3840x2160 (target: within 1.5x of each other).
+2. Two threads against one at 3840x2160 (target: at least 1.7x).
+
+Noise on a shared machine comes in bursts that last longer than one `ripples bench` run, so a
+ratio of two runs made minutes apart can be off by 30%. This script interleaves: every round
+runs every size (and both thread counts) once, in turn, and the figures are medians over rounds,
+with the per-round ratios printed beside them so a burst shows up as one odd round.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+
+SIZES = ["640x480", "1280x720", "1920x1080", "2560x1440", "3840x2160"]
+
+
+def bench(binary, size, threads=None):
+    command = [binary, "bench", "--size", size, "--reps", "3", "--json"]
+    if threads:
+        command += ["--threads", str(threads)]
+    data = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return data["step_render"]["ns_per_cell"], data["calm"]["step_render"]["ns_per_cell"]
+
+
+def spread(values):
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--binary", default="target/release/ripples")
+    args = parser.parse_args()
+
+    turbulent = {size: [] for size in SIZES}
+    calm = {size: [] for size in SIZES}
+    threads = {1: [], 2: []}
+    for _ in range(args.rounds):
+        for size in SIZES:
+            rough, flat = bench(args.binary, size)
+            turbulent[size].append(rough)
+            calm[size].append(flat)
+        for count in (1, 2):
+            threads[count].append(bench(args.binary, "3840x2160", count)[0])
+
+    print("step+render ns/cell, classic solver and look, median (range) over", args.rounds, "rounds")
+    print(f"{'size':>10}  {'turbulent':>22}  {'calm':>22}")
+    for size in SIZES:
+        print(f"{size:>10}  {spread(turbulent[size]):>22}  {spread(calm[size]):>22}")
+    for name, table in (("turbulent", turbulent), ("calm", calm)):
+        medians = [statistics.median(values) for values in table.values()]
+        per_round = [max(column) / min(column) for column in zip(*table.values())]
+        print(f"largest/smallest, {name}: {max(medians) / min(medians):.2f}x of the medians; "
+              f"per round {' '.join(f'{r:.2f}' for r in per_round)}")
+    speedups = [one / two for one, two in zip(threads[1], threads[2])]
+    print(f"3840x2160, 2 threads against 1: {statistics.median(speedups):.2f}x median; "
+          f"per round {' '.join(f'{s:.2f}' for s in speedups)} "
+          f"(1 thread {spread(threads[1])}, 2 threads {spread(threads[2])} ns/cell)")
+
+
+if __name__ == "__main__":
+    main()

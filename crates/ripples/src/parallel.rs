@@ -27,12 +27,24 @@ pub(crate) fn threads() -> usize {
 
 /// Rows per strip for a pass over `rows` rows of `width` cells.
 pub(crate) fn strip_rows(width: usize, rows: usize) -> usize {
+    strip_rows_per_thread(width, rows, STRIPS_PER_THREAD)
+}
+
+/// Rows per strip for a pass that pays a fixed cost at the top of every strip: one strip per
+/// thread. The classic look's column tiles are such a pass: each tile fetches its source window
+/// (about 144 rows) afresh at a strip's top, so four strips per thread fetched that much again
+/// three more times per thread and frame (see `render::TILE_WIDTH`).
+pub(crate) fn strip_rows_one_per_thread(width: usize, rows: usize) -> usize {
+    strip_rows_per_thread(width, rows, 1)
+}
+
+fn strip_rows_per_thread(width: usize, rows: usize, strips_per_thread: usize) -> usize {
     let threads = threads();
     if threads <= 1 {
         return rows.max(1);
     }
     let by_size = MIN_CELLS_PER_STRIP.div_ceil(width.max(1));
-    let by_threads = rows.div_ceil(threads * STRIPS_PER_THREAD);
+    let by_threads = rows.div_ceil(threads * strips_per_thread);
     by_size.max(by_threads).clamp(1, rows.max(1))
 }
 

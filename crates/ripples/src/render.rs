@@ -291,12 +291,17 @@ impl Renderer {
             return Ok(());
         }
         let backend = kernels::backend();
-        let strip_rows = parallel::strip_rows(image_width, image_height);
         if let (RenderMode::Classic, 1, Heights::I16(heights)) = (look.mode, scale, field.heights) {
             let (width, height) = (field.width, field.height);
             let writes = FrameWrites::for_frame(dst.len());
+            let tiled = tiled_classic(width);
+            let strip_rows = if tiled {
+                parallel::strip_rows_one_per_thread(width, height)
+            } else {
+                parallel::strip_rows(width, height)
+            };
             parallel::for_each_strip(dst, width, strip_rows, |first_row, strip| {
-                if tiled_classic(width) {
+                if tiled {
                     let rows = first_row..first_row + strip.len() / width;
                     let grid_row = |y: usize| &heights[y * width..(y + 1) * width];
                     let tiles = TileJob {
@@ -326,6 +331,7 @@ impl Renderer {
             return Ok(());
         }
         self.prepare_lit(look);
+        let strip_rows = parallel::strip_rows(image_width, image_height);
         let strips = image_height.div_ceil(strip_rows);
         self.ensure_scratch(image_width, field.width, strips);
         for scratch in &mut self.strips {
@@ -385,7 +391,12 @@ impl Renderer {
         }
         self.prepare_lit(look);
         let backend = kernels::backend();
-        let strip_rows = parallel::strip_rows(width, height);
+        let tiled = look.mode == RenderMode::Classic && tiled_classic(width);
+        let strip_rows = if tiled {
+            parallel::strip_rows_one_per_thread(width, height)
+        } else {
+            parallel::strip_rows(width, height)
+        };
         self.ensure_scratch(width, width, height.div_ceil(strip_rows));
         let (lit, mode) = (&self.lit, look.mode);
         let render_row = |y: usize,
@@ -429,7 +440,6 @@ impl Renderer {
                 lit,
             );
         };
-        let tiled = mode == RenderMode::Classic && tiled_classic(width);
         let (current, next, damping_shift) = solver.step_parts();
         let current: &[i16] = current;
         parallel::for_each_strip_pair_with(
@@ -617,19 +627,16 @@ fn tiled_classic(width: usize) -> bool {
 /// The classic look gathers each pixel from up to [`PREFETCH_HALO`] rows and columns away, and
 /// on rough water those reads land anywhere in that window. Walked row by row across a
 /// 3840-pixel image the window is about 129 full rows, 2 MB: more than the 1 MB L2, so most
-/// gathers waited on L3. Walking a strip down in tiles 512 pixels wide keeps one tile's window
-/// (about 210 rows of 640 pixels with the rows prefetched ahead, 0.5 MB) in L2. Measured with
-/// `ripples bench` (turbulent field, classic solver and look, medians of A/B runs) on an AMD
-/// EPYC with a 1 MB L2, `step_render` went from 0.75-0.79 to 0.59-0.61 ns/cell at 3840x2160 on
-/// 2 threads (two threads now 1.75x one), from 1.20-1.26 to 1.03-1.08 on 1 thread, and from
-/// 0.44-0.45 to 0.40 at 1920x1080; calm water stayed the same or got a little faster, and
-/// 640x480 is not tiled. Tiles of 256 and 384 pixels were no better; 768 and 1024 were slower.
-const TILE_WIDTH: usize = 512;
-
-/// Most rows a strip steps before rendering them in tiles, so the new heights are still in
-/// cache when the tiles read them (with one thread a strip is the whole image). 256 rows beat
-/// 128, whose fresh prefetch at the top of every band cost more than it saved.
-const TILE_BAND_ROWS: usize = 256;
+/// gathers waited on L3. Walking a strip down in narrow tiles keeps one tile's window (384 + 128
+/// pixels by about 144 rows with the rows prefetched ahead, 0.3 MB) in L2; on an AMD EPYC with a
+/// 1 MB L2 that took `step_render` at 3840x2160 from 0.75-0.79 to 0.59-0.61 ns/cell on 2 threads.
+///
+/// A tile fetches its window afresh wherever it starts, which is costly: so a strip is stepped
+/// whole and then rendered tile by tile (not in bands of rows, which restarted every tile at
+/// every band), and tiled passes take one strip per thread
+/// ([`parallel::strip_rows_one_per_thread`]). 384 pixels beat 512 once the tiles no longer
+/// restart; 640 and wider were slower.
+const TILE_WIDTH: usize = 384;
 
 /// How far around a pixel the tiles prefetch the source: the displacements of rough water (see
 /// [`SOURCE_PREFETCH_ROWS`]). Reads farther away are as exact, only slower.
@@ -643,11 +650,14 @@ struct Strip<'a> {
     frame: &'a mut [[u8; 4]],
 }
 
-/// The fused classic pass over one strip, in column tiles: steps up to [`TILE_BAND_ROWS`] rows,
-/// renders the rows whose three grid rows are now new in tiles ([`TileJob::render`]), then steps
-/// the next band. Like the row by row pass it leaves the first and the last row of the strip to
-/// the edge pass, and its result is the same, bit for bit.
-#[allow(clippy::too_many_arguments)]
+/// The fused classic pass over one strip, in column tiles: steps every row of the strip, then
+/// renders the rows whose three grid rows are now new in tiles ([`TileJob::render`]). Like the
+/// row by row pass it leaves the first and the last row of the strip to the edge pass, and its
+/// result is the same, bit for bit.
+///
+/// It steps the whole strip first rather than a band of rows at a time (which kept the new
+/// heights in cache for the tiles) because every band restarted every tile's source window: at
+/// 3840x2160 on one thread, bands of 256 rows took 1.10 ns/cell and the whole strip 0.97.
 fn step_and_render_tiled(
     backend: Backend,
     current: &[i16],
@@ -663,6 +673,22 @@ fn step_and_render_tiled(
         frame,
     } = strip;
     let rows = heights.len() / width;
+    for (offset, out) in heights.chunks_exact_mut(width).enumerate() {
+        let y = first_row + offset;
+        if y > 0 && y + 1 < height {
+            let above = &current[(y - 1) * width..y * width];
+            let row = &current[y * width..(y + 1) * width];
+            let below = &current[(y + 1) * width..(y + 2) * width];
+            kernels::classic_step_row(backend, above, row, below, out, damping_shift);
+        }
+    }
+    let heights: &[i16] = heights;
+    let grid_row = |y: usize| {
+        let offset = y - first_row;
+        &heights[offset * width..(offset + 1) * width]
+    };
+    // Row `r` needs the new rows `r - 1` and `r + 1`, so the strip's own edge rows wait.
+    let inner = first_row + 1..first_row + rows.saturating_sub(1).max(1);
     let tiles = TileJob {
         backend,
         src,
@@ -670,31 +696,7 @@ fn step_and_render_tiled(
         height,
         writes: FrameWrites::for_frame(width * height),
     };
-    let (mut stepped, mut rendered) = (0, 1);
-    while stepped < rows {
-        let band_end = (stepped + TILE_BAND_ROWS).min(rows);
-        for offset in stepped..band_end {
-            let y = first_row + offset;
-            if y > 0 && y + 1 < height {
-                let out = &mut heights[offset * width..(offset + 1) * width];
-                let above = &current[(y - 1) * width..y * width];
-                let row = &current[y * width..(y + 1) * width];
-                let below = &current[(y + 1) * width..(y + 2) * width];
-                kernels::classic_step_row(backend, above, row, below, out, damping_shift);
-            }
-        }
-        stepped = band_end;
-        // Row `r` needs the new rows `r - 1` and `r + 1`.
-        let band = rendered..(stepped - 1).max(rendered);
-        rendered = band.end;
-        let heights: &[i16] = heights;
-        let grid_row = |y: usize| {
-            let offset = y - first_row;
-            &heights[offset * width..(offset + 1) * width]
-        };
-        let rows = first_row + band.start..first_row + band.end;
-        tiles.render(rows, grid_row, frame, first_row);
-    }
+    tiles.render(inner, grid_row, frame, first_row);
 }
 
 /// What the column tiles of the classic look render from, and how they store the frame.

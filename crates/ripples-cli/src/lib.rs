@@ -8,6 +8,7 @@ pub mod args;
 pub mod bench;
 pub mod interrupt;
 pub mod output;
+pub mod panics;
 #[cfg(feature = "play")]
 pub mod play;
 pub mod render;

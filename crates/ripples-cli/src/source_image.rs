@@ -3,16 +3,16 @@
 //! The header is read first so that an image beyond the size limits is refused before a single
 //! pixel is allocated (a small file can decode to a huge image); the decoder then runs with the
 //! same limits as a second guard. Every error names the file, even when the decoder panics
-//! (see [`contain_panic`]).
+//! (see [`crate::panics`]).
 
-use std::any::Any;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
-use std::panic::AssertUnwindSafe;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use image::{ImageFormat, ImageReader, Limits, RgbaImage, imageops::FilterType};
+
+use crate::panics;
 
 /// An RGBA image in memory.
 #[derive(Debug, Clone)]
@@ -52,9 +52,15 @@ impl SourceImage {
         // The decoded RGBA image plus the decoder's own buffer of at most the same size.
         limits.max_alloc = Some(u64::from(ripples::MAX_CELLS) * 4 * 2);
         reader.limits(limits);
-        let decoded = contain_panic(|| reader.decode())
+        // A decoder's bug must not take the command down with a panic: the JPEG decoder
+        // (zune-jpeg 0.5) panics on some malformed files (found by fuzzing; upstream
+        // etemesi254/zune-image#361), so the user gets one error line naming the file.
+        let decoded = panics::capture(|| reader.decode())
             .map_err(|panic| {
-                anyhow!("image '{shown}': cannot decode it: the decoder failed ({panic})")
+                anyhow!(
+                    "image '{shown}': cannot decode it: the decoder failed ({})",
+                    panic.message
+                )
             })?
             .map_err(|error| anyhow!("image '{shown}': cannot decode it: {error}"))?;
         let rgba = decoded.into_rgba8();
@@ -91,28 +97,6 @@ impl SourceImage {
             pixels: resized.into_raw(),
         })
     }
-}
-
-/// Runs `decode`, turning a panic inside it into its message, printed nowhere.
-///
-/// A decoder's bug must not take the command down with a panic: the JPEG decoder (zune-jpeg
-/// 0.5) panics on some malformed files (found by fuzzing; upstream etemesi254/zune-image#361).
-/// The panic hook is silenced while the decoder runs, so the user sees one error line naming
-/// the file. The hook is process-wide, but images are decoded before any other thread of the
-/// command starts; a panic elsewhere at that moment would only lose its message.
-fn contain_panic<T>(decode: impl FnOnce() -> T) -> Result<T, String> {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let result = std::panic::catch_unwind(AssertUnwindSafe(decode));
-    std::panic::set_hook(previous);
-    result.map_err(|panic| {
-        let panic: &(dyn Any + Send) = panic.as_ref();
-        panic
-            .downcast_ref::<&str>()
-            .map(|message| message.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "no message".into())
-    })
 }
 
 /// Opens `path` for decoding after checking, from its first bytes (not its name), that it is a

@@ -157,55 +157,28 @@ fn run(args: &PlayArgs, rain_by_default: bool) -> Result<String> {
 /// still reported as the internal error it is. (Xlib, for its part, notices a broken
 /// connection itself, prints "X connection to :N broken" and ends the process with exit code 1.)
 fn catching_window_panics<T>(run: impl FnOnce() -> T) -> Result<T> {
-    use std::sync::{Arc, Mutex};
-
-    let caught: Arc<Mutex<Option<(String, bool)>>> = Arc::default();
-    let previous = std::panic::take_hook();
-    let record = Arc::clone(&caught);
-    std::panic::set_hook(Box::new(move |info| {
-        let in_window_system = info.location().is_some_and(|location| {
-            let file = location.file();
-            [
-                "winit-",
-                "softbuffer-",
-                "x11rb",
-                "x11-dl",
-                "wayland-",
-                "smithay-",
-            ]
-            .iter()
-            .any(|name| file.contains(name))
-        });
-        if let Ok(mut slot) = record.lock() {
-            slot.get_or_insert((info.to_string(), in_window_system));
+    const WINDOW_SYSTEM_CRATES: [&str; 6] = [
+        "winit-",
+        "softbuffer-",
+        "x11rb",
+        "x11-dl",
+        "wayland-",
+        "smithay-",
+    ];
+    crate::panics::capture(run).map_err(|panic| {
+        let file = panic.file.as_deref().unwrap_or_default();
+        if WINDOW_SYSTEM_CRATES.iter().any(|name| file.contains(name)) {
+            let display = std::env::var("WAYLAND_DISPLAY")
+                .or_else(|_| std::env::var("DISPLAY"))
+                .unwrap_or_default();
+            anyhow!(
+                "lost the connection to the display '{display}' (the window system reported: \
+                 {panic})"
+            )
+        } else {
+            anyhow!("internal error (a bug in ripples, please report it): {panic}")
         }
-    }));
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
-    std::panic::set_hook(previous);
-    match outcome {
-        Ok(value) => Ok(value),
-        Err(_) => {
-            let (message, in_window_system) = caught
-                .lock()
-                .ok()
-                .and_then(|mut slot| slot.take())
-                .unwrap_or_else(|| ("unknown panic".into(), false));
-            let message = message.replace('\n', " ");
-            if in_window_system {
-                let display = std::env::var("WAYLAND_DISPLAY")
-                    .or_else(|_| std::env::var("DISPLAY"))
-                    .unwrap_or_default();
-                Err(anyhow!(
-                    "lost the connection to the display '{display}' (the window system \
-                     reported: {message})"
-                ))
-            } else {
-                Err(anyhow!(
-                    "internal error (a bug in ripples, please report it): {message}"
-                ))
-            }
-        }
-    }
+    })
 }
 
 /// The window, its surface and the water in it.

@@ -1,51 +1,78 @@
 #!/usr/bin/env python3
 """Runs `ripples bench` over sizes, solvers and thread counts and prints the README's table.
 
-Usage: cargo build --release && python3 scripts/bench_table.py [--quick]
+Usage: cargo build --release && python3 scripts/bench_table.py [--rounds N] [--quick]
 
-Every row is one `ripples bench --json` run, so each row's seed-port ratio and memory floor
-were measured in the same run as its own figures. Frames and reps are fewer than the bench's
-defaults so the whole table takes minutes, not an hour (the 7680x4320 rows fewer still).
+Every figure is the median over rounds, and every round runs the whole table once, row after
+row, so a row's samples lie minutes apart. A shared machine's noise comes in bursts that last
+longer than one `ripples bench` run: three repetitions inside one run all land in the same
+burst, while three rounds rarely do. Each run measures its own seed-port ratio and memory floor
+beside its figures. Frames are fewer than the bench's defaults (the 7680x4320 rows fewer still)
+so the table takes about 15 minutes, not an hour.
 """
+import argparse
 import json
+import statistics
 import subprocess
-import sys
 
 SIZES = ["320x240", "640x480", "1280x720", "1920x1080", "2560x1440", "3840x2160", "7680x4320"]
 CONFIGS = [("classic", "classic"), ("classic", "default"), ("wave", "default"), ("spring", "default")]
+ROWS = [(solver, look, size, threads)
+        for solver, look in CONFIGS for size in SIZES for threads in (1, 2)]
 
 
-def run(size, solver, look, threads, quick):
+def run(binary, size, solver, look, threads, quick):
     width, height = (int(side) for side in size.split("x"))
-    cells = width * height
-    frames = 10 if cells > 20_000_000 else 30
-    reps = 3
+    frames = 10 if width * height > 20_000_000 else 30
     if quick:
-        frames, reps = 3, 1
-    command = ["target/release/ripples", "bench", "--size", size, "--solver", solver,
-               "--render", look, "--threads", str(threads), "--frames", str(frames),
-               "--reps", str(reps), "--json"]
+        frames = 3
+    command = [binary, "bench", "--size", size, "--solver", solver, "--render", look,
+               "--threads", str(threads), "--frames", str(frames), "--reps", "1", "--json"]
     return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
+def figures(report):
+    """The numbers a row shows, from one run."""
+    seed = report.get("seed_port")
+    return {
+        "step": report["step"]["ns_per_cell"],
+        "render": report["render"]["ns_per_cell"],
+        "step_render": report["step_render"]["ns_per_cell"],
+        "fps": report["step_render"]["fps"],
+        "calm_fps": report["calm"]["step_render"]["fps"],
+        "seed_fps": seed["step_render"]["fps"] if seed else None,
+        "speedup": seed["speedup"] if seed else None,
+        "floor_fps": report["memory"]["floor_fps"],
+    }
+
+
 def main():
-    quick = "--quick" in sys.argv
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="3 frames and 1 round: a smoke test")
+    parser.add_argument("--binary", default="target/release/ripples")
+    args = parser.parse_args()
+    rounds = 1 if args.quick else args.rounds
+
+    samples = {row: [] for row in ROWS}
+    report = None
+    for _ in range(rounds):
+        for solver, look, size, threads in ROWS:
+            report = run(args.binary, size, solver, look, threads, args.quick)
+            samples[(solver, look, size, threads)].append(figures(report))
+
     print("| size | solver | look | threads | step ns/cell | render ns/cell | step+render ns/cell "
           "| step+render fps | calm fps | seed port fps (speed-up) | memory floor fps |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for solver, look in CONFIGS:
-        for size in SIZES:
-            for threads in (1, 2):
-                d = run(size, solver, look, threads, quick)
-                seed = d.get("seed_port")
-                seed_text = f"{seed['step_render']['fps']:.0f} ({seed['speedup']:.1f}x)" if seed else "-"
-                print(f"| {size} | {solver} | {look} | {threads} "
-                      f"| {d['step']['ns_per_cell']:.3f} | {d['render']['ns_per_cell']:.3f} "
-                      f"| {d['step_render']['ns_per_cell']:.3f} | {d['step_render']['fps']:.0f} "
-                      f"| {d['calm']['step_render']['fps']:.0f} | {seed_text} "
-                      f"| {d['memory']['floor_fps']:.0f} |", flush=True)
-    backend, cpu = d["backend"], d.get("cpu", "?")
-    print(f"\n({cpu}, backend {backend}; medians of {'1' if quick else '3'} reps)")
+    for (solver, look, size, threads), runs in samples.items():
+        m = {key: statistics.median(r[key] for r in runs) if runs[0][key] is not None else None
+             for key in runs[0]}
+        seed = f"{m['seed_fps']:.0f} ({m['speedup']:.1f}x)" if m["seed_fps"] is not None else "-"
+        print(f"| {size} | {solver} | {look} | {threads} | {m['step']:.3f} | {m['render']:.3f} "
+              f"| {m['step_render']:.3f} | {m['fps']:.0f} | {m['calm_fps']:.0f} | {seed} "
+              f"| {m['floor_fps']:.0f} |")
+    print(f"\n({report.get('cpu', '?')}, backend {report['backend']}; each figure the median of "
+          f"{rounds} interleaved rounds of one run)")
 
 
 if __name__ == "__main__":

@@ -74,21 +74,31 @@ fn classic_render_matches_hand_computed_pixels() {
     );
 }
 
+/// Rain of heavy stones (strength 100 to 3000), so the water displaces pixels far.
+fn heavy_rain(seed: u64, stones_per_step: f64) -> Rain {
+    Rain::new(seed)
+        .with_rate(stones_per_step)
+        .unwrap()
+        .with_strength(100, 3000)
+        .unwrap()
+}
+
+/// Drops one step's worth of `rain` on `pool`.
+fn drop_rain(pool: &mut Pool, rain: &mut Rain) {
+    for stone in rain.stones(pool.width(), pool.height()) {
+        pool.drop(stone);
+    }
+}
+
 #[test]
 fn classic_render_equals_the_contract_on_a_rough_field() {
     let (width, height) = (97usize, 61usize);
     let src = numbered_image(width, height);
     let mut pool = Pool::new(width as u32, height as u32).unwrap();
-    let mut rain = Rain::new(3)
-        .with_rate(4.0)
-        .unwrap()
-        .with_strength(100, 3000)
-        .unwrap();
+    let mut rain = heavy_rain(3, 4.0);
     let mut dst = vec![0u8; src.len()];
     for _ in 0..40 {
-        for stone in rain.stones(width as u32, height as u32) {
-            pool.drop(stone);
-        }
+        drop_rain(&mut pool, &mut rain);
         pool.step();
         pool.render(&Look::classic(), &src, &mut dst).unwrap();
         assert_eq!(
@@ -121,16 +131,10 @@ fn classic_render_equals_the_contract_on_wide_images() {
     for (width, height) in [(1100usize, 37usize), (2048, 9), (1030, 1020)] {
         let src = numbered_image(width, height);
         let mut pool = Pool::new(width as u32, height as u32).unwrap();
-        let mut rain = Rain::new(5)
-            .with_rate(0.002 * (width * height) as f64)
-            .unwrap()
-            .with_strength(100, 3000)
-            .unwrap();
+        let mut rain = heavy_rain(5, 0.002 * (width * height) as f64);
         let mut dst = vec![0u8; src.len()];
         for frame in 0..4 {
-            for stone in rain.stones(width as u32, height as u32) {
-                pool.drop(stone);
-            }
+            drop_rain(&mut pool, &mut rain);
             if frame % 2 == 0 {
                 pool.step();
                 pool.render(&Look::classic(), &src, &mut dst).unwrap();

@@ -4,7 +4,8 @@
 //! parallel work is a strip of whole rows: strips never write the same memory, each one streams
 //! through contiguous rows, and the SIMD kernels still see full rows. Strips are sized so a
 //! thread gets a few of them (rayon can balance a busy core) but none is too small to be worth a
-//! task. Without the `parallel` feature (wasm32) the same calls run the strips in order on the
+//! task; a pass that pays a fixed cost at every strip's top (the classic look's column tiles)
+//! takes one per thread instead. Without the `parallel` feature (wasm32) the same calls run the strips in order on the
 //! calling thread, so callers are written once.
 
 /// Fewest cells worth a task of their own: below this the hand-off costs more than it saves.

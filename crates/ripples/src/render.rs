@@ -295,11 +295,7 @@ impl Renderer {
             let (width, height) = (field.width, field.height);
             let writes = FrameWrites::for_frame(dst.len());
             let tiled = tiled_classic(width);
-            let strip_rows = if tiled {
-                parallel::strip_rows_one_per_thread(width, height)
-            } else {
-                parallel::strip_rows(width, height)
-            };
+            let strip_rows = classic_strip_rows(tiled, width, height);
             parallel::for_each_strip(dst, width, strip_rows, |first_row, strip| {
                 if tiled {
                     let rows = first_row..first_row + strip.len() / width;
@@ -392,11 +388,7 @@ impl Renderer {
         self.prepare_lit(look);
         let backend = kernels::backend();
         let tiled = look.mode == RenderMode::Classic && tiled_classic(width);
-        let strip_rows = if tiled {
-            parallel::strip_rows_one_per_thread(width, height)
-        } else {
-            parallel::strip_rows(width, height)
-        };
+        let strip_rows = classic_strip_rows(tiled, width, height);
         self.ensure_scratch(width, width, height.div_ceil(strip_rows));
         let (lit, mode) = (&self.lit, look.mode);
         let render_row = |y: usize,
@@ -620,6 +612,16 @@ const TILED_MIN_WIDTH: usize = 1024;
 /// Whether the classic look of an image `width` pixels wide is rendered in column tiles.
 fn tiled_classic(width: usize) -> bool {
     cfg!(target_arch = "x86_64") && width >= TILED_MIN_WIDTH
+}
+
+/// Rows per strip of a classic pass over `width x height`: one strip per thread when it walks
+/// column tiles, whose every start costs a fresh source window (see [`TILE_WIDTH`]).
+fn classic_strip_rows(tiled: bool, width: usize, height: usize) -> usize {
+    if tiled {
+        parallel::strip_rows_one_per_thread(width, height)
+    } else {
+        parallel::strip_rows(width, height)
+    }
 }
 
 /// Pixels per column tile of the classic look (the fused pass and the plain render).

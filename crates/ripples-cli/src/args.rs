@@ -241,9 +241,16 @@ pub struct BenchArgs {
     #[arg(long, value_name = "R", value_parser = parse_reps, default_value = "5")]
     pub reps: u32,
 
-    /// Worker threads, 1..=1024 [default: all cores].
-    #[arg(long, value_name = "T", value_parser = parse_threads)]
-    pub threads: Option<usize>,
+    /// Worker threads, 1..=1024 [default: all cores]. Several counts (`--threads 1,2`) are
+    /// timed in one run, their repetitions interleaved, and each count after the first is
+    /// compared with the first.
+    #[arg(
+        long,
+        value_name = "T[,T...]",
+        value_parser = parse_threads,
+        value_delimiter = ','
+    )]
+    pub threads: Vec<usize>,
 
     /// The solver: classic, wave or spring.
     #[arg(long, value_name = "NAME", value_parser = parse_solver, default_value = "classic")]

@@ -16,6 +16,9 @@
 //!   their frames from the starting field, which calms as it runs (at 3840x2160 the mean
 //!   displacement falls from 31 pixels to 7 over 100 frames); `render` renders the starting
 //!   field every frame, the roughest case.
+//! - **Thread counts compared in one run.** `--threads 1,2` times each count in turn within
+//!   every repetition and reports the median of the per-repetition ratios ([`Scaling`]), so the
+//!   comparison survives a neighbour's burst that would skew two separate runs.
 //! - **Two yardsticks measured in the same run.** A plain scalar port of the seed article's
 //!   loops ([`seed_port`]) says what the engineering bought, and a parallel memory copy
 //!   ([`memory`]) says how close a frame is to what the memory bus allows.
@@ -212,6 +215,37 @@ pub struct MemoryReport {
     pub fraction_of_floor: f64,
 }
 
+/// Step+render on one thread count against the first count of `--threads`, timed in the same
+/// run with their repetitions interleaved.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Scaling {
+    /// The thread count compared with: the first one `--threads` names.
+    pub over_threads: usize,
+    /// The median over repetitions of the first count's step+render time over this count's,
+    /// the two timed back to back in each repetition: a busy moment on a shared machine spoils
+    /// one pair, not the whole comparison.
+    pub step_render_speedup: f64,
+    /// The least and the greatest of those per-repetition ratios.
+    pub step_render_speedup_range: [f64; 2],
+}
+
+impl Scaling {
+    /// From the step+render seconds of each repetition, the first count's and this count's.
+    fn paired(over_threads: usize, first: &[f64], this: &[f64]) -> Self {
+        let mut ratios: Vec<f64> = first
+            .iter()
+            .zip(this)
+            .map(|(first, this)| first / this.max(1e-9))
+            .collect();
+        let step_render_speedup = median(&mut ratios);
+        Self {
+            over_threads,
+            step_render_speedup,
+            step_render_speedup_range: [ratios[0], ratios[ratios.len() - 1]],
+        }
+    }
+}
+
 /// Everything `ripples bench` measured.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
@@ -246,31 +280,65 @@ pub struct BenchReport {
     pub seed_port: Option<SeedPortReport>,
     /// The memory floor.
     pub memory: MemoryReport,
+    /// Against the first thread count, when `--threads` names several (absent otherwise, and
+    /// on the first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scaling: Option<Scaling>,
 }
 
-/// Runs `ripples bench`; returns the report as text (a table, or JSON with `--json`).
+/// Runs `ripples bench`; returns the report as text (a table, or JSON with `--json`): one
+/// report per thread count, so with several counts the JSON is an array of them.
 pub fn bench(args: &BenchArgs) -> Result<String> {
     if let Some(backend) = args.backend {
         ripples::kernels::set_backend(backend).map_err(|error| UsageError(error.to_string()))?;
     }
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    let workers = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .with_context(|| format!("cannot start {threads} worker threads"))?;
-    let report = workers.install(|| measure(args))?;
-    if args.json {
-        Ok(serde_json::to_string(&report)?)
-    } else {
-        Ok(report.to_string())
-    }
+    let workers = thread_counts(&args.threads)?
+        .into_iter()
+        .map(|threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .with_context(|| format!("cannot start {threads} worker threads"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let reports = measure(args, &workers)?;
+    Ok(match (args.json, reports.as_slice()) {
+        (true, [report]) => serde_json::to_string(report)?,
+        (true, _) => serde_json::to_string(&reports)?,
+        (false, _) => {
+            let tables: Vec<String> = reports.iter().map(ToString::to_string).collect();
+            tables.join("\n\n")
+        }
+    })
 }
 
-/// Builds the fields and times everything, on the current rayon pool (its threads are the
-/// threads reported).
-pub fn measure(args: &BenchArgs) -> Result<BenchReport> {
+/// The thread counts `--threads` names (all cores when it names none); a count named twice is
+/// a usage error.
+fn thread_counts(asked: &[usize]) -> Result<Vec<usize>> {
+    if asked.is_empty() {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        return Ok(vec![cores]);
+    }
+    for (index, threads) in asked.iter().enumerate() {
+        if asked[..index].contains(threads) {
+            return Err(UsageError(format!("--threads names {threads} twice")).into());
+        }
+    }
+    Ok(asked.to_vec())
+}
+
+/// The seconds one thread count's repetitions took.
+#[derive(Default)]
+struct RunSeconds {
+    turbulent: [Vec<f64>; 3],
+    calm: [Vec<f64>; 3],
+    copy: Vec<f64>,
+}
+
+/// Builds the fields and times everything on each of `workers` (rayon pools; their threads are
+/// the threads reported), one report per pool. Each repetition times every pool in turn, in
+/// alternating order, so that a busy moment hits them all and none always goes first.
+pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<BenchReport>> {
     let (width, height) = args.size;
     let (frames, reps) = (args.frames, args.reps);
     let cells = f64::from(width) * f64::from(height);
@@ -291,22 +359,36 @@ pub fn measure(args: &BenchArgs) -> Result<BenchReport> {
     let mut copy = CopyBench::new(traffic.copy_buffer_bytes());
 
     // Untimed: starts the worker threads and faults in every buffer once.
-    step_and_render(&mut turbulent.clone(), &look, &src, &mut dst)?;
-    copy.run();
+    for pool in workers {
+        pool.install(|| -> Result<()> {
+            step_and_render(&mut turbulent.clone(), &look, &src, &mut dst)?;
+            copy.run();
+            Ok(())
+        })?;
+    }
 
-    let mut turbulent_seconds = [vec![], vec![], vec![]];
-    let mut calm_seconds = [vec![], vec![], vec![]];
+    let mut runs: Vec<RunSeconds> = workers.iter().map(|_| RunSeconds::default()).collect();
     let mut seed_seconds = vec![];
-    let mut copy_seconds = vec![];
     let progress = std::io::stderr().is_terminal() && !args.json;
     for rep in 0..reps {
         if progress {
             eprint!("\rtiming: repetition {} of {reps}", rep + 1);
         }
-        let times = time_frames(&turbulent, frames, &look, &src, &mut dst)?;
-        push_all(&mut turbulent_seconds, times);
-        let times = time_frames(&calm, frames, &look, &src, &mut dst)?;
-        push_all(&mut calm_seconds, times);
+        let mut order: Vec<usize> = (0..workers.len()).collect();
+        if rep % 2 == 1 {
+            order.reverse();
+        }
+        for index in order {
+            let run = &mut runs[index];
+            workers[index].install(|| -> Result<()> {
+                let times = time_frames(&turbulent, frames, &look, &src, &mut dst)?;
+                push_all(&mut run.turbulent, times);
+                let times = time_frames(&calm, frames, &look, &src, &mut dst)?;
+                push_all(&mut run.calm, times);
+                run.copy.push(copy.run());
+                Ok(())
+            })?;
+        }
         if let Some(seed) = &seed {
             let mut seed = seed.clone();
             let started = Instant::now();
@@ -317,7 +399,6 @@ pub fn measure(args: &BenchArgs) -> Result<BenchReport> {
             seed_seconds.push(started.elapsed().as_secs_f64());
             std::hint::black_box(&dst);
         }
-        copy_seconds.push(copy.run());
     }
     if progress {
         eprint!("\r\x1b[K");
@@ -331,47 +412,54 @@ pub fn measure(args: &BenchArgs) -> Result<BenchReport> {
             step_render: Timing::from_median(step_render, frames, cells),
         }
     };
-    let turbulent_timings = timings(&mut turbulent_seconds);
-    let calm_timings = timings(&mut calm_seconds);
-    let ripples_fps = turbulent_timings.step_render.fps;
-    let seed_port = seed.map(|_| {
-        let step_render = Timing::from_median(&mut seed_seconds, seed_frames, cells);
-        SeedPortReport {
+    let seed_step_render = seed.map(|_| Timing::from_median(&mut seed_seconds, seed_frames, cells));
+    let first_step_render = runs[0].turbulent[2].clone();
+    let first_threads = workers[0].current_num_threads();
+    let mut reports = Vec::with_capacity(runs.len());
+    for (index, (mut run, pool)) in runs.into_iter().zip(workers).enumerate() {
+        let scaling = (index > 0)
+            .then(|| Scaling::paired(first_threads, &first_step_render, &run.turbulent[2]));
+        let turbulent_timings = timings(&mut run.turbulent);
+        let calm_timings = timings(&mut run.calm);
+        let ripples_fps = turbulent_timings.step_render.fps;
+        let seed_port = seed_step_render.map(|step_render| SeedPortReport {
             frames: seed_frames,
             step_render,
             speedup: ripples_fps / step_render.fps,
-        }
-    });
-    let copied = 2.0 * copy.len() as f64;
-    let bandwidth = copied / median(&mut copy_seconds).max(1e-9);
-    let floor_fps = bandwidth / traffic.bytes_per_frame() as f64;
-    Ok(BenchReport {
-        width,
-        height,
-        solver: solver_name(args.solver),
-        look: render_name(args.render),
-        backend: ripples::kernels::backend().name(),
-        threads: rayon::current_num_threads(),
-        frames,
-        reps,
-        cpu: cpu_model(),
-        stones: first_stones(width, height) + u64::from(STIR_STEPS),
-        field_fnv1a64: format!("{:016x}", field_hash(turbulent.solver().heights())),
-        turbulent: turbulent_timings,
-        calm: CalmReport {
-            field_fnv1a64: format!("{:016x}", field_hash(calm.solver().heights())),
-            timings: calm_timings,
-        },
-        seed_port,
-        memory: MemoryReport {
-            bandwidth_gb_s: bandwidth / 1e9,
-            buffer_bytes: copy.len() as u64,
-            bytes_per_frame: traffic.bytes_per_frame(),
-            model: traffic.model(),
-            floor_fps,
-            fraction_of_floor: ripples_fps / floor_fps,
-        },
-    })
+        });
+        let copied = 2.0 * copy.len() as f64;
+        let bandwidth = copied / median(&mut run.copy).max(1e-9);
+        let floor_fps = bandwidth / traffic.bytes_per_frame() as f64;
+        reports.push(BenchReport {
+            width,
+            height,
+            solver: solver_name(args.solver),
+            look: render_name(args.render),
+            backend: ripples::kernels::backend().name(),
+            threads: pool.current_num_threads(),
+            frames,
+            reps,
+            cpu: cpu_model(),
+            stones: first_stones(width, height) + u64::from(STIR_STEPS),
+            field_fnv1a64: format!("{:016x}", field_hash(turbulent.solver().heights())),
+            turbulent: turbulent_timings,
+            calm: CalmReport {
+                field_fnv1a64: format!("{:016x}", field_hash(calm.solver().heights())),
+                timings: calm_timings,
+            },
+            seed_port,
+            memory: MemoryReport {
+                bandwidth_gb_s: bandwidth / 1e9,
+                buffer_bytes: copy.len() as u64,
+                bytes_per_frame: traffic.bytes_per_frame(),
+                model: traffic.model(),
+                floor_fps,
+                fraction_of_floor: ripples_fps / floor_fps,
+            },
+            scaling,
+        });
+    }
+    Ok(reports)
 }
 
 /// Seconds for `frames` steps, `frames` renders and `frames` step+renders, each from a fresh
@@ -464,14 +552,19 @@ fn cpu_model() -> Option<String> {
         .filter(|model| !model.is_empty())
 }
 
+/// "1 thread", "2 threads".
+fn thread_words(threads: usize) -> String {
+    if threads == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{threads} threads")
+    }
+}
+
 impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut out = String::new();
-        let threads = if self.threads == 1 {
-            "1 thread".to_string()
-        } else {
-            format!("{} threads", self.threads)
-        };
+        let threads = thread_words(self.threads);
         let _ = write!(
             out,
             "ripples bench: {}x{}, solver {}, render {}, backend {}, {threads}",
@@ -542,6 +635,17 @@ impl std::fmt::Display for BenchReport {
             memory.floor_fps,
             memory.fraction_of_floor * 100.0
         );
+        if let Some(scaling) = &self.scaling {
+            let [least, greatest] = scaling.step_render_speedup_range;
+            let _ = write!(
+                out,
+                "\nscaling: step+render on {threads} is {:.2}x as fast as on {} (median of {} \
+                 back-to-back pairs, {least:.2}x to {greatest:.2}x)",
+                scaling.step_render_speedup,
+                thread_words(scaling.over_threads),
+                self.reps
+            );
+        }
         f.write_str(&out)
     }
 }
@@ -642,7 +746,7 @@ mod tests {
             size: (16, 12),
             frames: 2,
             reps: 1,
-            threads: Some(1),
+            threads: vec![1],
             solver: SolverKind::Classic,
             render: RenderMode::Classic,
             backend: None,
@@ -652,8 +756,12 @@ mod tests {
             .num_threads(1)
             .build()
             .unwrap();
-        let report = one_thread.install(|| measure(&args)).unwrap();
+        let reports = measure(&args, &[one_thread]).unwrap();
+        let [report] = reports.as_slice() else {
+            panic!("one report per pool, got {}", reports.len());
+        };
         assert_eq!((report.width, report.height, report.threads), (16, 12, 1));
+        assert!(report.scaling.is_none());
         assert_eq!(
             report.calm.field_fnv1a64,
             format!("{:016x}", fnv1a64(vec![0; 16 * 12 * 2]))
@@ -670,5 +778,55 @@ mod tests {
         ] {
             assert!(text.contains(needle), "{needle} in {text}");
         }
+        assert!(!text.contains("scaling"), "{text}");
+    }
+
+    #[test]
+    fn several_pools_get_a_report_each_and_the_later_ones_a_comparison() {
+        let args = BenchArgs {
+            size: (16, 12),
+            frames: 2,
+            reps: 3,
+            threads: vec![3, 1],
+            solver: SolverKind::Classic,
+            render: RenderMode::Classic,
+            backend: None,
+            json: false,
+        };
+        let pools = [3, 1].map(|threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        });
+        let reports = measure(&args, &pools).unwrap();
+        let threads: Vec<usize> = reports.iter().map(|report| report.threads).collect();
+        assert_eq!(threads, [3, 1]);
+        assert_eq!(reports[0].field_fnv1a64, reports[1].field_fnv1a64);
+        assert!(reports[0].scaling.is_none());
+        let scaling = reports[1].scaling.expect("the second count is compared");
+        assert_eq!(scaling.over_threads, 3);
+        let [least, greatest] = scaling.step_render_speedup_range;
+        assert!(0.0 < least && least <= scaling.step_render_speedup);
+        assert!(scaling.step_render_speedup <= greatest && greatest.is_finite());
+        assert!(reports[1].to_string().contains("as fast as on 3 threads"));
+    }
+
+    #[test]
+    fn paired_scaling_is_the_median_of_the_ratios_of_each_pair() {
+        // Pairs 2/1, 3/1.5 and 4/4: the ratios 2, 2 and 1, not the ratio of the medians (3/1.5).
+        let scaling = Scaling::paired(1, &[2.0, 3.0, 4.0], &[1.0, 1.5, 4.0]);
+        assert_eq!(scaling.over_threads, 1);
+        assert_eq!(scaling.step_render_speedup, 2.0);
+        assert_eq!(scaling.step_render_speedup_range, [1.0, 2.0]);
+    }
+
+    #[test]
+    fn a_thread_count_named_twice_is_a_usage_error() {
+        let error = thread_counts(&[1, 2, 1]).unwrap_err();
+        assert!(error.downcast_ref::<UsageError>().is_some());
+        assert!(error.to_string().contains("names 1 twice"), "{error}");
+        assert_eq!(thread_counts(&[2, 1]).unwrap(), [2, 1]);
+        assert_eq!(thread_counts(&[]).unwrap().len(), 1);
     }
 }

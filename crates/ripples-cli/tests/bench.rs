@@ -155,6 +155,61 @@ fn one_thread_and_every_backend_run() {
 }
 
 #[test]
+fn several_thread_counts_are_timed_in_one_run_and_compared() {
+    let output = ripples(&[
+        "bench",
+        "--json",
+        "--size",
+        "40x30",
+        "--frames",
+        "2",
+        "--reps",
+        "3",
+        "--threads",
+        "1,2",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    let reports: Value = serde_json::from_str(stdout.trim()).expect("one JSON value");
+    let reports = reports.as_array().expect("an array, one report per count");
+    assert_eq!(reports.len(), 2);
+    assert_eq!(
+        (
+            reports[0]["threads"].as_u64(),
+            reports[1]["threads"].as_u64()
+        ),
+        (Some(1), Some(2))
+    );
+    assert_eq!(reports[0]["field_fnv1a64"], reports[1]["field_fnv1a64"]);
+    assert!(reports[0].get("scaling").is_none(), "{}", reports[0]);
+    assert_eq!(reports[1]["scaling"]["over_threads"], 1);
+    positive(&reports[1], "/scaling/step_render_speedup");
+    positive(&reports[1], "/step_render/fps");
+
+    // The table: both reports, and the comparison under the second.
+    let output = ripples(&[
+        "bench",
+        "--size",
+        "40x30",
+        "--frames",
+        "2",
+        "--reps",
+        "1",
+        "--threads",
+        "2,1",
+    ]);
+    assert!(output.status.success());
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(table.matches("ripples bench: 40x30").count(), 2, "{table}");
+    assert!(
+        table.contains("2 threads") && table.contains("1 thread,"),
+        "{table}"
+    );
+    assert!(table.contains("as fast as on 2 threads"), "{table}");
+}
+
+#[test]
 fn float_solvers_and_other_looks_run() {
     for (solver, look) in [
         ("wave", "default"),
@@ -201,11 +256,13 @@ fn the_table_shows_both_fields_and_both_yardsticks() {
 
 #[test]
 fn bad_values_are_usage_errors_naming_the_value() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--frames", "0"], "'0'"),
         (&["--frames", "100001"], "'100001'"),
         (&["--reps", "0"], "'0'"),
         (&["--threads", "0"], "'0'"),
+        (&["--threads", "1,x"], "'x'"),
+        (&["--threads", "2,1,2"], "names 2 twice"),
         (&["--size", "0x5"], "'0x5'"),
         (&["--backend", "mmx"], "'mmx'"),
         (&["--solver", "foo"], "'foo'"),

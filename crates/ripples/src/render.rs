@@ -364,8 +364,8 @@ impl Renderer {
     /// complete and still in cache; the two edge rows of every strip, which need a row another
     /// strip steps, are rendered after all strips finish. The result is exactly
     /// `solver.step()` followed by [`render`](Self::render) at scale 1. The classic look on
-    /// wide images (x86-64) steps a strip in bands of rows and renders them in column tiles
-    /// instead, which keeps the source rows a tile gathers from in L2 (see [`TILE_WIDTH`]).
+    /// wide images (x86-64) steps each strip whole and then renders it in column tiles instead,
+    /// which keeps the source rows a tile gathers from in L2 (see [`TILE_WIDTH`]).
     ///
     /// Only for the classic and default looks at scale 1; returns `false` (doing nothing) for
     /// anything else, so the caller can step and render separately.

@@ -6,8 +6,9 @@ Usage: cargo build --release && python3 scripts/bench_table.py [--rounds N] [--q
 Every figure is the median over rounds, and every round runs the whole table once, row after
 row, so a row's samples lie minutes apart. A shared machine's noise comes in bursts that last
 longer than one `ripples bench` run: three repetitions inside one run all land in the same
-burst, while three rounds rarely do. Each run measures its own seed-port ratio and memory floor
-beside its figures. Frames are fewer than the bench's defaults (the 7680x4320 rows fewer still)
+burst, while three rounds rarely do. One run times both thread counts (`--threads 1,2`),
+alternating, so the 2-thread rows' speed-up over 1 thread compares the two back to back. Each
+run measures its own seed-port ratio and memory floor beside its figures. Frames are fewer than the bench's defaults (the 7680x4320 rows fewer still)
 so the table takes about 15 minutes, not an hour.
 """
 import argparse
@@ -17,24 +18,28 @@ import subprocess
 
 SIZES = ["320x240", "640x480", "1280x720", "1920x1080", "2560x1440", "3840x2160", "7680x4320"]
 CONFIGS = [("classic", "classic"), ("classic", "default"), ("wave", "default"), ("spring", "default")]
-ROWS = [(solver, look, size, threads)
-        for solver, look in CONFIGS for size in SIZES for threads in (1, 2)]
+THREADS = (1, 2)
+RUNS = [(solver, look, size) for solver, look in CONFIGS for size in SIZES]
 
 
-def run(binary, size, solver, look, threads, quick):
+def run(binary, size, solver, look, quick):
+    """One `ripples bench` of both thread counts: a report for each."""
     width, height = (int(side) for side in size.split("x"))
     frames = 10 if width * height > 20_000_000 else 30
     if quick:
         frames = 3
     command = [binary, "bench", "--size", size, "--solver", solver, "--render", look,
-               "--threads", str(threads), "--frames", str(frames), "--reps", "1", "--json"]
+               "--threads", ",".join(map(str, THREADS)), "--frames", str(frames), "--reps", "1",
+               "--json"]
     return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
 def figures(report):
     """The numbers a row shows, from one run."""
     seed = report.get("seed_port")
+    scaling = report.get("scaling")
     return {
+        "scaling": scaling["step_render_speedup"] if scaling else None,
         "step": report["step"]["ns_per_cell"],
         "render": report["render"]["ns_per_cell"],
         "step_render": report["step_render"]["ns_per_cell"],
@@ -54,23 +59,25 @@ def main():
     args = parser.parse_args()
     rounds = 1 if args.quick else args.rounds
 
-    samples = {row: [] for row in ROWS}
+    samples = {(*row, threads): [] for row in RUNS for threads in THREADS}
     report = None
     for _ in range(rounds):
-        for solver, look, size, threads in ROWS:
-            report = run(args.binary, size, solver, look, threads, args.quick)
-            samples[(solver, look, size, threads)].append(figures(report))
+        for solver, look, size in RUNS:
+            for report in run(args.binary, size, solver, look, args.quick):
+                samples[(solver, look, size, report["threads"])].append(figures(report))
 
     print("| size | solver | look | threads | step ns/cell | render ns/cell | step+render ns/cell "
-          "| step+render fps | calm fps | seed port fps (speed-up) | memory floor fps |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| step+render fps | 2 threads / 1 | calm fps | seed port fps (speed-up) "
+          "| memory floor fps |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (solver, look, size, threads), runs in samples.items():
         m = {key: statistics.median(r[key] for r in runs) if runs[0][key] is not None else None
              for key in runs[0]}
         seed = f"{m['seed_fps']:.0f} ({m['speedup']:.1f}x)" if m["seed_fps"] is not None else "-"
+        scaling = f"{m['scaling']:.2f}x" if m["scaling"] is not None else ""
         print(f"| {size} | {solver} | {look} | {threads} | {m['step']:.3f} | {m['render']:.3f} "
-              f"| {m['step_render']:.3f} | {m['fps']:.0f} | {m['calm_fps']:.0f} | {seed} "
-              f"| {m['floor_fps']:.0f} |")
+              f"| {m['step_render']:.3f} | {m['fps']:.0f} | {scaling} | {m['calm_fps']:.0f} "
+              f"| {seed} | {m['floor_fps']:.0f} |")
     print(f"\n({report.get('cpu', '?')}, backend {report['backend']}; each figure the median of "
           f"{rounds} interleaved rounds of one run)")
 

@@ -241,7 +241,10 @@ impl Scaling {
         Self {
             over_threads,
             step_render_speedup,
-            step_render_speedup_range: [ratios[0], ratios[ratios.len() - 1]],
+            step_render_speedup_range: [
+                ratios.first().copied().unwrap_or(0.0),
+                ratios.last().copied().unwrap_or(0.0),
+            ],
         }
     }
 }
@@ -814,11 +817,12 @@ mod tests {
 
     #[test]
     fn paired_scaling_is_the_median_of_the_ratios_of_each_pair() {
-        // Pairs 2/1, 3/1.5 and 4/4: the ratios 2, 2 and 1, not the ratio of the medians (3/1.5).
-        let scaling = Scaling::paired(1, &[2.0, 3.0, 4.0], &[1.0, 1.5, 4.0]);
+        // Pairs 2/1, 3/3 and 10/4: the ratios 2, 1 and 2.5, median 2, where the ratio of the
+        // medians would be 3/3.
+        let scaling = Scaling::paired(1, &[2.0, 3.0, 10.0], &[1.0, 3.0, 4.0]);
         assert_eq!(scaling.over_threads, 1);
         assert_eq!(scaling.step_render_speedup, 2.0);
-        assert_eq!(scaling.step_render_speedup_range, [1.0, 2.0]);
+        assert_eq!(scaling.step_render_speedup_range, [1.0, 2.5]);
     }
 
     #[test]

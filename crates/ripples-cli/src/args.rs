@@ -265,7 +265,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<ripples::Backend>,
 
-    /// Print one JSON object instead of a table. The field hash (`field_fnv1a64`) is the
+    /// Print one JSON object instead of a table (an array of them, one per thread count, when
+    /// `--threads` names several). The field hash (`field_fnv1a64`) is the
     /// 64-bit FNV-1a of the starting field's heights, row-major, little-endian: the i16 grid
     /// for the classic solver, the f32 grid (height above rest) for wave and spring.
     #[arg(long)]

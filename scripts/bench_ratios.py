@@ -90,5 +90,6 @@ def main():
     else:
         print(f"no round's control reached {QUIET_CONTROL}x: the second core was busy throughout")
 
+
 if __name__ == "__main__":
     main()

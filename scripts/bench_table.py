@@ -8,8 +8,9 @@ row, so a row's samples lie minutes apart. A shared machine's noise comes in bur
 longer than one `ripples bench` run: three repetitions inside one run all land in the same
 burst, while three rounds rarely do. One run times both thread counts (`--threads 1,2`),
 alternating, so the 2-thread rows' speed-up over 1 thread compares the two back to back. Each
-run measures its own seed-port ratio and memory floor beside its figures. Frames are fewer than the bench's defaults (the 7680x4320 rows fewer still)
-so the table takes about 15 minutes, not an hour.
+run measures its own seed-port ratio and memory floor beside its figures. Frames are fewer than
+the bench's defaults (the 7680x4320 rows fewer still) so the table takes about 15 minutes, not
+an hour.
 """
 import argparse
 import json

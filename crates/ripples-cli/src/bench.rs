@@ -656,6 +656,7 @@ impl std::fmt::Display for BenchReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rayon::ThreadPool;
 
     #[test]
     fn xorshift32_gives_the_published_sequence() {
@@ -743,23 +744,31 @@ mod tests {
         assert_eq!(seed_port_frames(100, 1, 1), 100);
     }
 
-    #[test]
-    fn a_tiny_bench_reports_every_figure() {
+    /// A 16x12 classic bench of 2 frames on rayon pools of `threads`, and the pools.
+    fn tiny_bench<const N: usize>(reps: u32, threads: [usize; N]) -> (BenchArgs, [ThreadPool; N]) {
         let args = BenchArgs {
             size: (16, 12),
             frames: 2,
-            reps: 1,
-            threads: vec![1],
+            reps,
+            threads: threads.to_vec(),
             solver: SolverKind::Classic,
             render: RenderMode::Classic,
             backend: None,
             json: false,
         };
-        let one_thread = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let reports = measure(&args, &[one_thread]).unwrap();
+        let pools = threads.map(|threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        });
+        (args, pools)
+    }
+
+    #[test]
+    fn a_tiny_bench_reports_every_figure() {
+        let (args, pools) = tiny_bench(1, [1]);
+        let reports = measure(&args, &pools).unwrap();
         let [report] = reports.as_slice() else {
             panic!("one report per pool, got {}", reports.len());
         };
@@ -786,22 +795,7 @@ mod tests {
 
     #[test]
     fn several_pools_get_a_report_each_and_the_later_ones_a_comparison() {
-        let args = BenchArgs {
-            size: (16, 12),
-            frames: 2,
-            reps: 3,
-            threads: vec![3, 1],
-            solver: SolverKind::Classic,
-            render: RenderMode::Classic,
-            backend: None,
-            json: false,
-        };
-        let pools = [3, 1].map(|threads| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-        });
+        let (args, pools) = tiny_bench(3, [3, 1]);
         let reports = measure(&args, &pools).unwrap();
         let threads: Vec<usize> = reports.iter().map(|report| report.threads).collect();
         assert_eq!(threads, [3, 1]);

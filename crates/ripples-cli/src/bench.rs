@@ -342,6 +342,7 @@ struct RunSeconds {
 /// the threads reported), one report per pool. Each repetition times every pool in turn, in
 /// alternating order, so that a busy moment hits them all and none always goes first.
 pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<BenchReport>> {
+    anyhow::ensure!(!workers.is_empty(), "bench: no thread pool to time on");
     let (width, height) = args.size;
     let (frames, reps) = (args.frames, args.reps);
     let cells = f64::from(width) * f64::from(height);
@@ -807,6 +808,8 @@ mod tests {
         assert!(0.0 < least && least <= scaling.step_render_speedup);
         assert!(scaling.step_render_speedup <= greatest && greatest.is_finite());
         assert!(reports[1].to_string().contains("as fast as on 3 threads"));
+        let error = measure(&args, &[]).unwrap_err();
+        assert!(error.to_string().contains("no thread pool"), "{error}");
     }
 
     #[test]

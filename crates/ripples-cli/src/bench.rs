@@ -419,6 +419,10 @@ pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<Be
     let seed_step_render = seed.map(|_| Timing::from_median(&mut seed_seconds, seed_frames, cells));
     let first_step_render = runs[0].turbulent[2].clone();
     let first_threads = workers[0].current_num_threads();
+    // The same for every pool.
+    let cpu = cpu_model();
+    let turbulent_hash = format!("{:016x}", field_hash(turbulent.solver().heights()));
+    let calm_hash = format!("{:016x}", field_hash(calm.solver().heights()));
     let mut reports = Vec::with_capacity(runs.len());
     for (index, (mut run, pool)) in runs.into_iter().zip(workers).enumerate() {
         let scaling = (index > 0)
@@ -443,12 +447,12 @@ pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<Be
             threads: pool.current_num_threads(),
             frames,
             reps,
-            cpu: cpu_model(),
+            cpu: cpu.clone(),
             stones: first_stones(width, height) + u64::from(STIR_STEPS),
-            field_fnv1a64: format!("{:016x}", field_hash(turbulent.solver().heights())),
+            field_fnv1a64: turbulent_hash.clone(),
             turbulent: turbulent_timings,
             calm: CalmReport {
-                field_fnv1a64: format!("{:016x}", field_hash(calm.solver().heights())),
+                field_fnv1a64: calm_hash.clone(),
                 timings: calm_timings,
             },
             seed_port,

@@ -288,6 +288,18 @@ impl WaterPlan {
             stiffness_map.as_deref(),
             viscosity_map.as_deref(),
         )?;
+        let has_maps = stiffness_map.is_some() || viscosity_map.is_some();
+        if has_maps && pool.solver().kind() != ripples::SolverKind::Spring {
+            // Maps loaded for another solver are for the window, whose key 3 switches to the
+            // spring solver: one it would refuse them on is refused now, not at that key.
+            let mut spring = Solver::new(ripples::SolverKind::Spring, grid_width, grid_height)?;
+            runner.scene().configure_solver(&mut spring)?;
+            set_spring_maps(
+                &mut spring,
+                stiffness_map.as_deref(),
+                viscosity_map.as_deref(),
+            )?;
+        }
         Ok(Water {
             runner,
             image,
@@ -401,6 +413,39 @@ mod tests {
         assert_eq!((water.image.width, water.image.height), (40, 30));
         assert_eq!(water.runner.scene().drops[0].x, 39);
         assert!(water.walls.is_none());
+    }
+
+    #[test]
+    fn the_window_keeps_spring_maps_for_any_solver_and_checks_them_up_front() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = dir.path().join("map.png");
+        image::GrayImage::from_pixel(8, 6, image::Luma([255]))
+            .save(&map)
+            .unwrap();
+        let args = WaterArgs {
+            stiffness_map: Some(map),
+            ..WaterArgs::default()
+        };
+        // A render with the classic solver has no use for them ...
+        let render = WaterPlan::load(&args, None, |_| {}).unwrap();
+        assert!(render.build(8, 6).unwrap().stiffness_map.is_none());
+        // ... the window keeps them for key 3, which switches to the spring solver ...
+        let window = WaterPlan::load_for_window(&args, None, |_| {}).unwrap();
+        assert_eq!(
+            window.build(8, 6).unwrap().stiffness_map.unwrap().len(),
+            8 * 6
+        );
+        // ... and refuses at the start what that solver would refuse then: white here is a
+        // stiffness of 0.9, above the viscosity.
+        let stiff = WaterPlan::load_for_window(&args, None, |scene| {
+            scene.stiffness_range = [0.5, 0.9];
+        })
+        .unwrap();
+        let Err(error) = stiff.build(8, 6) else {
+            panic!("a stiffness map above the viscosity was accepted");
+        };
+        let error = format!("{error:#}");
+        assert!(error.contains("stiffness"), "{error}");
     }
 
     #[test]

@@ -132,7 +132,8 @@ pub fn image_data(bytes: &[u8]) -> Result<Cow<'_, [u8]>, String> {
         return Err("no JPEG start-of-image marker".to_string());
     }
     // The byte ranges that make up the image: the start marker, then every segment and scan.
-    let mut kept: Vec<Range<usize>> = vec![0..2];
+    let mut kept: Vec<Range<usize>> = Vec::new();
+    kept.push(0..2);
     let mut position = 2;
     loop {
         // Between segments: any stray bytes, then 0xFF (and fill bytes 0xFF), then the code.

@@ -255,6 +255,9 @@ impl WaterPlan {
         for warning in scene.clip_to_pool(width, height) {
             eprintln!("warning: {warning}");
         }
+        for warning in sources_outside(&scene, width, height) {
+            eprintln!("warning: {warning}");
+        }
         let (stiffness_range, viscosity_range) = (scene.stiffness_range, scene.viscosity_range);
         let mut runner = SceneRunner::new(scene, width, height)
             .map_err(|error| anyhow!("{}: {error}", self.scene_name))?;
@@ -308,6 +311,57 @@ impl WaterPlan {
             viscosity_map,
         })
     }
+}
+
+/// A warning for every wave generator of `scene` that lies wholly outside a `width x height`
+/// pool. Stones and swipes are moved to the edge; a generator is not (a line keeps its
+/// direction, and the part of it inside the pool drives the water), so one with no part inside
+/// would silently do nothing.
+pub fn sources_outside(scene: &Scene, width: u32, height: u32) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (index, source) in scene.sources.iter().enumerate() {
+        let Ok((from, to)) = source.ends() else {
+            continue;
+        };
+        if segment_meets_rectangle(from, to, width, height) {
+            continue;
+        }
+        let place = if from == to {
+            format!("at ({}, {})", from[0], from[1])
+        } else {
+            format!("from ({}, {}) to ({}, {})", from[0], from[1], to[0], to[1])
+        };
+        warnings.push(format!(
+            "source #{} {place} lies outside the {width}x{height} pool; it moves no water",
+            index + 1
+        ));
+    }
+    warnings
+}
+
+/// Whether the segment from `from` to `to` has a point in `[0, width - 1] x [0, height - 1]`
+/// (Liang-Barsky clipping).
+fn segment_meets_rectangle(from: [i32; 2], to: [i32; 2], width: u32, height: u32) -> bool {
+    let (x0, y0) = (f64::from(from[0]), f64::from(from[1]));
+    let (dx, dy) = (f64::from(to[0]) - x0, f64::from(to[1]) - y0);
+    let (x_max, y_max) = (f64::from(width) - 1.0, f64::from(height) - 1.0);
+    let (mut enter, mut leave) = (0.0f64, 1.0f64);
+    // Each edge as p * t <= q: left, right, top, bottom.
+    for (p, q) in [(-dx, x0), (dx, x_max - x0), (-dy, y0), (dy, y_max - y0)] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                enter = enter.max(t);
+            } else {
+                leave = leave.min(t);
+            }
+        }
+    }
+    enter <= leave
 }
 
 /// Sets the spring maps on `solver` if it is the spring solver (the others have none).
@@ -446,6 +500,34 @@ mod tests {
         };
         let error = format!("{error:#}");
         assert!(error.contains("stiffness"), "{error}");
+    }
+
+    #[test]
+    fn sources_wholly_outside_the_pool_are_named() {
+        let sources = [
+            "x=-5,y=3",
+            "x=10,y=10",
+            "x0=-5,y0=-3,x1=50,y1=3",
+            "x0=-5,y0=-3,x1=-1,y1=-9",
+            "x0=40,y0=0,x1=60,y1=29",
+            "x0=39,y0=40,x1=0,y1=30",
+        ];
+        let scene = Scene {
+            sources: sources
+                .iter()
+                .map(|text| crate::args::parse_source(text).unwrap())
+                .collect(),
+            ..Scene::default()
+        };
+        assert_eq!(
+            sources_outside(&scene, 40, 30),
+            [
+                "source #1 at (-5, 3) lies outside the 40x30 pool; it moves no water",
+                "source #4 from (-5, -3) to (-1, -9) lies outside the 40x30 pool; it moves no water",
+                "source #5 from (40, 0) to (60, 29) lies outside the 40x30 pool; it moves no water",
+                "source #6 from (39, 40) to (0, 30) lies outside the 40x30 pool; it moves no water",
+            ]
+        );
     }
 
     #[test]

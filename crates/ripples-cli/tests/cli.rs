@@ -1702,7 +1702,10 @@ fn negative_coordinates_and_seeds_are_taken_in_every_form() {
     ];
     warned(&["--swipe", "-5,3:20,-4"], &swipe);
     warned(&["--swipe=-5,3:20,-4@0+2"], &swipe);
-    warned(&["--solver", "wave", "--source", "x=-5,y=3"], &[]);
+    warned(
+        &["--solver", "wave", "--source", "x=-5,y=3"],
+        &["warning: source #1 at (-5, 3) lies outside the 40x30 pool; it moves no water"],
+    );
     warned(
         &["--solver", "wave", "--source=x0=-5,y0=-3,x1=50,y1=3"],
         &[],

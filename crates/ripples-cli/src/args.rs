@@ -2,12 +2,27 @@
 //!
 //! Value parsers reuse the core's checks, so a radius of 0 is refused with the same words on the
 //! command line as in a scene file, and clap turns any of them into a usage error (exit code 2)
-//! that names the option and the value.
+//! that names the option and the value. Options whose values may be negative take them in every
+//! form a user types (`--drop -5,10`, `--drop=-5,10`, `--seed -1`), and numeric options take a
+//! negative number as a value rather than as an unknown option, so that `--shading -1` is
+//! refused by the range check that names it.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ripples::{DropEvent, RenderMode, SolverKind, SwipeEvent};
+use ripples::{DropEvent, Look, RenderMode, SolverKind, SwipeEvent};
+
+/// The help of `--solver`, the same in every subcommand.
+const SOLVER_HELP: &str = "The solver: classic (integers, the original two-buffer ripple \
+     algorithm: fastest, one fixed wave speed), wave (the damped wave equation in floating point: \
+     --wave-speed and --damping tune it) or spring (a spring per cell plus spreading between \
+     neighbours: --stiffness, --viscosity and their maps tune it)";
+
+/// The help of `--render`, the same in every subcommand.
+const LOOK_HELP: &str = "The look: default (refraction lit by a light: shading and highlights, \
+     smooth), classic (refraction only, in whole pixels, as the original ripple algorithm draws \
+     it: fastest) or spring (refraction, and fast-moving water turns see-through, made for the \
+     spring solver)";
 
 /// Real-time water ripples: render animations of stones, rain and swipes over an image.
 #[derive(Debug, Parser)]
@@ -88,10 +103,12 @@ pub struct RenderArgs {
 /// `ripples render` and `ripples play`, and overriding the scene file's values.
 #[derive(Debug, Args, Default, Clone)]
 pub struct WaterArgs {
-    /// The image under the water (PNG or JPEG). Default: the scene's image, else built-in tiles.
+    /// The image under the water (PNG or JPEG), or '-' to read it from standard input.
+    /// Default: the scene's image, else built-in tiles.
     pub image: Option<PathBuf>,
 
-    /// A scene file (TOML) describing the whole animation.
+    /// A scene file (TOML) describing the whole animation, or '-' to read it from standard
+    /// input (its relative paths are then resolved against the current directory).
     #[arg(long, value_name = "FILE.toml")]
     pub scene: Option<PathBuf>,
 
@@ -108,20 +125,35 @@ pub struct WaterArgs {
     #[arg(long, value_name = "N", value_parser = parse_steps_per_frame)]
     pub steps_per_frame: Option<u32>,
 
-    /// Seed of the rain [default: 1].
-    #[arg(long, value_name = "N")]
+    /// Seed of the rain: any 64-bit integer, a negative one taken modulo 2^64 (-1 is the same
+    /// seed as 18446744073709551615) [default: 1].
+    #[arg(long, value_name = "N", value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
-    /// The solver [default: classic].
-    #[arg(long, value_name = "NAME", value_parser = parse_solver)]
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = parse_solver,
+        help = format!("{SOLVER_HELP} [default: classic]")
+    )]
     pub solver: Option<SolverKind>,
 
     /// Wave solver: wave speed in cells per step, up to 4 [default: 0.5].
-    #[arg(long, value_name = "CELLS", value_parser = parse_wave_speed)]
+    #[arg(
+        long,
+        value_name = "CELLS",
+        value_parser = parse_wave_speed,
+        allow_negative_numbers = true
+    )]
     pub wave_speed: Option<f32>,
 
     /// Wave solver: fraction of amplitude lost per step, 0 <= d < 1 [default: 0.005].
-    #[arg(long, value_name = "FRACTION", value_parser = parse_wave_damping)]
+    #[arg(
+        long,
+        value_name = "FRACTION",
+        value_parser = parse_wave_damping,
+        allow_negative_numbers = true
+    )]
     pub damping: Option<f32>,
 
     /// Edges: reflect (waves bounce back) or absorb (open water) [default: reflect].
@@ -136,18 +168,31 @@ pub struct WaterArgs {
         long = "source",
         value_name = "KEY=VALUE,...",
         value_parser = parse_source,
+        allow_hyphen_values = true,
         help = "A wave generator, with the keys of a [[source]] entry: x=,y= (a point) or \
                 x0=,y0=,x1=,y1= (a line), and period= (steps), amplitude=, start=, end= \
                 (frames). Repeatable"
     )]
     pub sources: Vec<ripples::SourceEvent>,
 
-    /// Spring solver: uniform stiffness [default: see the README].
-    #[arg(long, value_name = "K")]
+    /// Spring solver: uniform stiffness, 0 <= K <= 1 and at most the viscosity; higher rings
+    /// faster [default: 0.01].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = parse_stiffness,
+        allow_negative_numbers = true
+    )]
     pub stiffness: Option<f32>,
 
-    /// Spring solver: uniform viscosity [default: see the README].
-    #[arg(long, value_name = "M")]
+    /// Spring solver: uniform viscosity, 0 <= M <= 1 and at least the stiffness; higher calms
+    /// the water sooner [default: 0.02].
+    #[arg(
+        long,
+        value_name = "M",
+        value_parser = parse_viscosity,
+        allow_negative_numbers = true
+    )]
     pub viscosity: Option<f32>,
 
     /// Spring solver: greyscale image of stiffness (white = stiff), resized to the grid.
@@ -159,28 +204,48 @@ pub struct WaterArgs {
     pub viscosity_map: Option<PathBuf>,
 
     /// Spring solver: neighbour spreading per pass, 0..=0.25 [default: 0.025].
-    #[arg(long, value_name = "S")]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = parse_spread,
+        allow_negative_numbers = true
+    )]
     pub spread: Option<f32>,
 
     /// Spring solver: spreading passes per step, 1..=16 [default: 4].
-    #[arg(long, value_name = "N")]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_spread_passes,
+        allow_negative_numbers = true
+    )]
     pub spread_passes: Option<u32>,
 
     /// Classic solver damping: amplitude loses 1/2^D per step, D in 1..=15 [default: 5].
-    #[arg(long, value_name = "D", value_parser = parse_damping_shift)]
+    #[arg(
+        long,
+        value_name = "D",
+        value_parser = parse_damping_shift,
+        allow_negative_numbers = true
+    )]
     pub damping_shift: Option<u32>,
 
-    /// The look: default (lit, smooth), classic (the seeds' exact refraction) or spring (the
-    /// Frogger HD seed's: refraction, and transparency from the velocity).
-    #[arg(long, value_name = "MODE", value_parser = parse_render_mode)]
+    #[arg(
+        long,
+        value_name = "LOOK",
+        value_parser = parse_render_mode,
+        help = format!("{LOOK_HELP} [default: default]")
+    )]
     pub render: Option<RenderMode>,
 
     #[arg(
         long = "drop",
         value_name = "X,Y[,R[,S]][@FRAME]",
         value_parser = parse_drop,
+        allow_hyphen_values = true,
         help = "Drop a stone at X,Y with radius R and strength S, in pixels, at FRAME \
-                (defaults 6, 128, frame 0). Repeatable"
+                (defaults 6, 128, frame 0); a point outside the pool (X or Y negative, say) \
+                is moved to its edge with a warning. Repeatable"
     )]
     pub drops: Vec<DropEvent>,
 
@@ -188,42 +253,103 @@ pub struct WaterArgs {
         long = "swipe",
         value_name = "X,Y:X,Y[:...][@FRAME[+FRAMES]]",
         value_parser = parse_swipe,
+        allow_hyphen_values = true,
         help = "Drag a stone (radius 3, strength 40) along the points, starting at FRAME and \
-                drawn over FRAMES frames (default 1). Repeatable"
+                drawn over FRAMES frames (default 1); points outside the pool are moved to its \
+                edge with a warning. Repeatable"
     )]
     pub swipes: Vec<SwipeEvent>,
 
     /// Rain: mean stones per frame (radius 1..4, strength 32..128 unless the scene says).
-    #[arg(long, value_name = "RATE", value_parser = parse_rain_rate)]
+    #[arg(
+        long,
+        value_name = "RATE",
+        value_parser = parse_rain_rate,
+        allow_negative_numbers = true
+    )]
     pub rain: Option<f64>,
 
-    /// Default look: pixels of displacement per unit of height difference [default: 0.35].
-    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    /// Default look: pixels of displacement per unit of height difference, -64..=64
+    /// [default: 0.35].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.refraction = value),
+        allow_negative_numbers = true
+    )]
     pub refraction: Option<f32>,
 
-    /// Default look: diffuse light strength [default: 0.25].
-    #[arg(long, value_name = "K")]
+    /// Default look: diffuse light strength, 0..=4 [default: 0.25].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.shading = value),
+        allow_negative_numbers = true
+    )]
     pub shading: Option<f32>,
 
-    /// Default look: specular highlight strength [default: 0.4].
-    #[arg(long, value_name = "K")]
+    /// Default look: specular highlight strength, 0..=16 [default: 0.4].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.specular = value),
+        allow_negative_numbers = true
+    )]
     pub specular: Option<f32>,
 
-    /// Default look: specular exponent, higher is sharper [default: 8].
-    #[arg(long, value_name = "K")]
+    /// Default look: specular exponent, higher is sharper, 0.01..=1024 [default: 8].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.shininess = value),
+        allow_negative_numbers = true
+    )]
     pub shininess: Option<f32>,
 
-    /// Default look: direction towards the light in degrees, 90 = top [default: 120].
-    #[arg(long, value_name = "DEGREES", allow_negative_numbers = true)]
+    /// Default look: direction towards the light in degrees, 90 = top, -360..=360
+    /// [default: 120].
+    #[arg(
+        long,
+        value_name = "DEGREES",
+        value_parser = look_value(|look, value| look.light_angle = value),
+        allow_negative_numbers = true
+    )]
     pub light_angle: Option<f32>,
 
-    /// Spring look: pixels of displacement per unit of height difference [default: -0.35].
-    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    /// Spring look: pixels of displacement per unit of height difference, -64..=64
+    /// [default: -0.35].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.spring_refraction = value),
+        allow_negative_numbers = true
+    )]
     pub spring_refraction: Option<f32>,
 
-    /// Spring look: alpha drops by 255 * K * velocity^2 [default: 0.0005].
-    #[arg(long, value_name = "K")]
+    /// Spring look: alpha drops by 255 * K * velocity^2, 0..=1000 [default: 0.0005].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.spring_transparency = value),
+        allow_negative_numbers = true
+    )]
     pub spring_transparency: Option<f32>,
+}
+
+impl WaterArgs {
+    /// Refuses `-` (standard input) for both the image and the scene: there is one standard
+    /// input.
+    pub fn check_standard_input(&self) -> Result<(), crate::UsageError> {
+        let is_stdin =
+            |path: &Option<PathBuf>| path.as_deref().is_some_and(crate::setup::is_standard_input);
+        if is_stdin(&self.image) && is_stdin(&self.scene) {
+            return Err(crate::UsageError(
+                "the image and --scene are both '-': standard input can feed only one of them"
+                    .to_string(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Options of `ripples bench`.
@@ -252,13 +378,23 @@ pub struct BenchArgs {
     )]
     pub threads: Vec<usize>,
 
-    /// The solver: classic, wave or spring.
-    #[arg(long, value_name = "NAME", value_parser = parse_solver, default_value = "classic")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = parse_solver,
+        default_value = "classic",
+        help = SOLVER_HELP
+    )]
     pub solver: SolverKind,
 
-    /// The look: classic (the seeds' refraction, what the speed targets are for), default (lit)
-    /// or spring.
-    #[arg(long, value_name = "MODE", value_parser = parse_render_mode, default_value = "classic")]
+    #[arg(
+        long,
+        value_name = "LOOK",
+        value_parser = parse_render_mode,
+        default_value = "classic",
+        help = format!("{LOOK_HELP}. The classic look is the bench's default: the speed \
+                        figures are for it")
+    )]
     pub render: RenderMode,
 
     /// Kernel backend: scalar, sse4.1, avx2, neon or simd128 [default: the best this CPU has].
@@ -373,6 +509,84 @@ fn parse_wave_damping(text: &str) -> Result<f32, String> {
     Ok(damping)
 }
 
+/// A seed: any integer from -2^63 to 2^64 - 1. A negative one is taken modulo 2^64, so every
+/// value a signed or an unsigned 64-bit variable holds is a seed, and no two of the signed ones
+/// are the same seed.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let refuse = || {
+        format!(
+            "seed must be an integer from {} to {}, got '{text}'",
+            i64::MIN,
+            u64::MAX
+        )
+    };
+    if text.starts_with('-') {
+        text.parse::<i64>()
+            .map(|seed| seed as u64)
+            .map_err(|_| refuse())
+    } else {
+        text.parse::<u64>().map_err(|_| refuse())
+    }
+}
+
+/// A parser for one number of the look, checked by the rule the scene file's `[look]` follows.
+fn look_value(
+    set: fn(&mut Look, f32),
+) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        let value = parse_float(text)?;
+        let mut look = Look::default();
+        set(&mut look, value);
+        look.validate().map(|()| value).map_err(|e| e.to_string())
+    }
+}
+
+/// A spring solver to check one spring value on, by the rules the scene file follows.
+fn probe_spring_solver() -> Result<ripples::SpringSolver, String> {
+    ripples::SpringSolver::new(3, 3).map_err(|e| e.to_string())
+}
+
+fn parse_stiffness(text: &str) -> Result<f32, String> {
+    let stiffness = parse_float(text)?;
+    // Checked alone here, against the largest viscosity (1); against the viscosity in use once
+    // the scene and the options are merged.
+    probe_spring_solver()?
+        .set_springs(stiffness, 1.0)
+        .map(|()| stiffness)
+        .map_err(|e| e.to_string())
+}
+
+fn parse_viscosity(text: &str) -> Result<f32, String> {
+    let viscosity = parse_float(text)?;
+    probe_spring_solver()?
+        .set_springs(0.0, viscosity)
+        .map(|()| viscosity)
+        .map_err(|e| e.to_string())
+}
+
+fn parse_spread(text: &str) -> Result<f32, String> {
+    let spread = parse_float(text)?;
+    let mut solver = probe_spring_solver()?;
+    let passes = solver.spread_passes();
+    solver
+        .set_spread(spread, passes)
+        .map(|()| spread)
+        .map_err(|e| e.to_string())
+}
+
+fn parse_spread_passes(text: &str) -> Result<u32, String> {
+    let passes = parse_integer(text)?;
+    let passes =
+        u32::try_from(passes).map_err(|_| format!("spread passes must be >= 1, got {passes}"))?;
+    let mut solver = probe_spring_solver()?;
+    let spread = solver.spread();
+    solver
+        .set_spread(spread, passes)
+        .map(|()| passes)
+        .map_err(|e| e.to_string())
+}
+
 fn parse_boundary(text: &str) -> Result<ripples::Boundary, String> {
     text.parse().map_err(|e: ripples::Error| e.to_string())
 }
@@ -428,7 +642,18 @@ pub fn parse_source(text: &str) -> Result<ripples::SourceEvent, String> {
             }
         }
     }
-    source.ends().map_err(|e| e.to_string())?;
+    // The scene file's rules for a `[[source]]`, which name it "source #1": here it is the one
+    // the option gives.
+    let alone = ripples::Scene {
+        sources: vec![source],
+        ..ripples::Scene::default()
+    };
+    alone.validate().map_err(|e| {
+        let message = e.to_string();
+        message
+            .strip_prefix("source #1: ")
+            .map_or_else(|| message.clone(), str::to_string)
+    })?;
     Ok(source)
 }
 

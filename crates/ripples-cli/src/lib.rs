@@ -6,6 +6,8 @@
 
 pub mod args;
 pub mod bench;
+pub mod inert_options;
+pub mod input_guard;
 pub mod interrupt;
 pub mod output;
 pub mod panics;

@@ -56,12 +56,20 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(Command::Render(args)) => interrupt::install()
+        Some(Command::Render(args)) => args
+            .water
+            .check_standard_input()
+            .map_err(anyhow::Error::from)
+            .and_then(|()| interrupt::install())
             .and_then(|()| render(args))
             .map(report_render),
         Some(Command::Bench(args)) => bench(args),
         #[cfg(feature = "play")]
-        Some(Command::Play(args)) => ripples_cli::play::play(args),
+        Some(Command::Play(args)) => args
+            .water
+            .check_standard_input()
+            .map_err(anyhow::Error::from)
+            .and_then(|()| ripples_cli::play::play(args)),
         None => no_subcommand(),
     };
     match result {

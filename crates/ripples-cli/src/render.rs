@@ -127,6 +127,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     if let Some(path) = &args.heights_out {
         check_heights_path(path)?;
     }
+    crate::input_guard::refuse_outputs_over_inputs(args, scene_file.as_ref())?;
     let plan = WaterPlan::load(&args.water, scene_file, |scene| {
         override_with(&mut scene.frames, args.frames);
         override_with(&mut scene.fps, args.fps);

@@ -3,11 +3,18 @@
 //! The core checks each value while it is deserialized, so a radius of 0 or an unknown key is
 //! reported by `toml` with the position of the offending text; this module turns that position
 //! into "line N" and keeps the message on one line.
+//!
+//! `--scene -` reads the scene from standard input. Its relative paths are then resolved
+//! against the current directory, the only directory such a scene has.
 
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 use ripples::Scene;
+
+use crate::UsageError;
+use crate::setup::is_standard_input;
 
 /// A scene and the directory its relative paths are resolved against.
 #[derive(Debug, Clone)]
@@ -19,12 +26,17 @@ pub struct SceneFile {
 }
 
 impl SceneFile {
-    /// Reads and parses a scene file.
+    /// Reads and parses a scene file, or standard input when `path` is `-`.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| anyhow!("scene '{}': cannot read it: {error}", path.display()))?;
-        let scene =
-            parse_scene(&text).map_err(|error| anyhow!("scene '{}': {error}", path.display()))?;
+        let name = describe(path);
+        let text = if is_standard_input(path) {
+            read_standard_input(&name)?
+        } else {
+            std::fs::read_to_string(path)
+                .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?
+        };
+        let scene = parse_scene(&text).map_err(|error| anyhow!("{name}: {error}"))?;
+        // Standard input has no directory: its paths are relative to the current one.
         let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Ok(Self { scene, directory })
     }
@@ -36,6 +48,37 @@ impl SceneFile {
             .as_ref()
             .map(|image| self.directory.join(image))
     }
+}
+
+/// How messages name the scene at `path`: "scene 'x.toml'", or "scene from standard input".
+pub fn describe(path: &Path) -> String {
+    if is_standard_input(path) {
+        "scene from standard input".to_string()
+    } else {
+        format!("scene '{}'", path.display())
+    }
+}
+
+/// The whole of standard input as text; refused when it is a terminal (nobody types a scene
+/// there: a forgotten `<` would otherwise wait silently).
+fn read_standard_input(name: &str) -> Result<String> {
+    let mut stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(UsageError(format!(
+            "{name}: standard input is a terminal; pipe the scene in, e.g. \
+             `ripples render --scene - < scene.toml`"
+        ))
+        .into());
+    }
+    let mut text = String::new();
+    stdin
+        .read_to_string(&mut text)
+        .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
+    if text.trim().is_empty() {
+        // An empty file is a valid (default) scene, but an empty pipe is most likely a mistake.
+        return Err(anyhow!("{name}: standard input is empty"));
+    }
+    Ok(text)
 }
 
 /// Parses scene TOML; the error is one line, starting with the line number when known.

@@ -7,15 +7,105 @@
 //! is an error before a window opens. [`WaterPlan::build`] then makes the pool at a size chosen
 //! afterwards: the render takes the natural size, the window fits it to the screen, which it
 //! only knows once the display is open, and builds again when an image is dropped on it.
+//!
+//! Loading also decides who is to blame for a value that does not fit: a scene file's own
+//! mistake is an error naming the file (exit code 1), while a mix that only the command line's
+//! options made wrong (`--stiffness` above the file's viscosity) is a usage error (exit code 2),
+//! like every other wrong option. Options that would do nothing are warned about here
+//! ([`crate::inert_options`]), with the render's or the window's idea of "nothing".
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 use ripples::{Scene, SceneRunner, Solver};
 
+use crate::UsageError;
 use crate::args::WaterArgs;
+use crate::inert_options::{Frontend, inert_options};
 use crate::scene_file::SceneFile;
 use crate::source_image::SourceImage;
+
+/// The path that names standard input for the IMAGE argument and `--scene`.
+pub const STANDARD_INPUT: &str = "-";
+
+/// Whether `path`, given on the command line, names standard input.
+pub fn is_standard_input(path: &Path) -> bool {
+    path.as_os_str() == STANDARD_INPUT
+}
+
+/// A file the water is made from, and what it is for (for messages).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputFile {
+    /// What the file is, e.g. "the input image" or "the scene's obstacles image".
+    pub role: String,
+    /// Its path as given (relative to the scene file's directory, for the scene's own paths).
+    pub path: PathBuf,
+}
+
+/// The pictures the options and the scene file name: the option wins over the scene's key.
+/// Each with its role; the image also says whether it comes from standard input.
+struct PicturePaths {
+    image: Option<InputFile>,
+    image_from_stdin: bool,
+    obstacles: Option<InputFile>,
+    stiffness_map: Option<InputFile>,
+    viscosity_map: Option<InputFile>,
+}
+
+impl PicturePaths {
+    fn resolve(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Self {
+        let pick = |option: &Option<PathBuf>,
+                    key: fn(&Scene) -> &Option<String>,
+                    what: &str|
+         -> Option<InputFile> {
+            match option {
+                Some(path) => Some(InputFile {
+                    role: format!("the {what}"),
+                    path: path.clone(),
+                }),
+                None => scene_file.and_then(|file| {
+                    key(&file.scene).as_ref().map(|path| InputFile {
+                        role: format!("the scene's {what}"),
+                        path: file.directory.join(path),
+                    })
+                }),
+            }
+        };
+        let image_from_stdin = args.image.as_deref().is_some_and(is_standard_input);
+        Self {
+            image: pick(&args.image, |s| &s.image, "input image"),
+            image_from_stdin,
+            obstacles: pick(&args.obstacles, |s| &s.obstacles, "obstacles image"),
+            stiffness_map: pick(&args.stiffness_map, |s| &s.stiffness_map, "stiffness map"),
+            viscosity_map: pick(&args.viscosity_map, |s| &s.viscosity_map, "viscosity map"),
+        }
+    }
+}
+
+/// Every file the water is read from: the scene file, its image and maps, and the pictures the
+/// options name (standard input excepted: it is no file a render could overwrite).
+pub fn input_files(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Vec<InputFile> {
+    let paths = PicturePaths::resolve(args, scene_file);
+    let scene = args
+        .scene
+        .as_ref()
+        .filter(|path| !is_standard_input(path))
+        .map(|path| InputFile {
+            role: "the scene file".to_string(),
+            path: path.clone(),
+        });
+    let image = paths.image.filter(|_| !paths.image_from_stdin);
+    [
+        scene,
+        image,
+        paths.obstacles,
+        paths.stiffness_map,
+        paths.viscosity_map,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
 
 /// Everything the options and the scene file ask for, loaded and checked, before the pool's
 /// size is settled.
@@ -54,38 +144,40 @@ pub struct Water {
 
 impl WaterPlan {
     /// Reads the scene file (if any), applies `args` and then `adjust` (the command's own
-    /// options) over it, checks the result, and loads every picture it names.
+    /// options) over it, checks the result, and loads every picture it names, for a render: one
+    /// solver and one look from start to end.
     pub fn load(
         args: &WaterArgs,
         scene_file: Option<SceneFile>,
         adjust: impl FnOnce(&mut Scene),
     ) -> Result<Self> {
-        let scene_name = args.scene.as_ref().map_or_else(
-            || "options".to_string(),
-            |p| format!("scene '{}'", p.display()),
-        );
-        let image_path = args
-            .image
-            .clone()
-            .or_else(|| scene_file.as_ref().and_then(SceneFile::image_path));
-        let scene_path = |pick: fn(&Scene) -> &Option<String>| -> Option<PathBuf> {
-            scene_file
-                .as_ref()
-                .and_then(|file| pick(&file.scene).as_ref().map(|p| file.directory.join(p)))
-        };
-        let obstacles_path = args
-            .obstacles
-            .clone()
-            .or_else(|| scene_path(|s| &s.obstacles));
-        let stiffness_path = args
-            .stiffness_map
-            .clone()
-            .or_else(|| scene_path(|s| &s.stiffness_map));
-        let viscosity_path = args
-            .viscosity_map
-            .clone()
-            .or_else(|| scene_path(|s| &s.viscosity_map));
-        let mut scene = scene_file.map(|file| file.scene).unwrap_or_default();
+        Self::load_for(Frontend::Render, args, scene_file, adjust)
+    }
+
+    /// [`load`](Self::load) for the window of `ripples play`, where keys switch the solver and
+    /// the look: the spring maps are loaded whatever the starting solver, and only options no
+    /// key can bring into use are warned about.
+    pub fn load_for_window(
+        args: &WaterArgs,
+        scene_file: Option<SceneFile>,
+        adjust: impl FnOnce(&mut Scene),
+    ) -> Result<Self> {
+        Self::load_for(Frontend::Window, args, scene_file, adjust)
+    }
+
+    fn load_for(
+        frontend: Frontend,
+        args: &WaterArgs,
+        scene_file: Option<SceneFile>,
+        adjust: impl FnOnce(&mut Scene),
+    ) -> Result<Self> {
+        let scene_name = args
+            .scene
+            .as_ref()
+            .map_or_else(|| "options".to_string(), |p| crate::scene_file::describe(p));
+        let paths = PicturePaths::resolve(args, scene_file.as_ref());
+        let file_scene = scene_file.map(|file| file.scene);
+        let mut scene = file_scene.clone().unwrap_or_default();
         apply_water_overrides(&mut scene, args);
         adjust(&mut scene);
         let size = match (args.size, scene.width, scene.height) {
@@ -98,35 +190,41 @@ impl WaterPlan {
                 ));
             }
         };
-        scene
-            .validate()
-            .map_err(|error| anyhow!("{scene_name}: {error}"))?;
+        if let Err(error) = scene.validate() {
+            // The file's own mistake is the file's; a mix only the options made is a usage error.
+            return Err(match file_scene.as_ref().map(Scene::validate) {
+                Some(Err(file_error)) => anyhow!("{scene_name}: {file_error}"),
+                Some(Ok(())) => UsageError(format!("options over {scene_name}: {error}")).into(),
+                None => UsageError(format!("options: {error}")).into(),
+            });
+        }
         if let Some((width, height)) = size {
             ripples::check_size(u64::from(width), u64::from(height))
                 .map_err(|error| anyhow!("{scene_name}: {error}"))?;
         }
-        let image = match (&image_path, size) {
-            (Some(path), Some((width, height))) => {
-                Some(SourceImage::load(path)?.resized(width, height)?)
-            }
-            (Some(path), None) => Some(SourceImage::load(path)?),
-            (None, _) => None,
+        for warning in inert_options(args, &scene, frontend) {
+            eprintln!("warning: {warning}");
+        }
+        let image = match &paths.image {
+            Some(_) if paths.image_from_stdin => Some(SourceImage::read_standard_input()?),
+            Some(input) => Some(SourceImage::load(&input.path)?),
+            None => None,
         };
-        let obstacles = load_optional(obstacles_path.as_deref())?;
-        let has_maps = stiffness_path.is_some() || viscosity_path.is_some();
-        let (stiffness_map, viscosity_map) = if scene.solver == ripples::SolverKind::Spring {
-            (
-                load_optional(stiffness_path.as_deref())?,
-                load_optional(viscosity_path.as_deref())?,
-            )
-        } else {
-            if has_maps {
-                eprintln!(
-                    "warning: stiffness and viscosity maps only affect the spring solver; ignored"
-                );
-            }
-            (None, None)
+        let image = match (image, size) {
+            (Some(image), Some((width, height))) => Some(image.resized(width, height)?),
+            (image, _) => image,
         };
+        let obstacles = load_optional(paths.obstacles.as_ref())?;
+        // The window can switch to the spring solver with a key, and then needs its maps.
+        let (stiffness_map, viscosity_map) =
+            if scene.solver == ripples::SolverKind::Spring || frontend == Frontend::Window {
+                (
+                    load_optional(paths.stiffness_map.as_ref())?,
+                    load_optional(paths.viscosity_map.as_ref())?,
+                )
+            } else {
+                (None, None)
+            };
         Ok(Self {
             scene,
             scene_name,
@@ -155,6 +253,9 @@ impl WaterPlan {
         };
         let mut scene = self.scene.clone();
         for warning in scene.clip_to_pool(width, height) {
+            eprintln!("warning: {warning}");
+        }
+        for warning in sources_outside(&scene, width, height) {
             eprintln!("warning: {warning}");
         }
         let (stiffness_range, viscosity_range) = (scene.stiffness_range, scene.viscosity_range);
@@ -190,6 +291,18 @@ impl WaterPlan {
             stiffness_map.as_deref(),
             viscosity_map.as_deref(),
         )?;
+        let has_maps = stiffness_map.is_some() || viscosity_map.is_some();
+        if has_maps && pool.solver().kind() != ripples::SolverKind::Spring {
+            // Maps loaded for another solver are for the window, whose key 3 switches to the
+            // spring solver: one it would refuse them on is refused now, not at that key.
+            let mut spring = Solver::new(ripples::SolverKind::Spring, grid_width, grid_height)?;
+            runner.scene().configure_solver(&mut spring)?;
+            set_spring_maps(
+                &mut spring,
+                stiffness_map.as_deref(),
+                viscosity_map.as_deref(),
+            )?;
+        }
         Ok(Water {
             runner,
             image,
@@ -198,6 +311,57 @@ impl WaterPlan {
             viscosity_map,
         })
     }
+}
+
+/// A warning for every wave generator of `scene` that lies wholly outside a `width x height`
+/// pool. Stones and swipes are moved to the edge; a generator is not (a line keeps its
+/// direction, and the part of it inside the pool drives the water), so one with no part inside
+/// would silently do nothing.
+pub fn sources_outside(scene: &Scene, width: u32, height: u32) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (index, source) in scene.sources.iter().enumerate() {
+        let Ok((from, to)) = source.ends() else {
+            continue;
+        };
+        if segment_meets_rectangle(from, to, width, height) {
+            continue;
+        }
+        let place = if from == to {
+            format!("at ({}, {})", from[0], from[1])
+        } else {
+            format!("from ({}, {}) to ({}, {})", from[0], from[1], to[0], to[1])
+        };
+        warnings.push(format!(
+            "source #{} {place} lies outside the {width}x{height} pool; it moves no water",
+            index + 1
+        ));
+    }
+    warnings
+}
+
+/// Whether the segment from `from` to `to` has a point in `[0, width - 1] x [0, height - 1]`
+/// (Liang-Barsky clipping).
+fn segment_meets_rectangle(from: [i32; 2], to: [i32; 2], width: u32, height: u32) -> bool {
+    let (x0, y0) = (f64::from(from[0]), f64::from(from[1]));
+    let (dx, dy) = (f64::from(to[0]) - x0, f64::from(to[1]) - y0);
+    let (x_max, y_max) = (f64::from(width) - 1.0, f64::from(height) - 1.0);
+    let (mut enter, mut leave) = (0.0f64, 1.0f64);
+    // Each edge as p * t <= q: left, right, top, bottom.
+    for (p, q) in [(-dx, x0), (dx, x_max - x0), (-dy, y0), (dy, y_max - y0)] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                enter = enter.max(t);
+            } else {
+                leave = leave.min(t);
+            }
+        }
+    }
+    enter <= leave
 }
 
 /// Sets the spring maps on `solver` if it is the spring solver (the others have none).
@@ -217,8 +381,10 @@ pub fn set_spring_maps(
     Ok(())
 }
 
-fn load_optional(path: Option<&Path>) -> Result<Option<SourceImage>> {
-    path.map(SourceImage::load).transpose()
+fn load_optional(input: Option<&InputFile>) -> Result<Option<SourceImage>> {
+    input
+        .map(|input| SourceImage::load(&input.path))
+        .transpose()
 }
 
 /// The water options of the command line win over the scene file.
@@ -301,6 +467,67 @@ mod tests {
         assert_eq!((water.image.width, water.image.height), (40, 30));
         assert_eq!(water.runner.scene().drops[0].x, 39);
         assert!(water.walls.is_none());
+    }
+
+    #[test]
+    fn the_window_keeps_spring_maps_for_any_solver_and_checks_them_up_front() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = dir.path().join("map.png");
+        image::GrayImage::from_pixel(8, 6, image::Luma([255]))
+            .save(&map)
+            .unwrap();
+        let args = WaterArgs {
+            stiffness_map: Some(map),
+            ..WaterArgs::default()
+        };
+        // A render with the classic solver has no use for them ...
+        let render = WaterPlan::load(&args, None, |_| {}).unwrap();
+        assert!(render.build(8, 6).unwrap().stiffness_map.is_none());
+        // ... the window keeps them for key 3, which switches to the spring solver ...
+        let window = WaterPlan::load_for_window(&args, None, |_| {}).unwrap();
+        assert_eq!(
+            window.build(8, 6).unwrap().stiffness_map.unwrap().len(),
+            8 * 6
+        );
+        // ... and refuses at the start what that solver would refuse then: white here is a
+        // stiffness of 0.9, above the viscosity.
+        let stiff = WaterPlan::load_for_window(&args, None, |scene| {
+            scene.stiffness_range = [0.5, 0.9];
+        })
+        .unwrap();
+        let Err(error) = stiff.build(8, 6) else {
+            panic!("a stiffness map above the viscosity was accepted");
+        };
+        let error = format!("{error:#}");
+        assert!(error.contains("stiffness"), "{error}");
+    }
+
+    #[test]
+    fn sources_wholly_outside_the_pool_are_named() {
+        let sources = [
+            "x=-5,y=3",
+            "x=10,y=10",
+            "x0=-5,y0=-3,x1=50,y1=3",
+            "x0=-5,y0=-3,x1=-1,y1=-9",
+            "x0=40,y0=0,x1=60,y1=29",
+            "x0=39,y0=40,x1=0,y1=30",
+        ];
+        let scene = Scene {
+            sources: sources
+                .iter()
+                .map(|text| crate::args::parse_source(text).unwrap())
+                .collect(),
+            ..Scene::default()
+        };
+        assert_eq!(
+            sources_outside(&scene, 40, 30),
+            [
+                "source #1 at (-5, 3) lies outside the 40x30 pool; it moves no water",
+                "source #4 from (-5, -3) to (-1, -9) lies outside the 40x30 pool; it moves no water",
+                "source #5 from (40, 0) to (60, 29) lies outside the 40x30 pool; it moves no water",
+                "source #6 from (39, 40) to (0, 30) lies outside the 40x30 pool; it moves no water",
+            ]
+        );
     }
 
     #[test]

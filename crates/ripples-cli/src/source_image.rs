@@ -1,18 +1,30 @@
-//! Reading the picture under the water: PNG or JPEG, checked before it is decoded.
+//! Reading the picture under the water: PNG or JPEG, from a file or standard input, checked
+//! before it is decoded.
 //!
 //! The header is read first so that an image beyond the size limits is refused before a single
 //! pixel is allocated (a small file can decode to a huge image); the decoder then runs with the
 //! same limits as a second guard. Every error names the file, even when the decoder panics
-//! (see [`crate::panics`]).
+//! (see [`crate::panics`]). A truncated or damaged file is an error for JPEG as for PNG: the
+//! JPEG decoder is run strictly, and the file's structure checked, by [`jpeg`].
+//!
+//! Standard input is read whole into memory first (a decoder needs to seek back after the
+//! header), within [`MAX_INPUT_BYTES`], and then goes the same way as a file.
+
+pub mod jpeg;
 
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Cursor, IsTerminal, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use image::{ImageFormat, ImageReader, Limits, RgbaImage, imageops::FilterType};
 
+use crate::UsageError;
 use crate::panics;
+
+/// The most bytes read from standard input: twice the largest image within the limits as
+/// uncompressed RGBA, far more than any PNG or JPEG of it needs.
+pub const MAX_INPUT_BYTES: u64 = ripples::MAX_CELLS as u64 * 4 * 2;
 
 /// An RGBA image in memory.
 #[derive(Debug, Clone)]
@@ -37,38 +49,35 @@ impl SourceImage {
 
     /// Loads a PNG or JPEG file as RGBA.
     pub fn load(path: &Path) -> Result<Self> {
-        let shown = path.display();
-        let reader = open_reader(path)?;
-        let (width, height) = reader
-            .into_dimensions()
-            .map_err(|error| anyhow!("image '{shown}': cannot read its header: {error}"))?;
-        ripples::check_size(u64::from(width), u64::from(height))
-            .map_err(|error| anyhow!("image '{shown}' is {width}x{height}: {error}"))?;
+        let name = format!("image '{}'", path.display());
+        let file = File::open(path).map_err(|error| anyhow!("{name}: cannot open it: {error}"))?;
+        decode(BufReader::new(file), &name, "the file is empty")
+    }
 
-        let mut reader = open_reader(path)?;
-        let mut limits = Limits::default();
-        limits.max_image_width = Some(ripples::MAX_SIDE);
-        limits.max_image_height = Some(ripples::MAX_SIDE);
-        // The decoded RGBA image plus the decoder's own buffer of at most the same size.
-        limits.max_alloc = Some(u64::from(ripples::MAX_CELLS) * 4 * 2);
-        reader.limits(limits);
-        // A decoder's bug must not take the command down with a panic: the JPEG decoder
-        // (zune-jpeg 0.5) panics on some malformed files (found by fuzzing; upstream
-        // etemesi254/zune-image#361), so the user gets one error line naming the file.
-        let decoded = panics::capture(|| reader.decode())
-            .map_err(|panic| {
-                anyhow!(
-                    "image '{shown}': cannot decode it: the decoder failed ({})",
-                    panic.message
-                )
-            })?
-            .map_err(|error| anyhow!("image '{shown}': cannot decode it: {error}"))?;
-        let rgba = decoded.into_rgba8();
-        Ok(Self {
-            width,
-            height,
-            pixels: rgba.into_raw(),
-        })
+    /// Reads a PNG or JPEG image from standard input (all of it) as RGBA.
+    pub fn read_standard_input() -> Result<Self> {
+        let name = "image from standard input";
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            return Err(UsageError(format!(
+                "{name}: standard input is a terminal; pipe the image in, e.g. \
+                 `ripples render - < photo.jpg`"
+            ))
+            .into());
+        }
+        let mut bytes = Vec::new();
+        stdin
+            .lock()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
+        if bytes.len() as u64 > MAX_INPUT_BYTES {
+            bail!(
+                "{name}: more than {} MiB, larger than any image within the size limits",
+                MAX_INPUT_BYTES >> 20
+            );
+        }
+        decode(Cursor::new(bytes), name, "standard input is empty")
     }
 
     /// Luminance of every pixel, 0..=255 (Rec. 601 weights; alpha ignored).
@@ -99,34 +108,92 @@ impl SourceImage {
     }
 }
 
-/// Opens `path` for decoding after checking, from its first bytes (not its name), that it is a
-/// PNG or a JPEG.
-fn open_reader(path: &Path) -> Result<ImageReader<BufReader<File>>> {
-    let shown = path.display();
-    let mut file =
-        File::open(path).map_err(|error| anyhow!("image '{shown}': cannot open it: {error}"))?;
+/// Decodes a PNG or a JPEG (told apart by its first bytes, not its name) from `source`; errors
+/// start with `name`, and an empty source is refused with `empty`.
+fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<SourceImage> {
+    let format = sniff_format(&mut source, name, empty)?;
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(ripples::MAX_SIDE);
+    limits.max_image_height = Some(ripples::MAX_SIDE);
+    // The decoded RGBA image plus the decoder's own buffer of at most the same size.
+    limits.max_alloc = Some(u64::from(ripples::MAX_CELLS) * 4 * 2);
+    let check_size = |width: u32, height: u32| {
+        ripples::check_size(u64::from(width), u64::from(height))
+            .map_err(|error| anyhow!("{name} is {width}x{height}: {error}"))
+    };
+    let decoder_panic = |panic: panics::Caught| {
+        anyhow!(
+            "{name}: cannot decode it: the decoder failed ({})",
+            panic.message
+        )
+    };
+    match format {
+        ImageFormat::Jpeg => {
+            let mut bytes = Vec::new();
+            source
+                .read_to_end(&mut bytes)
+                .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
+            // The JPEG decoder (zune-jpeg 0.5) panics on some malformed files (found by
+            // fuzzing; upstream etemesi254/zune-image#361): one error line naming the file.
+            let (width, height) = panics::capture(|| jpeg::dimensions(&bytes))
+                .map_err(decoder_panic)?
+                .map_err(|error| anyhow!("{name}: cannot read its header: {error}"))?;
+            check_size(width, height)?;
+            let decoded = panics::capture(|| jpeg::decode(&bytes, ripples::MAX_SIDE))
+                .map_err(decoder_panic)?
+                .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
+            Ok(SourceImage {
+                width: decoded.width,
+                height: decoded.height,
+                pixels: decoded.into_rgba(),
+            })
+        }
+        _ => {
+            let (width, height) = ImageReader::with_format(&mut source, format)
+                .into_dimensions()
+                .map_err(|error| anyhow!("{name}: cannot read its header: {error}"))?;
+            check_size(width, height)?;
+            source
+                .seek(SeekFrom::Start(0))
+                .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
+            let mut reader = ImageReader::with_format(&mut source, format);
+            reader.limits(limits);
+            let decoded = panics::capture(|| reader.decode())
+                .map_err(decoder_panic)?
+                .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
+            let rgba = decoded.into_rgba8();
+            Ok(SourceImage {
+                width,
+                height,
+                pixels: rgba.into_raw(),
+            })
+        }
+    }
+}
+
+/// Reads the first bytes of `source` to tell a PNG from a JPEG, and rewinds it.
+fn sniff_format<R: Read + Seek>(source: &mut R, name: &str, empty: &str) -> Result<ImageFormat> {
     let mut head = [0u8; 16];
-    let read = read_prefix(&mut file, &mut head)
-        .map_err(|error| anyhow!("image '{shown}': cannot read it: {error}"))?;
+    let read = read_prefix(source, &mut head)
+        .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
     if read == 0 {
-        bail!("image '{shown}': the file is empty");
+        bail!("{name}: {empty}");
     }
     let format = match image::guess_format(&head[..read]) {
         Ok(format @ (ImageFormat::Png | ImageFormat::Jpeg)) => format,
-        _ => bail!("image '{shown}': not a PNG or JPEG file"),
+        _ => bail!("{name}: not a PNG or JPEG file"),
     };
-    file.seek(SeekFrom::Start(0))
-        .map_err(|error| anyhow!("image '{shown}': cannot read it: {error}"))?;
-    let mut reader = ImageReader::new(BufReader::new(file));
-    reader.set_format(format);
-    Ok(reader)
+    source
+        .seek(SeekFrom::Start(0))
+        .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
+    Ok(format)
 }
 
-/// Reads until `buffer` is full or the file ends; returns the bytes read.
-fn read_prefix(file: &mut File, buffer: &mut [u8]) -> std::io::Result<usize> {
+/// Reads until `buffer` is full or the source ends; returns the bytes read.
+fn read_prefix(source: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buffer.len() {
-        match file.read(&mut buffer[filled..])? {
+        match source.read(&mut buffer[filled..])? {
             0 => break,
             n => filled += n,
         }

@@ -1040,17 +1040,18 @@ fn bad_physics_options_are_refused() {
         2,
         &["unknown key 'colour'"],
     );
+    // Wrong values on the command line are usage errors, by the scene file's rules.
     fails(
         &["render", "--source", "x=1,y=2,period=1"],
         path,
-        1,
-        &["source #1", "period"],
+        2,
+        &["--source", "period must be at least 2 steps, got 1"],
     );
     fails(
         &["render", "--solver", "spring", "--stiffness", "0.5"],
         path,
-        1,
-        &["stiffness"],
+        2,
+        &["stiffness 0.5 is above the viscosity 0.02"],
     );
     fails(
         &["render", "--obstacles", "nowhere.png"],
@@ -1117,4 +1118,662 @@ fn spring_maps_load_from_greyscale_images() {
         1,
         &["nothing.png"],
     );
+}
+
+/// Runs `ripples ARGS` in `dir` with `input` on its standard input.
+fn ripples_with_stdin(args: &[&str], dir: &Path, input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ripples"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the ripples binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    // The command may stop reading early (an error): a broken pipe is not the test's concern.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// A 24x16 PNG picture at `path`.
+fn small_png(path: &Path) {
+    image::RgbaImage::from_fn(24, 16, |x, y| {
+        image::Rgba([(x * 10) as u8, (y * 15) as u8, 128, 255])
+    })
+    .save_with_format(path, image::ImageFormat::Png)
+    .unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_an_input_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    small_png(&path.join("in.png"));
+    let original = std::fs::read(path.join("in.png")).unwrap();
+    std::fs::create_dir(path.join("sub")).unwrap();
+    std::fs::hard_link(path.join("in.png"), path.join("hard.png")).unwrap();
+    std::os::unix::fs::symlink("in.png", path.join("link.png")).unwrap();
+    let quick = ["--frames", "2", "--size", "24x16"];
+    let refused = |args: &[&str], needles: &[&str]| {
+        let mut all = vec!["render"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&quick);
+        fails(&all, path, 2, needles);
+        assert_eq!(std::fs::read(path.join("in.png")).unwrap(), original);
+    };
+    // The image, by the same name, another spelling, a hard link and a symbolic link.
+    refused(
+        &["in.png", "--out", "in.png"],
+        &["output 'in.png' is the input image 'in.png'; "],
+    );
+    refused(
+        &["in.png", "--out", "./sub/../in.png"],
+        &["output './sub/../in.png' is the input image 'in.png' (the same file)"],
+    );
+    refused(
+        &["hard.png", "--out", "in.png"],
+        &["output 'in.png' is the input image 'hard.png' (the same file)"],
+    );
+    refused(
+        &["link.png", "--out", "in.png"],
+        &["output 'in.png' is the input image 'link.png'"],
+    );
+    refused(
+        &["in.png", "--out", "link.png"],
+        &["output 'link.png' is the input image 'in.png'"],
+    );
+    // The walls and the spring maps, whatever the solver.
+    refused(
+        &["--obstacles", "in.png", "--out", "in.png"],
+        &["output 'in.png' is the obstacles image 'in.png'"],
+    );
+    refused(
+        &[
+            "--solver",
+            "spring",
+            "--stiffness-map",
+            "in.png",
+            "--out",
+            "in.png",
+        ],
+        &["output 'in.png' is the stiffness map 'in.png'"],
+    );
+    refused(
+        &["--viscosity-map", "hard.png", "--out", "in.png"],
+        &["output 'in.png' is the viscosity map 'hard.png'"],
+    );
+    // A scene file's own paths are relative to it.
+    std::fs::create_dir(path.join("scenes")).unwrap();
+    small_png(&path.join("scenes/pic.png"));
+    small_png(&path.join("scenes/walls.png"));
+    std::fs::write(
+        path.join("scenes/s.toml"),
+        "image = \"pic.png\"\nobstacles = \"walls.png\"\n",
+    )
+    .unwrap();
+    refused(
+        &["--scene", "scenes/s.toml", "--out", "scenes/pic.png"],
+        &["output 'scenes/pic.png' is the scene's input image 'scenes/pic.png'"],
+    );
+    refused(
+        &["--scene", "scenes/s.toml", "--out", "scenes/walls.png"],
+        &["output 'scenes/walls.png' is the scene's obstacles image 'scenes/walls.png'"],
+    );
+    // The scene file itself, through a link with an output's name.
+    std::os::unix::fs::symlink("scenes/s.toml", path.join("scene-link.gif")).unwrap();
+    refused(
+        &["--scene", "scenes/s.toml", "--out", "scene-link.gif"],
+        &["output 'scene-link.gif' is the scene file 'scenes/s.toml'"],
+    );
+    // --heights-out, against the inputs and against --out.
+    small_png(&path.join("walls.npy"));
+    refused(
+        &[
+            "--obstacles",
+            "walls.npy",
+            "--heights-out",
+            "walls.npy",
+            "--out",
+            "a.gif",
+        ],
+        &["heights output 'walls.npy' is the obstacles image 'walls.npy'"],
+    );
+    std::fs::write(path.join("h.npy"), "an older height field").unwrap();
+    std::os::unix::fs::symlink("h.npy", path.join("h-link.gif")).unwrap();
+    refused(
+        &["--heights-out", "h.npy", "--out", "h-link.gif"],
+        &["heights output 'h.npy' is the output 'h-link.gif'"],
+    );
+    assert_eq!(
+        std::fs::read(path.join("h.npy")).unwrap(),
+        b"an older height field"
+    );
+    // A directory output: a frame it would write is an input, by name or by a hard link ...
+    std::fs::create_dir(path.join("frames")).unwrap();
+    small_png(&path.join("frames/frame_00001.png"));
+    refused(
+        &["frames/frame_00001.png", "--out", "frames/"],
+        &[
+            "output directory 'frames/' would overwrite the input image 'frames/frame_00001.png' \
+           with frame 1 (it writes frame_00000.png to frame_00001.png)",
+        ],
+    );
+    std::fs::hard_link(path.join("in.png"), path.join("frames/frame_00000.png")).unwrap();
+    refused(
+        &["in.png", "--out", "frames"],
+        &["output directory 'frames' would overwrite the input image 'in.png' with frame 0"],
+    );
+    std::fs::remove_file(path.join("frames/frame_00000.png")).unwrap();
+    // ... while a file it would not write, or one that merely lies there, is no concern.
+    small_png(&path.join("frames/frame_00007.png"));
+    small_png(&path.join("frames/photo.png"));
+    for image in ["frames/frame_00007.png", "frames/photo.png"] {
+        ok(
+            &[
+                "render", image, "--out", "frames/", "--frames", "3", "--size", "24x16",
+            ],
+            path,
+        );
+    }
+    // A new output with an input's name elsewhere is fine.
+    ok(
+        &["render", "in.png", "--out", "sub/in.png", "--frames", "2"],
+        path,
+    );
+    assert_eq!(std::fs::read(path.join("in.png")).unwrap(), original);
+}
+
+/// The photographs in tests/data, from scikit-image's sample data (`skimage.data`), encoded by
+/// Pillow (libjpeg) at quality 80: the coffee cup (Rachel Michetti, CC0) baseline with EXIF,
+/// Chelsea the cat (Stefan van der Walt, CC0) progressive, and Eileen Collins (NASA, public
+/// domain) baseline with 4:4:4 sampling and a restart marker every row of blocks.
+const PHOTOS: [(&str, (u32, u32)); 3] = [
+    ("coffee.jpg", (600, 400)),
+    ("chelsea-progressive.jpg", (451, 300)),
+    ("astronaut.jpg", (512, 512)),
+];
+
+fn photo(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Where the coded data of the first scan starts (just past the start-of-scan header).
+fn first_scan_data(bytes: &[u8]) -> usize {
+    let sos = bytes.windows(2).position(|w| w == [0xFF, 0xDA]).unwrap();
+    sos + 2 + usize::from(u16::from_be_bytes([bytes[sos + 2], bytes[sos + 3]]))
+}
+
+#[test]
+fn truncated_and_damaged_jpegs_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let refused = |name: &str, bytes: &[u8], needle: &str| {
+        std::fs::write(path.join(name), bytes).unwrap();
+        fails(
+            &["render", name, "--frames", "1", "--out", "out.y4m"],
+            path,
+            1,
+            &[&format!("image '{name}': "), needle],
+        );
+        std::fs::remove_file(path.join(name)).unwrap();
+    };
+    for (photo_name, _) in PHOTOS {
+        let bytes = photo(photo_name);
+        let length = bytes.len();
+        for (what, cut) in [
+            ("third", length / 3),
+            ("two-thirds", length * 2 / 3),
+            ("short", length - 1),
+        ] {
+            refused(
+                &format!("{what}-{photo_name}"),
+                &bytes[..cut],
+                "cannot decode it: the file is cut short",
+            );
+        }
+    }
+    let coffee = photo("coffee.jpg");
+    // A cut file whose EXIF block holds a whole small JPEG (a thumbnail, with its own
+    // end-of-image marker) is still cut short.
+    let mut thumbnail = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new(&mut thumbnail)
+        .encode_image(&image::RgbImage::from_pixel(8, 8, image::Rgb([9, 99, 199])))
+        .unwrap();
+    let mut app1 = vec![0xFF, 0xE1];
+    app1.extend_from_slice(&u16::try_from(thumbnail.len() + 8).unwrap().to_be_bytes());
+    app1.extend_from_slice(b"Exif\0\0");
+    app1.extend_from_slice(&thumbnail);
+    let mut with_thumbnail = coffee[..2].to_vec();
+    with_thumbnail.extend_from_slice(&app1);
+    with_thumbnail.extend_from_slice(&coffee[2..coffee.len() / 2]);
+    refused(
+        "thumbnail.jpg",
+        &with_thumbnail,
+        "cannot decode it: the file is cut short",
+    );
+    // Damage in the coded data that a decoder can see: a burst of 0xFF bytes (stuffed as
+    // 0xFF 0x00), a run of 1-bits no Huffman table has a code for.
+    let mut burst = coffee.clone();
+    let middle = first_scan_data(&coffee) + (coffee.len() - first_scan_data(&coffee)) / 2;
+    for pair in burst[middle..middle + 12].chunks_exact_mut(2) {
+        pair.copy_from_slice(&[0xFF, 0x00]);
+    }
+    refused(
+        "burst.jpg",
+        &burst,
+        "cannot decode it: the JPEG data is damaged",
+    );
+    // A flipped byte in the frame header: 8-bit samples become 247-bit ones.
+    let mut flipped = coffee.clone();
+    let frame_header = coffee.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
+    flipped[frame_header + 4] ^= 0xFF;
+    refused(
+        "flipped.jpg",
+        &flipped,
+        "the image has 247 bits of precision",
+    );
+}
+
+#[test]
+fn good_jpegs_load_exactly_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let coffee = photo("coffee.jpg");
+    // Bytes after the end-of-image marker, as some cameras and editors leave them.
+    let mut trailing = coffee.clone();
+    trailing.extend_from_slice(&[0u8; 300]);
+    trailing.extend_from_slice(b"\xFF\xD8 more after the image");
+    // Stray bytes between two header segments, which libjpeg and browsers skip.
+    let first_segment_end = 4 + usize::from(u16::from_be_bytes([coffee[4], coffee[5]]));
+    let mut stray = coffee[..first_segment_end].to_vec();
+    stray.extend_from_slice(b"stray");
+    stray.extend_from_slice(&coffee[first_segment_end..]);
+    // Grey, encoded by the image crate.
+    let mut grey = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut grey, 85)
+        .encode_image(
+            &image::load_from_memory(&photo("chelsea-progressive.jpg"))
+                .unwrap()
+                .to_luma8(),
+        )
+        .unwrap();
+    let mut files: Vec<(String, Vec<u8>, (u32, u32))> = PHOTOS
+        .iter()
+        .map(|&(name, size)| (name.to_string(), photo(name), size))
+        .collect();
+    files.push(("trailing.jpg".into(), trailing, (600, 400)));
+    files.push(("stray.jpg".into(), stray, (600, 400)));
+    files.push(("grey.jpg".into(), grey, (451, 300)));
+    for (name, bytes, (width, height)) in files {
+        std::fs::write(path.join(&name), &bytes).unwrap();
+        let output = ok(
+            &["render", &name, "--frames", "1", "--out", "out.y4m"],
+            path,
+        );
+        assert!(
+            stdout(&output).contains(&format!("1 frames, {width}x{height}")),
+            "{name}: {}",
+            stdout(&output)
+        );
+        // The strict decoder gives the same pixels the image crate's lenient one does.
+        let loaded = ripples_cli::source_image::SourceImage::load(&path.join(&name)).unwrap();
+        let reference = image::load_from_memory(&bytes).unwrap().to_rgba8();
+        assert_eq!((loaded.width, loaded.height), (width, height), "{name}");
+        assert!(
+            loaded.pixels == reference.into_raw(),
+            "{name}: pixels differ"
+        );
+    }
+}
+
+#[test]
+fn standard_input_feeds_the_image_or_the_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let cat = photo("chelsea-progressive.jpg");
+    let output = ripples_with_stdin(
+        &["render", "-", "--frames", "2", "--out", "cat.y4m"],
+        path,
+        &cat,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("wrote cat.y4m: 2 frames, 451x300"),
+        "{}",
+        stdout(&output)
+    );
+    let refused = |args: &[&str], input: &[u8], code: i32, needles: &[&str]| {
+        let before = listing(path);
+        let output = ripples_with_stdin(args, path, input);
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {message}");
+        for needle in needles {
+            assert!(
+                message.contains(needle),
+                "{args:?}: expected '{needle}' in {message}"
+            );
+        }
+        assert!(message.starts_with("error: "), "{message}");
+        assert_eq!(listing(path), before, "{args:?} left files behind");
+    };
+    let render_stdin = ["render", "-", "--out", "x.gif"];
+    refused(
+        &render_stdin,
+        b"",
+        1,
+        &["image from standard input: standard input is empty"],
+    );
+    refused(
+        &render_stdin,
+        b"hello",
+        1,
+        &["image from standard input: not a PNG or JPEG file"],
+    );
+    refused(
+        &render_stdin,
+        &cat[..cat.len() / 3],
+        1,
+        &["image from standard input: cannot decode it: the file is cut short"],
+    );
+    // A scene from standard input: its relative paths are the current directory's.
+    std::fs::write(path.join("cat.jpg"), &cat).unwrap();
+    let scene = b"frames = 3\nimage = \"cat.jpg\"\n[[drop]]\nx = -4\ny = 20\n";
+    let output = ripples_with_stdin(
+        &["render", "--scene", "-", "--out", "scene.y4m"],
+        path,
+        scene,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("wrote scene.y4m: 3 frames, 451x300"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stderr(&output).contains("warning: drop #1 at (-4, 20)"),
+        "{}",
+        stderr(&output)
+    );
+    refused(
+        &["render", "--scene", "-", "--out", "x.gif"],
+        b"frames = 3\nfsp = 30\n",
+        1,
+        &["scene from standard input: line 2: unknown field `fsp`"],
+    );
+    refused(
+        &["render", "--scene", "-", "--out", "x.gif"],
+        b"",
+        1,
+        &["scene from standard input: standard input is empty"],
+    );
+    refused(
+        &["render", "-", "--scene", "-", "--out", "x.gif"],
+        scene,
+        2,
+        &["the image and --scene are both '-'"],
+    );
+}
+
+#[test]
+fn options_that_do_nothing_are_named_in_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    small_png(&path.join("map.png"));
+    let quick = ["--frames", "1", "--size", "24x16", "--out", "w.y4m"];
+    let warnings = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["render"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&quick);
+        stderr(&ok(&all, path))
+            .lines()
+            .filter(|line| line.starts_with("warning: "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        warnings(&["--wave-speed", "2", "--damping", "0.1"]),
+        [
+            "warning: --wave-speed has no effect: it tunes the wave solver, and the solver is \
+             classic (--solver wave uses it)",
+            "warning: --damping has no effect: it tunes the wave solver, and the solver is \
+             classic (--solver wave uses it)",
+        ]
+    );
+    assert_eq!(
+        warnings(&[
+            "--solver",
+            "wave",
+            "--stiffness",
+            "0.01",
+            "--damping-shift",
+            "3"
+        ])
+        .len(),
+        2
+    );
+    assert_eq!(
+        warnings(&["--stiffness-map", "map.png"]),
+        [
+            "warning: --stiffness-map has no effect: it tunes the spring solver, and the solver is \
+          classic (--solver spring uses it)"
+        ]
+    );
+    assert_eq!(
+        warnings(&[
+            "--render",
+            "classic",
+            "--light-angle",
+            "30",
+            "--spring-refraction",
+            "1"
+        ]),
+        [
+            "warning: --light-angle has no effect: it tunes the default look, and the look is \
+             classic (--render default uses it)",
+            "warning: --spring-refraction has no effect: it tunes the spring look, and the look \
+             is classic (--render spring uses it)",
+        ]
+    );
+    assert!(warnings(&["--solver", "wave", "--wave-speed", "1", "--shading", "1"]).is_empty());
+    // The window switches the solver with keys 1, 2, 3 and the look with L: it only warns about
+    // what no key reaches (here before it finds there is no display).
+    let play = |args: &[&str]| {
+        let mut all = vec!["play"];
+        all.extend_from_slice(args);
+        stderr(&ripples(&all, path))
+    };
+    let message = play(&["--wave-speed", "2", "--render", "classic", "--shading", "1"]);
+    assert!(!message.contains("warning"), "{message}");
+    let message = play(&["--render", "spring", "--shading", "1"]);
+    assert!(
+        message.contains(
+            "warning: --shading has no effect: it tunes the default look, and the look is spring \
+             (--render default uses it); L switches only between the spring and classic looks"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn command_line_values_are_usage_errors_and_scene_values_are_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    fails(
+        &["render", "--light-angle", "nan"],
+        path,
+        2,
+        &[
+            "'--light-angle <DEGREES>'",
+            "light angle must be a finite number, got NaN",
+        ],
+    );
+    fails(
+        &["render", "--refraction", "1e30"],
+        path,
+        2,
+        &["'--refraction <K>'", "refraction must be <= 64"],
+    );
+    fails(
+        &["render", "--shading", "-1"],
+        path,
+        2,
+        &["'--shading <K>'", "shading must be >= 0, got -1"],
+    );
+    fails(
+        &["render", "--stiffness", "2"],
+        path,
+        2,
+        &["stiffness must be <= 1, got 2"],
+    );
+    fails(
+        &["render", "--spread-passes", "0"],
+        path,
+        2,
+        &["spread passes must be >= 1"],
+    );
+    fails(&["play", "--specular", "inf"], path, 2, &["specular"]);
+    // A scene file's own bad value is the file's error (exit 1, its name) ...
+    std::fs::write(
+        path.join("stiff.toml"),
+        "stiffness = 0.3\nviscosity = 0.2\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "stiff.toml"],
+        path,
+        1,
+        &["scene 'stiff.toml': stiffness 0.3 is above the viscosity 0.2"],
+    );
+    std::fs::write(path.join("look.toml"), "[look]\nlight_angle = 400\n").unwrap();
+    fails(
+        &["render", "--scene", "look.toml"],
+        path,
+        1,
+        &["scene 'look.toml'", "400"],
+    );
+    // ... but a good file that an option spoils is the option's.
+    std::fs::write(path.join("calm.toml"), "viscosity = 0.05\n").unwrap();
+    fails(
+        &["render", "--scene", "calm.toml", "--stiffness", "0.1"],
+        path,
+        2,
+        &["options over scene 'calm.toml': stiffness 0.1 is above the viscosity 0.05"],
+    );
+}
+
+#[test]
+fn negative_coordinates_and_seeds_are_taken_in_every_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let quick = ["--frames", "2", "--size", "40x30", "--out", "n.y4m"];
+    let warned = |args: &[&str], needles: &[&str]| {
+        let mut all = vec!["render"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&quick);
+        let message = stderr(&ok(&all, path));
+        for needle in needles {
+            assert!(
+                message.contains(needle),
+                "{args:?}: expected '{needle}' in {message}"
+            );
+        }
+    };
+    let clipped = "warning: drop #1 at (-5, 10) is outside the 40x30 pool; clipped to (0, 10)";
+    warned(&["--drop", "-5,10"], &[clipped]);
+    warned(&["--drop=-5,10"], &[clipped]);
+    warned(&["--drop", "-5,10,3,50@1"], &[clipped]);
+    let swipe = [
+        "swipe #1 point at (-5, 3) is outside the 40x30 pool; clipped to (0, 3)",
+        "swipe #1 point at (20, -4) is outside the 40x30 pool; clipped to (20, 0)",
+    ];
+    warned(&["--swipe", "-5,3:20,-4"], &swipe);
+    warned(&["--swipe=-5,3:20,-4@0+2"], &swipe);
+    warned(
+        &["--solver", "wave", "--source", "x=-5,y=3"],
+        &["warning: source #1 at (-5, 3) lies outside the 40x30 pool; it moves no water"],
+    );
+    warned(
+        &["--solver", "wave", "--source=x0=-5,y0=-3,x1=50,y1=3"],
+        &[],
+    );
+    // Seeds: a negative one is the unsigned one with the same 64 bits.
+    let rain = |seed: &str, out: &str| {
+        ok(
+            &[
+                "render", "--rain", "3", "--frames", "3", "--size", "40x30", seed, "--out", out,
+            ],
+            path,
+        );
+        std::fs::read(path.join(out)).unwrap()
+    };
+    let minus_one = rain("--seed=-1", "a.y4m");
+    assert_eq!(minus_one, rain("--seed=18446744073709551615", "b.y4m"));
+    assert_ne!(minus_one, rain("--seed=1", "c.y4m"));
+    ok(
+        &[
+            "render",
+            "--seed",
+            "-9223372036854775808",
+            "--frames",
+            "1",
+            "--size",
+            "8x8",
+            "--out",
+            "d.y4m",
+        ],
+        path,
+    );
+    fails(
+        &["render", "--seed", "18446744073709551616"],
+        path,
+        2,
+        &["seed must be an integer from -9223372036854775808 to 18446744073709551615"],
+    );
+    fails(
+        &["render", "--seed=-9223372036854775809"],
+        path,
+        2,
+        &["seed must be an integer"],
+    );
+}
+
+#[test]
+fn every_help_lists_the_solvers_and_looks_and_assumes_no_history() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["render", "play", "bench"] {
+        let help = stdout(&ok(&[command, "--help"], dir.path()));
+        // Clap wraps long help; the checks are on the words, not the line breaks.
+        let text = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains("--solver <NAME> The solver: classic ("),
+            "{command}: {text}"
+        );
+        assert!(
+            text.contains("--render <LOOK> The look: default ("),
+            "{command}: {text}"
+        );
+        for phrase in ["), wave (", ") or spring (", "), classic ("] {
+            assert!(text.contains(phrase), "{command}: '{phrase}' in {text}");
+        }
+        for forbidden in ["README", "the seeds", "seed's", "GameRes", "Frogger"] {
+            assert!(
+                !text.contains(forbidden),
+                "{command}: '{forbidden}' in {text}"
+            );
+        }
+    }
 }

@@ -106,7 +106,7 @@ fn run(args: &PlayArgs, rain_by_default: bool) -> Result<String> {
         .map(SceneFile::load)
         .transpose()?;
     let has_scene_file = scene_file.is_some();
-    let mut plan = WaterPlan::load(&args.water, scene_file, |_| {})?;
+    let mut plan = WaterPlan::load_for_window(&args.water, scene_file, |_| {})?;
     let rate = args.fps.unwrap_or(if has_scene_file {
         plan.scene.fps
     } else {

@@ -1,0 +1,371 @@
+//! Options that would do nothing: `--wave-speed` with the classic solver, `--shading` with the
+//! classic look, a spring map with the wave solver. Each gets a warning line that names the
+//! option and says why, so a user who asked for something sees that it did not happen.
+//!
+//! Whether an option does anything depends on where it is used. A render runs one solver and
+//! one look from start to end. In the window of `ripples play` the keys 1, 2 and 3 switch the
+//! solver (with the scene's and the options' parameters, maps included) and `L` switches
+//! between the starting look and the classic one (from the classic look, to the default one),
+//! so there only what no key can reach is inert. Both come from one table, [`inert_options`],
+//! so the two stay in step.
+
+use ripples::{RenderMode, Scene, SolverKind};
+
+use crate::args::WaterArgs;
+
+/// Where the water runs, which decides what can still change after the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frontend {
+    /// `ripples render`: one solver and one look for the whole animation.
+    Render,
+    /// The window of `ripples play`: keys switch the solver and the look while it runs.
+    Window,
+}
+
+/// A warning line (without the `warning: ` prefix) for every option in `args` that has no
+/// effect on `scene` (the scene with every option applied) run on `frontend`.
+pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let solver = scene.solver;
+    let look = scene.render;
+    // In the window any solver can be switched to, so solver options always may apply.
+    let solver_fixed = frontend == Frontend::Render;
+    let solver_options = [
+        ("--wave-speed", args.wave_speed.is_some(), SolverKind::Wave),
+        ("--damping", args.damping.is_some(), SolverKind::Wave),
+        (
+            "--damping-shift",
+            args.damping_shift.is_some(),
+            SolverKind::Classic,
+        ),
+        ("--stiffness", args.stiffness.is_some(), SolverKind::Spring),
+        ("--viscosity", args.viscosity.is_some(), SolverKind::Spring),
+        ("--spread", args.spread.is_some(), SolverKind::Spring),
+        (
+            "--spread-passes",
+            args.spread_passes.is_some(),
+            SolverKind::Spring,
+        ),
+        (
+            "--stiffness-map",
+            args.stiffness_map.is_some(),
+            SolverKind::Spring,
+        ),
+        (
+            "--viscosity-map",
+            args.viscosity_map.is_some(),
+            SolverKind::Spring,
+        ),
+    ];
+    for (option, given, owner) in solver_options {
+        if given && solver_fixed && solver != owner {
+            warnings.push(format!(
+                "{option} has no effect: it tunes the {} solver, and the solver is {} \
+                 (--solver {} uses it)",
+                solver_name(owner),
+                solver_name(solver),
+                solver_name(owner)
+            ));
+        }
+    }
+    if solver_fixed && solver != SolverKind::Spring {
+        let scene_maps = [
+            (
+                "stiffness_map",
+                args.stiffness_map.is_none() && scene.stiffness_map.is_some(),
+            ),
+            (
+                "viscosity_map",
+                args.viscosity_map.is_none() && scene.viscosity_map.is_some(),
+            ),
+        ];
+        for (key, given) in scene_maps {
+            if given {
+                warnings.push(format!(
+                    "the scene's {key} has no effect: it tunes the spring solver, and the \
+                     solver is {}",
+                    solver_name(solver)
+                ));
+            }
+        }
+    }
+    let has_map = |option: &Option<std::path::PathBuf>, in_scene: &Option<String>| {
+        option.is_some() || in_scene.is_some()
+    };
+    let maps_over_uniform = [
+        (
+            "--stiffness",
+            args.stiffness.is_some(),
+            has_map(&args.stiffness_map, &scene.stiffness_map),
+            "stiffness",
+        ),
+        (
+            "--viscosity",
+            args.viscosity.is_some(),
+            has_map(&args.viscosity_map, &scene.viscosity_map),
+            "viscosity",
+        ),
+    ];
+    for (option, given, mapped, what) in maps_over_uniform {
+        if given && mapped && (solver == SolverKind::Spring || !solver_fixed) {
+            warnings.push(format!(
+                "{option} has no effect: the {what} map gives every cell its {what}"
+            ));
+        }
+    }
+
+    // The looks this run can show: the one it starts with, and in the window the one `L`
+    // switches to.
+    let reachable = |mode: RenderMode| {
+        mode == look
+            || (frontend == Frontend::Window
+                && match look {
+                    RenderMode::Classic => mode == RenderMode::Default,
+                    RenderMode::Default | RenderMode::Spring => mode == RenderMode::Classic,
+                })
+    };
+    let look_options = [
+        (
+            "--refraction",
+            args.refraction.is_some(),
+            RenderMode::Default,
+        ),
+        ("--shading", args.shading.is_some(), RenderMode::Default),
+        ("--specular", args.specular.is_some(), RenderMode::Default),
+        ("--shininess", args.shininess.is_some(), RenderMode::Default),
+        (
+            "--light-angle",
+            args.light_angle.is_some(),
+            RenderMode::Default,
+        ),
+        (
+            "--spring-refraction",
+            args.spring_refraction.is_some(),
+            RenderMode::Spring,
+        ),
+        (
+            "--spring-transparency",
+            args.spring_transparency.is_some(),
+            RenderMode::Spring,
+        ),
+    ];
+    for (option, given, owner) in look_options {
+        if given && !reachable(owner) {
+            let keys = match frontend {
+                Frontend::Render => String::new(),
+                Frontend::Window => format!(
+                    "; L switches only between the {} and classic looks",
+                    look_name(look)
+                ),
+            };
+            warnings.push(format!(
+                "{option} has no effect: it tunes the {} look, and the look is {} (--render {} \
+                 uses it){keys}",
+                look_name(owner),
+                look_name(look),
+                look_name(owner)
+            ));
+        }
+    }
+    if args.spring_transparency.is_some()
+        && look == RenderMode::Spring
+        && solver != SolverKind::Spring
+        && solver_fixed
+    {
+        warnings.push(format!(
+            "--spring-transparency has no effect: the transparency comes from the water's \
+             velocity, which only the spring solver keeps, and the solver is {}",
+            solver_name(solver)
+        ));
+    }
+    warnings
+}
+
+fn solver_name(kind: SolverKind) -> &'static str {
+    match kind {
+        SolverKind::Classic => "classic",
+        SolverKind::Wave => "wave",
+        SolverKind::Spring => "spring",
+    }
+}
+
+fn look_name(mode: RenderMode) -> &'static str {
+    match mode {
+        RenderMode::Default => "default",
+        RenderMode::Classic => "classic",
+        RenderMode::Spring => "spring",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// The options of `ripples render ARGS` and the solver and look they choose (no scene
+    /// file; nothing is loaded, so map files need not exist).
+    fn parsed(args: &[&str]) -> (WaterArgs, Scene) {
+        let cli =
+            crate::args::Cli::try_parse_from(["ripples", "render"].iter().chain(args).copied())
+                .unwrap();
+        let Some(crate::args::Command::Render(render)) = cli.command else {
+            unreachable!("parsed as render");
+        };
+        let scene = Scene {
+            solver: render.water.solver.unwrap_or_default(),
+            render: render.water.render.unwrap_or_default(),
+            ..Scene::default()
+        };
+        (render.water, scene)
+    }
+
+    fn warned(args: &[&str], frontend: Frontend) -> Vec<String> {
+        let (args, scene) = parsed(args);
+        inert_options(&args, &scene, frontend)
+    }
+
+    #[test]
+    fn solver_options_are_inert_with_another_solver_in_a_render() {
+        let cases: [(&[&str], &str); 7] = [
+            (
+                &["--wave-speed", "2"],
+                "--wave-speed has no effect: it tunes the wave solver, and the solver is classic (--solver wave uses it)",
+            ),
+            (
+                &["--damping", "0.1"],
+                "--damping has no effect: it tunes the wave solver",
+            ),
+            (
+                &["--solver", "wave", "--damping-shift", "3"],
+                "--damping-shift has no effect: it tunes the classic solver, and the solver is wave",
+            ),
+            (
+                &["--solver", "wave", "--stiffness", "0.01"],
+                "--stiffness has no effect: it tunes the spring solver, and the solver is wave",
+            ),
+            (
+                &["--viscosity", "0.5"],
+                "--viscosity has no effect: it tunes the spring solver",
+            ),
+            (
+                &["--solver", "spring", "--wave-speed", "1"],
+                "--wave-speed has no effect: it tunes the wave solver, and the solver is spring",
+            ),
+            (
+                &["--spread", "0.1", "--spread-passes", "2"],
+                "--spread-passes has no effect",
+            ),
+        ];
+        for (args, expected) in cases {
+            let warnings = warned(args, Frontend::Render);
+            assert!(
+                warnings.iter().any(|w| w.starts_with(expected)),
+                "{args:?}: {warnings:?}"
+            );
+            // The window can switch to any solver with a key: nothing is inert there.
+            assert_eq!(
+                warned(args, Frontend::Window),
+                Vec::<String>::new(),
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn options_of_the_solver_in_use_are_quiet() {
+        for args in [
+            &["--solver", "wave", "--wave-speed", "1", "--damping", "0.1"][..],
+            &["--damping-shift", "4"],
+            &[
+                "--solver",
+                "spring",
+                "--stiffness",
+                "0.01",
+                "--spread",
+                "0.1",
+            ],
+            &[
+                "--render",
+                "default",
+                "--shading",
+                "1",
+                "--light-angle",
+                "-30",
+            ],
+            &[
+                "--render",
+                "spring",
+                "--solver",
+                "spring",
+                "--spring-transparency",
+                "1",
+            ],
+            &["--drop", "-5,10", "--seed", "-1"],
+        ] {
+            assert_eq!(
+                warned(args, Frontend::Render),
+                Vec::<String>::new(),
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn look_options_are_inert_with_another_look() {
+        let warnings = warned(&["--render", "classic", "--shading", "1"], Frontend::Render);
+        assert_eq!(
+            warnings,
+            [
+                "--shading has no effect: it tunes the default look, and the look is classic \
+              (--render default uses it)"
+            ]
+        );
+        // In the window L goes from the classic look to the default one.
+        assert!(warned(&["--render", "classic", "--shading", "1"], Frontend::Window).is_empty());
+        // ... but from the spring look only to the classic one.
+        let warnings = warned(&["--render", "spring", "--specular", "1"], Frontend::Window);
+        assert_eq!(
+            warnings,
+            [
+                "--specular has no effect: it tunes the default look, and the look is spring \
+              (--render default uses it); L switches only between the spring and classic looks"
+            ]
+        );
+        for frontend in [Frontend::Render, Frontend::Window] {
+            let warnings = warned(&["--spring-refraction", "1"], frontend);
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert!(warnings[0].starts_with(
+                "--spring-refraction has no effect: it tunes the \
+                                             spring look, and the look is default"
+            ));
+        }
+        let warnings = warned(
+            &["--render", "spring", "--spring-transparency", "1"],
+            Frontend::Render,
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("only the spring solver keeps"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn a_map_makes_the_uniform_value_inert() {
+        let args = [
+            "--solver",
+            "spring",
+            "--stiffness",
+            "0.01",
+            "--stiffness-map",
+            "m.png",
+        ];
+        for frontend in [Frontend::Render, Frontend::Window] {
+            let (args, scene) = parsed(&args);
+            assert_eq!(
+                inert_options(&args, &scene, frontend),
+                ["--stiffness has no effect: the stiffness map gives every cell its stiffness"]
+            );
+        }
+    }
+}

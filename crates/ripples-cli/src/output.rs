@@ -236,7 +236,12 @@ impl Written {
 impl std::fmt::Display for Written {
     /// `120 frames, 452x300 (451x300 padded to ...)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} frames, {}x{}", self.frames, self.width, self.height)?;
+        let plural = if self.frames == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} frame{plural}, {}x{}",
+            self.frames, self.width, self.height
+        )?;
         if !self.changes.is_empty() {
             write!(f, " ({})", self.changes.join("; "))?;
         }
@@ -1581,6 +1586,200 @@ mod tests {
             assert!(sink.finish().is_err(), "{name}");
         }
         assert!(entries(dir.path()).is_empty());
+    }
+
+    // ---- --no-clobber ----
+
+    fn no_clobber() -> OutputOptions {
+        OutputOptions {
+            no_clobber: true,
+            ..OutputOptions::default()
+        }
+    }
+
+    #[test]
+    fn no_clobber_refuses_an_existing_output_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.gif", "a.png", "a.y4m", "a.mp4"] {
+            let path = dir.path().join(name);
+            fs::write(&path, PREVIOUS).unwrap();
+            let error = open_output(&path, &info(W, H), &[], &no_clobber())
+                .err()
+                .unwrap();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "output '{}' already exists (--no-clobber keeps it; nothing was written)",
+                    path.display()
+                )
+            );
+            assert_eq!(fs::read(&path).unwrap(), PREVIOUS);
+            fs::remove_file(&path).unwrap();
+        }
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    const PREVIOUS: &[u8] = b"someone else's file";
+
+    #[test]
+    fn no_clobber_keeps_a_file_that_appears_while_rendering() {
+        let frames = pattern_frames(W, H);
+        for name in ["a.gif", "a.png", "a.y4m"] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(name);
+            let mut sink = open_output(&path, &info(W, H), &[], &no_clobber()).unwrap();
+            for frame in &frames {
+                sink.write_frame(frame).unwrap();
+            }
+            let finished = sink.finish().unwrap();
+            fs::write(&path, PREVIOUS).unwrap();
+            let error = finished.commit().unwrap_err();
+            assert!(
+                error.to_string().contains("appeared while rendering"),
+                "{name}: {error}"
+            );
+            assert_eq!(fs::read(&path).unwrap(), PREVIOUS, "{name}");
+            assert_eq!(entries(dir.path()), [name]);
+        }
+    }
+
+    #[test]
+    fn without_no_clobber_the_commit_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        fs::write(&path, PREVIOUS).unwrap();
+        write_all(&path, &info(W, H), &pattern_frames(W, H), &[]);
+        assert_ne!(fs::read(&path).unwrap(), PREVIOUS);
+    }
+
+    #[test]
+    fn no_clobber_refuses_a_directory_holding_a_frame_it_would_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("frames");
+        fs::create_dir(&target).unwrap();
+        // Other files, and frames beyond the animation's, do not count.
+        fs::write(target.join("notes.txt"), PREVIOUS).unwrap();
+        fs::write(target.join("frame_00005.png"), PREVIOUS).unwrap();
+        fs::write(target.join("frame_0003.png"), PREVIOUS).unwrap();
+        open_output(&target, &info(W, H), &[], &no_clobber())
+            .unwrap()
+            .finish()
+            .err()
+            .unwrap();
+        fs::write(target.join("frame_00003.png"), PREVIOUS).unwrap();
+        let error = open_output(&target, &info(W, H), &[], &no_clobber())
+            .err()
+            .unwrap();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "output '{}': '{}' already exists (--no-clobber keeps it; nothing was written)",
+                target.display(),
+                target.join("frame_00003.png").display()
+            )
+        );
+        assert_eq!(entries(&target).len(), 4);
+    }
+
+    #[test]
+    fn no_clobber_directory_takes_back_its_frames_when_one_appears_meanwhile() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("frames/");
+        let mut sink = open_output(&target, &info(W, H), &[], &no_clobber()).unwrap();
+        for frame in &pattern_frames(W, H) {
+            sink.write_frame(frame).unwrap();
+        }
+        let finished = sink.finish().unwrap();
+        fs::write(target.join("frame_00002.png"), PREVIOUS).unwrap();
+        let error = finished.commit().unwrap_err();
+        assert!(
+            error.to_string().contains("appeared while rendering"),
+            "{error}"
+        );
+        assert_eq!(entries(&target), ["frame_00002.png"]);
+        assert_eq!(fs::read(target.join("frame_00002.png")).unwrap(), PREVIOUS);
+    }
+
+    // ---- standard output and formats ----
+
+    #[test]
+    fn format_overrides_the_extension_and_names_the_format_of_standard_output() {
+        let kind = |path: &str, format: Option<OutputKind>| {
+            OutputKind::for_output(Path::new(path), format).unwrap()
+        };
+        assert_eq!(kind("-", None), OutputKind::Gif);
+        assert_eq!(kind("-", Some(OutputKind::Y4m)), OutputKind::Y4m);
+        assert_eq!(kind("movie", Some(OutputKind::Mp4)), OutputKind::Mp4);
+        assert_eq!(kind("water.gif", Some(OutputKind::Apng)), OutputKind::Apng);
+        assert_eq!("APNG".parse::<OutputKind>(), Ok(OutputKind::Apng));
+        assert_eq!(
+            "avi".parse::<OutputKind>(),
+            Err(String::from(
+                "unknown format 'avi' (expected one of gif, png, y4m, mp4, webm)"
+            ))
+        );
+        let error = OutputKind::for_output(Path::new("frames/"), Some(OutputKind::Gif))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("--format gif"), "{error}");
+    }
+
+    #[test]
+    fn a_file_named_by_format_gets_that_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("movie");
+        let options = OutputOptions {
+            format: Some(OutputKind::Y4m),
+            ..OutputOptions::default()
+        };
+        let mut sink = open_output(&path, &info(W, H), &[], &options).unwrap();
+        sink.write_frame(&pattern_frame(W, H, 0)).unwrap();
+        sink.finish().unwrap().commit().unwrap();
+        assert!(fs::read(&path).unwrap().starts_with(b"YUV4MPEG2 W37 H21"));
+    }
+
+    // ---- atomic one-shot files ----
+
+    #[test]
+    fn new_files_take_the_first_free_name_and_never_replace_one() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("shot.png"), PREVIOUS).unwrap();
+        let names = || ["shot.png", "shot-2.png", "shot-3.png"].map(String::from);
+        let first = write_new_file(dir.path(), names(), b"one")
+            .unwrap()
+            .unwrap();
+        let second = write_new_file(dir.path(), names(), b"two")
+            .unwrap()
+            .unwrap();
+        assert_eq!(first, dir.path().join("shot-2.png"));
+        assert_eq!(second, dir.path().join("shot-3.png"));
+        assert_eq!(write_new_file(dir.path(), names(), b"three").unwrap(), None);
+        assert_eq!(fs::read(dir.path().join("shot.png")).unwrap(), PREVIOUS);
+        assert_eq!(fs::read(&second).unwrap(), b"two");
+        assert_eq!(
+            entries(dir.path()),
+            ["shot-2.png", "shot-3.png", "shot.png"]
+        );
+    }
+
+    #[test]
+    fn a_staged_file_is_a_hidden_temporary_until_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grid.npy");
+        let staged = stage_npy_i16(&path, 2, 1, &[1, 2], false).unwrap();
+        let names = entries(dir.path());
+        assert_eq!(names.len(), 1);
+        assert!(
+            names[0].starts_with(&format!(".ripples-{}-", std::process::id()))
+                && names[0].ends_with(".npy"),
+            "{names:?}"
+        );
+        staged.commit().unwrap();
+        assert_eq!(entries(dir.path()), ["grid.npy"]);
+        drop(stage_npy_i16(&path, 2, 1, &[1, 2], false).unwrap());
+        assert_eq!(entries(dir.path()), ["grid.npy"]);
+        let error = stage_npy_i16(&path, 2, 1, &[1, 2], true).unwrap_err();
+        assert!(error.to_string().contains("already exists"), "{error}");
     }
 
     // ---- npy ----

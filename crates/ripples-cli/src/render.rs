@@ -571,6 +571,62 @@ mod tests {
     }
 
     #[test]
+    fn heights_that_cannot_be_moved_into_place_are_reported_after_the_animation() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("water.gif");
+        let heights_path = dir.path().join("heights.npy");
+        let info = AnimationInfo {
+            width: 4,
+            height: 3,
+            fps: 30.0,
+            frames: 1,
+        };
+        let mut sink = crate::output::open_sink(&out, &info, &[]).unwrap();
+        sink.write_frame(&[200; 4 * 3 * 4]).unwrap();
+        let animation = sink.finish().unwrap();
+        let heights = stage_npy_i16(&heights_path, 2, 2, &[1, 2, 3, 4], false).unwrap();
+        // Something in the way of the last rename.
+        std::fs::create_dir(&heights_path).unwrap();
+        let error = commit_outputs(&out, animation, Some(heights)).unwrap_err();
+        let message = format!("{error:#}");
+        assert!(
+            message.starts_with(&format!(
+                "wrote '{}' (1 frame, 4x3), but not the heights: cannot move the finished \
+                 output to '{}': ",
+                out.display(),
+                heights_path.display()
+            )),
+            "{message}"
+        );
+        assert!(out.is_file() && heights_path.is_dir());
+        // No temporary file left.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn an_animation_that_cannot_be_moved_into_place_takes_the_heights_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("water.gif");
+        let heights_path = dir.path().join("heights.npy");
+        let info = AnimationInfo {
+            width: 4,
+            height: 3,
+            fps: 30.0,
+            frames: 1,
+        };
+        let mut sink = crate::output::open_sink(&out, &info, &[]).unwrap();
+        sink.write_frame(&[200; 4 * 3 * 4]).unwrap();
+        let animation = sink.finish().unwrap();
+        let heights = stage_npy_i16(&heights_path, 2, 2, &[1, 2, 3, 4], false).unwrap();
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("keep"), "x").unwrap();
+        let error = commit_outputs(&out, animation, Some(heights)).unwrap_err();
+        assert!(error.to_string().contains("water.gif"), "{error}");
+        assert!(!heights_path.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
     fn a_rendering_error_drops_the_sink_unfinished() {
         let wrong_size = vec![0u8; 7];
         let (result, record, _) = stream(rainy_scene(10), &wrong_size, None);

@@ -211,6 +211,7 @@ impl ChildProcess {
         self.child.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    #[cfg(test)]
     pub(super) fn id(&self) -> u32 {
         self.child().id()
     }

@@ -592,3 +592,140 @@ fn quote_last_lines(stderr: &str) -> String {
     let start = lines.len().saturating_sub(STDERR_LINES_QUOTED);
     format!(":\n{}", lines[start..].join("\n"))
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    /// Writes an executable shell script standing in for ffmpeg.
+    fn fake_ffmpeg(dir: &Path, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("ffmpeg");
+        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// Starts the sink; retries while another test's fork still holds the new script open for
+    /// writing ("text file busy").
+    fn start(program: &Path, target: &Path, info: &AnimationInfo, stall: Duration) -> FfmpegSink {
+        let mut attempts = 0;
+        loop {
+            let options = OutputOptions::default();
+            match FfmpegSink::create(
+                program.as_os_str(),
+                target,
+                info,
+                VideoCodec::H264,
+                &options,
+                stall,
+            ) {
+                Ok(sink) => return sink,
+                Err(error) if error.to_string().contains("busy") && attempts < 50 => {
+                    attempts += 1;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(error) => panic!("{error:#}"),
+            }
+        }
+    }
+
+    /// Processes of `group` that are still alive (not zombies), from /proc.
+    fn live_processes_in_group(group: u32) -> Vec<u32> {
+        let mut live = Vec::new();
+        for entry in fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // After the command name in parentheses: state, parent, process group.
+            let Some((_, after_name)) = stat.rsplit_once(") ") else {
+                continue;
+            };
+            let fields: Vec<&str> = after_name.split_whitespace().collect();
+            if fields.len() > 2 && fields[2] == group.to_string() && fields[0] != "Z" {
+                live.push(pid);
+            }
+        }
+        live
+    }
+
+    fn assert_group_ends(group: u32) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !live_processes_in_group(group).is_empty() {
+            assert!(
+                Instant::now() < deadline,
+                "still running: {:?}",
+                live_processes_in_group(group)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn info(frames: u32) -> AnimationInfo {
+        AnimationInfo {
+            width: 256,
+            height: 256,
+            fps: 30.0,
+            frames,
+        }
+    }
+
+    #[test]
+    fn an_encoder_that_stops_reading_is_stopped_with_a_clear_error() {
+        let (bin, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // Reads nothing; `sleep` is a child of the script, holding the pipe open too.
+        let program = fake_ffmpeg(bin.path(), "sleep 30");
+        let target = out.path().join("hung.mp4");
+        let mut sink = start(&program, &target, &info(100), Duration::from_millis(500));
+        let group = sink.child.id();
+        let frame = vec![0u8; 256 * 256 * 4];
+        let started = Instant::now();
+        let error = (0..100)
+            .try_for_each(|_| sink.write_frame(&frame))
+            .unwrap_err();
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_millis(500) && waited < Duration::from_secs(10),
+            "{waited:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "ffmpeg writing '{}' took no frame data for 0.5 s (it seems to hang), so it was \
+                 stopped",
+                target.display()
+            )
+        );
+        drop(sink);
+        assert_group_ends(group);
+        assert_eq!(fs::read_dir(out.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn an_encoder_that_never_exits_after_the_last_frame_is_stopped() {
+        let (bin, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // Takes every frame, then hangs without writing anything.
+        let program = fake_ffmpeg(bin.path(), "cat > /dev/null; sleep 30");
+        let target = out.path().join("hung.mp4");
+        let mut sink = start(&program, &target, &info(2), Duration::from_millis(500));
+        let group = sink.child.id();
+        let frame = vec![0u8; 256 * 256 * 4];
+        sink.write_frame(&frame).unwrap();
+        sink.write_frame(&frame).unwrap();
+        let started = Instant::now();
+        let error = Box::new(sink).finish().unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(
+            error
+                .to_string()
+                .contains("made no progress for 0.5 s after the last frame"),
+            "{error}"
+        );
+        assert_group_ends(group);
+        assert_eq!(fs::read_dir(out.path()).unwrap().count(), 0);
+    }
+}

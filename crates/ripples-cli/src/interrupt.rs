@@ -10,7 +10,7 @@
 //! A second signal ends the process at once, for a job stuck where no flag is checked, and for
 //! `timeout -s INT`, which signals the process and then its whole process group, so that two
 //! signals arrive together. Exiting from the handler skips every destructor, so it first runs
-//! the [`cleanup`](crate::output::cleanup) registry: encoder children are killed and waited
+//! the [`cleanup`] registry: encoder children are killed and waited
 //! for, and temporary files and staging directories are removed. Only SIGKILL, which no
 //! process can catch, can leave a temporary file, named `.ripples-<pid>-...` so that a later
 //! run removes it.

@@ -332,6 +332,7 @@ mod tests {
     }
 
     /// A process id that no process has: one of a child that has exited and been reaped.
+    #[cfg(unix)]
     fn dead_process_id() -> u32 {
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id();
@@ -339,6 +340,7 @@ mod tests {
         pid
     }
 
+    #[cfg(unix)]
     fn age(path: &Path, seconds: u64) {
         let old = SystemTime::now() - Duration::from_secs(seconds);
         fs::File::options()

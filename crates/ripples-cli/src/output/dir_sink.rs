@@ -3,7 +3,7 @@
 //! Frames are written into a hidden staging directory inside the target
 //! (`.ripples-<pid>-XXXXXX/`) and moved next to it by the commit, so an interrupted render
 //! leaves the directory as it was. The staging directory and the directories made for the
-//! output are entered in the [`cleanup`](super::cleanup) registry, and the moves happen with
+//! output are entered in the [`cleanup`] registry, and the moves happen with
 //! it locked, so even a second Ctrl-C leaves either the old frames or all the new ones.
 
 use std::fs::{self, File};

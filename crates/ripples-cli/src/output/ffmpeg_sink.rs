@@ -6,7 +6,7 @@
 //! - It runs in a process group of its own, so Ctrl-C in the terminal reaches only `ripples`,
 //!   which decides what to stop; stopping ffmpeg kills the whole group (a wrapper script and
 //!   what it started, not only the first process).
-//! - It is entered in the [`cleanup`](super::cleanup) registry, so even an exit that skips
+//! - It is entered in the [`cleanup`] registry, so even an exit that skips
 //!   destructors (a second Ctrl-C) kills it before its file is removed.
 //! - A watchdog thread ends it when it stops taking frames (no byte of a frame accepted for the
 //!   stall timeout) or, after the last frame, stops making progress on its file; the blocked

@@ -530,7 +530,8 @@ impl GifPalette {
         indices.extend(rgba.chunks_exact(4).map(|pixel| self.index_of(pixel)));
     }
 
-    /// [`map_frame`](Self::map_frame) in strips on the current rayon pool.
+    /// Replaces `indices` with the palette index of every pixel of `rgba` (one table lookup per
+    /// pixel, no search), in strips on the current rayon pool.
     pub(super) fn map_frame_parallel(&self, rgba: &[u8], indices: &mut Vec<u8>) {
         indices.resize(rgba.len() / 4, 0);
         indices

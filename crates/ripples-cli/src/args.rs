@@ -77,10 +77,22 @@ pub struct PlayArgs {
 /// Options of `ripples render`. Every option overrides the scene file's value.
 #[derive(Debug, Args, Default)]
 pub struct RenderArgs {
-    /// Output: .gif, .png (animated), .y4m, .mp4, .webm (needs ffmpeg), or a directory
-    /// (a path ending in '/' or an existing directory) for one PNG per frame.
+    /// Output: .gif, .png (animated), .y4m, .mp4, .webm (needs ffmpeg), a directory (a path
+    /// ending in '/' or an existing directory) for one PNG per frame, or '-' for standard
+    /// output (not a terminal; the format from --format, GIF by default).
     #[arg(short, long, value_name = "PATH", default_value = "ripples.gif")]
     pub out: PathBuf,
+
+    /// The output's format: gif, png (animated), y4m, mp4 or webm. Overrides the extension of
+    /// --out, and names the format of a name without one or of '-' (standard output).
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<crate::output::OutputKind>,
+
+    /// Never replace an existing file: if the output (or --heights-out, or for a directory any
+    /// frame file it would write) exists, stop before rendering with an error (exit 1); a file
+    /// appearing under that name while rendering is kept too.
+    #[arg(long)]
+    pub no_clobber: bool,
 
     /// Number of frames [default: 120].
     #[arg(long, value_name = "N", value_parser = parse_frames)]

@@ -1,16 +1,26 @@
-//! Ctrl-C (SIGINT) and SIGTERM while a long job runs.
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP while a long job runs.
 //!
 //! The default reaction, dying at once, would leave a render's temporary file behind and say
 //! nothing. Instead the first signal only raises a flag that the frame loop checks between
-//! frames: the loop stops, the unfinished output is dropped (which deletes its temporary file,
-//! so the requested name keeps whatever it held before), and the command says what happened and
-//! exits with 130, the shell's code for an interrupt. A second signal ends the process at once,
-//! for a job stuck where no flag is checked.
+//! frames (and the ffmpeg watchdog while a write to ffmpeg is blocked): the loop stops, the
+//! unfinished output is dropped (which deletes its temporary file, so the requested name keeps
+//! whatever it held before), and the command says what happened and exits with 130, the
+//! shell's code for an interrupt.
+//!
+//! A second signal ends the process at once, for a job stuck where no flag is checked, and for
+//! `timeout -s INT`, which signals the process and then its whole process group, so that two
+//! signals arrive together. Exiting from the handler skips every destructor, so it first runs
+//! the [`cleanup`] registry: encoder children are killed and waited
+//! for, and temporary files and staging directories are removed. Only SIGKILL, which no
+//! process can catch, can leave a temporary file, named `.ripples-<pid>-...` so that a later
+//! run removes it.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, anyhow};
+
+use crate::output::cleanup;
 
 /// The exit code of a command stopped by Ctrl-C or SIGTERM (128 + SIGINT).
 pub const EXIT_CODE: u8 = 130;
@@ -24,14 +34,35 @@ pub fn install() -> Result<()> {
         .get_or_init(|| {
             ctrlc::set_handler(|| {
                 if REQUESTED.swap(true, Ordering::SeqCst) {
-                    eprintln!("\ninterrupted again: stopping now");
-                    std::process::exit(i32::from(EXIT_CODE));
+                    stop_now();
                 }
             })
             .map_err(|error| error.to_string())
         })
         .clone()
         .map_err(|error| anyhow!("cannot install the Ctrl-C handler: {error}"))
+}
+
+/// The second signal: undo what is unfinished, say so, and exit with [`EXIT_CODE`]. Runs on
+/// the handler's own thread, not in signal context, so it may lock, kill and remove files.
+fn stop_now() -> ! {
+    cleanup::remove_all_then(|removed| {
+        let mut undone = Vec::new();
+        if removed.processes > 0 {
+            undone.push("stopped the encoder");
+        }
+        if removed.paths > 0 {
+            undone.push("removed the unfinished output");
+        }
+        let undone = if undone.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", undone.join(", "))
+        };
+        eprintln!("\ninterrupted again: stopping now{undone}");
+        // Leaves with the registry locked: nothing can be committed after the cleanup.
+        std::process::exit(i32::from(EXIT_CODE))
+    })
 }
 
 /// Whether Ctrl-C or SIGTERM arrived since the handler was installed.

@@ -12,9 +12,14 @@ use ripples_cli::bench::bench;
 use ripples_cli::interrupt::{self, Interrupted};
 use ripples_cli::render::{RenderSummary, render, render_default_scene};
 
-/// The timing of a finished render goes to stderr; what was written, to stdout.
+/// The timing of a finished render goes to stderr; what was written, to stdout (or to stderr
+/// too when the animation itself went to stdout).
 fn report_render(summary: RenderSummary) -> String {
     eprintln!("{}", summary.timing_line());
+    if summary.to_standard_output() {
+        eprintln!("{summary}");
+        return String::new();
+    }
     summary.to_string()
 }
 
@@ -72,6 +77,9 @@ fn main() -> ExitCode {
             .and_then(|()| ripples_cli::play::play(args)),
         None => no_subcommand(),
     };
+    // Whatever a job left unfinished has been dropped (and removed) by now; this catches
+    // anything still entered in the cleanup registry, whatever the path that led here.
+    ripples_cli::output::cleanup::remove_all_then(|_| ());
     match result {
         Ok(report) => {
             if !report.is_empty() {

@@ -1,22 +1,32 @@
 //! Animation writers: turn a stream of RGBA frames into a GIF, an animated PNG, a Y4M video,
 //! an MP4 or WebM (through `ffmpeg`), or a directory of numbered PNG files.
 //!
-//! The module is shaped by three needs:
+//! The module is shaped by four needs:
 //!
 //! - **Streaming.** A long animation does not fit in memory, so every format is a [`FrameSink`]
 //!   that takes one frame at a time and keeps only what it needs to encode the next one.
 //! - **Atomic results.** A render can fail or be interrupted halfway. Every sink writes into a
-//!   hidden temporary file (or staging directory) beside the target and moves it under the
-//!   requested name only in [`FrameSink::finish`]. A sink dropped without `finish` removes its
-//!   temporaries, so the requested name never holds a truncated file, and a file already there
-//!   survives a failed render unchanged.
+//!   hidden temporary file (or staging directory) beside the target. [`FrameSink::finish`]
+//!   completes it and returns a [`FinishedOutput`]; only [`FinishedOutput::commit`] moves it
+//!   under the requested name. Between the two the caller can prepare a second output (the
+//!   heights), so that either both land or neither does. A sink or finished output dropped
+//!   without committing removes its temporaries, so the requested name never holds a truncated
+//!   file, and a file already there survives a failed render unchanged. The [`cleanup`]
+//!   registry does the same for an exit that skips destructors (a second Ctrl-C), and a later
+//!   run removes what a killed one left.
+//! - **Saying what was written.** Some formats cannot hold the animation exactly (a GIF plays
+//!   at most 50 frames per second, H.264 needs even sizes); the [`Written`] a sink reports says
+//!   how the file differs, and the command prints it.
 //! - **Stable GIF colours.** A GIF holds at most 256 colours. Choosing them frame by frame makes
 //!   still water shimmer as the palette shifts, so the GIF writer derives one palette for the
 //!   whole animation from sample pixels given up front and maps every pixel through a lookup
 //!   table built once, without dithering (which would flicker too).
 //!
-//! Whatever can be checked cheaply (the extension, the directory, the frame rate) is checked by
-//! [`open_sink`], before the caller spends time rendering.
+//! Whatever can be checked cheaply (the kind, the directory, the frame rate, an existing file
+//! under `--no-clobber`) is checked by [`open_output`], before the caller spends time rendering.
+//! The output `-` is standard output, for the formats that can be streamed.
+
+pub mod cleanup;
 
 mod apng_sink;
 mod dir_sink;
@@ -27,26 +37,27 @@ mod y4m_sink;
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 use tempfile::TempPath;
 
-pub use npy::{write_npy_f32, write_npy_i16};
+pub use npy::{stage_npy_f32, stage_npy_i16, write_npy_f32, write_npy_i16};
 
 use apng_sink::ApngSink;
-use dir_sink::DirSink;
-use ffmpeg_sink::{FfmpegSink, VideoCodec};
+use cleanup::{Leftover, Registration};
+use dir_sink::{DirSink, StagedFrames};
+use ffmpeg_sink::{DEFAULT_STALL_TIMEOUT, FfmpegSink, VideoCodec};
 use gif_sink::GifSink;
 use y4m_sink::Y4mSink;
-
-/// Prefix of every temporary file and staging directory, so that leftovers from a crashed
-/// process are recognisable (and hidden on Unix).
-const TEMP_PREFIX: &str = ".ripples-";
 
 /// The list of accepted outputs, quoted in error messages.
 const EXPECTED_OUTPUTS: &str =
     "expected .gif, .png, .y4m, .mp4, .webm or a directory ending in '/'";
+
+/// The `--format` names, quoted in error messages.
+pub const FORMAT_NAMES: &str = "gif, png, y4m, mp4, webm";
 
 /// What kind of file an output path asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,23 +86,77 @@ impl OutputKind {
         }
         let Some(extension) = path.extension() else {
             bail!(
-                "output '{}': no file extension ({EXPECTED_OUTPUTS})",
+                "output '{}': no file extension ({EXPECTED_OUTPUTS}, or give --format)",
                 path.display()
             );
         };
         let extension = extension.to_string_lossy();
-        Ok(match extension.to_ascii_lowercase().as_str() {
+        OutputKind::from_format_name(&extension).map_err(|_| {
+            anyhow!(
+                "output '{}': unknown extension '.{extension}' ({EXPECTED_OUTPUTS})",
+                path.display()
+            )
+        })
+    }
+
+    /// The kind a `--format` value (or an extension) names, case-insensitive: gif, png (also
+    /// apng), y4m, mp4, webm.
+    pub fn from_format_name(name: &str) -> Result<OutputKind> {
+        Ok(match name.to_ascii_lowercase().as_str() {
             "gif" => OutputKind::Gif,
-            "png" => OutputKind::Apng,
+            "png" | "apng" => OutputKind::Apng,
             "y4m" => OutputKind::Y4m,
             "mp4" => OutputKind::Mp4,
             "webm" => OutputKind::Webm,
-            _ => bail!(
-                "output '{}': unknown extension '.{extension}' ({EXPECTED_OUTPUTS})",
-                path.display()
-            ),
+            _ => bail!("unknown format '{name}' (expected one of {FORMAT_NAMES})"),
         })
     }
+
+    /// The kind of the output `path` with an optional `--format`: the format when given (it
+    /// overrides the extension), else from the path; for `-` (standard output) the format, GIF
+    /// by default. A directory output cannot take a format.
+    pub fn for_output(path: &Path, format: Option<OutputKind>) -> Result<OutputKind> {
+        let Some(format) = format else {
+            if is_standard_output(path) {
+                return Ok(OutputKind::Gif);
+            }
+            return OutputKind::from_path(path);
+        };
+        if !is_standard_output(path) && (ends_with_separator(path) || path.is_dir()) {
+            bail!(
+                "output '{}' is a directory of PNG frames; --format {} asks for one file",
+                path.display(),
+                format.format_name()
+            );
+        }
+        Ok(format)
+    }
+
+    /// The `--format` name of this kind (`frames` for a directory, which has none).
+    pub fn format_name(self) -> &'static str {
+        match self {
+            OutputKind::Gif => "gif",
+            OutputKind::Apng => "png",
+            OutputKind::Y4m => "y4m",
+            OutputKind::Mp4 => "mp4",
+            OutputKind::Webm => "webm",
+            OutputKind::Directory => "frames",
+        }
+    }
+}
+
+impl std::str::FromStr for OutputKind {
+    type Err = String;
+
+    /// A `--format` value; see [`OutputKind::from_format_name`].
+    fn from_str(name: &str) -> Result<OutputKind, String> {
+        OutputKind::from_format_name(name).map_err(|error| error.to_string())
+    }
+}
+
+/// Whether `path` is `-`, standard output.
+pub fn is_standard_output(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 fn ends_with_separator(path: &Path) -> bool {
@@ -99,6 +164,16 @@ fn ends_with_separator(path: &Path) -> bool {
         .as_encoded_bytes()
         .last()
         .is_some_and(|&byte| byte.is_ascii() && std::path::is_separator(char::from(byte)))
+}
+
+/// How to write an output, beside its path.
+#[derive(Debug, Clone, Default)]
+pub struct OutputOptions {
+    /// The format, overriding the path's extension (and naming the format for `-`).
+    pub format: Option<OutputKind>,
+    /// Never replace an existing file: refuse up front when the output exists, and fail
+    /// rather than replace a file that appears under its name while rendering.
+    pub no_clobber: bool,
 }
 
 /// Facts about the animation a sink needs up front.
@@ -111,7 +186,8 @@ pub struct AnimationInfo {
     /// Frames per second; finite and positive.
     pub fps: f64,
     /// How many frames will be written. Animated PNG announces it in its header, the frame
-    /// directory uses it to choose how many digits frame numbers get.
+    /// directory uses it to choose how many digits frame numbers get, and a GIF above 50 fps
+    /// to spread the frames it keeps over the animation's length.
     pub frames: u32,
 }
 
@@ -130,68 +206,274 @@ fn rgba_len(width: u32, height: u32) -> Option<usize> {
         .checked_mul(4)
 }
 
+/// What an output holds, to be told to the user: frames and size as stored, and how they
+/// differ from the rendered animation, if they do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// Frames stored.
+    pub frames: u32,
+    /// Stored frame width in pixels.
+    pub width: u32,
+    /// Stored frame height in pixels.
+    pub height: u32,
+    /// Each way the output differs from the animation as rendered, as a phrase for the final
+    /// message ("451x300 padded to 452x300 ...").
+    pub changes: Vec<String>,
+}
+
+impl Written {
+    /// Every frame, at the rendered size.
+    pub fn as_rendered(info: &AnimationInfo) -> Written {
+        Written {
+            frames: info.frames,
+            width: info.width,
+            height: info.height,
+            changes: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for Written {
+    /// `120 frames, 452x300 (451x300 padded to ...)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = if self.frames == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} frame{plural}, {}x{}",
+            self.frames, self.width, self.height
+        )?;
+        if !self.changes.is_empty() {
+            write!(f, " ({})", self.changes.join("; "))?;
+        }
+        Ok(())
+    }
+}
+
 /// A destination for RGBA frames, written one at a time. `Send`, so that a sink can encode on a
 /// thread of its own while the next frame is rendered.
 pub trait FrameSink: Send {
     /// `rgba` is width*height*4 bytes, row-major, R,G,B,A. Wrong length -> error, not panic.
     fn write_frame(&mut self, rgba: &[u8]) -> Result<()>;
-    /// Completes the output and moves it into place under the requested name.
-    /// Returns nothing; if `finish` is never called (error, early return), the sink's Drop
-    /// must leave nothing behind under the requested name and remove its temporary files.
-    fn finish(self: Box<Self>) -> Result<()>;
+    /// Completes the output under its temporary name; [`FinishedOutput::commit`] then moves it
+    /// into place. If `finish` is never called (error, early return), or the finished output
+    /// is dropped uncommitted, nothing is left under the requested name and the temporary
+    /// files are removed.
+    fn finish(self: Box<Self>) -> Result<FinishedOutput>;
 }
 
-/// Opens a sink for `path`. `palette_samples` is RGBA pixels (any count, a multiple of 4 bytes)
-/// that represent the colours the animation will use; only the GIF writer uses it, to derive one
-/// global palette for the whole animation (NeuQuant from color_quant, then a 6-bit-per-channel
-/// (64x64x64) lookup table mapping any RGB to its nearest palette entry, built once; no dithering,
-/// so still water does not flicker).
+/// An output whose every byte is written, waiting under a temporary name to be moved into
+/// place by [`FinishedOutput::commit`]. Dropping it removes the temporaries instead.
+pub struct FinishedOutput {
+    written: Written,
+    staged: Staged,
+}
+
+impl std::fmt::Debug for FinishedOutput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FinishedOutput")
+            .field("written", &self.written)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for StagedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StagedFile")
+            .field("temp", &self.temp)
+            .field("target", &self.target)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What [`FinishedOutput::commit`] moves into place.
+enum Staged {
+    File(StagedFile),
+    Frames(StagedFrames),
+    /// Already where it belongs (streamed to standard output).
+    Nothing,
+}
+
+impl FinishedOutput {
+    /// An output with nothing left to move, for a sink that wrote straight to its
+    /// destination.
+    pub fn in_place(written: Written) -> FinishedOutput {
+        FinishedOutput {
+            written,
+            staged: Staged::Nothing,
+        }
+    }
+
+    /// What the output holds.
+    pub fn written(&self) -> &Written {
+        &self.written
+    }
+
+    /// Moves the output under its requested name and returns what it holds.
+    pub fn commit(self) -> Result<Written> {
+        match self.staged {
+            Staged::File(file) => file.commit()?,
+            Staged::Frames(frames) => frames.commit()?,
+            Staged::Nothing => {}
+        }
+        Ok(self.written)
+    }
+}
+
+/// Where a single-file sink's bytes go: a temporary file beside the target, or standard
+/// output.
+enum Destination {
+    File(StagedFile),
+    StandardOutput,
+}
+
+impl Destination {
+    /// Opens the stream for `target` (a temporary file with this suffix, or standard output
+    /// for `-`).
+    fn open(
+        target: &Path,
+        suffix: &str,
+        options: &OutputOptions,
+    ) -> Result<(Box<dyn Write + Send>, Destination)> {
+        if is_standard_output(target) {
+            return Ok((Box::new(std::io::stdout()), Destination::StandardOutput));
+        }
+        let (file, staged) = StagedFile::create(target, suffix, !options.no_clobber)?;
+        Ok((Box::new(file), Destination::File(staged)))
+    }
+
+    fn finished(self, written: Written) -> FinishedOutput {
+        FinishedOutput {
+            written,
+            staged: match self {
+                Destination::File(file) => Staged::File(file),
+                Destination::StandardOutput => Staged::Nothing,
+            },
+        }
+    }
+}
+
+/// Opens a sink for `path` with the default options; see [`open_output`].
+pub fn open_sink(
+    path: &Path,
+    info: &AnimationInfo,
+    palette_samples: &[u8],
+) -> Result<Box<dyn FrameSink>> {
+    open_output(path, info, palette_samples, &OutputOptions::default())
+}
+
+/// Opens a sink for `path` (`-` for standard output). `palette_samples` is RGBA pixels (any
+/// count, a multiple of 4 bytes) that represent the colours the animation will use; only the
+/// GIF writer uses it, to derive one global palette for the whole animation (NeuQuant from
+/// color_quant, then a 6-bit-per-channel (64x64x64) lookup table mapping any RGB to its nearest
+/// palette entry, built once; no dithering, so still water does not flicker).
 ///
 /// Checks before doing any work: the kind is valid, fps is finite and positive, the size is not
-/// empty, there is at least one frame, and the parent directory exists and is writable (the
-/// temporary file is created here). Errors name the path and the offending value.
+/// empty, there is at least one frame, the parent directory exists and is writable (the
+/// temporary file is created here), and with `no_clobber` that nothing would be replaced.
+/// Errors name the path and the offending value. Also removes what killed earlier runs left in
+/// that directory (see [`cleanup::remove_stale_leftovers`]), and says so on stderr.
 ///
 /// Per format:
 /// - GIF: up to 256 distinct sampled colours (255 with transparency) are kept exactly, more are
 ///   reduced by NeuQuant; colours closer than the 4-level lookup cells may merge. Without
 ///   samples the first frame provides the palette. Pixels with alpha < 128 become transparent
 ///   when the samples (or that first frame) contain such pixels, and are drawn opaque otherwise.
-///   Frame delays are whole centiseconds of at least 2, so above 50 fps the animation plays at
-///   50 fps. Frames are at most 65535 pixels wide and high.
+///   Frame delays are whole centiseconds, at least 2 (browsers play shorter ones slowly), so
+///   above 50 fps frames are dropped evenly to keep the animation's length, and the
+///   [`Written`] says so. Frames are at most 65535 pixels wide and high.
 /// - Animated PNG: lossless; exactly `info.frames` frames must be written.
 /// - Y4M, MP4, WebM: alpha is dropped (colours are written as if opaque). MP4 and WebM need
-///   `ffmpeg` on `PATH`; odd sizes are padded by one pixel to the even size those codecs need.
+///   `ffmpeg` on `PATH`. An odd-sized MP4 gets its last column or row repeated to the even
+///   size H.264 needs (the [`Written`] says so); WebM (VP9) keeps odd sizes.
 /// - Directory: created if missing; `frame_00000.png`, `frame_00001.png`, ... replace files of
-///   the same names, other files are left alone.
-pub fn open_sink(
+///   the same names (unless `no_clobber`), other files are left alone. Not to standard output.
+/// - Standard output: written as it is encoded, not atomically (a failure leaves a truncated
+///   stream and an error); MP4 as fragmented MP4, which needs no seeking.
+pub fn open_output(
     path: &Path,
     info: &AnimationInfo,
     palette_samples: &[u8],
+    options: &OutputOptions,
 ) -> Result<Box<dyn FrameSink>> {
-    let kind = OutputKind::from_path(path)?;
+    let kind = OutputKind::for_output(path, options.format)?;
     check_animation_info(path, info)?;
     check_palette_samples(palette_samples)?;
-    if kind != OutputKind::Directory {
+    let to_standard_output = is_standard_output(path);
+    if kind == OutputKind::Directory {
+        if to_standard_output {
+            bail!("output '-': a directory of frames cannot go to standard output");
+        }
+    } else if !to_standard_output {
         check_parent_directory(path)?;
     }
+    if options.no_clobber {
+        refuse_existing(path, kind, info)?;
+    }
+    if !to_standard_output {
+        let dir = match kind {
+            OutputKind::Directory => path,
+            _ => parent_dir(path),
+        };
+        report_stale_leftovers(dir);
+    }
     Ok(match kind {
-        OutputKind::Gif => Box::new(GifSink::create(path, info, palette_samples)?),
-        OutputKind::Apng => Box::new(ApngSink::create(path, info)?),
-        OutputKind::Y4m => Box::new(Y4mSink::create(path, info)?),
-        OutputKind::Mp4 => Box::new(FfmpegSink::create(
+        OutputKind::Gif => Box::new(GifSink::create(path, info, palette_samples, options)?),
+        OutputKind::Apng => Box::new(ApngSink::create(path, info, options)?),
+        OutputKind::Y4m => Box::new(Y4mSink::create(path, info, options)?),
+        OutputKind::Mp4 | OutputKind::Webm => Box::new(FfmpegSink::create(
             OsStr::new("ffmpeg"),
             path,
             info,
-            VideoCodec::H264,
+            if kind == OutputKind::Mp4 {
+                VideoCodec::H264
+            } else {
+                VideoCodec::Vp9
+            },
+            options,
+            DEFAULT_STALL_TIMEOUT,
         )?),
-        OutputKind::Webm => Box::new(FfmpegSink::create(
-            OsStr::new("ffmpeg"),
-            path,
-            info,
-            VideoCodec::Vp9,
-        )?),
-        OutputKind::Directory => Box::new(DirSink::create(path, info)?),
+        OutputKind::Directory => Box::new(DirSink::create(path, info, options)?),
     })
+}
+
+/// Removes what killed runs left in `dir`, and says so.
+fn report_stale_leftovers(dir: &Path) {
+    let removed = cleanup::remove_stale_leftovers(dir);
+    if !removed.is_empty() {
+        eprintln!(
+            "removed {} unfinished output{} that a killed earlier run left in '{}': {}",
+            removed.len(),
+            if removed.len() == 1 { "" } else { "s" },
+            dir.display(),
+            removed.join(", ")
+        );
+    }
+}
+
+/// For `--no-clobber`: an error naming what the output would replace, if anything.
+fn refuse_existing(path: &Path, kind: OutputKind, info: &AnimationInfo) -> Result<()> {
+    if kind == OutputKind::Directory {
+        if let Some(frame) = dir_sink::first_existing_frame(path, info.frames) {
+            bail!(
+                "output '{}': '{}' already exists (--no-clobber keeps it; nothing was written)",
+                path.display(),
+                frame.display()
+            );
+        }
+        return Ok(());
+    }
+    check_not_existing(path)
+}
+
+/// For `--no-clobber` and a single file: an error if `path` exists (even as a broken link).
+pub fn check_not_existing(path: &Path) -> Result<()> {
+    if !is_standard_output(path) && fs::symlink_metadata(path).is_ok() {
+        bail!(
+            "output '{}' already exists (--no-clobber keeps it; nothing was written)",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 fn check_animation_info(path: &Path, info: &AnimationInfo) -> Result<()> {
@@ -287,21 +569,26 @@ fn check_some_frames_written(target: &Path, frames_written: u32) -> Result<()> {
     Ok(())
 }
 
-/// A file being written under a temporary name beside its target. Dropping it deletes the
-/// temporary file; [`PendingFile::commit`] moves it under the target name instead.
-struct PendingFile {
+/// A file written under a temporary name beside its target (`.ripples-<pid>-XXXXXX.ext`), and
+/// entered in the [`cleanup`] registry. Dropping it deletes the temporary file;
+/// [`StagedFile::commit`] moves it under the target name instead.
+pub struct StagedFile {
     /// A second handle to the temporary file, to flush it to disk before the rename.
     sync_handle: File,
+    /// Dropped (the file deleted) before `registration` forgets it.
     temp: TempPath,
+    registration: Registration,
     target: PathBuf,
+    /// Whether the commit may replace an existing file (false for `--no-clobber`).
+    replace: bool,
 }
 
-impl PendingFile {
+impl StagedFile {
     /// Creates the temporary file in the target's directory (renames do not cross file
     /// systems) and returns a handle to write it through.
-    fn create(target: &Path, suffix: &str) -> Result<(File, PendingFile)> {
+    fn create(target: &Path, suffix: &str, replace: bool) -> Result<(File, StagedFile)> {
         let dir = parent_dir(target);
-        let temp = temp_file_builder(suffix)
+        let temp = temp_file_builder(&cleanup::temp_prefix(), suffix)
             .tempfile_in(dir)
             .map_err(|error| {
                 anyhow!(
@@ -311,44 +598,111 @@ impl PendingFile {
                 )
             })?;
         let (file, temp) = temp.into_parts();
+        let registration = cleanup::register(Leftover::File(temp.to_path_buf()));
         let sync_handle = file
             .try_clone()
             .map_err(|error| anyhow!("cannot write '{}': {error}", temp.display()))?;
-        let pending = PendingFile {
+        let staged = StagedFile {
             sync_handle,
             temp,
+            registration,
             target: target.to_path_buf(),
+            replace,
         };
-        Ok((file, pending))
+        Ok((file, staged))
     }
 
     fn temp_path(&self) -> &Path {
         &self.temp
     }
 
-    /// Flushes the finished file to disk and renames it to the target, replacing any file there.
-    fn commit(self) -> Result<()> {
-        let target = self.target;
-        self.sync_handle.sync_all().map_err(|error| {
+    /// The name the file will have.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flushes the finished file to disk and renames it to the target: replacing any file
+    /// there, or, without `replace`, failing if one appeared since the output was opened.
+    pub fn commit(self) -> Result<()> {
+        let StagedFile {
+            sync_handle,
+            temp,
+            registration,
+            target,
+            replace,
+        } = self;
+        sync_handle.sync_all().map_err(|error| {
             anyhow!(
                 "cannot save '{}': flushing to disk failed: {error}",
                 target.display()
             )
         })?;
-        drop(self.sync_handle);
-        self.temp.persist(&target).map_err(|error| {
-            anyhow!(
-                "cannot move the finished output to '{}': {}",
-                target.display(),
-                error.error
-            )
+        drop(sync_handle);
+        let moved = cleanup::commit_with([registration], || {
+            if replace {
+                temp.persist(&target)
+            } else {
+                temp.persist_noclobber(&target)
+            }
+        });
+        moved.map_err(|error| {
+            if !replace && error.error.kind() == std::io::ErrorKind::AlreadyExists {
+                anyhow!(
+                    "output '{}' appeared while rendering; --no-clobber keeps it (the new \
+                     output was not saved)",
+                    target.display()
+                )
+            } else {
+                anyhow!(
+                    "cannot move the finished output to '{}': {}",
+                    target.display(),
+                    error.error
+                )
+            }
         })
+    }
+
+    /// Renames the finished file to the first of `names` (in the target's directory) that
+    /// does not exist; `None` when all do (the temporary file is then removed).
+    fn commit_to_first_free(
+        self,
+        names: impl IntoIterator<Item = String>,
+    ) -> Result<Option<PathBuf>> {
+        let StagedFile {
+            sync_handle,
+            mut temp,
+            registration,
+            target,
+            ..
+        } = self;
+        sync_handle.sync_all().map_err(|error| {
+            anyhow!(
+                "cannot save '{}': flushing to disk failed: {error}",
+                target.display()
+            )
+        })?;
+        drop(sync_handle);
+        let dir = parent_dir(&target);
+        let mut registration = Some(registration);
+        for name in names {
+            let path = dir.join(name);
+            let moved = cleanup::commit_with(registration.take(), || temp.persist_noclobber(&path));
+            match moved {
+                Ok(()) => return Ok(Some(path)),
+                Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => {
+                    temp = error.path;
+                    registration = Some(cleanup::register(Leftover::File(temp.to_path_buf())));
+                }
+                Err(error) => bail!("cannot write '{}': {}", path.display(), error.error),
+            }
+        }
+        Ok(None)
     }
 }
 
-fn temp_file_builder(suffix: &str) -> tempfile::Builder<'static, '_> {
+fn temp_file_builder<'a>(prefix: &'a str, suffix: &'a str) -> tempfile::Builder<'a, 'a> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX).suffix(suffix);
+    builder.prefix(prefix).suffix(suffix);
     // Temporary files are private (0600) by default; the result should get the permissions of
     // an ordinary new file (0666 less the umask).
     #[cfg(unix)]
@@ -359,19 +713,53 @@ fn temp_file_builder(suffix: &str) -> tempfile::Builder<'static, '_> {
     builder
 }
 
-/// Atomically writes a whole file produced by `write`, for small one-shot outputs.
-fn write_file_atomically(
+/// Writes a whole file produced by `write` to a temporary file beside `target`, ready to be
+/// moved into place by [`StagedFile::commit`] (replacing a file there unless `no_clobber`).
+/// For small one-shot outputs.
+pub fn stage_file(
+    target: &Path,
+    no_clobber: bool,
+    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+) -> Result<StagedFile> {
+    check_parent_directory(target)?;
+    if no_clobber {
+        check_not_existing(target)?;
+    }
+    let suffix = target
+        .extension()
+        .map(|extension| format!(".{}", extension.to_string_lossy()))
+        .unwrap_or_default();
+    let (file, staged) = StagedFile::create(target, &suffix, !no_clobber)?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|error| anyhow!("cannot write '{}': {error}", target.display()))?;
+    drop(out);
+    Ok(staged)
+}
+
+/// Writes a whole file atomically: [`stage_file`], then commit.
+pub fn write_file_atomically(
     target: &Path,
     write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<()> {
-    check_parent_directory(target)?;
-    let (file, pending) = PendingFile::create(target, ".tmp")?;
-    let mut out = std::io::BufWriter::new(file);
-    write(&mut out)
-        .and_then(|()| std::io::Write::flush(&mut out))
-        .map_err(|error| anyhow!("cannot write '{}': {error}", target.display()))?;
-    drop(out);
-    pending.commit()
+    stage_file(target, false, write)?.commit()
+}
+
+/// Writes `bytes` as a new file in `dir` under the first of `names` that does not exist,
+/// atomically and never replacing a file (screenshots). Returns the path written, or `None`
+/// when every name is taken.
+pub fn write_new_file(
+    dir: &Path,
+    names: impl IntoIterator<Item = String>,
+    bytes: &[u8],
+) -> Result<Option<PathBuf>> {
+    let mut names = names.into_iter();
+    let Some(first) = names.next() else {
+        return Ok(None);
+    };
+    let staged = stage_file(&dir.join(&first), false, |out| out.write_all(bytes))?;
+    staged.commit_to_first_free(std::iter::once(first).chain(names))
 }
 
 #[cfg(test)]
@@ -441,7 +829,7 @@ mod tests {
         for frame in frames {
             sink.write_frame(frame).unwrap();
         }
-        sink.finish().unwrap();
+        sink.finish().unwrap().commit().unwrap();
     }
 
     /// Opens a sink, writes the first two frames and drops it unfinished.
@@ -926,8 +1314,95 @@ mod tests {
     fn webm_has_all_frames_and_the_size() {
         if ffmpeg_or_skip() {
             check_video("video.webm", 38, 22, "38,22,5");
-            check_video("odd.webm", 37, 21, "38,22,5");
+            // VP9 codes odd sizes as they are.
+            check_video("odd.webm", 37, 21, "37,21,5");
         }
+    }
+
+    /// The first frame of a video decoded by ffmpeg, as RGB24.
+    fn decode_first_frame(path: &Path) -> Vec<u8> {
+        let output = Command::new("ffmpeg")
+            .args(["-v", "error", "-i"])
+            .arg(path)
+            .args(["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output.stdout
+    }
+
+    #[test]
+    fn odd_sized_mp4_repeats_the_edge_and_says_so() {
+        if !ffmpeg_or_skip() {
+            return;
+        }
+        // Left half dark blue, right half bright orange up to the last column; the padding
+        // column must come out orange like its neighbour, not black.
+        let (width, height) = (45, 31);
+        let frame: Vec<u8> = (0..height)
+            .flat_map(|_| 0..width)
+            .flat_map(|x| {
+                if x < width / 2 {
+                    [20, 30, 120, 255]
+                } else {
+                    [250, 160, 40, 255]
+                }
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("odd.mp4");
+        let mut sink = open_sink(&path, &info(width, height), &[]).unwrap();
+        for _ in 0..FRAMES {
+            sink.write_frame(&frame).unwrap();
+        }
+        let finished = sink.finish().unwrap();
+        let written = finished.commit().unwrap();
+        assert_eq!((written.width, written.height), (46, 32));
+        assert_eq!(
+            written.to_string(),
+            "5 frames, 46x32 (45x31 padded to 46x32, the even size H.264 needs, by repeating \
+             the last column and row)"
+        );
+        assert_eq!(ffprobe_size_and_frames(&path), "46,32,5");
+
+        let rgb = decode_first_frame(&path);
+        assert_eq!(rgb.len(), 46 * 32 * 3);
+        let pixel = |x: usize, y: usize| &rgb[(y * 46 + x) * 3..][..3];
+        let near = |got: &[u8], want: [u8; 3]| {
+            got.iter()
+                .zip(want)
+                .all(|(&g, w)| i32::from(g).abs_diff(i32::from(w)) <= 24)
+        };
+        for y in [0, 15, 30, 31] {
+            for x in [44, 45] {
+                assert!(
+                    near(pixel(x, y), [250, 160, 40]),
+                    "({x}, {y}) is {:?}, not the edge's orange",
+                    pixel(x, y)
+                );
+            }
+        }
+        // The added row repeats the last one on the dark side too.
+        assert!(near(pixel(3, 31), [20, 30, 120]), "{:?}", pixel(3, 31));
+    }
+
+    #[test]
+    fn padding_repeats_the_last_column_and_row() {
+        use ffmpeg_sink::pad_by_repeating_edges;
+        // 3x2 frame, pixels numbered 1..=6 in the red channel.
+        let frame: Vec<u8> = (1..=6).flat_map(|v| [v, 0, 0, 255]).collect();
+        let mut padded = Vec::new();
+        pad_by_repeating_edges(&frame, (3, 2), (4, 2), &mut padded);
+        let reds = |rgba: &[u8]| rgba.chunks_exact(4).map(|p| p[0]).collect::<Vec<u8>>();
+        assert_eq!(reds(&padded), [1, 2, 3, 3, 4, 5, 6, 6]);
+        pad_by_repeating_edges(&frame, (3, 2), (4, 3), &mut padded);
+        assert_eq!(reds(&padded), [1, 2, 3, 3, 4, 5, 6, 6, 4, 5, 6, 6]);
+        pad_by_repeating_edges(&frame, (3, 2), (3, 2), &mut padded);
+        assert_eq!(padded, frame);
     }
 
     #[test]
@@ -939,6 +1414,8 @@ mod tests {
             &path,
             &info(W, H),
             VideoCodec::H264,
+            &OutputOptions::default(),
+            DEFAULT_STALL_TIMEOUT,
         )
         .err()
         .unwrap();
@@ -963,14 +1440,22 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.mp4");
-        let sink =
-            FfmpegSink::create(OsStr::new("false"), &path, &info(W, H), VideoCodec::H264).unwrap();
+        let sink = FfmpegSink::create(
+            OsStr::new("false"),
+            &path,
+            &info(W, H),
+            VideoCodec::H264,
+            &OutputOptions::default(),
+            DEFAULT_STALL_TIMEOUT,
+        )
+        .unwrap();
         let mut sink: Box<dyn FrameSink> = Box::new(sink);
         let frames = pattern_frames(W, H);
         let result = frames
             .iter()
             .try_for_each(|frame| sink.write_frame(frame))
-            .and_then(|()| sink.finish());
+            .and_then(|()| sink.finish())
+            .and_then(FinishedOutput::commit);
         let error = result.unwrap_err();
         assert!(error.to_string().contains("ffmpeg failed"), "{error}");
         assert!(entries(dir.path()).is_empty());
@@ -1101,6 +1586,200 @@ mod tests {
             assert!(sink.finish().is_err(), "{name}");
         }
         assert!(entries(dir.path()).is_empty());
+    }
+
+    // ---- --no-clobber ----
+
+    fn no_clobber() -> OutputOptions {
+        OutputOptions {
+            no_clobber: true,
+            ..OutputOptions::default()
+        }
+    }
+
+    #[test]
+    fn no_clobber_refuses_an_existing_output_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.gif", "a.png", "a.y4m", "a.mp4"] {
+            let path = dir.path().join(name);
+            fs::write(&path, PREVIOUS).unwrap();
+            let error = open_output(&path, &info(W, H), &[], &no_clobber())
+                .err()
+                .unwrap();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "output '{}' already exists (--no-clobber keeps it; nothing was written)",
+                    path.display()
+                )
+            );
+            assert_eq!(fs::read(&path).unwrap(), PREVIOUS);
+            fs::remove_file(&path).unwrap();
+        }
+        assert!(entries(dir.path()).is_empty());
+    }
+
+    const PREVIOUS: &[u8] = b"someone else's file";
+
+    #[test]
+    fn no_clobber_keeps_a_file_that_appears_while_rendering() {
+        let frames = pattern_frames(W, H);
+        for name in ["a.gif", "a.png", "a.y4m"] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(name);
+            let mut sink = open_output(&path, &info(W, H), &[], &no_clobber()).unwrap();
+            for frame in &frames {
+                sink.write_frame(frame).unwrap();
+            }
+            let finished = sink.finish().unwrap();
+            fs::write(&path, PREVIOUS).unwrap();
+            let error = finished.commit().unwrap_err();
+            assert!(
+                error.to_string().contains("appeared while rendering"),
+                "{name}: {error}"
+            );
+            assert_eq!(fs::read(&path).unwrap(), PREVIOUS, "{name}");
+            assert_eq!(entries(dir.path()), [name]);
+        }
+    }
+
+    #[test]
+    fn without_no_clobber_the_commit_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        fs::write(&path, PREVIOUS).unwrap();
+        write_all(&path, &info(W, H), &pattern_frames(W, H), &[]);
+        assert_ne!(fs::read(&path).unwrap(), PREVIOUS);
+    }
+
+    #[test]
+    fn no_clobber_refuses_a_directory_holding_a_frame_it_would_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("frames");
+        fs::create_dir(&target).unwrap();
+        // Other files, and frames beyond the animation's, do not count.
+        fs::write(target.join("notes.txt"), PREVIOUS).unwrap();
+        fs::write(target.join("frame_00005.png"), PREVIOUS).unwrap();
+        fs::write(target.join("frame_0003.png"), PREVIOUS).unwrap();
+        open_output(&target, &info(W, H), &[], &no_clobber())
+            .unwrap()
+            .finish()
+            .err()
+            .unwrap();
+        fs::write(target.join("frame_00003.png"), PREVIOUS).unwrap();
+        let error = open_output(&target, &info(W, H), &[], &no_clobber())
+            .err()
+            .unwrap();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "output '{}': '{}' already exists (--no-clobber keeps it; nothing was written)",
+                target.display(),
+                target.join("frame_00003.png").display()
+            )
+        );
+        assert_eq!(entries(&target).len(), 4);
+    }
+
+    #[test]
+    fn no_clobber_directory_takes_back_its_frames_when_one_appears_meanwhile() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("frames/");
+        let mut sink = open_output(&target, &info(W, H), &[], &no_clobber()).unwrap();
+        for frame in &pattern_frames(W, H) {
+            sink.write_frame(frame).unwrap();
+        }
+        let finished = sink.finish().unwrap();
+        fs::write(target.join("frame_00002.png"), PREVIOUS).unwrap();
+        let error = finished.commit().unwrap_err();
+        assert!(
+            error.to_string().contains("appeared while rendering"),
+            "{error}"
+        );
+        assert_eq!(entries(&target), ["frame_00002.png"]);
+        assert_eq!(fs::read(target.join("frame_00002.png")).unwrap(), PREVIOUS);
+    }
+
+    // ---- standard output and formats ----
+
+    #[test]
+    fn format_overrides_the_extension_and_names_the_format_of_standard_output() {
+        let kind = |path: &str, format: Option<OutputKind>| {
+            OutputKind::for_output(Path::new(path), format).unwrap()
+        };
+        assert_eq!(kind("-", None), OutputKind::Gif);
+        assert_eq!(kind("-", Some(OutputKind::Y4m)), OutputKind::Y4m);
+        assert_eq!(kind("movie", Some(OutputKind::Mp4)), OutputKind::Mp4);
+        assert_eq!(kind("water.gif", Some(OutputKind::Apng)), OutputKind::Apng);
+        assert_eq!("APNG".parse::<OutputKind>(), Ok(OutputKind::Apng));
+        assert_eq!(
+            "avi".parse::<OutputKind>(),
+            Err(String::from(
+                "unknown format 'avi' (expected one of gif, png, y4m, mp4, webm)"
+            ))
+        );
+        let error = OutputKind::for_output(Path::new("frames/"), Some(OutputKind::Gif))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("--format gif"), "{error}");
+    }
+
+    #[test]
+    fn a_file_named_by_format_gets_that_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("movie");
+        let options = OutputOptions {
+            format: Some(OutputKind::Y4m),
+            ..OutputOptions::default()
+        };
+        let mut sink = open_output(&path, &info(W, H), &[], &options).unwrap();
+        sink.write_frame(&pattern_frame(W, H, 0)).unwrap();
+        sink.finish().unwrap().commit().unwrap();
+        assert!(fs::read(&path).unwrap().starts_with(b"YUV4MPEG2 W37 H21"));
+    }
+
+    // ---- atomic one-shot files ----
+
+    #[test]
+    fn new_files_take_the_first_free_name_and_never_replace_one() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("shot.png"), PREVIOUS).unwrap();
+        let names = || ["shot.png", "shot-2.png", "shot-3.png"].map(String::from);
+        let first = write_new_file(dir.path(), names(), b"one")
+            .unwrap()
+            .unwrap();
+        let second = write_new_file(dir.path(), names(), b"two")
+            .unwrap()
+            .unwrap();
+        assert_eq!(first, dir.path().join("shot-2.png"));
+        assert_eq!(second, dir.path().join("shot-3.png"));
+        assert_eq!(write_new_file(dir.path(), names(), b"three").unwrap(), None);
+        assert_eq!(fs::read(dir.path().join("shot.png")).unwrap(), PREVIOUS);
+        assert_eq!(fs::read(&second).unwrap(), b"two");
+        assert_eq!(
+            entries(dir.path()),
+            ["shot-2.png", "shot-3.png", "shot.png"]
+        );
+    }
+
+    #[test]
+    fn a_staged_file_is_a_hidden_temporary_until_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grid.npy");
+        let staged = stage_npy_i16(&path, 2, 1, &[1, 2], false).unwrap();
+        let names = entries(dir.path());
+        assert_eq!(names.len(), 1);
+        assert!(
+            names[0].starts_with(&format!(".ripples-{}-", std::process::id()))
+                && names[0].ends_with(".npy"),
+            "{names:?}"
+        );
+        staged.commit().unwrap();
+        assert_eq!(entries(dir.path()), ["grid.npy"]);
+        drop(stage_npy_i16(&path, 2, 1, &[1, 2], false).unwrap());
+        assert_eq!(entries(dir.path()), ["grid.npy"]);
+        let error = stage_npy_i16(&path, 2, 1, &[1, 2], true).unwrap_err();
+        assert!(error.to_string().contains("already exists"), "{error}");
     }
 
     // ---- npy ----

@@ -12,7 +12,13 @@
 //! to the renderer to be reused, so the loop allocates nothing per frame. The sink is finished
 //! only when every frame made it; any error on either side drops it unfinished, which leaves no
 //! output file. The time of each stage is measured and reported per frame.
+//!
+//! With `--heights-out` there are two outputs, written both or neither: the finished animation
+//! waits under its temporary name while the heights are written to theirs, then the animation
+//! is moved into place, then the heights. Only that last move can fail after the animation is
+//! in place, and then the error says so.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -24,7 +30,8 @@ use ripples::{Heights, Look, RenderMode, SceneRunner};
 use crate::UsageError;
 use crate::args::RenderArgs;
 use crate::output::{
-    AnimationInfo, FrameSink, OutputKind, open_sink, write_npy_f32, write_npy_i16,
+    AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, StagedFile, Written,
+    check_not_existing, is_standard_output, open_output, stage_npy_f32, stage_npy_i16,
 };
 use crate::scene_file::SceneFile;
 use crate::setup::{Water, WaterPlan, override_with, paint_walls};
@@ -51,6 +58,8 @@ pub struct RenderSummary {
     pub seconds: f64,
     /// Where the time of the frame loop went.
     pub stages: StageTimes,
+    /// What the output holds (frames and size as stored, and how they differ from the render).
+    pub written: Written,
 }
 
 /// Time spent in each stage of the frame loop, summed over the frames. Simulating and
@@ -85,17 +94,23 @@ impl RenderSummary {
     }
 }
 
+impl RenderSummary {
+    /// Whether the animation went to standard output (so this summary must not).
+    pub fn to_standard_output(&self) -> bool {
+        is_standard_output(&self.path)
+    }
+}
+
 impl std::fmt::Display for RenderSummary {
+    /// `wrote water.gif: 120 frames, 320x240, in 1.20 s`, with what differs from the render in
+    /// parentheses after the size.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "wrote {}: {} frames, {}x{}, in {:.2} s",
-            self.path.display(),
-            self.frames,
-            self.width,
-            self.height,
-            self.seconds
-        )
+        if self.to_standard_output() {
+            f.write_str("wrote to standard output")?;
+        } else {
+            write!(f, "wrote {}", self.path.display())?;
+        }
+        write!(f, ": {}, in {:.2} s", self.written, self.seconds)
     }
 }
 
@@ -123,9 +138,11 @@ pub fn render_default_scene(args: &RenderArgs) -> Result<RenderSummary> {
 
 fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result<RenderSummary> {
     let started = Instant::now();
-    OutputKind::from_path(&args.out).map_err(|error| UsageError(format!("{error:#}")))?;
+    let kind = OutputKind::for_output(&args.out, args.format)
+        .map_err(|error| UsageError(format!("{error:#}")))?;
+    check_output_destination(args, kind)?;
     if let Some(path) = &args.heights_out {
-        check_heights_path(path)?;
+        check_heights_path(path, args.no_clobber)?;
     }
     crate::input_guard::refuse_outputs_over_inputs(args, scene_file.as_ref())?;
     let plan = WaterPlan::load(&args.water, scene_file, |scene| {
@@ -150,20 +167,27 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         frames: scene.frames,
     };
     let look = scene.full_look();
-    let sink = open_sink(&args.out, &info, &palette_samples(&image.pixels, &look))?;
+    let options = OutputOptions {
+        format: args.format,
+        no_clobber: args.no_clobber,
+    };
+    let sink = open_output(
+        &args.out,
+        &info,
+        &palette_samples(&image.pixels, &look),
+        &options,
+    )?;
 
     let progress = progress_bar(info.frames);
-    let stages = stream_frames(&mut runner, &image.pixels, sink, &progress)?;
+    let (stages, animation) = stream_frames(&mut runner, &image.pixels, sink, &progress)?;
     progress.finish_and_clear();
 
-    if let Some(path) = &args.heights_out {
-        let solver = runner.pool().solver();
-        let (grid_width, grid_height) = (solver.width() as usize, solver.height() as usize);
-        match solver.heights() {
-            Heights::I16(heights) => write_npy_i16(path, grid_width, grid_height, heights)?,
-            Heights::F32(heights) => write_npy_f32(path, grid_width, grid_height, heights)?,
-        }
-    }
+    // Written under a temporary name now, so that if it fails the animation is not saved.
+    let heights = match &args.heights_out {
+        Some(path) => Some(stage_heights(path, &runner, args.no_clobber)?),
+        None => None,
+    };
+    let written = commit_outputs(&args.out, animation, heights)?;
     Ok(RenderSummary {
         path: args.out.clone(),
         frames: info.frames,
@@ -171,7 +195,65 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         height,
         seconds: started.elapsed().as_secs_f64(),
         stages,
+        written,
     })
+}
+
+/// Refuses, before any work, standard output that is a terminal (an animation is binary), a
+/// directory of frames to standard output, and, with `--no-clobber`, an existing file output.
+fn check_output_destination(args: &RenderArgs, kind: OutputKind) -> Result<()> {
+    if is_standard_output(&args.out) {
+        if kind == OutputKind::Directory {
+            return Err(UsageError(
+                "output '-': a directory of frames cannot go to standard output".into(),
+            )
+            .into());
+        }
+        if std::io::stdout().is_terminal() {
+            return Err(UsageError(format!(
+                "output '-': standard output is a terminal, and the animation ({}) is binary; \
+                 redirect it to a file or a program (ripples render ... --out - > water.{})",
+                kind.format_name(),
+                kind.format_name()
+            ))
+            .into());
+        }
+    } else if args.no_clobber && kind != OutputKind::Directory {
+        check_not_existing(&args.out)?;
+    }
+    Ok(())
+}
+
+/// Writes the final height field of `runner` as a .npy file under a temporary name beside
+/// `path`.
+fn stage_heights(path: &Path, runner: &SceneRunner, no_clobber: bool) -> Result<StagedFile> {
+    let solver = runner.pool().solver();
+    let (grid_width, grid_height) = (solver.width() as usize, solver.height() as usize);
+    match solver.heights() {
+        Heights::I16(heights) => stage_npy_i16(path, grid_width, grid_height, heights, no_clobber),
+        Heights::F32(heights) => stage_npy_f32(path, grid_width, grid_height, heights, no_clobber),
+    }
+}
+
+/// Moves the finished animation into place, then the heights if any. If the animation cannot
+/// be moved, neither is saved; if only the heights cannot, the error says the animation was.
+pub fn commit_outputs(
+    out: &Path,
+    animation: FinishedOutput,
+    heights: Option<StagedFile>,
+) -> Result<Written> {
+    let written = animation.commit()?;
+    if let Some(heights) = heights {
+        let shown = if is_standard_output(out) {
+            String::from("the animation to standard output")
+        } else {
+            format!("'{}'", out.display())
+        };
+        heights.commit().map_err(|error| {
+            anyhow!("wrote {shown} ({written}), but not the heights: {error:#}")
+        })?;
+    }
+    Ok(written)
 }
 
 /// Frames handed to the encoding thread and not yet taken by it.
@@ -185,14 +267,15 @@ enum ToEncoder {
 }
 
 /// Simulates and renders every remaining frame of `runner` over `image` on this thread while
-/// `sink` encodes them on another, then finishes the sink. On an error on either side the sink
-/// is dropped unfinished (leaving no output) and the first cause is returned.
+/// `sink` encodes them on another, then finishes the sink and returns the finished output, for
+/// the caller to commit. On an error on either side the sink is dropped unfinished (leaving no
+/// output) and the first cause is returned.
 pub fn stream_frames(
     runner: &mut SceneRunner,
     image: &[u8],
     sink: Box<dyn FrameSink>,
     progress: &ProgressBar,
-) -> Result<StageTimes> {
+) -> Result<(StageTimes, FinishedOutput)> {
     let (to_encoder, frames) = mpsc::sync_channel::<ToEncoder>(FRAMES_IN_FLIGHT);
     let (give_back, returned) = mpsc::channel::<Vec<u8>>();
     std::thread::scope(|scope| {
@@ -207,13 +290,16 @@ pub fn stream_frames(
             .join()
             .map_err(|_| anyhow!("internal error: the encoding thread stopped unexpectedly"))?;
         // When the encoder fails, the producer only sees a closed channel: report the cause.
-        let encode = encoded?;
+        let (encode, finished) = encoded?;
         let (simulate, render) = produced?;
-        Ok(StageTimes {
+        let finished =
+            finished.ok_or_else(|| anyhow!("internal error: the output was not finished"))?;
+        let stages = StageTimes {
             simulate,
             render,
             encode,
-        })
+        };
+        Ok((stages, finished))
     })
 }
 
@@ -257,13 +343,13 @@ fn produce_frames(
 
 /// The encoding side of [`stream_frames`]: writes frames as they come and sends each buffer
 /// back; finishes the sink on [`ToEncoder::Finish`] and drops it unfinished if the producer
-/// goes away first. Returns the time spent in the sink.
+/// goes away first. Returns the time spent in the sink, and the finished output.
 fn encode_frames(
     mut sink: Box<dyn FrameSink>,
     frames: mpsc::Receiver<ToEncoder>,
     give_back: mpsc::Sender<Vec<u8>>,
     progress: &ProgressBar,
-) -> Result<Duration> {
+) -> Result<(Duration, Option<FinishedOutput>)> {
     let mut encode = Duration::ZERO;
     loop {
         match frames.recv() {
@@ -277,16 +363,16 @@ fn encode_frames(
             }
             Ok(ToEncoder::Finish) => {
                 let started = Instant::now();
-                sink.finish()?;
-                return Ok(encode + started.elapsed());
+                let finished = sink.finish()?;
+                return Ok((encode + started.elapsed(), Some(finished)));
             }
             // The producer failed: dropping the sink unfinished removes its temporary file.
-            Err(mpsc::RecvError) => return Ok(encode),
+            Err(mpsc::RecvError) => return Ok((encode, None)),
         }
     }
 }
 
-fn check_heights_path(path: &Path) -> Result<()> {
+fn check_heights_path(path: &Path, no_clobber: bool) -> Result<()> {
     let is_npy = path
         .extension()
         .is_some_and(|extension| extension.eq_ignore_ascii_case("npy"));
@@ -307,6 +393,15 @@ fn check_heights_path(path: &Path) -> Result<()> {
             path.display(),
             parent.display()
         ));
+    }
+    if path.is_dir() {
+        return Err(anyhow!(
+            "heights output '{}' is a directory",
+            path.display()
+        ));
+    }
+    if no_clobber {
+        check_not_existing(path)?;
     }
     Ok(())
 }
@@ -385,9 +480,15 @@ mod tests {
             Ok(())
         }
 
-        fn finish(self: Box<Self>) -> Result<()> {
-            self.record.lock().unwrap().finished = true;
-            Ok(())
+        fn finish(self: Box<Self>) -> Result<FinishedOutput> {
+            let mut record = self.record.lock().unwrap();
+            record.finished = true;
+            Ok(FinishedOutput::in_place(Written {
+                frames: record.frames.len() as u32,
+                width: 40,
+                height: 30,
+                changes: Vec::new(),
+            }))
         }
     }
 
@@ -413,7 +514,11 @@ mod tests {
         scene: Scene,
         image: &[u8],
         fail_at: Option<usize>,
-    ) -> (Result<StageTimes>, Arc<Mutex<Record>>, SceneRunner) {
+    ) -> (
+        Result<(StageTimes, FinishedOutput)>,
+        Arc<Mutex<Record>>,
+        SceneRunner,
+    ) {
         let record = Arc::new(Mutex::new(Record::default()));
         let sink = Box::new(RecordingSink {
             record: Arc::clone(&record),
@@ -428,7 +533,8 @@ mod tests {
     fn every_frame_reaches_the_sink_in_order_and_the_sink_is_finished() {
         let image = ripples::pool_tiles(40, 30);
         let (result, record, runner) = stream(rainy_scene(25), &image, None);
-        let stages = result.unwrap();
+        let (stages, finished) = result.unwrap();
+        assert_eq!(finished.written().frames, 25);
         assert!(runner.is_finished());
         assert!(stages.simulate > Duration::ZERO && stages.render > Duration::ZERO);
         let record = record.lock().unwrap();
@@ -463,6 +569,62 @@ mod tests {
             "{}",
             runner.frame()
         );
+    }
+
+    #[test]
+    fn heights_that_cannot_be_moved_into_place_are_reported_after_the_animation() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("water.gif");
+        let heights_path = dir.path().join("heights.npy");
+        let info = AnimationInfo {
+            width: 4,
+            height: 3,
+            fps: 30.0,
+            frames: 1,
+        };
+        let mut sink = crate::output::open_sink(&out, &info, &[]).unwrap();
+        sink.write_frame(&[200; 4 * 3 * 4]).unwrap();
+        let animation = sink.finish().unwrap();
+        let heights = stage_npy_i16(&heights_path, 2, 2, &[1, 2, 3, 4], false).unwrap();
+        // Something in the way of the last rename.
+        std::fs::create_dir(&heights_path).unwrap();
+        let error = commit_outputs(&out, animation, Some(heights)).unwrap_err();
+        let message = format!("{error:#}");
+        assert!(
+            message.starts_with(&format!(
+                "wrote '{}' (1 frame, 4x3), but not the heights: cannot move the finished \
+                 output to '{}': ",
+                out.display(),
+                heights_path.display()
+            )),
+            "{message}"
+        );
+        assert!(out.is_file() && heights_path.is_dir());
+        // No temporary file left.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn an_animation_that_cannot_be_moved_into_place_takes_the_heights_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("water.gif");
+        let heights_path = dir.path().join("heights.npy");
+        let info = AnimationInfo {
+            width: 4,
+            height: 3,
+            fps: 30.0,
+            frames: 1,
+        };
+        let mut sink = crate::output::open_sink(&out, &info, &[]).unwrap();
+        sink.write_frame(&[200; 4 * 3 * 4]).unwrap();
+        let animation = sink.finish().unwrap();
+        let heights = stage_npy_i16(&heights_path, 2, 2, &[1, 2, 3, 4], false).unwrap();
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("keep"), "x").unwrap();
+        let error = commit_outputs(&out, animation, Some(heights)).unwrap_err();
+        assert!(error.to_string().contains("water.gif"), "{error}");
+        assert!(!heights_path.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -1,26 +1,31 @@
 //! Animated PNG: lossless RGBA frames, looping forever.
 
-use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{AnimationInfo, FrameSink, PendingFile, check_frame_len};
+use super::{
+    AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
+};
 
-/// Writes an animated PNG through a temporary file. The frame count is part of the PNG header,
-/// so exactly `info.frames` frames must be written.
+/// Writes an animated PNG through a temporary file (or to standard output). The frame count is
+/// part of the PNG header, so exactly `info.frames` frames must be written.
 pub(super) struct ApngSink {
-    writer: png::Writer<BufWriter<File>>,
+    writer: png::Writer<BufWriter<Box<dyn Write + Send>>>,
     info: AnimationInfo,
     frames_written: u32,
     target: PathBuf,
-    pending: PendingFile,
+    destination: Destination,
 }
 
 impl ApngSink {
-    pub(super) fn create(target: &Path, info: &AnimationInfo) -> Result<ApngSink> {
-        let (file, pending) = PendingFile::create(target, ".png")?;
+    pub(super) fn create(
+        target: &Path,
+        info: &AnimationInfo,
+        options: &OutputOptions,
+    ) -> Result<ApngSink> {
+        let (file, destination) = Destination::open(target, ".png", options)?;
         let error = |error: png::EncodingError| {
             anyhow!("cannot write animated PNG '{}': {error}", target.display())
         };
@@ -39,7 +44,7 @@ impl ApngSink {
             info: info.clone(),
             frames_written: 0,
             target: target.to_path_buf(),
-            pending,
+            destination,
         })
     }
 }
@@ -64,7 +69,7 @@ impl FrameSink for ApngSink {
         Ok(())
     }
 
-    fn finish(self: Box<Self>) -> Result<()> {
+    fn finish(self: Box<Self>) -> Result<FinishedOutput> {
         if self.frames_written != self.info.frames {
             bail!(
                 "animated PNG '{}': wrote {} of {} frames",
@@ -75,14 +80,16 @@ impl FrameSink for ApngSink {
         }
         let ApngSink {
             writer,
+            info,
             target,
-            pending,
+            destination,
             ..
         } = *self;
+        // Writes the end chunk and flushes the buffer and the file (or standard output).
         writer.finish().map_err(|error| {
             anyhow!("cannot write animated PNG '{}': {error}", target.display())
         })?;
-        pending.commit()
+        Ok(destination.finished(Written::as_rendered(&info)))
     }
 }
 

@@ -1,18 +1,52 @@
 //! MP4 (H.264) and WebM (VP9) through an `ffmpeg` child process that reads raw RGBA frames on
-//! its standard input and writes the temporary file beside the target.
+//! its standard input and writes the temporary file beside the target (or standard output).
+//!
+//! The child is the one part of a render that Ripples does not control, so it is watched:
+//!
+//! - It runs in a process group of its own, so Ctrl-C in the terminal reaches only `ripples`,
+//!   which decides what to stop; stopping ffmpeg kills the whole group (a wrapper script and
+//!   what it started, not only the first process).
+//! - It is entered in the [`cleanup`] registry, so even an exit that skips
+//!   destructors (a second Ctrl-C) kills it before its file is removed.
+//! - A watchdog thread ends it when it stops taking frames (no byte of a frame accepted for the
+//!   stall timeout) or, after the last frame, stops making progress on its file; the blocked
+//!   write then fails and the sink reports a hung encoder. The same thread ends it at once when
+//!   Ctrl-C arrives while a write or the final wait is blocked on it, so one Ctrl-C always
+//!   stops a render.
+//!
+//! H.264 in 4:2:0 needs even sizes: an odd-sized frame gets its last column or row repeated
+//! (an invisible extra pixel line, where a black one would show, and cropping would lose a line
+//! of the picture). VP9 codes odd sizes as they are, so WebM keeps the exact size.
 
 use std::ffi::{OsStr, OsString};
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{AnimationInfo, FrameSink, PendingFile, check_frame_len, check_some_frames_written};
+use super::cleanup::{self, ChildProcess, Leftover, Registration};
+use super::{
+    AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
+    check_some_frames_written, is_standard_output,
+};
+use crate::interrupt::{self, Interrupted};
 
 /// How many of ffmpeg's last stderr lines an error message quotes.
 const STDERR_LINES_QUOTED: usize = 10;
+
+/// How long ffmpeg may take no frame data (or, after the last frame, leave its file unchanged)
+/// before it counts as hung. Encoding one frame takes far less even at 4K on a slow machine.
+pub(super) const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Frames go to ffmpeg in pieces of this size (a pipe's usual capacity), each one progress.
+const WRITE_CHUNK: usize = 64 << 10;
+
+/// How often the final wait looks whether ffmpeg has exited.
+const EXIT_POLL: Duration = Duration::from_millis(10);
 
 /// The video codecs (and containers) written through ffmpeg.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,9 +66,16 @@ impl VideoCodec {
         }
     }
 
-    fn encoder_args(self) -> &'static [&'static str] {
-        match self {
-            VideoCodec::H264 => &[
+    /// Whether frames must have even sizes.
+    fn needs_even_size(self) -> bool {
+        self == VideoCodec::H264
+    }
+
+    /// The encoder and container options; `streaming` for a destination that cannot seek
+    /// (standard output), where MP4 is written as fragments with an empty index up front.
+    fn encoder_args(self, streaming: bool) -> &'static [&'static str] {
+        match (self, streaming) {
+            (VideoCodec::H264, false) => &[
                 "-c:v",
                 "libx264",
                 "-pix_fmt",
@@ -44,7 +85,17 @@ impl VideoCodec {
                 "-f",
                 "mp4",
             ],
-            VideoCodec::Vp9 => &[
+            (VideoCodec::H264, true) => &[
+                "-c:v",
+                "libx264",
+                "-pix_fmt",
+                "yuv420p",
+                "-movflags",
+                "+frag_keyframe+empty_moov+default_base_moof",
+                "-f",
+                "mp4",
+            ],
+            (VideoCodec::Vp9, _) => &[
                 "-c:v",
                 "libvpx-vp9",
                 "-pix_fmt",
@@ -69,36 +120,68 @@ impl VideoCodec {
 /// Feeds frames to a running ffmpeg. Dropping it unfinished kills ffmpeg and deletes the
 /// temporary file.
 pub(super) struct FfmpegSink {
-    child: Option<Child>,
+    child: Arc<ChildProcess>,
+    /// `None` once closed.
     stdin: Option<ChildStdin>,
     /// Collects ffmpeg's stderr on a thread, so a chatty ffmpeg never blocks on a full pipe.
     stderr: Option<JoinHandle<Vec<u8>>>,
+    watchdog: Watchdog,
     info: AnimationInfo,
+    /// The frame size sent to ffmpeg: the animation's, made even for H.264.
+    encoded_width: u32,
+    encoded_height: u32,
+    /// An even-sized copy of the frame being sent, when the animation's size is odd.
+    padded: Vec<u8>,
     frames_written: u32,
     target: PathBuf,
-    /// `None` once finished (or failed).
-    pending: Option<PendingFile>,
+    /// `None` once finished.
+    destination: Option<Destination>,
+    /// The child's entry in the cleanup registry; forgotten once the child has stopped.
+    _registration: Registration,
 }
 
 impl FfmpegSink {
     /// Starts `program` (normally `ffmpeg`, found on `PATH`) to encode into a temporary file
-    /// beside `target`.
+    /// beside `target`, or to standard output for `-`. ffmpeg counts as hung when it takes no
+    /// frame data for `stall_timeout` (not for standard output, whose reader may pause).
     pub(super) fn create(
         program: &OsStr,
         target: &Path,
         info: &AnimationInfo,
         codec: VideoCodec,
+        options: &OutputOptions,
+        stall_timeout: Duration,
     ) -> Result<FfmpegSink> {
-        let (file, pending) = PendingFile::create(target, codec.file_suffix())?;
+        let (file, destination) = Destination::open(target, codec.file_suffix(), options)?;
         drop(file);
-        let mut command = ffmpeg_command(program, info, codec, pending.temp_path());
+        let (encoded_width, encoded_height) = if codec.needs_even_size() {
+            (
+                info.width.next_multiple_of(2),
+                info.height.next_multiple_of(2),
+            )
+        } else {
+            (info.width, info.height)
+        };
+        let output = match &destination {
+            Destination::File(staged) => Some(staged.temp_path().to_path_buf()),
+            Destination::StandardOutput => None,
+        };
+        let mut command = ffmpeg_command(
+            program,
+            (encoded_width, encoded_height, info.fps),
+            codec,
+            output.as_deref(),
+        );
         // In a process group of its own, Ctrl-C in the terminal reaches only `ripples`, which
         // stops feeding frames and removes the unfinished file; ffmpeg does not race it.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
             .stdin(Stdio::piped())
-            .stdout(Stdio::null())
+            .stdout(match output {
+                Some(_) => Stdio::null(),
+                None => Stdio::inherit(),
+            })
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|error| spawn_error(error, target))?;
@@ -111,29 +194,70 @@ impl FfmpegSink {
                 collected
             })
         });
+        let child = Arc::new(ChildProcess::new(child));
+        let registration = cleanup::register(Leftover::Child(Arc::clone(&child)));
+        let stall_timeout = (!is_standard_output(target)).then_some(stall_timeout);
+        let watchdog = Watchdog::start(Arc::clone(&child), stall_timeout, output)?;
         Ok(FfmpegSink {
-            child: Some(child),
+            child,
             stdin,
             stderr,
+            watchdog,
             info: info.clone(),
+            encoded_width,
+            encoded_height,
+            padded: Vec::new(),
             frames_written: 0,
             target: target.to_path_buf(),
-            pending: Some(pending),
+            destination: Some(destination),
+            _registration: registration,
         })
     }
 
-    /// Closes ffmpeg's input and waits for it to exit; returns its exit status and stderr.
+    /// Sends one frame's bytes, a piece at a time, each piece telling the watchdog that
+    /// ffmpeg is taking data.
+    fn send(&mut self, rgba: &[u8]) -> std::io::Result<()> {
+        let frame: &[u8] =
+            if (self.encoded_width, self.encoded_height) == (self.info.width, self.info.height) {
+                rgba
+            } else {
+                pad_by_repeating_edges(
+                    rgba,
+                    (self.info.width, self.info.height),
+                    (self.encoded_width, self.encoded_height),
+                    &mut self.padded,
+                );
+                &self.padded
+            };
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(std::io::Error::from(ErrorKind::BrokenPipe));
+        };
+        self.watchdog.busy(Phase::TakingFrames);
+        let sent = frame.chunks(WRITE_CHUNK).try_for_each(|chunk| {
+            stdin.write_all(chunk)?;
+            self.watchdog.progress();
+            Ok(())
+        });
+        self.watchdog.idle();
+        sent
+    }
+
+    /// Closes ffmpeg's input and waits for it to exit (or for the watchdog to stop it);
+    /// returns its exit status and stderr.
     fn wait_for_ffmpeg(&mut self) -> Result<(ExitStatus, String)> {
         drop(self.stdin.take());
-        let Some(mut child) = self.child.take() else {
-            bail!("ffmpeg for '{}' already stopped", self.target.display());
+        self.watchdog.busy(Phase::Finishing);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) => std::thread::sleep(EXIT_POLL),
+                Err(error) => bail!(
+                    "cannot wait for ffmpeg writing '{}': {error}",
+                    self.target.display()
+                ),
+            }
         };
-        let status = child.wait().map_err(|error| {
-            anyhow!(
-                "cannot wait for ffmpeg writing '{}': {error}",
-                self.target.display()
-            )
-        })?;
+        self.watchdog.idle();
         let stderr = self
             .stderr
             .take()
@@ -142,27 +266,46 @@ impl FfmpegSink {
         Ok((status, String::from_utf8_lossy(&stderr).into_owned()))
     }
 
-    /// The error for ffmpeg exiting early or unsuccessfully, quoting the end of its stderr.
+    /// The error for ffmpeg exiting early or unsuccessfully: the watchdog's reason when it
+    /// stopped ffmpeg, else quoting the end of its stderr.
     fn ffmpeg_failed(&self, status: ExitStatus, stderr: &str) -> anyhow::Error {
-        anyhow!(
-            "ffmpeg failed writing '{}' ({status}){}",
-            self.target.display(),
-            quote_last_lines(stderr)
-        )
+        match self.watchdog.verdict() {
+            Some(Verdict::Interrupted) => anyhow::Error::new(Interrupted),
+            Some(Verdict::Stalled(phase, timeout)) => {
+                let seconds = timeout.as_secs_f64();
+                match phase {
+                    Phase::TakingFrames => anyhow!(
+                        "ffmpeg writing '{}' took no frame data for {seconds} s (it seems to \
+                         hang), so it was stopped",
+                        self.target.display()
+                    ),
+                    Phase::Finishing => anyhow!(
+                        "ffmpeg writing '{}' made no progress for {seconds} s after the last \
+                         frame (it seems to hang), so it was stopped",
+                        self.target.display()
+                    ),
+                }
+            }
+            None => anyhow!(
+                "ffmpeg failed writing '{}' ({status}){}",
+                self.target.display(),
+                quote_last_lines(stderr)
+            ),
+        }
     }
 }
 
 impl FrameSink for FfmpegSink {
     fn write_frame(&mut self, rgba: &[u8]) -> Result<()> {
         check_frame_len(rgba, &self.info)?;
-        let Some(stdin) = self.stdin.as_mut() else {
+        if self.stdin.is_none() {
             bail!(
                 "ffmpeg for '{}' is no longer running",
                 self.target.display()
             );
-        };
-        if let Err(error) = stdin.write_all(rgba) {
-            // A broken pipe means ffmpeg exited; its stderr says why.
+        }
+        if let Err(error) = self.send(rgba) {
+            // A broken pipe means ffmpeg exited (or the watchdog stopped it); it says why.
             if error.kind() == ErrorKind::BrokenPipe {
                 let (status, stderr) = self.wait_for_ffmpeg()?;
                 return Err(self.ffmpeg_failed(status, &stderr));
@@ -176,57 +319,249 @@ impl FrameSink for FfmpegSink {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<()> {
+    fn finish(mut self: Box<Self>) -> Result<FinishedOutput> {
         check_some_frames_written(&self.target, self.frames_written)?;
         let (status, stderr) = self.wait_for_ffmpeg()?;
-        if !status.success() {
+        if !status.success() || self.watchdog.verdict().is_some() {
             return Err(self.ffmpeg_failed(status, &stderr));
         }
-        match self.pending.take() {
-            Some(pending) => pending.commit(),
-            None => bail!("output '{}' was already finished", self.target.display()),
+        let Some(destination) = self.destination.take() else {
+            bail!("output '{}' was already finished", self.target.display());
+        };
+        let mut written = Written {
+            frames: self.frames_written,
+            width: self.encoded_width,
+            height: self.encoded_height,
+            changes: Vec::new(),
+        };
+        let (width, height) = (self.info.width, self.info.height);
+        if (written.width, written.height) != (width, height) {
+            let repeated = match (written.width != width, written.height != height) {
+                (true, true) => "column and row",
+                (true, false) => "column",
+                _ => "row",
+            };
+            written.changes.push(format!(
+                "{width}x{height} padded to {}x{}, the even size H.264 needs, by repeating the \
+                 last {repeated}",
+                written.width, written.height
+            ));
         }
+        Ok(destination.finished(written))
     }
 }
 
 impl Drop for FfmpegSink {
     fn drop(&mut self) {
         drop(self.stdin.take());
-        if let Some(mut child) = self.child.take() {
-            // Stop ffmpeg before the temporary file goes, so nothing writes it afterwards.
-            // Errors only mean it already exited.
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        // `pending`, dropped after this, deletes the temporary file.
+        // Stop ffmpeg before the temporary file goes, so nothing writes it afterwards. Does
+        // nothing if it already exited.
+        self.child.stop();
+        self.watchdog.stop();
+        // `destination`, dropped after this, deletes the temporary file, then the registry
+        // forgets the child.
     }
 }
 
-/// The ffmpeg command line: raw RGBA on stdin, the encoded video to `output`.
+/// Copies a `size` RGBA frame into `padded` at `padded_size` (at most one column and one row
+/// more), repeating the last column and row into the extra ones.
+pub(super) fn pad_by_repeating_edges(
+    rgba: &[u8],
+    size: (u32, u32),
+    padded_size: (u32, u32),
+    padded: &mut Vec<u8>,
+) {
+    let (width, height) = (size.0 as usize, size.1 as usize);
+    let (padded_width, padded_height) = (padded_size.0 as usize, padded_size.1 as usize);
+    padded.clear();
+    for row in rgba.chunks_exact(width * 4) {
+        padded.extend_from_slice(row);
+        let last_pixel = &row[(width - 1) * 4..];
+        for _ in width..padded_width {
+            padded.extend_from_slice(last_pixel);
+        }
+    }
+    let padded_row = padded_width * 4;
+    for _ in height..padded_height {
+        let last_row = padded.len() - padded_row;
+        padded.extend_from_within(last_row..);
+    }
+}
+
+/// What the sink is waiting on ffmpeg for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// A frame write: progress is ffmpeg taking data.
+    TakingFrames,
+    /// The exit after the last frame: progress is ffmpeg changing its file.
+    Finishing,
+}
+
+/// Why the watchdog stopped ffmpeg.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// No progress in `Phase` for the stall timeout.
+    Stalled(Phase, Duration),
+    /// Ctrl-C (or SIGTERM) arrived while the sink was blocked on ffmpeg.
+    Interrupted,
+}
+
+/// What the sink and its watchdog thread share.
+#[derive(Default)]
+struct Watch {
+    /// While the sink waits on ffmpeg: what for, and the time of the last progress.
+    busy: Option<(Phase, Instant)>,
+    /// The size and modification time of the output file when last looked at.
+    file_state: Option<(u64, SystemTime)>,
+    verdict: Option<Verdict>,
+}
+
+/// A thread that stops ffmpeg when the sink has been blocked on it without progress for the
+/// stall timeout, or when Ctrl-C arrives while it is blocked.
+struct Watchdog {
+    watch: Arc<Mutex<Watch>>,
+    /// Dropping it ends the thread.
+    stop_thread: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Starts the thread. `output` is the file ffmpeg writes, watched after the last frame.
+    fn start(
+        child: Arc<ChildProcess>,
+        stall_timeout: Option<Duration>,
+        output: Option<PathBuf>,
+    ) -> Result<Watchdog> {
+        let watch = Arc::new(Mutex::new(Watch::default()));
+        let (stop_thread, stopped) = mpsc::channel::<()>();
+        // Often enough to notice Ctrl-C at once and a stall within a tenth of its timeout.
+        let tick = stall_timeout
+            .map_or(Duration::from_millis(100), |timeout| timeout / 10)
+            .clamp(Duration::from_millis(10), Duration::from_millis(100));
+        let shared = Arc::clone(&watch);
+        let thread = std::thread::Builder::new()
+            .name("ffmpeg-watchdog".into())
+            .spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(tick) {
+                    let verdict = check(&shared, stall_timeout, output.as_deref());
+                    if verdict.is_some() {
+                        child.stop();
+                    }
+                }
+            })
+            .map_err(|error| anyhow!("cannot start the ffmpeg watchdog thread: {error}"))?;
+        Ok(Watchdog {
+            watch,
+            stop_thread: Some(stop_thread),
+            thread: Some(thread),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Watch> {
+        self.watch.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn busy(&self, phase: Phase) {
+        let mut watch = self.lock();
+        watch.busy = Some((phase, Instant::now()));
+        watch.file_state = None;
+    }
+
+    fn progress(&self) {
+        if let Some((_, since)) = &mut self.lock().busy {
+            *since = Instant::now();
+        }
+    }
+
+    fn idle(&self) {
+        self.lock().busy = None;
+    }
+
+    fn verdict(&self) -> Option<Verdict> {
+        self.lock().verdict
+    }
+
+    /// Ends the thread (it stops nothing more after this).
+    fn stop(&mut self) {
+        drop(self.stop_thread.take());
+        if let Some(thread) = self.thread.take() {
+            // A panic in the thread has been reported by the panic hook already.
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// One look of the watchdog: records and returns a verdict when ffmpeg must be stopped.
+fn check(
+    watch: &Mutex<Watch>,
+    stall_timeout: Option<Duration>,
+    output: Option<&Path>,
+) -> Option<Verdict> {
+    let mut watch = watch.lock().unwrap_or_else(PoisonError::into_inner);
+    let (phase, mut since) = watch.busy?;
+    if watch.verdict.is_some() {
+        return None;
+    }
+    if interrupt::requested() {
+        watch.verdict = Some(Verdict::Interrupted);
+        return watch.verdict;
+    }
+    if phase == Phase::Finishing
+        && let Some(output) = output
+    {
+        let state = std::fs::metadata(output)
+            .ok()
+            .and_then(|metadata| Some((metadata.len(), metadata.modified().ok()?)));
+        if state.is_some() && state != watch.file_state {
+            if watch.file_state.is_some() {
+                since = Instant::now();
+                watch.busy = Some((phase, since));
+            }
+            watch.file_state = state;
+        }
+    }
+    let timeout = stall_timeout?;
+    if since.elapsed() > timeout {
+        watch.verdict = Some(Verdict::Stalled(phase, timeout));
+    }
+    watch.verdict
+}
+
+/// The ffmpeg command line: raw RGBA frames of `(width, height, fps)` on stdin, the encoded
+/// video to `output`, or to standard output for `None`.
 fn ffmpeg_command(
     program: &OsStr,
-    info: &AnimationInfo,
+    (width, height, fps): (u32, u32, f64),
     codec: VideoCodec,
-    output: &Path,
+    output: Option<&Path>,
 ) -> Command {
     let mut command = Command::new(program);
     command
         .args(["-hide_banner", "-loglevel", "error", "-y"])
         .args(["-f", "rawvideo", "-pix_fmt", "rgba"])
         .arg("-s")
-        .arg(format!("{}x{}", info.width, info.height))
+        .arg(format!("{width}x{height}"))
         .arg("-r")
-        .arg(info.fps.to_string())
+        .arg(fps.to_string())
         .args(["-i", "-"]);
-    if info.width % 2 == 1 || info.height % 2 == 1 {
-        // 4:2:0 video needs even sizes: add one row or column rather than fail.
-        command.args(["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"]);
+    command.args(codec.encoder_args(output.is_none()));
+    match output {
+        Some(output) => {
+            // The `file:` protocol keeps a path with ':' or a leading '-' from being misread.
+            let mut output_url = OsString::from("file:");
+            output_url.push(output);
+            command.arg(output_url);
+        }
+        None => {
+            command.arg("pipe:1");
+        }
     }
-    command.args(codec.encoder_args());
-    // The `file:` protocol keeps a path with ':' or a leading '-' from being misread.
-    let mut output_url = OsString::from("file:");
-    output_url.push(output);
-    command.arg(output_url);
     command
 }
 
@@ -256,4 +591,141 @@ fn quote_last_lines(stderr: &str) -> String {
     }
     let start = lines.len().saturating_sub(STDERR_LINES_QUOTED);
     format!(":\n{}", lines[start..].join("\n"))
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    /// Writes an executable shell script standing in for ffmpeg.
+    fn fake_ffmpeg(dir: &Path, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("ffmpeg");
+        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// Starts the sink; retries while another test's fork still holds the new script open for
+    /// writing ("text file busy").
+    fn start(program: &Path, target: &Path, info: &AnimationInfo, stall: Duration) -> FfmpegSink {
+        let mut attempts = 0;
+        loop {
+            let options = OutputOptions::default();
+            match FfmpegSink::create(
+                program.as_os_str(),
+                target,
+                info,
+                VideoCodec::H264,
+                &options,
+                stall,
+            ) {
+                Ok(sink) => return sink,
+                Err(error) if error.to_string().contains("busy") && attempts < 50 => {
+                    attempts += 1;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(error) => panic!("{error:#}"),
+            }
+        }
+    }
+
+    /// Processes of `group` that are still alive (not zombies), from /proc.
+    fn live_processes_in_group(group: u32) -> Vec<u32> {
+        let mut live = Vec::new();
+        for entry in fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // After the command name in parentheses: state, parent, process group.
+            let Some((_, after_name)) = stat.rsplit_once(") ") else {
+                continue;
+            };
+            let fields: Vec<&str> = after_name.split_whitespace().collect();
+            if fields.len() > 2 && fields[2] == group.to_string() && fields[0] != "Z" {
+                live.push(pid);
+            }
+        }
+        live
+    }
+
+    fn assert_group_ends(group: u32) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !live_processes_in_group(group).is_empty() {
+            assert!(
+                Instant::now() < deadline,
+                "still running: {:?}",
+                live_processes_in_group(group)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn info(frames: u32) -> AnimationInfo {
+        AnimationInfo {
+            width: 256,
+            height: 256,
+            fps: 30.0,
+            frames,
+        }
+    }
+
+    #[test]
+    fn an_encoder_that_stops_reading_is_stopped_with_a_clear_error() {
+        let (bin, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // Reads nothing; `sleep` is a child of the script, holding the pipe open too.
+        let program = fake_ffmpeg(bin.path(), "sleep 30");
+        let target = out.path().join("hung.mp4");
+        let mut sink = start(&program, &target, &info(100), Duration::from_millis(500));
+        let group = sink.child.id();
+        let frame = vec![0u8; 256 * 256 * 4];
+        let started = Instant::now();
+        let error = (0..100)
+            .try_for_each(|_| sink.write_frame(&frame))
+            .unwrap_err();
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_millis(500) && waited < Duration::from_secs(10),
+            "{waited:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "ffmpeg writing '{}' took no frame data for 0.5 s (it seems to hang), so it was \
+                 stopped",
+                target.display()
+            )
+        );
+        drop(sink);
+        assert_group_ends(group);
+        assert_eq!(fs::read_dir(out.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn an_encoder_that_never_exits_after_the_last_frame_is_stopped() {
+        let (bin, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // Takes every frame, then hangs without writing anything.
+        let program = fake_ffmpeg(bin.path(), "cat > /dev/null; sleep 30");
+        let target = out.path().join("hung.mp4");
+        let mut sink = start(&program, &target, &info(2), Duration::from_millis(500));
+        let group = sink.child.id();
+        let frame = vec![0u8; 256 * 256 * 4];
+        sink.write_frame(&frame).unwrap();
+        sink.write_frame(&frame).unwrap();
+        let started = Instant::now();
+        let error = Box::new(sink).finish().unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(
+            error
+                .to_string()
+                .contains("made no progress for 0.5 s after the last frame"),
+            "{error}"
+        );
+        assert_group_ends(group);
+        assert_eq!(fs::read_dir(out.path()).unwrap().count(), 0);
+    }
 }

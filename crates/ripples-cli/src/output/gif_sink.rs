@@ -1,5 +1,11 @@
 //! Animated GIF: one global palette for the whole animation, a 64x64x64 lookup table from
-//! colour to palette index, and frame delays that add up to the requested frame rate.
+//! colour to palette index, and frame delays that add up to the animation's length.
+//!
+//! GIF delays are whole centiseconds, and browsers show a delay under 2 as 10, so a GIF plays
+//! at most 50 frames per second. Writing faster animations with delays of 2 would make them
+//! play slower than asked; instead [`GifTimeline`] drops frames evenly (each 2-centisecond slot
+//! shows the frame whose time opens it), so the GIF lasts frames/fps seconds, and the
+//! [`Written`] it reports says how many frames were kept.
 //!
 //! After the first frame, each frame stores only what changed: the rectangle around the pixels
 //! whose palette index differs from the previous frame's, with the unchanged pixels inside it
@@ -19,8 +25,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
@@ -28,13 +33,19 @@ use color_quant::NeuQuant;
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use rayon::prelude::*;
 
-use super::{AnimationInfo, FrameSink, PendingFile, check_frame_len, check_some_frames_written};
+use super::{
+    AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
+    check_some_frames_written,
+};
 
 /// Pixels with a lower alpha become transparent (when the palette has a transparent entry).
 const ALPHA_THRESHOLD: u8 = 128;
 
 /// Browsers treat delays below 2 centiseconds as 10, so never write less.
 const MIN_DELAY_CS: u64 = 2;
+
+/// The fastest frame rate a GIF plays at: one frame per [`MIN_DELAY_CS`].
+const MAX_GIF_FPS: f64 = 50.0;
 
 /// NeuQuant learns from about this many pixels: enough for a good 256-colour palette, few
 /// enough to take well under a second. Larger sample sets are sampled sparsely, smaller ones
@@ -58,13 +69,16 @@ const MAP_STRIP_PIXELS: usize = 1 << 16;
 const LOOKUP_BITS: u32 = 6;
 const LOOKUP_SIDE: usize = 1 << LOOKUP_BITS;
 
-/// Writes an animated GIF through a temporary file.
+/// The buffered stream a GIF is written to: a temporary file or standard output.
+type GifOut = BufWriter<Box<dyn Write + Send>>;
+
+/// Writes an animated GIF through a temporary file (or to standard output).
 pub(super) struct GifSink {
     stage: Stage,
     info: AnimationInfo,
     width: u16,
     height: u16,
-    delays: GifDelays,
+    timeline: GifTimeline,
     /// Frames mapped to palette indices, waiting to be compressed and written, in order.
     batch: Vec<Vec<u8>>,
     /// Frames per batch.
@@ -76,17 +90,19 @@ pub(super) struct GifSink {
     /// The threads that map and compress frames.
     workers: rayon::ThreadPool,
     /// Frames given to the sink.
-    frames_written: u32,
+    frames_received: u32,
+    /// Frames kept in the GIF (all of them up to 50 fps).
+    frames_stored: u32,
     target: PathBuf,
-    pending: PendingFile,
+    destination: Destination,
 }
 
 enum Stage {
     /// No palette samples were given: the first frame will provide the palette, and the GIF
     /// header (which holds the palette) is not written yet.
-    AwaitingFirstFrame(BufWriter<File>),
+    AwaitingFirstFrame(GifOut),
     Encoding {
-        encoder: Box<Encoder<BufWriter<File>>>,
+        encoder: Box<Encoder<GifOut>>,
         palette: Box<GifPalette>,
     },
     /// Starting the encoder failed; the sink only waits to be dropped.
@@ -98,6 +114,7 @@ impl GifSink {
         target: &Path,
         info: &AnimationInfo,
         palette_samples: &[u8],
+        options: &OutputOptions,
     ) -> Result<GifSink> {
         let (Ok(width), Ok(height)) = (u16::try_from(info.width), u16::try_from(info.height))
         else {
@@ -116,21 +133,22 @@ impl GifSink {
             .map_err(|error| anyhow!("cannot start the GIF encoding threads: {error}"))?;
         let frame_pixels = (usize::from(width) * usize::from(height)).max(1);
         let batch_len = (FRAMES_PER_THREAD * threads).min((MAX_BATCH_BYTES / frame_pixels).max(1));
-        let (file, pending) = PendingFile::create(target, ".gif")?;
+        let (file, destination) = Destination::open(target, ".gif", options)?;
         let mut sink = GifSink {
             stage: Stage::AwaitingFirstFrame(BufWriter::new(file)),
             info: info.clone(),
             width,
             height,
-            delays: GifDelays::new(info.fps),
+            timeline: GifTimeline::new(info.fps, info.frames),
             batch: Vec::with_capacity(batch_len),
             batch_len,
             spare: Vec::new(),
             previous: None,
             workers,
-            frames_written: 0,
+            frames_received: 0,
+            frames_stored: 0,
             target: target.to_path_buf(),
-            pending,
+            destination,
         };
         if !palette_samples.is_empty() {
             sink.start_encoder(palette_samples)?;
@@ -203,7 +221,7 @@ impl GifSink {
                 top: data.top,
                 width: data.width,
                 height: data.height,
-                delay: self.delays.next_delay(),
+                delay: self.timeline.next_delay(),
                 transparent: if stored_against_previous {
                     keep
                 } else {
@@ -322,6 +340,11 @@ fn compress(indices: &[u8]) -> Vec<u8> {
 impl FrameSink for GifSink {
     fn write_frame(&mut self, rgba: &[u8]) -> Result<()> {
         check_frame_len(rgba, &self.info)?;
+        let index = self.frames_received;
+        self.frames_received += 1;
+        if !self.timeline.keeps(index) {
+            return Ok(());
+        }
         self.start_encoder(rgba)?;
         let Stage::Encoding { palette, .. } = &self.stage else {
             return Err(self.error("an earlier error stopped the encoder"));
@@ -330,20 +353,23 @@ impl FrameSink for GifSink {
         self.workers
             .install(|| palette.map_frame_parallel(rgba, &mut indices));
         self.batch.push(indices);
-        self.frames_written += 1;
+        self.frames_stored += 1;
         if self.batch.len() >= self.batch_len {
             self.write_batch()?;
         }
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<()> {
-        check_some_frames_written(&self.target, self.frames_written)?;
+    fn finish(mut self: Box<Self>) -> Result<FinishedOutput> {
+        check_some_frames_written(&self.target, self.frames_received)?;
         self.write_batch()?;
         let GifSink {
             stage,
+            info,
+            frames_received,
+            frames_stored,
             target,
-            pending,
+            destination,
             ..
         } = *self;
         let error = |error: &dyn std::fmt::Display| {
@@ -352,36 +378,78 @@ impl FrameSink for GifSink {
         let Stage::Encoding { encoder, .. } = stage else {
             return Err(error(&"an earlier error stopped the encoder"));
         };
-        let out = encoder.into_inner().map_err(|e| error(&e))?;
-        out.into_inner().map_err(|e| error(&e.into_error()))?;
-        pending.commit()
+        let mut out = encoder.into_inner().map_err(|e| error(&e))?;
+        out.flush().map_err(|e| error(&e))?;
+        let mut written = Written {
+            frames: frames_stored,
+            ..Written::as_rendered(&info)
+        };
+        if frames_stored < frames_received {
+            written.changes.push(format!(
+                "{} fps is above the {MAX_GIF_FPS} fps a GIF can play: kept {frames_stored} of \
+                 {frames_received} frames, evenly, at {MAX_GIF_FPS} fps",
+                info.fps
+            ));
+        }
+        Ok(destination.finished(written))
     }
 }
 
-/// Frame delays in whole centiseconds whose running total tracks the exact animation time,
-/// so the average rate matches the frame rate (30 fps gives 3, 3, 4, 3, 3, 4, ...).
-pub(super) struct GifDelays {
+/// Which frames a GIF keeps and how long each shows, in whole centiseconds.
+///
+/// Up to 50 fps every frame is kept, and each delay runs from the time already written to the
+/// end of that frame, so the total tracks the exact time (30 fps gives 3, 3, 4, 3, 3, 4, ...).
+/// Above 50 fps the animation's length (frames/fps) is cut into 2-centisecond slots; each slot
+/// shows the frame whose time stamp opens it (the others are dropped, evenly), and the last
+/// slot runs to the end, so the GIF still lasts frames/fps seconds.
+pub(super) struct GifTimeline {
     fps: f64,
-    frames: u64,
+    /// Above 50 fps, the number of slots (frames kept); `None` when every frame is kept.
+    slots: Option<u64>,
+    /// The animation's length in centiseconds, rounded.
+    length_cs: u64,
+    delays_given: u64,
     elapsed_cs: u64,
 }
 
-impl GifDelays {
-    pub(super) fn new(fps: f64) -> GifDelays {
-        GifDelays {
+/// Keeps exact multiples (3 frames at 30 fps = 10 cs) from flooring down.
+const EPSILON: f64 = 1e-9;
+
+impl GifTimeline {
+    /// The timeline of `frames` frames at `fps`.
+    pub(super) fn new(fps: f64, frames: u32) -> GifTimeline {
+        let length = f64::from(frames) * 100.0 / fps;
+        let slots = (fps > MAX_GIF_FPS)
+            .then(|| ((length / MIN_DELAY_CS as f64 + EPSILON).floor() as u64).max(1));
+        GifTimeline {
             fps,
-            frames: 0,
+            slots,
+            length_cs: length.round() as u64,
+            delays_given: 0,
             elapsed_cs: 0,
         }
     }
 
-    /// The delay of the next frame: from the time already written to the end of that frame,
-    /// at least [`MIN_DELAY_CS`] (so above 50 fps the animation plays at 50 fps).
+    /// Whether the frame with this index (from 0) is stored.
+    pub(super) fn keeps(&self, index: u32) -> bool {
+        let Some(slots) = self.slots else {
+            return true;
+        };
+        // The first slot at or after the frame's time, and the frame that opens it.
+        let per_slot = self.fps / MAX_GIF_FPS;
+        let slot = (f64::from(index) / per_slot - EPSILON).ceil().max(0.0) as u64;
+        slot < slots && (slot as f64 * per_slot + EPSILON).floor() as u64 == u64::from(index)
+    }
+
+    /// The delay of the next frame kept, at least [`MIN_DELAY_CS`].
     pub(super) fn next_delay(&mut self) -> u16 {
-        self.frames += 1;
-        // The epsilon keeps exact multiples (3 frames at 30 fps = 10 cs) from flooring down.
-        let frame_end_cs = (self.frames as f64 * 100.0 / self.fps + 1e-9).floor() as u64;
-        let delay = frame_end_cs
+        self.delays_given += 1;
+        let end_cs = match self.slots {
+            None => (self.delays_given as f64 * 100.0 / self.fps + EPSILON).floor() as u64,
+            Some(slots) if self.delays_given >= slots => self.length_cs,
+            Some(_) => self.delays_given * MIN_DELAY_CS,
+        };
+        let delay = end_cs
             .saturating_sub(self.elapsed_cs)
             .clamp(MIN_DELAY_CS, u64::from(u16::MAX));
         self.elapsed_cs += delay;
@@ -462,7 +530,8 @@ impl GifPalette {
         indices.extend(rgba.chunks_exact(4).map(|pixel| self.index_of(pixel)));
     }
 
-    /// [`map_frame`](Self::map_frame) in strips on the current rayon pool.
+    /// Replaces `indices` with the palette index of every pixel of `rgba` (one table lookup per
+    /// pixel, no search), in strips on the current rayon pool.
     pub(super) fn map_frame_parallel(&self, rgba: &[u8], indices: &mut Vec<u8>) {
         indices.resize(rgba.len() / 4, 0);
         indices
@@ -704,12 +773,13 @@ mod tests {
         let samples = frames[0].clone();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.gif");
-        let mut sink = Box::new(GifSink::create(&path, &info, &samples).unwrap());
+        let mut sink =
+            Box::new(GifSink::create(&path, &info, &samples, &OutputOptions::default()).unwrap());
         assert!(sink.batch_len >= 1);
         for frame in &frames {
             sink.write_frame(frame).unwrap();
         }
-        sink.finish().unwrap();
+        sink.finish().unwrap().commit().unwrap();
 
         // The reference: the plain encoder, one frame at a time, serial palette mapping.
         let palette = GifPalette::from_samples(&samples);
@@ -717,7 +787,7 @@ mod tests {
         let mut reference =
             Encoder::new(Vec::new(), width as u16, height as u16, palette.rgb()).unwrap();
         reference.set_repeat(Repeat::Infinite).unwrap();
-        let mut delays = GifDelays::new(30.0);
+        let mut delays = GifTimeline::new(30.0, 11);
         let mut indices = Vec::new();
         for frame in &frames {
             palette.map_frame(frame, &mut indices);
@@ -775,17 +845,21 @@ mod tests {
         };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.gif");
-        let mut sink = Box::new(GifSink::create(&path, &info, &frames.concat()).unwrap());
+        let mut sink = Box::new(
+            GifSink::create(&path, &info, &frames.concat(), &OutputOptions::default()).unwrap(),
+        );
         // One frame per batch, so frames are also stored against a previous batch's last.
         sink.batch_len = 1;
         for frame in &frames {
             sink.write_frame(frame).unwrap();
         }
-        sink.finish().unwrap();
+        sink.finish().unwrap().commit().unwrap();
 
         let mut options = gif::DecodeOptions::new();
         options.set_color_output(gif::ColorOutput::RGBA);
-        let decoder = options.read_info(File::open(&path).unwrap()).unwrap();
+        let decoder = options
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
         let (_, decoded) = crate::output::tests::gif_canvases(decoder);
         let rects: Vec<[u16; 4]> = decoded.iter().map(|(_, rect, _)| *rect).collect();
         assert_eq!(
@@ -810,30 +884,84 @@ mod tests {
         };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.gif");
-        let mut sink = GifSink::create(&path, &info, &[]).unwrap();
+        let mut sink = GifSink::create(&path, &info, &[], &OutputOptions::default()).unwrap();
         sink.write_frame(&busy_frame(16, 8, 0)).unwrap();
         drop(sink);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
-    fn delays(fps: f64, frames: usize) -> Vec<u16> {
-        let mut clock = GifDelays::new(fps);
-        (0..frames).map(|_| clock.next_delay()).collect()
+    /// The delays of the frames kept of `frames` frames at `fps`.
+    fn delays(fps: f64, frames: u32) -> Vec<u16> {
+        let mut timeline = GifTimeline::new(fps, frames);
+        (0..frames)
+            .filter(|&index| timeline.keeps(index))
+            .collect::<Vec<u32>>()
+            .into_iter()
+            .map(|_| timeline.next_delay())
+            .collect()
+    }
+
+    /// The indices of the frames kept of `frames` frames at `fps`.
+    fn kept(fps: f64, frames: u32) -> Vec<u32> {
+        let timeline = GifTimeline::new(fps, frames);
+        (0..frames).filter(|&index| timeline.keeps(index)).collect()
     }
 
     #[test]
     fn delays_track_the_frame_rate() {
         assert_eq!(delays(30.0, 6), [3, 3, 4, 3, 3, 4]);
         assert_eq!(delays(25.0, 3), [4, 4, 4]);
+        assert_eq!(delays(50.0, 3), [2, 2, 2]);
         assert_eq!(delays(0.5, 2), [200, 200]);
         let total: u64 = delays(29.97, 1000).into_iter().map(u64::from).sum();
         assert!((total as f64 - 100_000.0 / 29.97).abs() <= 1.0, "{total}");
     }
 
     #[test]
+    fn the_delays_add_up_to_frames_over_fps_at_any_rate() {
+        for fps in [
+            25.0, 30.0, 60.0, 100.0, 29.97, 50.0, 51.0, 75.0, 144.0, 1000.0,
+        ] {
+            for frames in [1, 2, 7, 120, 301] {
+                let delays = delays(fps, frames);
+                assert!(
+                    delays.iter().all(|&delay| delay >= 2),
+                    "{fps} fps: {delays:?}"
+                );
+                let total: f64 = delays.iter().map(|&delay| f64::from(delay)).sum();
+                let length = f64::from(frames) * 100.0 / fps;
+                // One frame is at least 2 cs long, whatever was asked.
+                assert!(
+                    (total - length.max(2.0)).abs() <= 1.0,
+                    "{frames} frames at {fps} fps: {total} cs, expected {length}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn above_50_fps_frames_are_dropped_evenly() {
+        // 60 fps: 120 frames, 2 s, 100 slots of 2 cs; five frames of every six are kept.
+        let kept_60 = kept(60.0, 120);
+        assert_eq!(kept_60.len(), 100);
+        assert_eq!(&kept_60[..6], [0, 1, 2, 3, 4, 6]);
+        assert_eq!(delays(60.0, 120), [2; 100]);
+        // 100 fps: every other frame.
+        assert_eq!(kept(100.0, 10), [0, 2, 4, 6, 8]);
+        // 75 fps, 100 frames (133.3 cs): 66 slots, the last one 3 cs to end at 133 cs.
+        let delays_75 = delays(75.0, 100);
+        assert_eq!(delays_75.len(), 66);
+        assert_eq!(delays_75.last(), Some(&3));
+        // Up to 50 fps every frame is kept.
+        assert_eq!(kept(50.0, 7).len(), 7);
+        assert_eq!(kept(30.0, 7).len(), 7);
+        // A single frame is always kept.
+        assert_eq!(kept(1000.0, 1), [0]);
+    }
+
+    #[test]
     fn delays_never_drop_below_two_centiseconds() {
-        assert_eq!(delays(60.0, 4), [2, 2, 2, 2]);
-        assert_eq!(delays(1000.0, 3), [2, 2, 2]);
         assert_eq!(delays(1e-6, 1), [u16::MAX]);
+        assert_eq!(delays(1000.0, 3), [2]);
     }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 
-use super::write_file_atomically;
+use super::{StagedFile, stage_file};
 
 /// Magic string and format version 1.0.
 const MAGIC_AND_VERSION: &[u8] = b"\x93NUMPY\x01\x00";
@@ -18,26 +18,49 @@ const PREAMBLE_ALIGNMENT: usize = 64;
 /// Writes a 2D i16 grid as a NumPy .npy file (format 1.0, dtype '<i2', shape (height, width),
 /// C order), atomically (temp file + rename).
 pub fn write_npy_i16(path: &Path, width: usize, height: usize, data: &[i16]) -> Result<()> {
-    write_npy(path, "<i2", width, height, data, |value| {
-        value.to_le_bytes()
-    })
+    stage_npy_i16(path, width, height, data, false)?.commit()
 }
 
-/// Same with dtype '<f4' (a later solver writes f32 heights).
+/// Same with dtype '<f4' (the float solvers' heights).
 pub fn write_npy_f32(path: &Path, width: usize, height: usize, data: &[f32]) -> Result<()> {
-    write_npy(path, "<f4", width, height, data, |value| {
-        value.to_le_bytes()
-    })
+    stage_npy_f32(path, width, height, data, false)?.commit()
 }
 
-fn write_npy<T: Copy, const N: usize>(
+/// Writes the i16 .npy file under a temporary name beside `path`, to be moved into place by
+/// [`StagedFile::commit`] (which, with `no_clobber`, never replaces a file).
+pub fn stage_npy_i16(
     path: &Path,
-    descr: &str,
     width: usize,
     height: usize,
+    data: &[i16],
+    no_clobber: bool,
+) -> Result<StagedFile> {
+    stage_npy(path, "<i2", (width, height), data, no_clobber, |value| {
+        value.to_le_bytes()
+    })
+}
+
+/// [`stage_npy_i16`] with dtype '<f4'.
+pub fn stage_npy_f32(
+    path: &Path,
+    width: usize,
+    height: usize,
+    data: &[f32],
+    no_clobber: bool,
+) -> Result<StagedFile> {
+    stage_npy(path, "<f4", (width, height), data, no_clobber, |value| {
+        value.to_le_bytes()
+    })
+}
+
+fn stage_npy<T: Copy, const N: usize>(
+    path: &Path,
+    descr: &str,
+    (width, height): (usize, usize),
     data: &[T],
+    no_clobber: bool,
     to_le_bytes: impl Fn(T) -> [u8; N],
-) -> Result<()> {
+) -> Result<StagedFile> {
     if width.checked_mul(height) != Some(data.len()) {
         bail!(
             "cannot write '{}': the grid is {width}x{height} but {} values were given",
@@ -46,7 +69,7 @@ fn write_npy<T: Copy, const N: usize>(
         );
     }
     let preamble = npy_preamble(descr, width, height);
-    write_file_atomically(path, |out| {
+    stage_file(path, no_clobber, |out| {
         out.write_all(&preamble)?;
         data.iter()
             .try_for_each(|&value| out.write_all(&to_le_bytes(value)))

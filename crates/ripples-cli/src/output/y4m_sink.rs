@@ -2,35 +2,41 @@
 //! Colours are converted with BT.601 in limited range (Y 16..235, Cb/Cr 16..240); alpha is
 //! dropped.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 
-use super::{AnimationInfo, FrameSink, PendingFile, check_frame_len, check_some_frames_written};
+use super::{
+    AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
+    check_some_frames_written,
+};
 
-/// Writes a Y4M video through a temporary file.
+/// Writes a Y4M video through a temporary file (or to standard output).
 pub(super) struct Y4mSink {
-    out: BufWriter<File>,
+    out: BufWriter<Box<dyn Write + Send>>,
     info: AnimationInfo,
     /// The Y, Cb and Cr planes of the frame being written, reused between frames.
     planes: Vec<u8>,
     frames_written: u32,
     target: PathBuf,
-    pending: PendingFile,
+    destination: Destination,
 }
 
 impl Y4mSink {
-    pub(super) fn create(target: &Path, info: &AnimationInfo) -> Result<Y4mSink> {
-        let (file, pending) = PendingFile::create(target, ".y4m")?;
+    pub(super) fn create(
+        target: &Path,
+        info: &AnimationInfo,
+        options: &OutputOptions,
+    ) -> Result<Y4mSink> {
+        let (file, destination) = Destination::open(target, ".y4m", options)?;
         let mut sink = Y4mSink {
             out: BufWriter::new(file),
             info: info.clone(),
             planes: Vec::new(),
             frames_written: 0,
             target: target.to_path_buf(),
-            pending,
+            destination,
         };
         let header = stream_header(info);
         sink.out
@@ -57,12 +63,22 @@ impl FrameSink for Y4mSink {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<()> {
+    fn finish(mut self: Box<Self>) -> Result<FinishedOutput> {
         check_some_frames_written(&self.target, self.frames_written)?;
         self.out.flush().map_err(|error| self.error(error))?;
-        let Y4mSink { out, pending, .. } = *self;
+        let Y4mSink {
+            out,
+            info,
+            frames_written,
+            destination,
+            ..
+        } = *self;
         drop(out);
-        pending.commit()
+        let written = Written {
+            frames: frames_written,
+            ..Written::as_rendered(&info)
+        };
+        Ok(destination.finished(written))
     }
 }
 

@@ -1,13 +1,13 @@
 //! Screenshots: the water as a PNG file, written so that no half-written file ever shows.
 //!
 //! The picture is the pool's frame at the pool's size (not the scaled window, the bars or the
-//! overlay), so a screenshot is the same whatever the window size. It is encoded into a
-//! temporary file in the target directory and renamed into place, never over an existing
-//! file: a crash or a full disk leaves either the whole picture or nothing. Names carry the
-//! UTC time to the millisecond (`ripples-20261120-235901-042.png`), so they sort by time and do
-//! not collide; if one does, a counter is added.
+//! overlay), so a screenshot is the same whatever the window size. It is written by the
+//! command's atomic writer ([`crate::output::write_new_file`]): into a temporary file in the
+//! target directory, renamed into place, never over an existing file. A crash or a full disk
+//! leaves either the whole picture or nothing. Names carry the UTC time to the millisecond
+//! (`ripples-20261120-235901-042.png`), so they sort by time and do not collide; if one does, a
+//! counter is added.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -48,39 +48,23 @@ pub fn save(
             .finish()
             .context("screenshot: cannot encode the PNG")?;
     }
-    let mut file = tempfile::Builder::new()
-        .prefix(".ripples-screenshot-")
-        .suffix(".png.tmp")
-        .tempfile_in(directory)
-        .map_err(|error| anyhow!("screenshot: cannot write in '{shown}': {error}"))?;
-    file.write_all(&encoded)
-        .and_then(|()| file.as_file().sync_all())
-        .map_err(|error| anyhow!("screenshot: cannot write in '{shown}': {error}"))?;
+    // The same atomic writer as every other output: a temporary `.ripples-<pid>-...` file,
+    // removed on any exit, renamed to the first free name.
     let stem = file_stem(now);
-    for attempt in 1..=100 {
-        let name = if attempt == 1 {
+    let names = (1..=100).map(|attempt| {
+        if attempt == 1 {
             format!("{stem}.png")
         } else {
             format!("{stem}-{attempt}.png")
-        };
-        let path = directory.join(name);
-        match file.persist_noclobber(&path) {
-            Ok(_) => return Ok(path),
-            Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => {
-                file = error.file;
-            }
-            Err(error) => {
-                return Err(anyhow!(
-                    "screenshot: cannot write '{}': {}",
-                    path.display(),
-                    error.error
-                ));
-            }
         }
+    });
+    match crate::output::write_new_file(directory, names, &encoded) {
+        Ok(Some(path)) => Ok(path),
+        Ok(None) => Err(anyhow!(
+            "screenshot: '{stem}.png' and 99 numbered variants already exist in '{shown}'"
+        )),
+        Err(error) => Err(anyhow!("screenshot: {error:#}")),
     }
-    Err(anyhow!(
-        "screenshot: '{stem}.png' and 99 numbered variants already exist in '{shown}'"
-    ))
 }
 
 /// `ripples-YYYYMMDD-HHMMSS-mmm`, in UTC.

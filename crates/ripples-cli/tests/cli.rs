@@ -1425,7 +1425,7 @@ fn good_jpegs_load_exactly_as_before() {
             path,
         );
         assert!(
-            stdout(&output).contains(&format!("1 frames, {width}x{height}")),
+            stdout(&output).contains(&format!("1 frame, {width}x{height}")),
             "{name}: {}",
             stdout(&output)
         );

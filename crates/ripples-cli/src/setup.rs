@@ -14,6 +14,8 @@ use anyhow::{Result, anyhow};
 use ripples::{Scene, SceneRunner, Solver};
 
 use crate::args::WaterArgs;
+use crate::background::Colour;
+use crate::fit::{self, Fill, Fit, Placement};
 use crate::scene_file::SceneFile;
 use crate::source_image::SourceImage;
 
@@ -35,6 +37,28 @@ pub struct WaterPlan {
     /// The spring maps' pictures (loaded only for the spring solver).
     stiffness_map: Option<SourceImage>,
     viscosity_map: Option<SourceImage>,
+    /// How pictures, and the scene with them, meet a pool of another shape.
+    pub fit: Fit,
+    /// The colour of the bars around a picture fitted with [`Fit::Contain`].
+    pub background: Colour,
+    /// The size the scene file's coordinates are given in: its `width` and `height`, else its
+    /// picture's; `None` without a scene file.
+    scene_size: Option<(u32, u32)>,
+    /// How many of the scene's drops, swipes and sources came from the scene file (they come
+    /// first): those are in the scene's coordinates, the others in the pool's asked-for size.
+    scene_events: EventCounts,
+    /// What was done that the user should hear of (a picture cropped to the size asked for),
+    /// one line each, for the command to print once its checks have passed: a line before an
+    /// error would bury the error.
+    pub notes: Vec<String>,
+}
+
+/// How many drops, swipes and sources a scene has.
+#[derive(Debug, Clone, Copy, Default)]
+struct EventCounts {
+    drops: usize,
+    swipes: usize,
+    sources: usize,
 }
 
 /// A pool ready to run, with what it was made from.
@@ -50,6 +74,9 @@ pub struct Water {
     pub stiffness_map: Option<Vec<f32>>,
     /// See `stiffness_map`.
     pub viscosity_map: Option<Vec<f32>>,
+    /// What was done that the user should hear of (the scene scaled to the pool), one line
+    /// each; see [`WaterPlan::notes`].
+    pub notes: Vec<String>,
 }
 
 impl WaterPlan {
@@ -85,7 +112,14 @@ impl WaterPlan {
             .viscosity_map
             .clone()
             .or_else(|| scene_path(|s| &s.viscosity_map));
+        let has_scene_file = scene_file.is_some();
         let mut scene = scene_file.map(|file| file.scene).unwrap_or_default();
+        let scene_events = EventCounts {
+            drops: scene.drops.len(),
+            swipes: scene.swipes.len(),
+            sources: scene.sources.len(),
+        };
+        let own_scene_size = scene.width.zip(scene.height);
         apply_water_overrides(&mut scene, args);
         adjust(&mut scene);
         let size = match (args.size, scene.width, scene.height) {
@@ -105,12 +139,22 @@ impl WaterPlan {
             ripples::check_size(u64::from(width), u64::from(height))
                 .map_err(|error| anyhow!("{scene_name}: {error}"))?;
         }
-        let image = match (&image_path, size) {
-            (Some(path), Some((width, height))) => {
-                Some(SourceImage::load(path)?.resized(width, height)?)
+        let fit = args.fit.unwrap_or_default();
+        let background = args.background.unwrap_or_default();
+        let picture = image_path.as_deref().map(SourceImage::load).transpose()?;
+        let scene_size = match (has_scene_file, own_scene_size, &picture) {
+            (false, _, _) => None,
+            (true, Some(size), _) => Some(size),
+            (true, None, picture) => picture.as_ref().map(|p| (p.width, p.height)),
+        };
+        let mut notes = Vec::new();
+        let image = match (picture, size) {
+            (Some(picture), Some(size)) => {
+                let (fitted, note) = fit_to_size(picture, size, fit, background)?;
+                notes.extend(note);
+                Some(fitted)
             }
-            (Some(path), None) => Some(SourceImage::load(path)?),
-            (None, _) => None,
+            (picture, _) => picture,
         };
         let obstacles = load_optional(obstacles_path.as_deref())?;
         let has_maps = stiffness_path.is_some() || viscosity_path.is_some();
@@ -135,6 +179,11 @@ impl WaterPlan {
             obstacles,
             stiffness_map,
             viscosity_map,
+            fit,
+            background,
+            scene_size,
+            scene_events,
+            notes,
         })
     }
 
@@ -146,14 +195,17 @@ impl WaterPlan {
             .unwrap_or(fallback)
     }
 
-    /// A calm pool of `width x height` pixels for this plan: the picture resized to it, the
-    /// scene's drops and swipes clipped to it (with a warning each), the walls and the maps set.
+    /// A calm pool of `width x height` pixels for this plan: the picture fitted to it, the
+    /// scene's events moved with the picture and clipped to the pool (with a warning each), the
+    /// walls and the maps fitted and set.
     pub fn build(&self, width: u32, height: u32) -> Result<Water> {
+        let to = (width, height);
         let image = match &self.image {
-            Some(image) => image.clone().resized(width, height)?,
+            Some(image) => self.fit_picture(image, to, Fill::Colour(self.background.0))?,
             None => SourceImage::pool_tiles(width, height),
         };
         let mut scene = self.scene.clone();
+        let notes = self.place_events(&mut scene, to)?;
         for warning in scene.clip_to_pool(width, height) {
             eprintln!("warning: {warning}");
         }
@@ -163,7 +215,7 @@ impl WaterPlan {
         let pool = runner.pool_mut();
         let walls = match &self.obstacles {
             Some(picture) => {
-                let grey = picture.clone().resized(width, height)?.luminance();
+                let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
                 let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
                 pool.set_obstacle_mask(&walls)?;
                 Some(walls)
@@ -175,9 +227,8 @@ impl WaterPlan {
             picture
                 .as_ref()
                 .map(|picture| {
-                    let grey = picture
-                        .clone()
-                        .resized(grid_width, grid_height)?
+                    let grey = self
+                        .fit_picture(picture, (grid_width, grid_height), Fill::Edge)?
                         .luminance();
                     Ok(ripples::map_from_grey(&grey, low, high))
                 })
@@ -196,8 +247,84 @@ impl WaterPlan {
             walls,
             stiffness_map,
             viscosity_map,
+            notes,
         })
     }
+
+    /// `picture` fitted to `to` pixels with the plan's fit.
+    fn fit_picture(
+        &self,
+        picture: &SourceImage,
+        to: (u32, u32),
+        fill: Fill,
+    ) -> Result<SourceImage> {
+        let placement = Placement::new(self.fit, (picture.width, picture.height), to);
+        fit::fit_picture(picture.clone(), &placement, fill)
+    }
+
+    /// Moves the scene file's events from the scene's size, and the command line's from the
+    /// size asked for, onto a pool of `to` pixels, the same way their pictures are fitted: a
+    /// stone stays on its spot of the picture. Returns a note when the scene was scaled.
+    fn place_events(&self, scene: &mut Scene, to: (u32, u32)) -> Result<Vec<String>> {
+        let mut notes = Vec::new();
+        let counts = self.scene_events;
+        let mut command_line = Scene {
+            drops: scene.drops.split_off(counts.drops.min(scene.drops.len())),
+            swipes: scene
+                .swipes
+                .split_off(counts.swipes.min(scene.swipes.len())),
+            sources: scene
+                .sources
+                .split_off(counts.sources.min(scene.sources.len())),
+            ..Scene::default()
+        };
+        if let Some(from) = self.scene_size.filter(|&from| from != to) {
+            let placement = Placement::new(self.fit, from, to);
+            scene
+                .rescale(placement.scale(), placement.offset())
+                .map_err(|error| anyhow!("{}: {error}", self.scene_name))?;
+            let how = if placement.crops() {
+                " (cropped to fill it, --fit cover)"
+            } else if placement.letterboxes() {
+                " (letterboxed, --fit contain)"
+            } else if placement.distorts() {
+                " (stretched, --fit stretch)"
+            } else {
+                ""
+            };
+            notes.push(format!(
+                "{} is {}x{}: its stones, swipes and sources are scaled to the {}x{} pool with \
+                 its picture{how}",
+                self.scene_name, from.0, from.1, to.0, to.1
+            ));
+        }
+        let asked = self
+            .size
+            .or_else(|| self.image.as_ref().map(|image| (image.width, image.height)));
+        if let Some(from) = asked.filter(|&from| from != to) {
+            let placement = Placement::new(self.fit, from, to);
+            command_line
+                .rescale(placement.scale(), placement.offset())
+                .map_err(|error| anyhow!("options: {error}"))?;
+        }
+        scene.drops.append(&mut command_line.drops);
+        scene.swipes.append(&mut command_line.swipes);
+        scene.sources.append(&mut command_line.sources);
+        Ok(notes)
+    }
+}
+
+/// `picture` fitted to `size` with `fit`, and a line saying so when it is cropped, letterboxed
+/// or distorted.
+pub fn fit_to_size(
+    picture: SourceImage,
+    size: (u32, u32),
+    fit: Fit,
+    background: Colour,
+) -> Result<(SourceImage, Option<String>)> {
+    let placement = Placement::new(fit, (picture.width, picture.height), size);
+    let fitted = fit::fit_picture(picture, &placement, Fill::Colour(background.0))?;
+    Ok((fitted, placement.describe("image")))
 }
 
 /// Sets the spring maps on `solver` if it is the spring solver (the others have none).

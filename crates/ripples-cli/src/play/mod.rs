@@ -49,7 +49,7 @@ use winit::window::{Window, WindowId};
 use crate::UsageError;
 use crate::args::PlayArgs;
 use crate::scene_file::SceneFile;
-use crate::setup::WaterPlan;
+use crate::setup::{WaterPlan, fit_to_size};
 use crate::source_image::SourceImage;
 use clock::{FixedStep, MAX_STEPS_PER_FRAME};
 use input::{Button, Command, Pointer};
@@ -107,6 +107,9 @@ fn run(args: &PlayArgs, rain_by_default: bool) -> Result<String> {
         .transpose()?;
     let has_scene_file = scene_file.is_some();
     let mut plan = WaterPlan::load(&args.water, scene_file, |_| {})?;
+    for note in plan.notes.drain(..) {
+        eprintln!("{note}");
+    }
     let rate = args.fps.unwrap_or(if has_scene_file {
         plan.scene.fps
     } else {
@@ -229,6 +232,9 @@ impl SessionMaker {
     /// A session over the plan at `size`.
     fn make(&self, (width, height): (u32, u32)) -> Result<Session> {
         let water = self.plan.build(width, height)?;
+        for note in &water.notes {
+            eprintln!("{note}");
+        }
         let seed = self.plan.scene.seed;
         let rain = match &self.rain_spec {
             Some(spec) => rain_from_spec(spec, seed)
@@ -243,7 +249,13 @@ impl SessionMaker {
     /// only if the session could be made.
     fn with_image(&mut self, image: SourceImage, screen: Option<(u32, u32)>) -> Result<Session> {
         let image = match self.plan.size {
-            Some((width, height)) => image.resized(width, height)?,
+            Some(size) => {
+                let (fitted, note) = fit_to_size(image, size, self.plan.fit, self.plan.background)?;
+                if let Some(note) = note {
+                    eprintln!("{note}");
+                }
+                fitted
+            }
             None => image,
         };
         let previous = self.plan.image.replace(image);

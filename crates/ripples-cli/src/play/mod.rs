@@ -798,6 +798,53 @@ mod tests {
     }
 
     #[test]
+    fn a_scene_of_another_size_and_a_dropped_image_are_fitted_like_a_render() {
+        let scene = ripples::Scene {
+            width: Some(40),
+            height: Some(30),
+            drops: vec![crate::args::parse_drop("10,15,3,100").unwrap()],
+            ..ripples::Scene::default()
+        };
+        let file = SceneFile {
+            scene,
+            directory: PathBuf::new(),
+        };
+        let args = WaterArgs {
+            size: Some((80, 60)),
+            ..WaterArgs::default()
+        };
+        let mut maker = SessionMaker {
+            plan: WaterPlan::load(&args, Some(file), |_| {}).unwrap(),
+            rain_spec: None,
+            rate: DEFAULT_RATE,
+            raining: false,
+        };
+        let mut session = maker.make(maker.pool_size(None)).unwrap();
+        assert_eq!(session.size(), (80, 60));
+        session.tick();
+        let ripples::Heights::I16(heights) = session.heights() else {
+            panic!("the classic solver has i16 heights")
+        };
+        // The stone fell where the scene put it on its picture, scaled: (21, 31), radius 6.
+        let dented: Vec<usize> = (0..80).filter(|&x| heights[31 * 80 + x] != 0).collect();
+        assert!(dented.contains(&15) && dented.contains(&27), "{dented:?}");
+        assert!(!dented.contains(&8) && !dented.contains(&34), "{dented:?}");
+
+        // A dropped picture of another shape is cropped to fill the size asked for, not
+        // stretched: the red ends of this wide one are cut off.
+        let mut wide = picture(400, 100);
+        for (index, pixel) in wide.pixels.chunks_exact_mut(4).enumerate() {
+            if !(50..350).contains(&(index % 400)) {
+                pixel.copy_from_slice(&[255, 0, 0, 255]);
+            }
+        }
+        let mut session = maker.with_image(wide, None).unwrap();
+        let mut frame = vec![0; 80 * 60];
+        session.render(&mut frame).unwrap();
+        assert!(frame.iter().all(|&pixel| pixel == 0x00c8_c8c8), "no red");
+    }
+
+    #[test]
     fn winit_messages_lose_their_source_location() {
         // The text winit gives when no display variable is set.
         let text = "os error at /home/x/.cargo/registry/src/winit-0.30.13/src/platform_impl/\

@@ -130,8 +130,9 @@ pub struct WaterArgs {
     #[arg(long, value_name = "FILE.toml")]
     pub scene: Option<PathBuf>,
 
-    /// Pool size in pixels; an image is resized to it [default: the image's size, else 320x240
-    /// for render and 1280x720 for play; play fits either to the screen].
+    /// Pool size in pixels; an image of another size is fitted to it (see --fit), and a scene
+    /// file's coordinates with it [default: the image's size, else 320x240 for render and
+    /// 1280x720 for play; play fits either to the screen].
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(u32, u32)>,
 

@@ -12,6 +12,15 @@
 //! to the renderer to be reused, so the loop allocates nothing per frame. The sink is finished
 //! only when every frame made it; any error on either side drops it unfinished, which leaves no
 //! output file. The time of each stage is measured and reported per frame.
+//!
+//! Frames come from a [`FrameSource`]: the scene played frame by frame, or a
+//! [`SeamlessLoop`] whose end cross-fades into its start (`--loop`). Before a frame goes to the
+//! encoder it is blended over the background ([`crate::background`]) in place, so files are
+//! opaque whatever the look, unless `--keep-alpha` asks for the alpha. A still (`--frame`,
+//! `--still`) simulates up to its frame and renders only that one ([`crate::still`]). A render
+//! with nothing to disturb the water gets some ([`crate::lively`]). What the command did on its
+//! own (stones added, a picture cropped, a scene scaled) is said on stderr once the output is
+//! open, so that an error, when there is one, is the first line.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;

@@ -233,3 +233,101 @@ impl Field {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ripples::{DropEvent, Scene};
+
+    fn scene() -> Scene {
+        Scene {
+            frames: 1000,
+            drops: vec![DropEvent {
+                frame: 0,
+                x: 20,
+                y: 12,
+                radius: 4,
+                strength: 300,
+            }],
+            ..Scene::default()
+        }
+    }
+
+    /// The fields of a plain run, frame by frame.
+    fn plain_fields(frames: u32) -> Vec<Vec<i16>> {
+        let mut runner = SceneRunner::new(scene(), 40, 30).unwrap();
+        (0..frames)
+            .map(|_| {
+                runner.advance();
+                runner
+                    .pool()
+                    .solver()
+                    .as_classic()
+                    .unwrap()
+                    .heights()
+                    .to_vec()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_loop_starts_at_frame_k_and_ends_cross_faded_into_it() {
+        let frames = 20;
+        let mut seamless =
+            SeamlessLoop::new(SceneRunner::new(scene(), 40, 30).unwrap(), frames).unwrap();
+        let k = seamless.overlap();
+        assert_eq!(k, 5, "a quarter of 20 frames");
+        let image = ripples::pool_tiles(40, 30);
+        let mut frame = vec![0; image.len()];
+        let plain = plain_fields(frames + k);
+        let mut written = Vec::new();
+        while !seamless.is_finished() {
+            seamless.next_frame(&image, &mut frame).unwrap();
+            let (Heights::I16(heights), 40, 30) = seamless.shown_heights() else {
+                panic!("a classic 40x30 grid")
+            };
+            written.push(heights.to_vec());
+        }
+        assert_eq!(written.len(), frames as usize);
+        let k = k as usize;
+        // Frames k..frames as simulated, then k blends of frame frames + t with frame t.
+        assert_eq!(written[0], plain[k]);
+        assert_eq!(written[frames as usize - k - 1], plain[frames as usize - 1]);
+        for t in 0..k {
+            let weight = (t + 1) as f32 / (k + 1) as f32;
+            let expected: Vec<i16> = plain[frames as usize + t]
+                .iter()
+                .zip(&plain[t])
+                .map(|(&now, &start)| {
+                    (f32::from(now) + (f32::from(start) - f32::from(now)) * weight).round() as i16
+                })
+                .collect();
+            assert_eq!(written[frames as usize - k + t], expected, "blend {t}");
+        }
+        // The last frame is mostly frame k - 1, which frame k (the first) follows.
+        let distance = |a: &[i16], b: &[i16]| -> i64 {
+            a.iter()
+                .zip(b)
+                .map(|(&a, &b)| i64::from(a.abs_diff(b)))
+                .sum()
+        };
+        let last = written.last().unwrap();
+        assert!(
+            distance(last, &plain[k - 1]) * 4
+                < distance(&plain[frames as usize - 1], &plain[k - 1])
+        );
+    }
+
+    #[test]
+    fn too_short_a_loop_is_a_usage_error_and_long_ones_overlap_at_most_30_frames() {
+        let runner = || SceneRunner::new(scene(), 40, 30).unwrap();
+        let error = SeamlessLoop::new(runner(), 3).unwrap_err();
+        assert!(error.is::<UsageError>());
+        assert!(error.to_string().contains("got 3"), "{error}");
+        assert_eq!(SeamlessLoop::new(runner(), 4).unwrap().overlap(), 1);
+        assert_eq!(
+            SeamlessLoop::new(runner(), 10_000).unwrap().overlap(),
+            MAX_OVERLAP
+        );
+    }
+}

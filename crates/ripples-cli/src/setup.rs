@@ -7,6 +7,12 @@
 //! is an error before a window opens. [`WaterPlan::build`] then makes the pool at a size chosen
 //! afterwards: the render takes the natural size, the window fits it to the screen, which it
 //! only knows once the display is open, and builds again when an image is dropped on it.
+//!
+//! A pool of another shape than its picture gets the picture fitted as `--fit` says (cover,
+//! contain or stretch, [`crate::fit`]), and so do the walls and the spring maps. The scene
+//! file's stones, swipes and sources are given in the scene's own size and move with the
+//! picture ([`ripples::Scene::rescale`]); those of the command line are in the pixels of the
+//! size asked for, and move only when the window shrinks the pool to fit the screen.
 
 use std::path::{Path, PathBuf};
 

@@ -24,6 +24,9 @@ const LOOK_HELP: &str = "The look: default (refraction lit by a light: shading a
      it: fastest) or spring (refraction, and fast-moving water turns see-through, made for the \
      spring solver)";
 
+use crate::background::Colour;
+use crate::fit::Fit;
+
 /// Real-time water ripples: render animations of stones, rain and swipes over an image.
 #[derive(Debug, Parser)]
 #[command(name = "ripples", version, about, long_about = None)]
@@ -109,6 +112,38 @@ pub struct RenderArgs {
     /// Also write the final height field (the simulation grid) as a NumPy .npy file.
     #[arg(long, value_name = "FILE.npy")]
     pub heights_out: Option<PathBuf>,
+
+    // What the render shows: still water, transparency, one frame, a seamless loop.
+    /// Keep still water when nothing disturbs it. Without this, a render with no stones,
+    /// swipes, rain, sources or scene file gets rain and three stones, so it is not a still.
+    #[arg(long)]
+    pub calm: bool,
+
+    /// Keep the transparency of the spring look and of transparent pictures (alpha) for
+    /// compositing: full alpha in .png and frame directories, on or off in .gif; no effect on
+    /// videos. Without this, frames are blended over --background and opaque.
+    #[arg(long)]
+    pub keep_alpha: bool,
+
+    /// Write one plain PNG of frame N (numbered from 0, like @FRAME) instead of an animation;
+    /// --out must end in .png.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_frame_number,
+        allow_negative_numbers = true,
+        conflicts_with = "still"
+    )]
+    pub frame: Option<u32>,
+
+    /// Write one plain PNG of the last frame instead of an animation; --out must end in .png.
+    #[arg(long)]
+    pub still: bool,
+
+    /// Make the animation loop without a jump: the last frames cross-fade into the first
+    /// (the water's heights are blended, so it still looks like water).
+    #[arg(long = "loop", conflicts_with_all = ["frame", "still"])]
+    pub seamless_loop: bool,
 }
 
 /// The picture, the scene file and every option of the water and its look: shared by
@@ -124,8 +159,9 @@ pub struct WaterArgs {
     #[arg(long, value_name = "FILE.toml")]
     pub scene: Option<PathBuf>,
 
-    /// Pool size in pixels; an image is resized to it [default: the image's size, else 320x240
-    /// for render and 1280x720 for play; play fits either to the screen].
+    /// Pool size in pixels; an image of another size is fitted to it (see --fit), and a scene
+    /// file's coordinates with it [default: the image's size, else 320x240 for render and
+    /// 1280x720 for play; play fits either to the screen].
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(u32, u32)>,
 
@@ -346,6 +382,19 @@ pub struct WaterArgs {
         allow_negative_numbers = true
     )]
     pub spring_transparency: Option<f32>,
+
+    // How the picture and the scene meet a pool of another shape.
+    /// When the pool's shape differs from the picture's: cover (scale to fill, crop the
+    /// centre), contain (show all of it, with bars of the --background colour) or stretch.
+    /// A scene file's stones, swipes, sources, walls and maps move with the picture
+    /// [default: cover].
+    #[arg(long, value_name = "MODE", value_parser = parse_fit)]
+    pub fit: Option<Fit>,
+
+    /// The colour behind the water's transparency and in the bars of --fit contain: #rrggbb,
+    /// rrggbb, black, white or grey [default: black].
+    #[arg(long, value_name = "COLOUR", value_parser = parse_colour)]
+    pub background: Option<Colour>,
 }
 
 impl WaterArgs {
@@ -419,6 +468,26 @@ pub struct BenchArgs {
     /// for the classic solver, the f32 grid (height above rest) for wave and spring.
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_fit(text: &str) -> Result<Fit, String> {
+    text.parse()
+}
+
+fn parse_colour(text: &str) -> Result<Colour, String> {
+    text.parse()
+}
+
+/// A frame number, from 0; whether the animation has that frame is checked with its length.
+fn parse_frame_number(text: &str) -> Result<u32, String> {
+    let frame = parse_integer(text)?;
+    u32::try_from(frame).map_err(|_| {
+        if frame < 0 {
+            format!("frame must be >= 0 (the first frame is 0), got {frame}")
+        } else {
+            format!("frame {frame} is out of range")
+        }
+    })
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {

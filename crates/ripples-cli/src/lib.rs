@@ -5,18 +5,23 @@
 #![forbid(unsafe_code)]
 
 pub mod args;
+pub mod background;
 pub mod bench;
+pub mod fit;
 pub mod inert_options;
 pub mod input_guard;
 pub mod interrupt;
+pub mod lively;
 pub mod output;
 pub mod panics;
 #[cfg(feature = "play")]
 pub mod play;
 pub mod render;
 pub mod scene_file;
+pub mod seamless_loop;
 pub mod setup;
 pub mod source_image;
+pub mod still;
 
 /// An error in how the command was invoked (exit code 2), as opposed to a failure while doing
 /// the work (exit code 1).

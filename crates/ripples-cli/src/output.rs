@@ -33,6 +33,7 @@ mod dir_sink;
 mod ffmpeg_sink;
 mod gif_sink;
 mod npy;
+mod still_sink;
 mod y4m_sink;
 
 use std::ffi::OsStr;
@@ -44,6 +45,7 @@ use anyhow::{Result, anyhow, bail};
 use tempfile::TempPath;
 
 pub use npy::{stage_npy_f32, stage_npy_i16, write_npy_f32, write_npy_i16};
+pub use still_sink::StillPngSink;
 
 use apng_sink::ApngSink;
 use cleanup::{Leftover, Registration};

@@ -17,6 +17,15 @@
 //! waits under its temporary name while the heights are written to theirs, then the animation
 //! is moved into place, then the heights. Only that last move can fail after the animation is
 //! in place, and then the error says so.
+//!
+//! Frames come from a [`FrameSource`]: the scene played frame by frame, or a
+//! [`SeamlessLoop`] whose end cross-fades into its start (`--loop`). Before a frame goes to the
+//! encoder it is blended over the background ([`crate::background`]) in place, so files are
+//! opaque whatever the look, unless `--keep-alpha` asks for the alpha. A still (`--frame`,
+//! `--still`) simulates up to its frame and renders only that one ([`crate::still`]). A render
+//! with nothing to disturb the water gets some ([`crate::lively`]). What the command did on its
+//! own (stones added, a picture cropped, a scene scaled) is said on stderr once the output is
+//! open, so that an error, when there is one, is the first line.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -29,12 +38,16 @@ use ripples::{Heights, Look, RenderMode, SceneRunner};
 
 use crate::UsageError;
 use crate::args::RenderArgs;
+use crate::background::{self, Colour};
+use crate::lively;
 use crate::output::{
-    AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, StagedFile, Written,
-    check_not_existing, is_standard_output, open_output, stage_npy_f32, stage_npy_i16,
+    AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, StagedFile, StillPngSink,
+    Written, check_not_existing, is_standard_output, open_output, stage_npy_f32, stage_npy_i16,
 };
 use crate::scene_file::SceneFile;
+use crate::seamless_loop::SeamlessLoop;
 use crate::setup::{Water, WaterPlan, override_with, paint_walls};
+use crate::still;
 
 /// Pool size when neither an image, the scene nor `--size` gives one.
 pub const DEFAULT_SIZE: (u32, u32) = (320, 240);
@@ -60,6 +73,8 @@ pub struct RenderSummary {
     pub stages: StageTimes,
     /// What the output holds (frames and size as stored, and how they differ from the render).
     pub written: Written,
+    /// For a still (`--frame`, `--still`): the frame written, after `frames` were simulated.
+    pub still_frame: Option<u32>,
 }
 
 /// Time spent in each stage of the frame loop, summed over the frames. Simulating and
@@ -79,6 +94,20 @@ impl RenderSummary {
     /// One line of where the time went, per frame: `300 frames 1280x720 in 2.10 s: simulate
     /// 1.20 ms, render 2.30 ms, encode 4.50 ms per frame (on its own thread)`.
     pub fn timing_line(&self) -> String {
+        if let Some(number) = self.still_frame {
+            let milliseconds = |total: Duration| total.as_secs_f64() * 1e3;
+            return format!(
+                "frame {number} {}x{} in {:.2} s: simulated {} frames in {:.2} ms, rendered in \
+                 {:.2} ms, encoded in {:.2} ms",
+                self.width,
+                self.height,
+                self.seconds,
+                self.frames,
+                milliseconds(self.stages.simulate),
+                milliseconds(self.stages.render),
+                milliseconds(self.stages.encode),
+            );
+        }
         let per_frame = |total: Duration| total.as_secs_f64() * 1e3 / f64::from(self.frames.max(1));
         format!(
             "{} frames {}x{} in {:.2} s: simulate {:.2} ms, render {:.2} ms, encode {:.2} ms \
@@ -103,14 +132,21 @@ impl RenderSummary {
 
 impl std::fmt::Display for RenderSummary {
     /// `wrote water.gif: 120 frames, 320x240, in 1.20 s`, with what differs from the render in
-    /// parentheses after the size.
+    /// parentheses after the size; for a still, `wrote still.png: frame 30 as one image, ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.to_standard_output() {
             f.write_str("wrote to standard output")?;
         } else {
             write!(f, "wrote {}", self.path.display())?;
         }
-        write!(f, ": {}, in {:.2} s", self.written, self.seconds)
+        match self.still_frame {
+            Some(number) => write!(
+                f,
+                ": frame {number} as one image, {}x{}, in {:.2} s",
+                self.written.width, self.written.height, self.seconds
+            ),
+            None => write!(f, ": {}, in {:.2} s", self.written, self.seconds),
+        }
     }
 }
 
@@ -140,22 +176,42 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let started = Instant::now();
     let kind = OutputKind::for_output(&args.out, args.format)
         .map_err(|error| UsageError(format!("{error:#}")))?;
+    let still = StillRequest::from_args(args, kind, &args.out)?;
     check_output_destination(args, kind)?;
     if let Some(path) = &args.heights_out {
         check_heights_path(path, args.no_clobber)?;
     }
     crate::input_guard::refuse_outputs_over_inputs(args, scene_file.as_ref())?;
-    let plan = WaterPlan::load(&args.water, scene_file, |scene| {
+    let has_scene_file = scene_file.is_some();
+    let mut plan = WaterPlan::load(&args.water, scene_file, |scene| {
         override_with(&mut scene.frames, args.frames);
         override_with(&mut scene.fps, args.fps);
     })?;
+    // Said once every check has passed and the output is open: a line before an error would
+    // bury it.
+    let mut notes = std::mem::take(&mut plan.notes);
     let (width, height) = plan.natural_size(DEFAULT_SIZE);
+    if lively::is_undisturbed(&plan.scene) {
+        if !has_scene_file && !args.calm {
+            notes.push(lively::ADDED.to_string());
+            lively::add_default_disturbances(&mut plan.scene, (width, height));
+        }
+    } else if args.calm {
+        notes.push(
+            "warning: --calm has no effect: stones, swipes, rain or sources disturb the water"
+                .to_string(),
+        );
+    }
+    let frames = plan.scene.frames;
+    let still_frame = still.map(|still| still.frame(frames)).transpose()?;
     let Water {
-        mut runner,
+        runner,
         mut image,
         walls,
+        notes: water_notes,
         ..
     } = plan.build(width, height)?;
+    notes.extend(water_notes);
     if let Some(walls) = &walls {
         paint_walls(&mut image.pixels, walls);
     }
@@ -164,29 +220,64 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         width,
         height,
         fps: scene.fps,
-        frames: scene.frames,
+        frames,
     };
     let look = scene.full_look();
     let options = OutputOptions {
         format: args.format,
         no_clobber: args.no_clobber,
     };
-    let sink = open_output(
-        &args.out,
-        &info,
-        &palette_samples(&image.pixels, &look),
-        &options,
-    )?;
+    let flatten = flattening(
+        args.keep_alpha,
+        (kind, &args.out),
+        &look,
+        &image.pixels,
+        plan.background,
+        &mut notes,
+    );
+    if let Some(number) = still_frame {
+        let sink = StillPngSink::create(&args.out, width, height, &options)?;
+        say(&notes);
+        let mut runner = runner;
+        let progress = progress_bar(number + 1);
+        let (stages, still) =
+            still::render_still(&mut runner, number, &image.pixels, flatten, sink, &progress)?;
+        progress.finish_and_clear();
+        let heights = stage_heights(args, runner.shown_heights())?;
+        let written = commit_outputs(&args.out, still, heights)?;
+        return Ok(RenderSummary {
+            path: args.out.clone(),
+            frames: number + 1,
+            width,
+            height,
+            seconds: started.elapsed().as_secs_f64(),
+            stages,
+            written,
+            still_frame: Some(number),
+        });
+    }
+    let mut source: Box<dyn FrameSource> = if args.seamless_loop {
+        let seamless = SeamlessLoop::new(runner, frames)?;
+        notes.push(format!(
+            "--loop: the last {} of the {frames} frames cross-fade into the first, so the \
+             animation loops without a jump",
+            seamless.overlap()
+        ));
+        Box::new(seamless)
+    } else {
+        Box::new(runner)
+    };
+    let samples = palette_samples(&image.pixels, &look, flatten);
+    let sink = open_output(&args.out, &info, &samples, &options)?;
+    say(&notes);
 
     let progress = progress_bar(info.frames);
-    let (stages, animation) = stream_frames(&mut runner, &image.pixels, sink, &progress)?;
+    let (stages, animation) =
+        stream_frames(source.as_mut(), &image.pixels, flatten, sink, &progress)?;
     progress.finish_and_clear();
 
     // Written under a temporary name now, so that if it fails the animation is not saved.
-    let heights = match &args.heights_out {
-        Some(path) => Some(stage_heights(path, &runner, args.no_clobber)?),
-        None => None,
-    };
+    let heights = stage_heights(args, source.shown_heights())?;
     let written = commit_outputs(&args.out, animation, heights)?;
     Ok(RenderSummary {
         path: args.out.clone(),
@@ -196,6 +287,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         seconds: started.elapsed().as_secs_f64(),
         stages,
         written,
+        still_frame: None,
     })
 }
 
@@ -224,15 +316,27 @@ fn check_output_destination(args: &RenderArgs, kind: OutputKind) -> Result<()> {
     Ok(())
 }
 
-/// Writes the final height field of `runner` as a .npy file under a temporary name beside
-/// `path`.
-fn stage_heights(path: &Path, runner: &SceneRunner, no_clobber: bool) -> Result<StagedFile> {
-    let solver = runner.pool().solver();
-    let (grid_width, grid_height) = (solver.width() as usize, solver.height() as usize);
-    match solver.heights() {
-        Heights::I16(heights) => stage_npy_i16(path, grid_width, grid_height, heights, no_clobber),
-        Heights::F32(heights) => stage_npy_f32(path, grid_width, grid_height, heights, no_clobber),
+/// Prints each note on a line of its own on stderr.
+fn say(notes: &[String]) {
+    for note in notes {
+        eprintln!("{note}");
     }
+}
+
+/// With `--heights-out`: the field the last frame shows (heights and grid size) as a .npy file
+/// under a temporary name beside its path, for [`commit_outputs`] to move into place.
+fn stage_heights(
+    args: &RenderArgs,
+    (heights, width, height): (Heights<'_>, usize, usize),
+) -> Result<Option<StagedFile>> {
+    let Some(path) = &args.heights_out else {
+        return Ok(None);
+    };
+    let staged = match heights {
+        Heights::I16(heights) => stage_npy_i16(path, width, height, heights, args.no_clobber),
+        Heights::F32(heights) => stage_npy_f32(path, width, height, heights, args.no_clobber),
+    }?;
+    Ok(Some(staged))
 }
 
 /// Moves the finished animation into place, then the heights if any. If the animation cannot
@@ -256,6 +360,72 @@ pub fn commit_outputs(
     Ok(written)
 }
 
+/// `--frame N` or `--still`: one PNG image instead of an animation.
+#[derive(Debug, Clone, Copy)]
+enum StillRequest {
+    /// Frame N, from 0.
+    Frame(u32),
+    /// The last frame.
+    Last,
+}
+
+impl StillRequest {
+    /// The still the options ask for, if any, once the output is checked to be a PNG file.
+    fn from_args(args: &RenderArgs, kind: OutputKind, out: &Path) -> Result<Option<Self>> {
+        let (request, option) = match (args.frame, args.still) {
+            (Some(number), _) => (Self::Frame(number), "--frame"),
+            (None, true) => (Self::Last, "--still"),
+            (None, false) => return Ok(None),
+        };
+        if kind != OutputKind::Apng {
+            return Err(UsageError(format!(
+                "{option} writes one PNG image: --out must be a .png file, got '{}'",
+                out.display()
+            ))
+            .into());
+        }
+        Ok(Some(request))
+    }
+
+    /// The frame's number in an animation of `frames` frames.
+    fn frame(self, frames: u32) -> Result<u32> {
+        match self {
+            Self::Last => Ok(frames - 1),
+            Self::Frame(number) if number < frames => Ok(number),
+            Self::Frame(number) => Err(UsageError(format!(
+                "--frame {number} is past the end of the animation: its {frames} frames are \
+                 numbered 0 to {} (--frames sets how many there are)",
+                frames - 1
+            ))
+            .into()),
+        }
+    }
+}
+
+/// The colour frames are blended over before they are encoded, if any: the background,
+/// unless `--keep-alpha` keeps the transparency for a format that can store it (a warning in
+/// `notes` when it cannot). Nothing to blend (an opaque picture and a look without
+/// transparency) is `None` too.
+fn flattening(
+    keep_alpha: bool,
+    (kind, out): (OutputKind, &Path),
+    look: &Look,
+    image: &[u8],
+    background: Colour,
+    notes: &mut Vec<String>,
+) -> Option<Colour> {
+    let video = matches!(kind, OutputKind::Y4m | OutputKind::Mp4 | OutputKind::Webm);
+    if keep_alpha && video {
+        notes.push(format!(
+            "warning: --keep-alpha has no effect on '{}': a video has no alpha channel, so \
+             frames are blended over the background ({background})",
+            out.display()
+        ));
+    }
+    let transparent = look.mode == RenderMode::Spring || !background::is_opaque(image);
+    (transparent && (video || !keep_alpha)).then_some(background)
+}
+
 /// Frames handed to the encoding thread and not yet taken by it.
 pub const FRAMES_IN_FLIGHT: usize = 3;
 
@@ -266,13 +436,51 @@ enum ToEncoder {
     Finish,
 }
 
-/// Simulates and renders every remaining frame of `runner` over `image` on this thread while
-/// `sink` encodes them on another, then finishes the sink and returns the finished output, for
-/// the caller to commit. On an error on either side the sink is dropped unfinished (leaving no
-/// output) and the first cause is returned.
+/// Where the frames of an output come from: a scene played frame by frame, or a seamless
+/// loop ([`SeamlessLoop`]) that cross-fades its end into its start.
+pub trait FrameSource {
+    /// Whether every frame was made.
+    fn is_finished(&self) -> bool;
+    /// Simulates the next frame and renders it over `image` into `frame` (RGBA, the pool's
+    /// size); returns the time spent simulating and rendering.
+    fn next_frame(&mut self, image: &[u8], frame: &mut [u8]) -> Result<(Duration, Duration)>;
+    /// The heights the last frame shows (what `--heights-out` writes), and the grid's width
+    /// and height.
+    fn shown_heights(&self) -> (Heights<'_>, usize, usize);
+}
+
+impl FrameSource for SceneRunner {
+    fn is_finished(&self) -> bool {
+        SceneRunner::is_finished(self)
+    }
+
+    fn next_frame(&mut self, image: &[u8], frame: &mut [u8]) -> Result<(Duration, Duration)> {
+        let started = Instant::now();
+        self.advance();
+        let stepped = Instant::now();
+        self.render(image, frame)?;
+        Ok((stepped - started, stepped.elapsed()))
+    }
+
+    fn shown_heights(&self) -> (Heights<'_>, usize, usize) {
+        let solver = self.pool().solver();
+        (
+            solver.heights(),
+            solver.width() as usize,
+            solver.height() as usize,
+        )
+    }
+}
+
+/// Simulates and renders every remaining frame of `source` over `image` on this thread, blends
+/// each over `flatten` when given (making it opaque), while `sink` encodes them on another
+/// thread; then finishes the sink and returns the finished output, for the caller to commit.
+/// On an error on either side the sink is dropped unfinished (leaving no output) and the first
+/// cause is returned.
 pub fn stream_frames(
-    runner: &mut SceneRunner,
+    source: &mut dyn FrameSource,
     image: &[u8],
+    flatten: Option<Colour>,
     sink: Box<dyn FrameSink>,
     progress: &ProgressBar,
 ) -> Result<(StageTimes, FinishedOutput)> {
@@ -285,7 +493,7 @@ pub fn stream_frames(
                 encode_frames(sink, frames, give_back, progress)
             })
             .map_err(|error| anyhow!("cannot start the encoding thread: {error}"))?;
-        let produced = produce_frames(runner, image, to_encoder, returned);
+        let produced = produce_frames(source, image, flatten, to_encoder, returned);
         let encoded = encoder
             .join()
             .map_err(|_| anyhow!("internal error: the encoding thread stopped unexpectedly"))?;
@@ -305,8 +513,9 @@ pub fn stream_frames(
 
 /// The producing side of [`stream_frames`]: returns the time spent simulating and rendering.
 fn produce_frames(
-    runner: &mut SceneRunner,
+    source: &mut dyn FrameSource,
     image: &[u8],
+    flatten: Option<Colour>,
     to_encoder: mpsc::SyncSender<ToEncoder>,
     returned: mpsc::Receiver<Vec<u8>>,
 ) -> Result<(Duration, Duration)> {
@@ -315,7 +524,7 @@ fn produce_frames(
     let stopped = || anyhow!("the encoding thread stopped");
     let (mut simulate, mut render) = (Duration::ZERO, Duration::ZERO);
     let mut allocated = 0;
-    while !runner.is_finished() {
+    while !source.is_finished() {
         if crate::interrupt::requested() {
             return Err(anyhow::Error::new(crate::interrupt::Interrupted));
         }
@@ -327,12 +536,13 @@ fn produce_frames(
             }
             Err(_) => returned.recv().map_err(|_| stopped())?,
         };
-        let started = Instant::now();
-        runner.advance();
-        let stepped = Instant::now();
-        runner.render(image, &mut frame)?;
-        simulate += stepped - started;
-        render += stepped.elapsed();
+        let (simulated, rendered) = source.next_frame(image, &mut frame)?;
+        let flattening = Instant::now();
+        if let Some(background) = flatten {
+            background::flatten(&mut frame, background);
+        }
+        simulate += simulated;
+        render += rendered + flattening.elapsed();
         to_encoder
             .send(ToEncoder::Frame(frame))
             .map_err(|_| stopped())?;
@@ -407,8 +617,11 @@ fn check_heights_path(path: &Path, no_clobber: bool) -> Result<()> {
 }
 
 /// Colours the animation will show, for the GIF palette: the source image, and for the lit look
-/// the same colours brightened and darkened by the shading and washed by the highlights.
-pub fn palette_samples(pixels: &[u8], look: &Look) -> Vec<u8> {
+/// the same colours brightened and darkened by the shading and washed by the highlights. With
+/// `flatten`, the colours blended over that background as the frames will be (and for the
+/// spring look, partly see-through, some blended further); without, the spring look adds a
+/// transparent sample so a GIF keeps its see-through water as transparency.
+pub fn palette_samples(pixels: &[u8], look: &Look, flatten: Option<Colour>) -> Vec<u8> {
     const MAX_SAMPLES: usize = 1 << 16;
     let count = pixels.len() / 4;
     let stride = count.div_ceil(MAX_SAMPLES).max(1);
@@ -436,6 +649,21 @@ pub fn palette_samples(pixels: &[u8], look: &Look) -> Vec<u8> {
                 samples.push(pixel[3]);
             }
         }
+    }
+    if look.mode == RenderMode::Spring {
+        match flatten {
+            Some(_) => {
+                for alpha in [192, 128, 64] {
+                    for pixel in base.iter().step_by(4) {
+                        samples.extend_from_slice(&[pixel[0], pixel[1], pixel[2], alpha]);
+                    }
+                }
+            }
+            None => samples.extend_from_slice(&[0, 0, 0, 0]),
+        }
+    }
+    if let Some(background) = flatten {
+        background::flatten(&mut samples, background);
     }
     samples
 }
@@ -525,7 +753,7 @@ mod tests {
             fail_at,
         });
         let mut runner = SceneRunner::new(scene, 40, 30).unwrap();
-        let result = stream_frames(&mut runner, image, sink, &ProgressBar::hidden());
+        let result = stream_frames(&mut runner, image, None, sink, &ProgressBar::hidden());
         (result, record, runner)
     }
 

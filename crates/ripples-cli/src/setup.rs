@@ -13,6 +13,12 @@
 //! options made wrong (`--stiffness` above the file's viscosity) is a usage error (exit code 2),
 //! like every other wrong option. Options that would do nothing are warned about here
 //! ([`crate::inert_options`]), with the render's or the window's idea of "nothing".
+//!
+//! A pool of another shape than its picture gets the picture fitted as `--fit` says (cover,
+//! contain or stretch, [`crate::fit`]), and so do the walls and the spring maps. The scene
+//! file's stones, swipes and sources are given in the scene's own size and move with the
+//! picture ([`ripples::Scene::rescale`]); those of the command line are in the pixels of the
+//! size asked for, and move only when the window shrinks the pool to fit the screen.
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +27,8 @@ use ripples::{Scene, SceneRunner, Solver};
 
 use crate::UsageError;
 use crate::args::WaterArgs;
+use crate::background::Colour;
+use crate::fit::{self, Fill, Fit, Placement};
 use crate::inert_options::{Frontend, inert_options};
 use crate::scene_file::SceneFile;
 use crate::source_image::SourceImage;
@@ -125,6 +133,28 @@ pub struct WaterPlan {
     /// The spring maps' pictures (loaded only for the spring solver).
     stiffness_map: Option<SourceImage>,
     viscosity_map: Option<SourceImage>,
+    /// How pictures, and the scene with them, meet a pool of another shape.
+    pub fit: Fit,
+    /// The colour of the bars around a picture fitted with [`Fit::Contain`].
+    pub background: Colour,
+    /// The size the scene file's coordinates are given in: its `width` and `height`, else its
+    /// picture's; `None` without a scene file.
+    scene_size: Option<(u32, u32)>,
+    /// How many of the scene's drops, swipes and sources came from the scene file (they come
+    /// first): those are in the scene's coordinates, the others in the pool's asked-for size.
+    scene_events: EventCounts,
+    /// What was done that the user should hear of (a picture cropped to the size asked for),
+    /// one line each, for the command to print once its checks have passed: a line before an
+    /// error would bury the error.
+    pub notes: Vec<String>,
+}
+
+/// How many drops, swipes and sources a scene has.
+#[derive(Debug, Clone, Copy, Default)]
+struct EventCounts {
+    drops: usize,
+    swipes: usize,
+    sources: usize,
 }
 
 /// A pool ready to run, with what it was made from.
@@ -140,6 +170,9 @@ pub struct Water {
     pub stiffness_map: Option<Vec<f32>>,
     /// See `stiffness_map`.
     pub viscosity_map: Option<Vec<f32>>,
+    /// What was done that the user should hear of (the scene scaled to the pool), one line
+    /// each; see [`WaterPlan::notes`].
+    pub notes: Vec<String>,
 }
 
 impl WaterPlan {
@@ -178,6 +211,12 @@ impl WaterPlan {
         let paths = PicturePaths::resolve(args, scene_file.as_ref());
         let file_scene = scene_file.map(|file| file.scene);
         let mut scene = file_scene.clone().unwrap_or_default();
+        let scene_events = EventCounts {
+            drops: scene.drops.len(),
+            swipes: scene.swipes.len(),
+            sources: scene.sources.len(),
+        };
+        let own_scene_size = scene.width.zip(scene.height);
         apply_water_overrides(&mut scene, args);
         adjust(&mut scene);
         let size = match (args.size, scene.width, scene.height) {
@@ -205,14 +244,26 @@ impl WaterPlan {
         for warning in inert_options(args, &scene, frontend) {
             eprintln!("warning: {warning}");
         }
-        let image = match &paths.image {
+        let fit = args.fit.unwrap_or_default();
+        let background = args.background.unwrap_or_default();
+        let picture = match &paths.image {
             Some(_) if paths.image_from_stdin => Some(SourceImage::read_standard_input()?),
             Some(input) => Some(SourceImage::load(&input.path)?),
             None => None,
         };
-        let image = match (image, size) {
-            (Some(image), Some((width, height))) => Some(image.resized(width, height)?),
-            (image, _) => image,
+        let scene_size = match (file_scene.is_some(), own_scene_size, &picture) {
+            (false, _, _) => None,
+            (true, Some(size), _) => Some(size),
+            (true, None, picture) => picture.as_ref().map(|p| (p.width, p.height)),
+        };
+        let mut notes = Vec::new();
+        let image = match (picture, size) {
+            (Some(picture), Some(size)) => {
+                let (fitted, note) = fit_to_size(picture, size, fit, background)?;
+                notes.extend(note);
+                Some(fitted)
+            }
+            (picture, _) => picture,
         };
         let obstacles = load_optional(paths.obstacles.as_ref())?;
         // The window can switch to the spring solver with a key, and then needs its maps.
@@ -233,6 +284,11 @@ impl WaterPlan {
             obstacles,
             stiffness_map,
             viscosity_map,
+            fit,
+            background,
+            scene_size,
+            scene_events,
+            notes,
         })
     }
 
@@ -244,14 +300,17 @@ impl WaterPlan {
             .unwrap_or(fallback)
     }
 
-    /// A calm pool of `width x height` pixels for this plan: the picture resized to it, the
-    /// scene's drops and swipes clipped to it (with a warning each), the walls and the maps set.
+    /// A calm pool of `width x height` pixels for this plan: the picture fitted to it, the
+    /// scene's events moved with the picture and clipped to the pool (with a warning each), the
+    /// walls and the maps fitted and set.
     pub fn build(&self, width: u32, height: u32) -> Result<Water> {
+        let to = (width, height);
         let image = match &self.image {
-            Some(image) => image.clone().resized(width, height)?,
+            Some(image) => self.fit_picture(image, to, Fill::Colour(self.background.0))?,
             None => SourceImage::pool_tiles(width, height),
         };
         let mut scene = self.scene.clone();
+        let notes = self.place_events(&mut scene, to)?;
         for warning in scene.clip_to_pool(width, height) {
             eprintln!("warning: {warning}");
         }
@@ -264,7 +323,7 @@ impl WaterPlan {
         let pool = runner.pool_mut();
         let walls = match &self.obstacles {
             Some(picture) => {
-                let grey = picture.clone().resized(width, height)?.luminance();
+                let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
                 let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
                 pool.set_obstacle_mask(&walls)?;
                 Some(walls)
@@ -276,9 +335,8 @@ impl WaterPlan {
             picture
                 .as_ref()
                 .map(|picture| {
-                    let grey = picture
-                        .clone()
-                        .resized(grid_width, grid_height)?
+                    let grey = self
+                        .fit_picture(picture, (grid_width, grid_height), Fill::Edge)?
                         .luminance();
                     Ok(ripples::map_from_grey(&grey, low, high))
                 })
@@ -309,8 +367,84 @@ impl WaterPlan {
             walls,
             stiffness_map,
             viscosity_map,
+            notes,
         })
     }
+
+    /// `picture` fitted to `to` pixels with the plan's fit.
+    fn fit_picture(
+        &self,
+        picture: &SourceImage,
+        to: (u32, u32),
+        fill: Fill,
+    ) -> Result<SourceImage> {
+        let placement = Placement::new(self.fit, (picture.width, picture.height), to);
+        fit::fit_picture(picture.clone(), &placement, fill)
+    }
+
+    /// Moves the scene file's events from the scene's size, and the command line's from the
+    /// size asked for, onto a pool of `to` pixels, the same way their pictures are fitted: a
+    /// stone stays on its spot of the picture. Returns a note when the scene was scaled.
+    fn place_events(&self, scene: &mut Scene, to: (u32, u32)) -> Result<Vec<String>> {
+        let mut notes = Vec::new();
+        let counts = self.scene_events;
+        let mut command_line = Scene {
+            drops: scene.drops.split_off(counts.drops.min(scene.drops.len())),
+            swipes: scene
+                .swipes
+                .split_off(counts.swipes.min(scene.swipes.len())),
+            sources: scene
+                .sources
+                .split_off(counts.sources.min(scene.sources.len())),
+            ..Scene::default()
+        };
+        if let Some(from) = self.scene_size.filter(|&from| from != to) {
+            let placement = Placement::new(self.fit, from, to);
+            scene
+                .rescale(placement.scale(), placement.offset())
+                .map_err(|error| anyhow!("{}: {error}", self.scene_name))?;
+            let how = if placement.crops() {
+                " (cropped to fill it, --fit cover)"
+            } else if placement.letterboxes() {
+                " (letterboxed, --fit contain)"
+            } else if placement.distorts() {
+                " (stretched, --fit stretch)"
+            } else {
+                ""
+            };
+            notes.push(format!(
+                "{} is {}x{}: its stones, swipes and sources are scaled to the {}x{} pool with \
+                 its picture{how}",
+                self.scene_name, from.0, from.1, to.0, to.1
+            ));
+        }
+        let asked = self
+            .size
+            .or_else(|| self.image.as_ref().map(|image| (image.width, image.height)));
+        if let Some(from) = asked.filter(|&from| from != to) {
+            let placement = Placement::new(self.fit, from, to);
+            command_line
+                .rescale(placement.scale(), placement.offset())
+                .map_err(|error| anyhow!("options: {error}"))?;
+        }
+        scene.drops.append(&mut command_line.drops);
+        scene.swipes.append(&mut command_line.swipes);
+        scene.sources.append(&mut command_line.sources);
+        Ok(notes)
+    }
+}
+
+/// `picture` fitted to `size` with `fit`, and a line saying so when it is cropped, letterboxed
+/// or distorted.
+pub fn fit_to_size(
+    picture: SourceImage,
+    size: (u32, u32),
+    fit: Fit,
+    background: Colour,
+) -> Result<(SourceImage, Option<String>)> {
+    let placement = Placement::new(fit, (picture.width, picture.height), size);
+    let fitted = fit::fit_picture(picture, &placement, Fill::Colour(background.0))?;
+    Ok((fitted, placement.describe("image")))
 }
 
 /// A warning for every wave generator of `scene` that lies wholly outside a `width x height`

@@ -509,7 +509,15 @@ fn an_image_is_used_and_resized() {
     assert!(stdout(&output).contains("25x15"), "{}", stdout(&output));
     // Flat water over the image shows the image itself (lossless output).
     ok(
-        &["render", "photo.png", "--frames", "1", "--out", "flat/"],
+        &[
+            "render",
+            "photo.png",
+            "--calm",
+            "--frames",
+            "1",
+            "--out",
+            "flat/",
+        ],
         dir.path(),
     );
     let frame = image::open(dir.path().join("flat/frame_00000.png"))

@@ -170,7 +170,7 @@ fn heights_that_cannot_be_written_take_the_animation_with_them() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("water.gif"), PREVIOUS).unwrap();
     let script = format!(
-        "trap '' XFSZ; ulimit -f 64; exec '{}' render --frames 2 --size 320x240 \
+        "trap '' XFSZ; ulimit -f 64; exec '{}' render --calm --frames 2 --size 320x240 \
          --out water.gif --heights-out heights.npy",
         env!("CARGO_BIN_EXE_ripples")
     );

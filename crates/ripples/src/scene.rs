@@ -542,6 +542,85 @@ impl Scene {
         }
         warnings
     }
+
+    /// Moves and resizes every event for a pool on which the scene's picture is drawn `scale`
+    /// times larger along each axis and shifted by `offset` pixels, so that each stone still
+    /// falls on the same spot of the picture (for a pool of another size than the scene's).
+    ///
+    /// Positions are measured from the top-left corner, pixel `x` covering `x..x + 1`: the
+    /// centre of pixel `x` goes to `(x + 0.5) * scale + offset`, and the event lands on the
+    /// pixel under that point. Drops, swipe points and sources move; the radii of drops, swipes
+    /// and rain grow by `sqrt(scale_x * scale_y)` (stones stay round), rounded, at least 1.
+    /// Strengths, timings, periods and the scene's `width` and `height` stay as they are.
+    /// Points may land outside the pool: [`clip_to_pool`](Self::clip_to_pool) then moves them.
+    ///
+    /// ```
+    /// use ripples::{DropEvent, Scene};
+    ///
+    /// let mut scene = Scene {
+    ///     drops: vec![DropEvent { frame: 0, x: 100, y: 50, radius: 6, strength: 128 }],
+    ///     ..Scene::default()
+    /// };
+    /// // A 400x300 scene on a 1280x720 pool, cropped to fill it: 3.2 times larger, the top
+    /// // and bottom 120 pixels cut off.
+    /// scene.rescale([3.2, 3.2], [0.0, -120.0])?;
+    /// assert_eq!((scene.drops[0].x, scene.drops[0].y, scene.drops[0].radius), (321, 41, 19));
+    /// # Ok::<(), ripples::Error>(())
+    /// ```
+    pub fn rescale(&mut self, scale: [f64; 2], offset: [f64; 2]) -> Result<(), Error> {
+        if scale.iter().any(|s| !s.is_finite() || *s <= 0.0) {
+            return Err(Error::Invalid(format!(
+                "scene scale must be finite and positive, got {}x{}",
+                scale[0], scale[1]
+            )));
+        }
+        if offset.iter().any(|o| !o.is_finite()) {
+            return Err(Error::Invalid(format!(
+                "scene offset must be finite, got ({}, {})",
+                offset[0], offset[1]
+            )));
+        }
+        // `as` saturates: a point thrown far off the pool stays far off, for clipping.
+        let axis = |value: i32, axis: usize| {
+            ((f64::from(value) + 0.5) * scale[axis] + offset[axis]).floor() as i32
+        };
+        let point = |[x, y]: [i32; 2]| [axis(x, 0), axis(y, 1)];
+        let radius_scale = (scale[0] * scale[1]).sqrt();
+        let radius = |radius: u32| {
+            (f64::from(radius) * radius_scale)
+                .round()
+                .clamp(1.0, f64::from(crate::MAX_RADIUS)) as u32
+        };
+        for drop in &mut self.drops {
+            [drop.x, drop.y] = point([drop.x, drop.y]);
+            drop.radius = radius(drop.radius);
+        }
+        for swipe in &mut self.swipes {
+            for position in &mut swipe.points {
+                *position = point(*position);
+            }
+            swipe.radius = radius(swipe.radius);
+        }
+        for source in &mut self.sources {
+            let coordinates = [
+                (&mut source.x, 0),
+                (&mut source.y, 1),
+                (&mut source.x0, 0),
+                (&mut source.y0, 1),
+                (&mut source.x1, 0),
+                (&mut source.y1, 1),
+            ];
+            for (coordinate, index) in coordinates {
+                if let Some(value) = coordinate {
+                    *value = axis(*value, index);
+                }
+            }
+        }
+        if let Some(rain) = &mut self.rain {
+            rain.radius = rain.radius.map(radius);
+        }
+        Ok(())
+    }
 }
 
 /// Plays a [`Scene`] on a [`Pool`], frame by frame.
@@ -877,6 +956,65 @@ mod tests {
         );
         assert_eq!((scene.drops[0].x, scene.drops[0].y), (319, 0));
         assert_eq!((scene.drops[1].x, scene.drops[1].y), (5, 5));
+    }
+
+    #[test]
+    fn rescaling_moves_every_event_to_the_same_spot_of_a_larger_picture() {
+        let mut scene = Scene {
+            drops: vec![DropEvent {
+                frame: 3,
+                x: 10,
+                y: 20,
+                radius: 6,
+                strength: 90,
+            }],
+            swipes: vec![SwipeEvent {
+                frame: 0,
+                duration: 4,
+                points: vec![[0, 0], [39, 29]],
+                radius: 3,
+                strength: 40,
+            }],
+            sources: vec![SourceEvent {
+                x: None,
+                y: None,
+                x0: Some(5),
+                y0: Some(0),
+                x1: Some(5),
+                y1: Some(29),
+                period: 16.0,
+                amplitude: 40.0,
+                start: 0,
+                end: None,
+            }],
+            rain: Some(RainSpec {
+                radius: [1, 4],
+                ..RainSpec::default()
+            }),
+            ..Scene::default()
+        };
+        // A 40x30 scene drawn twice as large and shifted 10 pixels up (cropped to 80x40).
+        scene.rescale([2.0, 2.0], [0.0, -10.0]).unwrap();
+        let drop = scene.drops[0];
+        assert_eq!(
+            (drop.x, drop.y, drop.radius, drop.strength, drop.frame),
+            (21, 31, 12, 90, 3)
+        );
+        // Corner pixels stay corner pixels of the scaled picture.
+        assert_eq!(scene.swipes[0].points, vec![[1, -9], [79, 49]]);
+        assert_eq!(scene.swipes[0].radius, 6);
+        let source = scene.sources[0];
+        assert_eq!(
+            (source.x0, source.y0, source.x1, source.y1),
+            (Some(11), Some(-9), Some(11), Some(49))
+        );
+        assert_eq!(scene.rain.unwrap().radius, [2, 8]);
+        // Stretched: radii by the geometric mean, at least 1.
+        scene.rescale([0.01, 0.04], [0.0, 0.0]).unwrap();
+        assert_eq!(scene.drops[0].radius, 1);
+        assert!(scene.rescale([f64::NAN, 1.0], [0.0, 0.0]).is_err());
+        assert!(scene.rescale([1.0, 0.0], [0.0, 0.0]).is_err());
+        assert!(scene.rescale([1.0, 1.0], [f64::INFINITY, 0.0]).is_err());
     }
 
     #[test]

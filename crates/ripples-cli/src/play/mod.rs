@@ -49,7 +49,7 @@ use winit::window::{Window, WindowId};
 use crate::UsageError;
 use crate::args::PlayArgs;
 use crate::scene_file::SceneFile;
-use crate::setup::WaterPlan;
+use crate::setup::{WaterPlan, fit_to_size};
 use crate::source_image::SourceImage;
 use clock::{FixedStep, MAX_STEPS_PER_FRAME};
 use input::{Button, Command, Pointer};
@@ -107,6 +107,9 @@ fn run(args: &PlayArgs, rain_by_default: bool) -> Result<String> {
         .transpose()?;
     let has_scene_file = scene_file.is_some();
     let mut plan = WaterPlan::load_for_window(&args.water, scene_file, |_| {})?;
+    for note in plan.notes.drain(..) {
+        eprintln!("{note}");
+    }
     let rate = args.fps.unwrap_or(if has_scene_file {
         plan.scene.fps
     } else {
@@ -229,6 +232,9 @@ impl SessionMaker {
     /// A session over the plan at `size`.
     fn make(&self, (width, height): (u32, u32)) -> Result<Session> {
         let water = self.plan.build(width, height)?;
+        for note in &water.notes {
+            eprintln!("{note}");
+        }
         let seed = self.plan.scene.seed;
         let rain = match &self.rain_spec {
             Some(spec) => rain_from_spec(spec, seed)
@@ -243,7 +249,13 @@ impl SessionMaker {
     /// only if the session could be made.
     fn with_image(&mut self, image: SourceImage, screen: Option<(u32, u32)>) -> Result<Session> {
         let image = match self.plan.size {
-            Some((width, height)) => image.resized(width, height)?,
+            Some(size) => {
+                let (fitted, note) = fit_to_size(image, size, self.plan.fit, self.plan.background)?;
+                if let Some(note) = note {
+                    eprintln!("{note}");
+                }
+                fitted
+            }
             None => image,
         };
         let previous = self.plan.image.replace(image);
@@ -783,6 +795,53 @@ mod tests {
             frame.iter().all(|&pixel| pixel == 0x00c8_c8c8),
             "the picture, top byte 0"
         );
+    }
+
+    #[test]
+    fn a_scene_of_another_size_and_a_dropped_image_are_fitted_like_a_render() {
+        let scene = ripples::Scene {
+            width: Some(40),
+            height: Some(30),
+            drops: vec![crate::args::parse_drop("10,15,3,100").unwrap()],
+            ..ripples::Scene::default()
+        };
+        let file = SceneFile {
+            scene,
+            directory: PathBuf::new(),
+        };
+        let args = WaterArgs {
+            size: Some((80, 60)),
+            ..WaterArgs::default()
+        };
+        let mut maker = SessionMaker {
+            plan: WaterPlan::load(&args, Some(file), |_| {}).unwrap(),
+            rain_spec: None,
+            rate: DEFAULT_RATE,
+            raining: false,
+        };
+        let mut session = maker.make(maker.pool_size(None)).unwrap();
+        assert_eq!(session.size(), (80, 60));
+        session.tick();
+        let ripples::Heights::I16(heights) = session.heights() else {
+            panic!("the classic solver has i16 heights")
+        };
+        // The stone fell where the scene put it on its picture, scaled: (21, 31), radius 6.
+        let dented: Vec<usize> = (0..80).filter(|&x| heights[31 * 80 + x] != 0).collect();
+        assert!(dented.contains(&15) && dented.contains(&27), "{dented:?}");
+        assert!(!dented.contains(&8) && !dented.contains(&34), "{dented:?}");
+
+        // A dropped picture of another shape is cropped to fill the size asked for, not
+        // stretched: the red ends of this wide one are cut off.
+        let mut wide = picture(400, 100);
+        for (index, pixel) in wide.pixels.chunks_exact_mut(4).enumerate() {
+            if !(50..350).contains(&(index % 400)) {
+                pixel.copy_from_slice(&[255, 0, 0, 255]);
+            }
+        }
+        let mut session = maker.with_image(wide, None).unwrap();
+        let mut frame = vec![0; 80 * 60];
+        session.render(&mut frame).unwrap();
+        assert!(frame.iter().all(|&pixel| pixel == 0x00c8_c8c8), "no red");
     }
 
     #[test]

@@ -425,7 +425,7 @@ mod tests {
 
     #[test]
     fn every_frame_reaches_the_sink_in_order_and_the_sink_is_finished() {
-        let image = ripples::pool_tiles(40, 30);
+        let image = ripples::pool_tiles(40, 30).unwrap();
         let (result, record, runner) = stream(rainy_scene(25), &image, None);
         let stages = result.unwrap();
         assert!(runner.is_finished());
@@ -450,7 +450,7 @@ mod tests {
 
     #[test]
     fn an_encoding_error_stops_the_simulation_and_is_reported() {
-        let image = ripples::pool_tiles(40, 30);
+        let image = ripples::pool_tiles(40, 30).unwrap();
         let (result, record, runner) = stream(rainy_scene(1000), &image, Some(3));
         let message = format!("{:#}", result.unwrap_err());
         assert!(message.contains("disk full at frame 3"), "{message}");

@@ -102,7 +102,7 @@ impl WaterPlan {
             .validate()
             .map_err(|error| anyhow!("{scene_name}: {error}"))?;
         if let Some((width, height)) = size {
-            ripples::check_size(u64::from(width), u64::from(height))
+            ripples::limits::check_size(u64::from(width), u64::from(height))
                 .map_err(|error| anyhow!("{scene_name}: {error}"))?;
         }
         let image = match (&image_path, size) {
@@ -151,7 +151,7 @@ impl WaterPlan {
     pub fn build(&self, width: u32, height: u32) -> Result<Water> {
         let image = match &self.image {
             Some(image) => image.clone().resized(width, height)?,
-            None => SourceImage::pool_tiles(width, height),
+            None => SourceImage::pool_tiles(width, height)?,
         };
         let mut scene = self.scene.clone();
         for warning in scene.clip_to_pool(width, height) {

@@ -27,12 +27,12 @@ pub struct SourceImage {
 
 impl SourceImage {
     /// The built-in pool-tile texture.
-    pub fn pool_tiles(width: u32, height: u32) -> Self {
-        Self {
+    pub fn pool_tiles(width: u32, height: u32) -> Result<Self> {
+        Ok(Self {
             width,
             height,
-            pixels: ripples::pool_tiles(width, height),
-        }
+            pixels: ripples::pool_tiles(width, height)?,
+        })
     }
 
     /// Loads a PNG or JPEG file as RGBA.
@@ -42,15 +42,15 @@ impl SourceImage {
         let (width, height) = reader
             .into_dimensions()
             .map_err(|error| anyhow!("image '{shown}': cannot read its header: {error}"))?;
-        ripples::check_size(u64::from(width), u64::from(height))
+        ripples::limits::check_size(u64::from(width), u64::from(height))
             .map_err(|error| anyhow!("image '{shown}' is {width}x{height}: {error}"))?;
 
         let mut reader = open_reader(path)?;
         let mut limits = Limits::default();
-        limits.max_image_width = Some(ripples::MAX_SIDE);
-        limits.max_image_height = Some(ripples::MAX_SIDE);
+        limits.max_image_width = Some(ripples::limits::MAX_SIDE);
+        limits.max_image_height = Some(ripples::limits::MAX_SIDE);
         // The decoded RGBA image plus the decoder's own buffer of at most the same size.
-        limits.max_alloc = Some(u64::from(ripples::MAX_CELLS) * 4 * 2);
+        limits.max_alloc = Some(u64::from(ripples::limits::MAX_CELLS) * 4 * 2);
         reader.limits(limits);
         // A decoder's bug must not take the command down with a panic: the JPEG decoder
         // (zune-jpeg 0.5) panics on some malformed files (found by fuzzing; upstream

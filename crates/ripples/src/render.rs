@@ -11,8 +11,9 @@
 //! pixels whole, so it works for any 4-byte format.
 
 use crate::classic::ClassicSolver;
-use crate::error::{Error, check_range};
+use crate::error::Error;
 use crate::kernels::{self, Backend, FrameWrites, LitLook};
+use crate::limits::{MAX_SIDE, check_range};
 use crate::parallel;
 use std::ops::Range;
 
@@ -139,15 +140,15 @@ impl Look {
         Ok(())
     }
 
-    /// The default look's parameters and light table, as the kernels take them.
+    /// The default look's parameters and light table, as the [`crate::kernels`] take them
+    /// (for their tests and benchmarks).
+    #[cfg(feature = "kernels")]
     pub fn lit_look(&self) -> LitLook {
-        let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
-        self.update_lit_look(&mut lit);
-        lit
+        new_lit_look(self)
     }
 
     /// Writes this look into `lit`, reusing its table (no allocation).
-    pub fn update_lit_look(&self, lit: &mut LitLook) {
+    pub(crate) fn update_lit_look(&self, lit: &mut LitLook) {
         let angle = self.light_angle.to_radians();
         lit.refraction = self.refraction;
         lit.slope = self.slope;
@@ -155,6 +156,13 @@ impl Look {
         lit.light = [angle.cos(), -angle.sin()];
         lit.set_light(self.shading, self.specular, self.shininess);
     }
+}
+
+/// The default look's parameters and light table for `look`, as the kernels take them.
+fn new_lit_look(look: &Look) -> LitLook {
+    let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
+    look.update_lit_look(&mut lit);
+    lit
 }
 
 /// Heights of a field: integers for the classic solver, floats for the others.
@@ -247,12 +255,21 @@ struct FrameJob<'a> {
 
 impl Renderer {
     /// A renderer for images `image_width` wide over grids `grid_width` wide.
+    ///
+    /// It allocates its scratch rows for those widths now (so that rendering allocates
+    /// nothing), or, for widths beyond [`MAX_SIDE`](crate::limits::MAX_SIDE), on the first
+    /// render, once the frame has shown how wide it really is.
     pub fn new(image_width: usize, grid_width: usize) -> Self {
+        let within_limits = image_width.max(grid_width) <= MAX_SIDE as usize;
         Self {
             image_width,
             grid_width,
-            strips: vec![StripScratch::new(image_width, grid_width)],
-            lit: Look::default().lit_look(),
+            strips: if within_limits {
+                vec![StripScratch::new(image_width, grid_width)]
+            } else {
+                Vec::new()
+            },
+            lit: new_lit_look(&Look::default()),
             lit_for: Look::default(),
         }
     }
@@ -263,6 +280,9 @@ impl Renderer {
     /// `ceil(image_width / scale) x ceil(image_height / scale)`. Pixel `(x, y)` sees the field at
     /// cell coordinates `((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5)`, interpolated
     /// bilinearly; with `scale == 1` that is exactly cell `(x, y)`.
+    ///
+    /// A field that does not cover the image, or a look [`Look::validate`] refuses, is an
+    /// error before anything is written.
     pub fn render(
         &mut self,
         field: FieldView<'_>,
@@ -272,6 +292,7 @@ impl Renderer {
         dst: &mut [[u8; 4]],
         image_width: usize,
     ) -> Result<(), Error> {
+        look.validate()?;
         let image_height = src.len().checked_div(image_width).unwrap_or(0);
         // `max(1)`: a scale of 0 is refused below, not divided by.
         let cell = scale.max(1) as usize;

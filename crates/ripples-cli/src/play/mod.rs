@@ -371,7 +371,7 @@ impl App {
             view.clock.due(started)
         };
         for _ in 0..steps {
-            view.session.tick();
+            view.session.tick()?;
         }
         let simulated = Instant::now();
 
@@ -579,7 +579,7 @@ impl App {
                     ElementState::Pressed => {
                         let viewport = *view.scaler.viewport();
                         if let Some(gesture) = view.pointer.pressed(button, &viewport, view.shift) {
-                            view.session.gesture(gesture);
+                            view.session.gesture(gesture)?;
                         }
                     }
                     ElementState::Released => view.pointer.released(button),
@@ -597,13 +597,19 @@ impl App {
                     shift,
                     ..
                 } = view;
+                let mut outcome = Ok(());
                 pointer.moved(
                     position.x,
                     position.y,
                     scaler.viewport(),
                     *shift,
-                    |gesture| session.gesture(gesture),
+                    |gesture| {
+                        if outcome.is_ok() {
+                            outcome = session.gesture(gesture);
+                        }
+                    },
                 );
+                outcome?;
                 self.redraw_if_paused();
             }
             WindowEvent::CursorLeft { .. } => {

@@ -184,13 +184,14 @@ impl SplitMix64 {
 
     /// A uniform integer in `low..=high` (`low` itself when `high < low`).
     pub fn between(&mut self, low: i64, high: i64) -> i64 {
-        // In i128 the span of any two i64s is exact, up to 2^64 for the whole range.
+        // In i128 the span of any two i64s is exact: at most 2^64, for the whole range, so the
+        // product below fits in u128 and the offset is below the span.
         let span = i128::from(high) - i128::from(low) + 1;
         if span <= 0 {
             return low;
         }
-        let offset = (i128::from(self.next_u64()) * span) >> 64;
-        (i128::from(low) + offset) as i64
+        let offset = (u128::from(self.next_u64()) * span as u128) >> 64;
+        (i128::from(low) + offset as i128) as i64
     }
 
     /// A uniform float in `[0, 1)`.

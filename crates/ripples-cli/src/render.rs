@@ -33,8 +33,9 @@ use crate::setup::{Water, WaterPlan, override_with, paint_walls};
 pub const DEFAULT_SIZE: (u32, u32) = (320, 240);
 
 /// The scene `ripples` renders when run without a subcommand (also shipped as
-/// `scenes/default.toml`).
-pub const DEFAULT_SCENE: &str = include_str!("../../../scenes/default.toml");
+/// `scenes/default.toml`; `crates/ripples-cli/scenes/default.toml` links to it, so the
+/// published package holds a copy).
+pub const DEFAULT_SCENE: &str = include_str!("../scenes/default.toml");
 
 /// What a finished render wrote.
 #[derive(Debug, Clone)]

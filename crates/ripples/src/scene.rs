@@ -430,8 +430,8 @@ impl Scene {
         let mut warnings = Vec::new();
         let clip = |point: &mut [i32; 2], what: String, warnings: &mut Vec<String>| {
             let clipped = [
-                point[0].clamp(0, width as i32 - 1),
-                point[1].clamp(0, height as i32 - 1),
+                point[0].clamp(0, last_index(width)),
+                point[1].clamp(0, last_index(height)),
             ];
             if clipped != *point {
                 warnings.push(format!(
@@ -612,6 +612,15 @@ impl SceneRunner {
     pub fn render(&mut self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
         self.pool.render(&self.look, src, dst)
     }
+}
+
+/// The last pixel along a side of `side` pixels as an `i32` (0 for an empty side, and at most
+/// `i32::MAX - 1`), for clamping.
+fn last_index(side: u32) -> i32 {
+    i32::try_from(side)
+        .unwrap_or(i32::MAX)
+        .saturating_sub(1)
+        .max(0)
 }
 
 /// The part of a polyline between fractions `from` and `to` of its length, rounded to pixels,

@@ -4,8 +4,8 @@
 //! result, never a panic.
 
 use ripples::{
-    Generator, Heights, Look, Obstacles, Pool, RenderMode, Renderer, Solver, SolverKind,
-    SplitMix64, Sponge, Stone, limits,
+    DropEvent, Generator, Heights, Look, Obstacles, Pool, RenderMode, Renderer, Scene, Solver,
+    SolverKind, SplitMix64, Sponge, Stone, limits,
 };
 
 /// The heights of the pool's grid as floats, to compare states of any solver.
@@ -341,4 +341,24 @@ fn solvers_of_every_kind_are_reachable_as_their_own_type() {
     solver.as_spring_mut().unwrap().set_spread(0.1, 2).unwrap();
     assert_eq!(solver.as_spring().unwrap().spread_passes(), 2);
     assert!(solver.as_classic_mut().is_none());
+}
+
+#[test]
+fn clipping_a_scene_to_a_pool_of_any_size_does_not_panic() {
+    let scene = Scene {
+        drops: vec![DropEvent {
+            frame: 0,
+            x: -7,
+            y: 9,
+            radius: 3,
+            strength: 50,
+        }],
+        ..Scene::default()
+    };
+    let mut empty = scene.clone();
+    assert_eq!(empty.clip_to_pool(0, 0).len(), 1);
+    assert_eq!((empty.drops[0].x, empty.drops[0].y), (0, 0));
+    let mut huge = scene;
+    assert_eq!(huge.clip_to_pool(u32::MAX, u32::MAX).len(), 1);
+    assert_eq!((huge.drops[0].x, huge.drops[0].y), (0, 9));
 }

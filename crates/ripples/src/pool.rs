@@ -331,6 +331,7 @@ impl Pool {
     /// as it was.
     pub fn render(&mut self, look: &Look, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 4)?;
+        look.validate()?;
         let src: &[[u8; 4]] = bytemuck::cast_slice(src);
         let dst: &mut [[u8; 4]] = bytemuck::cast_slice_mut(dst);
         self.render_pixels(look, src, dst)
@@ -339,6 +340,7 @@ impl Pool {
     /// Renders into `u32` pixels (`0xAARRGGBB`, alpha in the top byte), e.g. a softbuffer frame.
     pub fn render_u32(&mut self, look: &Look, src: &[u32], dst: &mut [u32]) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 1)?;
+        look.validate()?;
         self.render_pixels(
             look,
             bytemuck::cast_slice(src),
@@ -346,6 +348,8 @@ impl Pool {
         )
     }
 
+    /// Renders with a look the caller has validated (once per call: see
+    /// [`Renderer::render_validated`]).
     fn render_pixels(
         &mut self,
         look: &Look,
@@ -359,7 +363,7 @@ impl Pool {
             height: self.solver.height() as usize,
         };
         self.renderer
-            .render(field, self.sim_scale, look, src, dst, self.width as usize)
+            .render_validated(field, self.sim_scale, look, src, dst, self.width as usize)
     }
 
     /// Checks a source image and a destination frame of `per_pixel` elements per pixel.

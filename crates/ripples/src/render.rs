@@ -293,6 +293,20 @@ impl Renderer {
         image_width: usize,
     ) -> Result<(), Error> {
         look.validate()?;
+        self.render_validated(field, scale, look, src, dst, image_width)
+    }
+
+    /// [`render`](Self::render) with a look already validated: the pool checks its look once
+    /// per call, before it steps, and renders through here.
+    pub(crate) fn render_validated(
+        &mut self,
+        field: FieldView<'_>,
+        scale: u32,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+        image_width: usize,
+    ) -> Result<(), Error> {
         let image_height = src.len().checked_div(image_width).unwrap_or(0);
         // `max(1)`: a scale of 0 is refused below, not divided by.
         let cell = scale.max(1) as usize;

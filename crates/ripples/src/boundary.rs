@@ -19,7 +19,7 @@ use crate::limits::{MAX_SIDE, check_size};
     serde(rename_all = "lowercase")
 )]
 pub enum Boundary {
-    /// The edges are walls: waves bounce back (the seeds' behaviour).
+    /// The edges are walls: waves bounce back (as in the classic effect).
     #[default]
     Reflect,
     /// Open water: waves leave the pool through a damping band along the edges.

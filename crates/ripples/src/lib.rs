@@ -40,6 +40,14 @@
 //! Features: `parallel` (default) works in strips of rows on rayon's threads; `serde` derives
 //! `Deserialize` for the scene model; `kernels` makes the row kernels public for this crate's
 //! benchmarks and tests (not a stable API).
+//!
+//! # History
+//!
+//! Ripples started from two pieces of reference code, which some docs call "the seeds": the
+//! classic integer water effect of the late-1990s demo scene, as a GameRes article describes it
+//! (the [`ClassicSolver`] and [`RenderMode::Classic`] reproduce it bit for bit), and the spring
+//! model of the Frogger HD water (the [`SpringSolver`] and [`RenderMode::Spring`]). Where the
+//! docs quote "the seed's" names or values, they mean that code's.
 
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]

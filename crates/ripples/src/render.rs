@@ -28,9 +28,10 @@ pub enum RenderMode {
     /// Refraction with bilinear sampling, diffuse light and a specular highlight.
     #[default]
     Default,
-    /// The seeds' nearest-pixel refraction, exactly as the GameRes article renders it.
+    /// The classic demo-scene refraction: each pixel is taken, unlit, from the nearest pixel
+    /// the slope points to, exactly as the reference code does (see the crate docs, History).
     Classic,
-    /// The Frogger HD seed's render: nearest-pixel refraction scaled by `spring_refraction`,
+    /// The spring model's own render: nearest-pixel refraction scaled by `spring_refraction`,
     /// and transparency from the velocity (fast water is see-through). Made for the spring
     /// solver; with the others, which keep no velocity, it is opaque.
     Spring,
@@ -84,11 +85,11 @@ pub struct Look {
     /// Direction towards the light in degrees, counter-clockwise from the image's +x axis
     /// (90 = from the top of the image).
     pub light_angle: f32,
-    /// Spring look: pixels of displacement per unit of height difference (the seed's `zz`,
-    /// -1.9 in its units; scaled here to stones of depth 32..128).
+    /// Spring look: pixels of displacement per unit of height difference (the reference code's
+    /// `zz`, -1.9 in its units; scaled here to stones of depth 32..128).
     pub spring_refraction: f32,
-    /// Spring look: alpha drops by `255 * spring_transparency * velocity^2` (the seed's 0.15,
-    /// scaled to the velocities of stones of depth 32..128).
+    /// Spring look: alpha drops by `255 * spring_transparency * velocity^2` (the reference
+    /// code's 0.15, scaled to the velocities of stones of depth 32..128).
     pub spring_transparency: f32,
 }
 
@@ -109,7 +110,7 @@ impl Default for Look {
 }
 
 impl Look {
-    /// The classic look of the seeds.
+    /// The classic demo-scene look: nearest-pixel refraction, no light ([`RenderMode::Classic`]).
     pub fn classic() -> Self {
         Self {
             mode: RenderMode::Classic,

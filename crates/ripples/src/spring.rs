@@ -128,7 +128,8 @@ impl Values<'_> {
     }
 }
 
-/// The spring model of the Frogger HD seed on an `f32` grid (see the module documentation).
+/// The spring model on an `f32` grid: a damped spring under every cell, pulled by its
+/// neighbours (see the crate docs, History, for where it comes from).
 ///
 /// Heights are displacements from rest; a stone presses a dent (negative heights). Stiffness
 /// and viscosity are uniform or set per cell, for example from a greyscale picture with

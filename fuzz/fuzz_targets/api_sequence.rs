@@ -7,11 +7,13 @@
 //! small (up to 64x64, where thousands of sequences run a second) but sometimes from all of
 //! `u32`, so the size checks see 0 and huge values. A size that passes the checks but exceeds
 //! [`MAX_FUZZ_PIXELS`] is skipped rather than built: it would only make the fuzzer slow. Looks
-//! are not validated first, on purpose: `Pool::render` takes any `Look`, NaNs included.
+//! are not validated first, on purpose: `Pool::render` takes any `Look`, NaNs included, and
+//! must refuse exactly those `Look::validate` refuses.
 //!
-//! Two properties are checked along the way because they are cheap and a wrong kernel would
-//! break them: every frame has the pool's size (the render writes every pixel of `dst`), and
-//! the classic look over the classic solver at full resolution only copies source pixels.
+//! A few properties are checked along the way because they are cheap and a wrong kernel or a
+//! missing check would break them: every frame has the pool's size (the render writes every
+//! pixel of `dst`); the classic look over the classic solver at full resolution only copies
+//! source pixels; the pool accepts exactly the stones, walls, generators and looks in range.
 
 #![no_main]
 
@@ -19,7 +21,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use ripples::{
     Boundary, DropEvent, FieldView, Generator, Heights, Look, Pool, Rain, RainSpec, RenderMode,
-    Renderer, Scene, SceneRunner, Solver, SolverKind, SourceEvent, SwipeEvent,
+    Renderer, Scene, SceneRunner, Solver, SolverKind, SourceEvent, SwipeEvent, limits,
 };
 
 /// Largest pool built (in image pixels).
@@ -331,7 +333,7 @@ fn play_scene(op: &SceneOp) {
     let Ok(mut runner) = runner else {
         return;
     };
-    let image = ripples::pool_tiles(width, height);
+    let image = ripples::pool_tiles(width, height).expect("tiles of a runner's pool size");
     let mut frame = vec![0u8; image.len()];
     while !runner.is_finished() {
         if op.fused {
@@ -351,7 +353,8 @@ struct State {
 
 impl State {
     fn adopt(&mut self, pool: Pool) {
-        self.image = ripples::pool_tiles(pool.width(), pool.height());
+        self.image =
+            ripples::pool_tiles(pool.width(), pool.height()).expect("tiles of a pool's size");
         self.frame = vec![0; self.image.len()];
         self.pool = Some(pool);
     }
@@ -359,7 +362,7 @@ impl State {
 
 /// Whether a size would pass the checks yet be too big to fuzz quickly.
 fn too_slow(width: u32, height: u32) -> bool {
-    ripples::check_size(u64::from(width), u64::from(height)).is_ok()
+    limits::check_size(u64::from(width), u64::from(height)).is_ok()
         && u64::from(width) * u64::from(height) > MAX_FUZZ_PIXELS
 }
 
@@ -434,12 +437,22 @@ fn apply(state: &mut State, op: &Op) {
             y,
             radius,
             strength,
-        } => pool.drop_stone(*x, *y, *radius, *strength),
+        } => {
+            let accepted = pool.drop_stone(*x, *y, *radius, *strength).is_ok();
+            assert_eq!(accepted, stone_is_valid(*radius, *strength));
+        }
         Op::Swipe {
             points,
             radius,
             strength,
-        } => pool.swipe(points, radius % (MAX_SWIPE_RADIUS + 1), *strength),
+        } => {
+            let radius = radius % (MAX_SWIPE_RADIUS + 1);
+            let accepted = pool.swipe(points, radius, *strength).is_ok();
+            assert_eq!(
+                accepted,
+                stone_is_valid(radius, *strength) && !points.is_empty()
+            );
+        }
         Op::Rain {
             seed,
             rate,
@@ -455,7 +468,8 @@ fn apply(state: &mut State, op: &Op) {
                 for stone in rain.stones(width, height) {
                     assert!(stone.x >= 0 && (stone.x as u32) < width);
                     assert!(stone.y >= 0 && (stone.y as u32) < height);
-                    pool.drop(stone);
+                    pool.drop(stone)
+                        .expect("rain makes only stones the pool accepts");
                 }
             }
         }
@@ -475,6 +489,7 @@ fn apply(state: &mut State, op: &Op) {
                 assert!(pool.render(&look, &state.image, &mut short).is_err());
                 return;
             }
+            let valid = look.validate().is_ok();
             if *as_u32 {
                 let src: Vec<u32> = state
                     .image
@@ -482,13 +497,20 @@ fn apply(state: &mut State, op: &Op) {
                     .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
                     .collect();
                 let mut dst = vec![0u32; src.len()];
-                pool.render_u32(&look, &src, &mut dst)
-                    .expect("buffers of the pool's size render");
+                let result = pool.render_u32(&look, &src, &mut dst);
+                assert_eq!(result.is_ok(), valid, "{result:?}");
             } else {
                 state.frame.fill(0);
-                pool.render(&look, &state.image, &mut state.frame)
-                    .expect("buffers of the pool's size render");
-                check_classic_frame(pool, &look, &state.image, &state.frame);
+                let result = pool.render(&look, &state.image, &mut state.frame);
+                assert_eq!(result.is_ok(), valid, "{result:?}");
+                if valid {
+                    check_classic_frame(pool, &look, &state.image, &state.frame);
+                } else {
+                    assert!(
+                        state.frame.iter().all(|&byte| byte == 0),
+                        "a refused look drew"
+                    );
+                }
             }
         }
         Op::StepAndRender { look, as_u32 } => {
@@ -500,15 +522,20 @@ fn apply(state: &mut State, op: &Op) {
                     .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
                     .collect();
                 let mut dst = vec![0u32; src.len()];
-                pool.step_and_render_u32(&look, &src, &mut dst)
-                    .expect("buffers of the pool's size render");
+                let result = pool.step_and_render_u32(&look, &src, &mut dst);
+                assert_eq!(result.is_ok(), look.validate().is_ok(), "{result:?}");
             } else {
-                pool.step_and_render(&look, &state.image, &mut state.frame)
-                    .expect("buffers of the pool's size render");
-                check_classic_frame(pool, &look, &state.image, &state.frame);
+                let result = pool.step_and_render(&look, &state.image, &mut state.frame);
+                assert_eq!(result.is_ok(), look.validate().is_ok(), "{result:?}");
+                if result.is_ok() {
+                    check_classic_frame(pool, &look, &state.image, &state.frame);
+                }
             }
         }
-        Op::PaintWall { x, y, radius, wall } => pool.paint_wall(*x, *y, *radius, *wall),
+        Op::PaintWall { x, y, radius, wall } => {
+            let accepted = pool.paint_wall(*x, *y, *radius, *wall).is_ok();
+            assert_eq!(accepted, (1..=limits::MAX_RADIUS).contains(radius));
+        }
         Op::SetWall { x, y, wall } => pool.obstacles_mut().set(*x, *y, *wall),
         Op::ObstacleMask { seed, extra } => {
             let pixels = pool.width() as usize * pool.height() as usize;
@@ -541,14 +568,18 @@ fn apply(state: &mut State, op: &Op) {
             amplitude,
             start,
             end,
-        } => pool.add_generator(Generator {
-            from: *from,
-            to: *to,
-            period: *period,
-            amplitude: *amplitude,
-            start: *start,
-            end: *end,
-        }),
+        } => {
+            let generator = Generator {
+                from: *from,
+                to: *to,
+                period: *period,
+                amplitude: *amplitude,
+                start: *start,
+                end: *end,
+            };
+            let valid = generator.validate().is_ok();
+            assert_eq!(pool.add_generator(generator).is_ok(), valid);
+        }
         Op::ClearGenerators => pool.clear_generators(),
         Op::Calm => pool.calm(),
         Op::SetHeight { x, y, value } => pool.solver_mut().set_height(*x, *y, *value),
@@ -605,6 +636,12 @@ fn apply(state: &mut State, op: &Op) {
     }
 }
 
+/// What the pool's stone methods accept: a radius in `1..=MAX_RADIUS`, a strength in
+/// `0..=MAX_STRENGTH`.
+fn stone_is_valid(radius: u32, strength: i16) -> bool {
+    (1..=limits::MAX_RADIUS).contains(&radius) && strength >= 0
+}
+
 /// The classic look over the classic solver at full resolution copies source pixels: every
 /// pixel of the frame must be one of the image's.
 fn check_classic_frame(pool: &Pool, look: &Look, image: &[u8], frame: &[u8]) {
@@ -657,7 +694,11 @@ fn raw_render(
         && grid_width == image_width.div_ceil(scale as usize)
         && grid_height == rows.div_ceil(scale as usize);
     let result = renderer.render(field, scale, look, &src, &mut dst, image_width);
-    assert_eq!(result.is_ok(), fits, "{result:?}");
+    assert_eq!(
+        result.is_ok(),
+        fits && look.validate().is_ok(),
+        "{result:?}"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {

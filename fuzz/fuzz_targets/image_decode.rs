@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let (width, height) = (u64::from(image.width), u64::from(image.height));
     assert!(
-        ripples::check_size(width, height).is_ok(),
+        ripples::limits::check_size(width, height).is_ok(),
         "decoded {width}x{height}, beyond the limits"
     );
     assert_eq!(image.pixels.len() as u64, width * height * 4);

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let (width, height) = match (scene.width, scene.height) {
         (Some(width), Some(height)) => {
-            if ripples::check_size(u64::from(width), u64::from(height)).is_err() {
+            if ripples::limits::check_size(u64::from(width), u64::from(height)).is_err() {
                 return;
             }
             if width.saturating_mul(height) <= MAX_PIXELS {
@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     let frames = scene.frames;
     let mut runner = SceneRunner::new(scene, width, height)
         .expect("a scene that validates must build a runner on a pool of a valid size");
-    let image = ripples::pool_tiles(width, height);
+    let image = ripples::pool_tiles(width, height).expect("tiles of a runner's pool size");
     let mut frame = vec![0u8; image.len()];
     let playable = (MAX_STEPS / steps_per_frame).clamp(1, frames);
     for index in 0..playable {

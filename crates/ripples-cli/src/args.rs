@@ -543,7 +543,7 @@ fn parse_backend(text: &str) -> Result<ripples::Backend, String> {
 }
 
 fn parse_frames(text: &str) -> Result<u32, String> {
-    ripples::check_frames(parse_integer(text)?).map_err(|e| e.to_string())
+    ripples::limits::check_frames(parse_integer(text)?).map_err(|e| e.to_string())
 }
 
 fn parse_fps(text: &str) -> Result<f64, String> {
@@ -551,19 +551,19 @@ fn parse_fps(text: &str) -> Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("expected a number, got '{text}'"))?;
-    ripples::check_fps(fps).map_err(|e| e.to_string())
+    ripples::limits::check_fps(fps).map_err(|e| e.to_string())
 }
 
 fn parse_sim_scale(text: &str) -> Result<u32, String> {
-    ripples::check_sim_scale(parse_integer(text)?).map_err(|e| e.to_string())
+    ripples::limits::check_sim_scale(parse_integer(text)?).map_err(|e| e.to_string())
 }
 
 fn parse_steps_per_frame(text: &str) -> Result<u32, String> {
-    ripples::check_steps_per_frame(parse_integer(text)?).map_err(|e| e.to_string())
+    ripples::limits::check_steps_per_frame(parse_integer(text)?).map_err(|e| e.to_string())
 }
 
 fn parse_damping_shift(text: &str) -> Result<u32, String> {
-    ripples::check_damping_shift(parse_integer(text)?).map_err(|e| e.to_string())
+    ripples::limits::check_damping_shift(parse_integer(text)?).map_err(|e| e.to_string())
 }
 
 fn parse_solver(text: &str) -> Result<SolverKind, String> {
@@ -681,8 +681,8 @@ pub fn parse_source(text: &str) -> Result<ripples::SourceEvent, String> {
         y0: None,
         x1: None,
         y1: None,
-        period: ripples::DEFAULT_SOURCE_PERIOD,
-        amplitude: ripples::DEFAULT_SOURCE_AMPLITUDE,
+        period: ripples::SourceEvent::DEFAULT_PERIOD,
+        amplitude: ripples::SourceEvent::DEFAULT_AMPLITUDE,
         start: 0,
         end: None,
     };
@@ -763,7 +763,7 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
     if width < 0 || height < 0 {
         return Err(format!("size must be positive, got {width}x{height}"));
     }
-    ripples::check_size(width as u64, height as u64).map_err(|e| e.to_string())
+    ripples::limits::check_size(width as u64, height as u64).map_err(|e| e.to_string())
 }
 
 /// `X,Y[,R[,S]][@FRAME]`.
@@ -784,12 +784,12 @@ pub fn parse_drop(text: &str) -> Result<DropEvent, String> {
         }
     };
     let radius = match radius {
-        Some(r) => ripples::check_radius(r).map_err(|e| e.to_string())?,
-        None => ripples::DEFAULT_DROP_RADIUS,
+        Some(r) => ripples::limits::check_radius(r).map_err(|e| e.to_string())?,
+        None => DropEvent::DEFAULT_RADIUS,
     };
     let strength = match strength {
-        Some(s) => ripples::check_strength(s).map_err(|e| e.to_string())?,
-        None => ripples::DEFAULT_DROP_STRENGTH,
+        Some(s) => ripples::limits::check_strength(s).map_err(|e| e.to_string())?,
+        None => DropEvent::DEFAULT_STRENGTH,
     };
     Ok(DropEvent {
         frame: frame.start,
@@ -819,8 +819,8 @@ pub fn parse_swipe(text: &str) -> Result<SwipeEvent, String> {
         frame: frame.start,
         duration: frame.duration,
         points,
-        radius: ripples::DEFAULT_SWIPE_RADIUS,
-        strength: ripples::DEFAULT_SWIPE_STRENGTH,
+        radius: SwipeEvent::DEFAULT_RADIUS,
+        strength: SwipeEvent::DEFAULT_STRENGTH,
     })
 }
 

@@ -108,10 +108,10 @@ pub fn turbulent_pool(width: u32, height: u32, kind: SolverKind) -> Result<Pool>
     let mut pool = calm_pool(width, height, kind)?;
     let mut random = Xorshift32::new(FIELD_SEED);
     for _ in 0..first_stones(width, height) {
-        drop_random_stone(&mut pool, &mut random);
+        drop_random_stone(&mut pool, &mut random)?;
     }
     for _ in 0..STIR_STEPS {
-        drop_random_stone(&mut pool, &mut random);
+        drop_random_stone(&mut pool, &mut random)?;
         pool.step();
     }
     Ok(pool)
@@ -122,14 +122,15 @@ pub fn first_stones(width: u32, height: u32) -> u64 {
     u64::from(width) * u64::from(height) / 256 + 1
 }
 
-fn drop_random_stone(pool: &mut Pool, random: &mut Xorshift32) {
+fn drop_random_stone(pool: &mut Pool, random: &mut Xorshift32) -> Result<()> {
     let (width, height) = (pool.width(), pool.height());
     let x = random.next_u32() % width;
     let y = random.next_u32() % height;
     let radius = 1 + random.next_u32() % 8;
     let strength = 32 + random.next_u32() % 97;
     // x < width <= 16384 and strength <= 128, so the conversions are exact.
-    pool.drop_stone(x as i32, y as i32, radius, strength as i16);
+    pool.drop_stone(x as i32, y as i32, radius, strength as i16)?;
+    Ok(())
 }
 
 /// One real frame: a step, then a render, through the pool's fused pass where it applies.
@@ -296,7 +297,7 @@ pub struct BenchReport {
 /// report per thread count, so with several counts the JSON is an array of them.
 pub fn bench(args: &BenchArgs) -> Result<String> {
     if let Some(backend) = args.backend {
-        ripples::kernels::set_backend(backend).map_err(|error| UsageError(error.to_string()))?;
+        ripples::set_backend(backend).map_err(|error| UsageError(error.to_string()))?;
     }
     let workers = thread_counts(&args.threads)?
         .into_iter()
@@ -350,7 +351,7 @@ pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<Be
     let (frames, reps) = (args.frames, args.reps);
     let cells = f64::from(width) * f64::from(height);
     let look = look_for(args.render);
-    let src = ripples::pool_tiles(width, height);
+    let src = ripples::pool_tiles(width, height)?;
     let mut dst = vec![0u8; src.len()];
 
     let turbulent = turbulent_pool(width, height, args.solver)?;
@@ -446,7 +447,7 @@ pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<Be
             height,
             solver: solver_name(args.solver),
             look: render_name(args.render),
-            backend: ripples::kernels::backend().name(),
+            backend: ripples::backend().name(),
             threads: pool.current_num_threads(),
             frames,
             reps,

@@ -57,7 +57,7 @@ pub fn add_default_disturbances(scene: &mut Scene, (width, height): (u32, u32)) 
     }
     let megapixels = f64::from(width) * f64::from(height) / 1e6;
     scene.rain = Some(RainSpec {
-        rate: (RAIN_DENSITY * megapixels / scene.fps).clamp(0.01, ripples::MAX_RAIN_RATE),
+        rate: (RAIN_DENSITY * megapixels / scene.fps).clamp(0.01, ripples::limits::MAX_RAIN_RATE),
         radius: [1, 3],
         strength: [48, 128],
         start: 0,

@@ -53,8 +53,9 @@ use crate::still;
 pub const DEFAULT_SIZE: (u32, u32) = (320, 240);
 
 /// The scene `ripples` renders when run without a subcommand (also shipped as
-/// `scenes/default.toml`).
-pub const DEFAULT_SCENE: &str = include_str!("../../../scenes/default.toml");
+/// `scenes/default.toml`; `crates/ripples-cli/scenes/default.toml` links to it, so the
+/// published package holds a copy).
+pub const DEFAULT_SCENE: &str = include_str!("../scenes/default.toml");
 
 /// What a finished render wrote.
 #[derive(Debug, Clone)]
@@ -759,7 +760,7 @@ mod tests {
 
     #[test]
     fn every_frame_reaches_the_sink_in_order_and_the_sink_is_finished() {
-        let image = ripples::pool_tiles(40, 30);
+        let image = ripples::pool_tiles(40, 30).unwrap();
         let (result, record, runner) = stream(rainy_scene(25), &image, None);
         let (stages, finished) = result.unwrap();
         assert_eq!(finished.written().frames, 25);
@@ -785,7 +786,7 @@ mod tests {
 
     #[test]
     fn an_encoding_error_stops_the_simulation_and_is_reported() {
-        let image = ripples::pool_tiles(40, 30);
+        let image = ripples::pool_tiles(40, 30).unwrap();
         let (result, record, runner) = stream(rainy_scene(1000), &image, Some(3));
         let message = format!("{:#}", result.unwrap_err());
         assert!(message.contains("disk full at frame 3"), "{message}");

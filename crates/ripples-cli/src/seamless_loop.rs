@@ -277,7 +277,7 @@ mod tests {
             SeamlessLoop::new(SceneRunner::new(scene(), 40, 30).unwrap(), frames).unwrap();
         let k = seamless.overlap();
         assert_eq!(k, 5, "a quarter of 20 frames");
-        let image = ripples::pool_tiles(40, 30);
+        let image = ripples::pool_tiles(40, 30).unwrap();
         let mut frame = vec![0; image.len()];
         let plain = plain_fields(frames + k);
         let mut written = Vec::new();

@@ -238,7 +238,7 @@ impl WaterPlan {
             });
         }
         if let Some((width, height)) = size {
-            ripples::check_size(u64::from(width), u64::from(height))
+            ripples::limits::check_size(u64::from(width), u64::from(height))
                 .map_err(|error| anyhow!("{scene_name}: {error}"))?;
         }
         for warning in inert_options(args, &scene, frontend) {
@@ -307,7 +307,7 @@ impl WaterPlan {
         let to = (width, height);
         let image = match &self.image {
             Some(image) => self.fit_picture(image, to, Fill::Colour(self.background.0))?,
-            None => SourceImage::pool_tiles(width, height),
+            None => SourceImage::pool_tiles(width, height)?,
         };
         let mut scene = self.scene.clone();
         let notes = self.place_events(&mut scene, to)?;

@@ -24,7 +24,7 @@ use crate::panics;
 
 /// The most bytes read from standard input: twice the largest image within the limits as
 /// uncompressed RGBA, far more than any PNG or JPEG of it needs.
-pub const MAX_INPUT_BYTES: u64 = ripples::MAX_CELLS as u64 * 4 * 2;
+pub const MAX_INPUT_BYTES: u64 = ripples::limits::MAX_CELLS as u64 * 4 * 2;
 
 /// An RGBA image in memory.
 #[derive(Debug, Clone)]
@@ -39,12 +39,12 @@ pub struct SourceImage {
 
 impl SourceImage {
     /// The built-in pool-tile texture.
-    pub fn pool_tiles(width: u32, height: u32) -> Self {
-        Self {
+    pub fn pool_tiles(width: u32, height: u32) -> Result<Self> {
+        Ok(Self {
             width,
             height,
-            pixels: ripples::pool_tiles(width, height),
-        }
+            pixels: ripples::pool_tiles(width, height)?,
+        })
     }
 
     /// Loads a PNG or JPEG file as RGBA.
@@ -113,12 +113,12 @@ impl SourceImage {
 fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<SourceImage> {
     let format = sniff_format(&mut source, name, empty)?;
     let mut limits = Limits::default();
-    limits.max_image_width = Some(ripples::MAX_SIDE);
-    limits.max_image_height = Some(ripples::MAX_SIDE);
+    limits.max_image_width = Some(ripples::limits::MAX_SIDE);
+    limits.max_image_height = Some(ripples::limits::MAX_SIDE);
     // The decoded RGBA image plus the decoder's own buffer of at most the same size.
-    limits.max_alloc = Some(u64::from(ripples::MAX_CELLS) * 4 * 2);
+    limits.max_alloc = Some(u64::from(ripples::limits::MAX_CELLS) * 4 * 2);
     let check_size = |width: u32, height: u32| {
-        ripples::check_size(u64::from(width), u64::from(height))
+        ripples::limits::check_size(u64::from(width), u64::from(height))
             .map_err(|error| anyhow!("{name} is {width}x{height}: {error}"))
     };
     let decoder_panic = |panic: panics::Caught| {
@@ -139,7 +139,7 @@ fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<S
                 .map_err(decoder_panic)?
                 .map_err(|error| anyhow!("{name}: cannot read its header: {error}"))?;
             check_size(width, height)?;
-            let decoded = panics::capture(|| jpeg::decode(&bytes, ripples::MAX_SIDE))
+            let decoded = panics::capture(|| jpeg::decode(&bytes, ripples::limits::MAX_SIDE))
                 .map_err(decoder_panic)?
                 .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
             Ok(SourceImage {

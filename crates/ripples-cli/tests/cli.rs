@@ -377,11 +377,11 @@ fn heights_out_is_the_field_after_frames_times_steps() {
     assert_eq!((rows, cols), (40, 50));
     // The same through the library: drops at frames 0 and 2, 3 steps per frame, 15 steps.
     let mut pool = Pool::new(50, 40).unwrap();
-    pool.drop_stone(20, 15, 4, 100);
+    pool.drop_stone(20, 15, 4, 100).unwrap();
     for _ in 0..6 {
         pool.step();
     }
-    pool.drop_stone(30, 25, 3, 60);
+    pool.drop_stone(30, 25, 3, 60).unwrap();
     for _ in 0..9 {
         pool.step();
     }

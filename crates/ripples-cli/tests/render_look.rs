@@ -476,7 +476,7 @@ fn a_still_is_one_plain_png_of_that_frame() {
     };
     // Frame N of the library's run of the same scene.
     let library_frame = |number: u32| {
-        let background = ripples::pool_tiles(40, 30);
+        let background = ripples::pool_tiles(40, 30).unwrap();
         let mut runner = SceneRunner::new(scene.clone(), 40, 30).unwrap();
         let mut frame = vec![0; background.len()];
         while runner.frame() <= number {

@@ -84,8 +84,8 @@ impl WasmPool {
 
     /// Puts the built-in pool tiles back under the water.
     #[wasm_bindgen(js_name = useDefaultImage)]
-    pub fn use_default_image(&mut self) {
-        self.inner.use_default_image();
+    pub fn use_default_image(&mut self) -> Result<(), JsError> {
+        self.inner.use_default_image().map_err(js_error)
     }
 
     /// `'classic'`, `'wave'` or `'spring'`.

@@ -11,7 +11,8 @@
 
 use std::fmt;
 
-use ripples::{Boundary, MAX_RADIUS, MAX_SIM_SCALE, RenderMode, SolverKind};
+use ripples::limits::{MAX_RADIUS, MAX_SIM_SCALE};
+use ripples::{Boundary, RenderMode, SolverKind};
 
 /// An option or argument the page got wrong; the message names it and the value.
 #[derive(Debug, Clone, PartialEq, Eq)]

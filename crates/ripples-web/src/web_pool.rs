@@ -12,7 +12,7 @@
 //! against [`MAX_PIXELS`] before anything is allocated, so a huge element is an error that
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
-use ripples::{Look, Pool, Rain, RenderMode, SolverKind, kernels};
+use ripples::{Look, Pool, Rain, RenderMode, SolverKind};
 
 use crate::clock::StepClock;
 use crate::options::{self, WebError};
@@ -22,7 +22,7 @@ use crate::options::{self, WebError};
 /// this keeps one pool under 200 MB.
 pub const MAX_PIXELS: u32 = 4096 * 4096;
 /// Longest side of a pool, in pixels (the core's limit).
-pub const MAX_SIDE: u32 = ripples::MAX_SIDE;
+pub const MAX_SIDE: u32 = ripples::limits::MAX_SIDE;
 
 /// The refraction of the default look at `perturbance` 1.
 const BASE_REFRACTION: f32 = 0.35;
@@ -78,7 +78,7 @@ impl WebPool {
         let (width, height) = check_pool_size(width, height)?;
         let resolution = options::resolution(resolution)?;
         let pool = Pool::with_sim_scale(width, height, resolution)?;
-        let image = ripples::pool_tiles(width, height);
+        let image = ripples::pool_tiles(width, height)?;
         let frame = image.clone();
         let mut web_pool = Self {
             pool,
@@ -159,9 +159,10 @@ impl WebPool {
     }
 
     /// Puts the built-in pool tiles back under the water.
-    pub fn use_default_image(&mut self) {
-        self.image = ripples::pool_tiles(self.width(), self.height());
+    pub fn use_default_image(&mut self) -> Result<(), WebError> {
+        self.image = ripples::pool_tiles(self.width(), self.height())?;
         self.stale = true;
+        Ok(())
     }
 
     /// Switches solver (`'classic'`, `'wave'`, `'spring'`); the water calms.
@@ -284,7 +285,7 @@ impl WebPool {
     ) -> Result<(), WebError> {
         let (x, y) = (position("x", x)?, position("y", y)?);
         let (radius, strength) = (options::stone_radius(radius)?, options::strength(strength)?);
-        self.pool.drop_stone(x, y, radius, strength);
+        self.pool.drop_stone(x, y, radius, strength)?;
         Ok(())
     }
 
@@ -315,7 +316,7 @@ impl WebPool {
                 [position("x0", from.0)?, position("y0", from.1)?],
                 [position("x1", to.0)?, position("y1", to.1)?],
             ];
-            self.pool.swipe(&points, radius, strength);
+            self.pool.swipe(&points, radius, strength)?;
         }
         Ok(())
     }
@@ -347,7 +348,7 @@ impl WebPool {
         let (width, height) = (self.width(), self.height());
         for step in 0..steps {
             for stone in self.rain.stones(width, height) {
-                self.pool.drop(stone);
+                self.pool.drop(stone)?;
             }
             if step + 1 < steps {
                 self.pool.step();
@@ -365,7 +366,7 @@ impl WebPool {
 
     /// Name of the SIMD code in use (`simd128` when the module was built with it).
     pub fn backend() -> &'static str {
-        kernels::backend().name()
+        ripples::backend().name()
     }
 
     /// The look in use.

@@ -33,7 +33,8 @@ fn turbulent_pool() -> Pool {
     let mut stone = |pool: &mut Pool| {
         let (x, y) = (next() % WIDTH, next() % HEIGHT);
         let (radius, strength) = (1 + next() % 8, 32 + next() % 97);
-        pool.drop_stone(x as i32, y as i32, radius, strength as i16);
+        pool.drop_stone(x as i32, y as i32, radius, strength as i16)
+            .expect("radius 1..=8 and strength 32..=128 are valid");
     };
     for _ in 0..WIDTH * HEIGHT / 256 + 1 {
         stone(&mut pool);
@@ -54,7 +55,7 @@ fn row_kernels(c: &mut Criterion) {
     let y = HEIGHT as usize / 2;
     let rows = |y: usize| &heights[y * width..(y + 1) * width];
     let (up, mid, down) = (rows(y - 1), rows(y), rows(y + 1));
-    let src = ripples::pool_tiles(WIDTH, HEIGHT);
+    let src = ripples::pool_tiles(WIDTH, HEIGHT).unwrap();
     let src: &[[u8; 4]] = bytemuck::cast_slice(&src);
     let mut dst = vec![[0u8; 4]; width];
     let mut out = rows(y).to_vec();
@@ -108,7 +109,7 @@ fn row_kernels(c: &mut Criterion) {
 
 fn whole_frames(c: &mut Criterion) {
     let start = turbulent_pool();
-    let src = ripples::pool_tiles(WIDTH, HEIGHT);
+    let src = ripples::pool_tiles(WIDTH, HEIGHT).unwrap();
     let mut dst = vec![0u8; src.len()];
     let detected = kernels::backend();
 

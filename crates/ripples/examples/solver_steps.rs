@@ -68,9 +68,9 @@ fn main() {
     let threads = rayon::current_num_threads();
     println!(
         "{width}x{height}, {steps} steps per round, backend {}, default pool {threads} threads",
-        ripples::kernels::backend()
+        ripples::backend()
     );
-    let walls = Obstacles::new(width as usize, height as usize);
+    let walls = Obstacles::new(width as usize, height as usize).expect("pool size");
     for kind in [SolverKind::Wave, SolverKind::Spring] {
         let mut random = SplitMix64::new(7);
         let mut solver = rough_pool(kind, width, height, &mut random);

@@ -4,11 +4,12 @@
 //! wall cells; a wall holds no water (its height is forced to rest every step), so waves
 //! reflect off it and pass through gaps between walls with diffraction, as the seeds describe for
 //! a reef or a slit. [`Boundary::Absorb`] makes open water with a sponge: a band along the edges
-//! where the field is multiplied by a factor that falls smoothly from 1 to `1 - MAX_SPONGE` at
+//! where the field is multiplied by a factor that falls smoothly from 1 to `1 - Sponge::MAX_DAMPING` at
 //! the edge. A smooth ramp matters: an abrupt change of damping reflects waves itself. Inside the
 //! band nothing changes, so the classic solver keeps its exact semantics in the interior.
 
 use crate::error::Error;
+use crate::limits::{MAX_SIDE, check_size};
 
 /// What happens to waves at the edges of the pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -18,7 +19,7 @@ use crate::error::Error;
     serde(rename_all = "lowercase")
 )]
 pub enum Boundary {
-    /// The edges are walls: waves bounce back (the seeds' behaviour).
+    /// The edges are walls: waves bounce back (as in the classic effect).
     #[default]
     Reflect,
     /// Open water: waves leave the pool through a damping band along the edges.
@@ -50,13 +51,19 @@ pub struct Obstacles {
 
 impl Obstacles {
     /// No walls on a `width x height` grid.
-    pub fn new(width: usize, height: usize) -> Self {
-        Self {
+    ///
+    /// Fails, before allocating, for a size the solvers refuse (a side of 0, or beyond
+    /// [`MAX_SIDE`](crate::limits::MAX_SIDE) / [`MAX_CELLS`](crate::limits::MAX_CELLS)).
+    pub fn new(width: usize, height: usize) -> Result<Self, Error> {
+        let wide = |side: usize| u64::try_from(side).unwrap_or(u64::MAX);
+        let (width, height) = check_size(wide(width), wide(height))?;
+        let (width, height) = (width as usize, height as usize);
+        Ok(Self {
             width,
             height,
             walls: vec![false; width * height],
             count: 0,
-        }
+        })
     }
 
     /// Grid width.
@@ -105,7 +112,7 @@ impl Obstacles {
 
     /// Sets every cell of the disk of `radius` around `(x, y)` (same shape as a stone).
     pub fn set_disk(&mut self, x: i64, y: i64, radius: u32, wall: bool) {
-        let r = i64::from(radius.min(crate::MAX_SIDE));
+        let r = i64::from(radius.min(MAX_SIDE));
         for py in (y - r).max(0)..(y + r).min(self.height as i64) {
             for px in (x - r).max(0)..(x + r).min(self.width as i64) {
                 if (px - x).pow(2) + (py - y).pow(2) < r * r {
@@ -155,19 +162,22 @@ impl Obstacles {
     }
 }
 
-/// Damping removed at the very edge of the sponge, per step.
-pub const MAX_SPONGE: f32 = 0.12;
-
 /// The damping band of an absorbing boundary: per-cell factors near the edges.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sponge {
-    /// Factor for a cell `d` cells from the nearest edge, `d < band`; 1 beyond.
+    /// Width of the band in cells.
+    band: usize,
+    /// Factor for a cell `d` cells from the nearest edge, `d < band`; 1 beyond. Only the first
+    /// [`MAX_SIDE`]` / 2` are kept: no cell of a grid within the limits is farther from an edge.
     profile: Vec<f32>,
     /// The same in 1/256 units for integer fields.
     profile_fixed: Vec<i32>,
 }
 
 impl Sponge {
+    /// Damping removed at the very edge of the sponge, per step.
+    pub const MAX_DAMPING: f32 = 0.12;
+
     /// A sponge sized for a `width x height` grid: a band of `min(w, h) / 8` cells, clamped
     /// to 6..=40, with a quadratic ramp.
     pub fn new(width: usize, height: usize) -> Self {
@@ -179,47 +189,64 @@ impl Sponge {
 
     /// A sponge with a band of `band` cells.
     pub fn with_band(band: usize) -> Self {
-        let profile: Vec<f32> = (0..band)
-            .map(|d| {
-                let depth = (band - d) as f32 / band as f32;
-                1.0 - MAX_SPONGE * depth * depth
-            })
+        let profile: Vec<f32> = (0..band.min(MAX_SIDE as usize / 2))
+            .map(|d| Self::ramp(band, d))
             .collect();
         let profile_fixed = profile.iter().map(|f| (f * 256.0).round() as i32).collect();
         Self {
+            band,
             profile,
             profile_fixed,
         }
     }
 
+    /// The factor `d` cells from the edge of a band of `band` cells (`d < band`).
+    fn ramp(band: usize, d: usize) -> f32 {
+        let depth = (band - d) as f32 / band as f32;
+        1.0 - Self::MAX_DAMPING * depth * depth
+    }
+
     /// Width of the band in cells.
     pub fn band(&self) -> usize {
-        self.profile.len()
+        self.band
     }
 
-    /// The factor for cell `(x, y)` of a `width x height` grid.
+    /// The factor for cell `(x, y)` of a `width x height` grid (1 for cells outside it).
     pub fn factor(&self, x: usize, y: usize, width: usize, height: usize) -> f32 {
+        if x >= width || y >= height {
+            return 1.0;
+        }
         let d = x.min(y).min(width - 1 - x).min(height - 1 - y);
-        self.profile.get(d).copied().unwrap_or(1.0)
+        if d < self.band {
+            Self::ramp(self.band, d)
+        } else {
+            1.0
+        }
     }
 
-    /// Multiplies the band of an `f32` field by its factors.
+    /// Multiplies the band of an `f32` field of `width x height` cells by its factors (a field
+    /// shorter than that: the rows it holds).
     pub fn apply_f32(&self, field: &mut [f32], width: usize, height: usize) {
+        let height = rows_held(field.len(), width, height);
         self.for_each_band_cell(width, height, |i, d| field[i] *= self.profile[d]);
     }
 
     /// Multiplies the band of an `i16` field by its factors, in 1/256 fixed point rounding
-    /// towards zero (so the band always drains, never feeds, the field).
+    /// towards zero (so the band always drains, never feeds, the field). A field shorter than
+    /// `width x height`: the rows it holds.
     pub fn apply_i16(&self, field: &mut [i16], width: usize, height: usize) {
+        let height = rows_held(field.len(), width, height);
         self.for_each_band_cell(width, height, |i, d| {
             let scaled = i32::from(field[i]) * self.profile_fixed[d];
             field[i] = (scaled / 256) as i16;
         });
     }
 
-    /// Calls `visit(index, distance_to_edge)` for every cell of the band.
+    /// Calls `visit(index, distance_to_edge)` for every cell of the band (at most
+    /// `profile.len()` cells from an edge, which is every band cell of a grid within the
+    /// limits).
     fn for_each_band_cell(&self, width: usize, height: usize, mut visit: impl FnMut(usize, usize)) {
-        let band = self.band();
+        let band = self.profile.len();
         for y in 0..height {
             let dy = y.min(height - 1 - y);
             if dy < band {
@@ -235,6 +262,11 @@ impl Sponge {
             }
         }
     }
+}
+
+/// How many of a `width x height` field's rows a slice of `len` cells holds.
+fn rows_held(len: usize, width: usize, height: usize) -> usize {
+    height.min(len.checked_div(width).unwrap_or(0))
 }
 
 #[cfg(test)]
@@ -262,7 +294,7 @@ mod tests {
     #[test]
     fn sponge_ramps_smoothly_to_one() {
         let sponge = Sponge::with_band(20);
-        assert!((sponge.factor(0, 50, 100, 100) - (1.0 - MAX_SPONGE)).abs() < 1e-6);
+        assert!((sponge.factor(0, 50, 100, 100) - (1.0 - Sponge::MAX_DAMPING)).abs() < 1e-6);
         assert_eq!(sponge.factor(50, 50, 100, 100), 1.0);
         let mut previous = 0.0;
         for d in 0..20 {
@@ -274,7 +306,7 @@ mod tests {
 
     #[test]
     fn obstacles_count_and_dry() {
-        let mut walls = Obstacles::new(6, 4);
+        let mut walls = Obstacles::new(6, 4).unwrap();
         walls.set(1, 1, true);
         walls.set(1, 1, true);
         walls.set(9, 9, true);

@@ -9,13 +9,11 @@
 //! edge). Other implementations compare this solver bit for bit; do not change its arithmetic.
 
 use crate::boundary::{Obstacles, Sponge};
-use crate::error::{Error, check_range, check_size};
+use crate::error::Error;
 use crate::kernels;
+use crate::limits::{check_damping_shift, check_size};
 use crate::parallel;
 use crate::sources::{Reach, interior_index, stamp_disk, stamp_polyline};
-
-/// Default damping shift: the field loses `1/2^5 = 1/32` of its amplitude each step.
-pub const DEFAULT_DAMPING_SHIFT: u32 = 5;
 
 /// The classic two-buffer ripple solver on an `i16` grid.
 ///
@@ -38,9 +36,12 @@ pub struct ClassicSolver {
 }
 
 impl ClassicSolver {
+    /// Default damping shift: the field loses `1/2^5 = 1/32` of its amplitude each step.
+    pub const DEFAULT_DAMPING_SHIFT: u32 = 5;
+
     /// A calm grid of `width x height` cells with the default damping shift (5).
     ///
-    /// Fails if a side is 0 or the grid exceeds [`crate::MAX_SIDE`] / [`crate::MAX_CELLS`];
+    /// Fails if a side is 0 or the grid exceeds [`MAX_SIDE`](crate::limits::MAX_SIDE) / [`MAX_CELLS`](crate::limits::MAX_CELLS);
     /// the check happens before any allocation.
     pub fn new(width: u32, height: u32) -> Result<Self, Error> {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
@@ -48,7 +49,7 @@ impl ClassicSolver {
         Ok(Self {
             width: width as usize,
             height: height as usize,
-            damping_shift: DEFAULT_DAMPING_SHIFT,
+            damping_shift: Self::DEFAULT_DAMPING_SHIFT,
             current: vec![0; cells],
             previous: vec![0; cells],
         })
@@ -56,7 +57,7 @@ impl ClassicSolver {
 
     /// Sets the damping shift `D` (`v -= v >> D` each step); valid values are `1..=15`.
     pub fn set_damping_shift(&mut self, shift: u32) -> Result<(), Error> {
-        self.damping_shift = check_range("damping shift", shift, 1, 15)?;
+        self.damping_shift = check_damping_shift(i64::from(shift))?;
         Ok(())
     }
 

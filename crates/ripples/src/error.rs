@@ -15,11 +15,11 @@ pub enum Error {
         /// Requested height.
         height: u64,
     },
-    /// A pool or image larger than [`crate::MAX_SIDE`] per side or [`crate::MAX_CELLS`] in all.
+    /// A pool or image larger than [`MAX_SIDE`](crate::limits::MAX_SIDE) per side or [`MAX_CELLS`](crate::limits::MAX_CELLS) in all.
     #[error(
         "size {width}x{height} is too large: at most {max_side} per side and {max_cells} cells in all",
-        max_side = crate::MAX_SIDE,
-        max_cells = crate::MAX_CELLS
+        max_side = crate::limits::MAX_SIDE,
+        max_cells = crate::limits::MAX_CELLS
     )]
     TooLarge {
         /// Requested width.
@@ -44,36 +44,4 @@ pub enum Error {
     /// A parameter outside its valid range; the message names it and the value.
     #[error("{0}")]
     Invalid(String),
-}
-
-/// Checks that `value` lies in `min..=max`, naming the parameter in the error.
-pub(crate) fn check_range<T>(name: &str, value: T, min: T, max: T) -> Result<T, Error>
-where
-    T: PartialOrd + std::fmt::Display + Copy,
-{
-    if value < min {
-        Err(Error::Invalid(format!(
-            "{name} must be >= {min}, got {value}"
-        )))
-    } else if value > max {
-        Err(Error::Invalid(format!(
-            "{name} must be <= {max}, got {value}"
-        )))
-    } else {
-        Ok(value)
-    }
-}
-
-/// Checks a pool or image size against the limits, before anything is allocated.
-pub fn check_size(width: u64, height: u64) -> Result<(u32, u32), Error> {
-    if width == 0 || height == 0 {
-        return Err(Error::EmptySize { width, height });
-    }
-    if width > crate::MAX_SIDE as u64
-        || height > crate::MAX_SIDE as u64
-        || width * height > crate::MAX_CELLS as u64
-    {
-        return Err(Error::TooLarge { width, height });
-    }
-    Ok((width as u32, height as u32))
 }

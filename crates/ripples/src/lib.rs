@@ -5,23 +5,49 @@
 //! or JavaScript: it works on slices the caller owns, so the same code drives the `ripples`
 //! command, a desktop window and a web page.
 //!
-//! - [`ClassicSolver`]: the integer two-buffer algorithm of the GameRes article, bit-exact.
-//! - [`Pool`]: a solver over an image, in image pixels, with an optional coarser simulation grid.
-//! - [`Look`] / [`Renderer`]: the classic refraction and the lit default look.
-//! - [`Rain`], [`Stone`]: reproducible disturbances; [`Scene`] / [`SceneRunner`]: whole animations.
-//! - [`pool_tiles`]: the embedded default image.
+//! Most programs need one [`Pool`]: water over an image of their size. Disturb it, step it and
+//! render it with the lit default look:
 //!
 //! ```
 //! use ripples::{Look, Pool};
 //!
-//! let background = ripples::pool_tiles(320, 240);
+//! let background = ripples::pool_tiles(320, 240)?; // or your own RGBA pixels
 //! let mut frame = vec![0u8; background.len()];
 //! let mut pool = Pool::new(320, 240)?;
-//! pool.drop_stone(160, 120, 6, 128);
-//! pool.step();
-//! pool.render(&Look::classic(), &background, &mut frame)?;
+//! pool.drop_stone(160, 120, 6, 128)?; // x, y, radius, strength
+//! let look = Look::default(); // refraction with light; Look::classic() has none
+//! for _ in 0..30 {
+//!     pool.step_and_render(&look, &background, &mut frame)?;
+//! }
+//! assert_ne!(frame, background);
 //! # Ok::<(), ripples::Error>(())
 //! ```
+//!
+//! - [`Pool`]: a solver over an image, in image pixels, with an optional coarser simulation
+//!   grid, walls ([`Obstacles`]), edges ([`Boundary`]) and wave [`Generator`]s.
+//! - [`Look`] / [`RenderMode`] / [`Renderer`]: the lit default look, the classic refraction of
+//!   the demo-scene effect, and the spring look.
+//! - [`ClassicSolver`] (the integer two-buffer algorithm of the demo-scene effect, bit-exact),
+//!   [`WaveSolver`], [`SpringSolver`], and [`Solver`], any of them: the solvers on their own, in
+//!   grid cells.
+//! - [`Rain`], [`Stone`]: reproducible disturbances; [`Scene`] / [`SceneRunner`]: whole
+//!   animations described as data.
+//! - [`limits`]: the range of every value the library accepts, and the checks (every entry point
+//!   checks what it is given and answers an [`Error`] naming the value).
+//! - [`Backend`], [`backend`], [`set_backend`]: the SIMD code in use, chosen at run time.
+//! - [`pool_tiles`]: the built-in image.
+//!
+//! Features: `parallel` (default) works in strips of rows on rayon's threads; `serde` derives
+//! `Deserialize` for the scene model; `kernels` makes the row kernels public for this crate's
+//! benchmarks and tests (not a stable API).
+//!
+//! # History
+//!
+//! Ripples started from two pieces of reference code, which some docs call "the seeds": the
+//! classic integer water effect of the late-1990s demo scene, as a GameRes article describes it
+//! (the [`ClassicSolver`] and [`RenderMode::Classic`] reproduce it bit for bit), and the spring
+//! model of the Frogger HD water (the [`SpringSolver`] and [`RenderMode::Spring`]). Where the
+//! docs quote "the seed's" names or values, they mean that code's.
 
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -30,7 +56,14 @@
 mod boundary;
 mod classic;
 mod error;
+#[cfg(feature = "kernels")]
 pub mod kernels;
+// Without the `kernels` feature the row kernels are private, and what only their tests and
+// benchmarks call is unused.
+#[cfg(not(feature = "kernels"))]
+#[allow(dead_code, unused_imports)]
+mod kernels;
+pub mod limits;
 mod parallel;
 mod pool;
 mod render;
@@ -41,36 +74,20 @@ mod spring;
 mod texture;
 mod wave;
 
-pub use boundary::{Boundary, MAX_SPONGE, Obstacles, Sponge};
-pub use classic::{ClassicSolver, DEFAULT_DAMPING_SHIFT};
-pub use error::{Error, check_size};
-pub use kernels::Backend;
-pub use pool::{MAX_SIM_SCALE, Pool};
+pub use boundary::{Boundary, Obstacles, Sponge};
+pub use classic::ClassicSolver;
+pub use error::Error;
+pub use kernels::{Backend, backend, set_backend};
+pub use pool::Pool;
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer};
-pub use scene::{
-    DEFAULT_DROP_RADIUS, DEFAULT_DROP_STRENGTH, DEFAULT_SOURCE_AMPLITUDE, DEFAULT_SOURCE_PERIOD,
-    DEFAULT_SWIPE_RADIUS, DEFAULT_SWIPE_STRENGTH, DropEvent, MAX_FPS, MAX_FRAMES,
-    MAX_STEPS_PER_FRAME, RainSpec, Scene, SceneRunner, SolverKind, SourceEvent, SwipeEvent,
-    check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
-    check_steps_per_frame, check_strength,
-};
-pub use solver::{Solver, WAVE_STONE_DEPTH};
-pub use sources::{Generator, MAX_RAIN_RATE, Rain, RainStones, SplitMix64, Stone};
-pub use spring::{
-    DEFAULT_SPREAD, DEFAULT_SPREAD_PASSES, DEFAULT_STIFFNESS, DEFAULT_VISCOSITY, MAX_SPREAD,
-    MAX_SPREAD_PASSES, MAX_SPRING_COEFFICIENT, SpringSolver, map_from_grey,
-};
+pub use scene::{DropEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent};
+pub use solver::{Solver, SolverKind};
+pub use sources::{Generator, Rain, RainStones, SplitMix64, Stone};
+pub use spring::{SpringSolver, map_from_grey};
 pub use texture::pool_tiles;
-pub use wave::{DEFAULT_WAVE_DAMPING, DEFAULT_WAVE_SPEED, MAX_COURANT, MAX_WAVE_SPEED, WaveSolver};
+pub use wave::WaveSolver;
 
-/// The README's Rust examples, compiled and run as doc tests so they cannot rot.
-#[doc = include_str!("../../../README.md")]
+/// The crate README's example, compiled and run as a doc test so it cannot rot.
+#[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-
-/// Largest pool or image side, in cells or pixels.
-pub const MAX_SIDE: u32 = 16384;
-/// Most cells (or pixels) in one pool or image: 8192 x 8192.
-pub const MAX_CELLS: u32 = 1 << 26;
-/// Largest stone radius accepted from users, in pixels.
-pub const MAX_RADIUS: u32 = 4096;

@@ -7,14 +7,11 @@
 //! `step` + `render` allocates nothing.
 
 use crate::boundary::{Boundary, Obstacles, Sponge};
-use crate::error::{Error, check_range, check_size};
+use crate::error::Error;
+use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::render::{FieldView, Look, Renderer};
-use crate::scene::SolverKind;
-use crate::solver::Solver;
+use crate::solver::{Solver, SolverKind};
 use crate::sources::{Generator, Reach, Stone, stamp_polyline};
-
-/// Largest simulation scale (pixels per cell along each axis).
-pub const MAX_SIM_SCALE: u32 = 16;
 
 /// Water over an image of `width x height` pixels.
 ///
@@ -24,12 +21,12 @@ pub const MAX_SIM_SCALE: u32 = 16;
 /// use ripples::{Look, Pool};
 ///
 /// let (width, height) = (160, 120);
-/// let background = ripples::pool_tiles(width, height); // any RGBA image of that size
+/// let background = ripples::pool_tiles(width, height)?; // any RGBA image of that size
 /// let mut frame = vec![0u8; background.len()];
 ///
 /// let mut pool = Pool::new(width, height)?;
-/// pool.drop_stone(80, 60, 6, 128);
-/// pool.swipe(&[[10, 10], [150, 100]], 3, 40);
+/// pool.drop_stone(80, 60, 6, 128)?; // x, y, radius, strength
+/// pool.swipe(&[[10, 10], [150, 100]], 3, 40)?;
 /// for _ in 0..30 {
 ///     pool.step();
 ///     pool.render(&Look::default(), &background, &mut frame)?;
@@ -40,6 +37,11 @@ pub const MAX_SIM_SCALE: u32 = 16;
 ///
 /// `u32` framebuffers (`0xAARRGGBB`, as softbuffer uses) work the same way with
 /// [`render_u32`](Self::render_u32).
+///
+/// Every method that takes a value a user chose checks it as the `ripples` command does, and
+/// refuses it with an [`Error`] naming the value before anything changes: a radius outside
+/// `1..=4096`, a strength outside `0..=32767`, a [`Look`] with a parameter out of range. Positions
+/// may lie anywhere: what falls outside the pool is clipped.
 #[derive(Debug, Clone)]
 pub struct Pool {
     width: u32,
@@ -61,10 +63,11 @@ impl Pool {
     }
 
     /// A calm pool over a `width x height` image, simulated on a grid `sim_scale` times smaller
-    /// along each axis (`ceil(width / sim_scale) x ceil(height / sim_scale)` cells).
+    /// along each axis (`ceil(width / sim_scale) x ceil(height / sim_scale)` cells;
+    /// `sim_scale` in `1..=16`).
     pub fn with_sim_scale(width: u32, height: u32, sim_scale: u32) -> Result<Self, Error> {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
-        let sim_scale = check_range("simulation scale", sim_scale, 1, MAX_SIM_SCALE)?;
+        let sim_scale = check_sim_scale(i64::from(sim_scale))?;
         let (grid_width, grid_height) = (width.div_ceil(sim_scale), height.div_ceil(sim_scale));
         let solver = Solver::new(SolverKind::Classic, grid_width, grid_height)?;
         Ok(Self {
@@ -72,7 +75,7 @@ impl Pool {
             height,
             sim_scale,
             solver,
-            obstacles: Obstacles::new(grid_width as usize, grid_height as usize),
+            obstacles: Obstacles::new(grid_width as usize, grid_height as usize)?,
             boundary: Boundary::Reflect,
             sponge: None,
             generators: Vec::new(),
@@ -114,13 +117,16 @@ impl Pool {
         &mut self.obstacles
     }
 
-    /// Paints (or, with `wall == false`, erases) a disk of wall around image pixel `(x, y)`.
-    pub fn paint_wall(&mut self, x: i32, y: i32, radius: u32, wall: bool) {
+    /// Paints (or, with `wall == false`, erases) a disk of wall around image pixel `(x, y)`,
+    /// `radius` in `1..=4096` pixels.
+    pub fn paint_wall(&mut self, x: i32, y: i32, radius: u32, wall: bool) -> Result<(), Error> {
+        let radius = check_radius(i64::from(radius))?;
         let scale = self.sim_scale as i32;
         let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
-        let radius = self.grid_radius(radius).max(1);
+        let radius = self.grid_radius(radius);
         self.obstacles
             .set_disk(i64::from(cell_x), i64::from(cell_y), radius, wall);
+        Ok(())
     }
 
     /// Sets the walls from a mask of image pixels (`width * height`, `true` = wall): a cell is a
@@ -144,9 +150,12 @@ impl Pool {
         Ok(())
     }
 
-    /// Adds a wave generator (positions in image pixels, times in steps of this pool).
-    pub fn add_generator(&mut self, generator: Generator) {
+    /// Adds a wave generator (positions in image pixels, times in steps of this pool), once
+    /// [`Generator::validate`] accepts it.
+    pub fn add_generator(&mut self, generator: Generator) -> Result<(), Error> {
+        generator.validate()?;
         self.generators.push(generator);
+        Ok(())
     }
 
     /// Removes every wave generator.
@@ -197,7 +206,7 @@ impl Pool {
     /// The result is exactly the two calls', but where it can (classic solver at full
     /// resolution, no walls, reflecting edges, classic or default look) it steps and renders in
     /// one pass, rendering rows while the rows just stepped are still in the CPU's cache. A wrong
-    /// buffer size is an error before anything changes.
+    /// buffer size or a look [`Look::validate`] refuses is an error before anything changes.
     pub fn step_and_render(
         &mut self,
         look: &Look,
@@ -233,6 +242,7 @@ impl Pool {
         src: &[[u8; 4]],
         dst: &mut [[u8; 4]],
     ) -> Result<(), Error> {
+        look.validate()?;
         self.drive_generators();
         let fusable = self.sim_scale == 1 && self.obstacles.is_empty() && self.sponge.is_none();
         let fused = match self.solver.as_classic_mut() {
@@ -270,21 +280,44 @@ impl Pool {
         self.solver.calm();
     }
 
-    /// Drops a stone centred on image pixel `(x, y)` with a radius in pixels.
-    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
+    /// Drops a stone centred on image pixel `(x, y)`: `radius` in `1..=4096` pixels, `strength`
+    /// (the depth of the dent) in `0..=32767`. A stone partly outside the pool makes part of a
+    /// ripple; one entirely outside does nothing.
+    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) -> Result<(), Error> {
+        let (radius, strength) = check_stone(radius, strength)?;
+        self.press_stone(x, y, radius, strength);
+        Ok(())
+    }
+
+    /// Drops a [`Stone`] given in image pixels (e.g. from [`crate::Rain`]), checked as
+    /// [`drop_stone`](Self::drop_stone) checks.
+    pub fn drop(&mut self, stone: Stone) -> Result<(), Error> {
+        self.drop_stone(stone.x, stone.y, stone.radius, stone.strength)
+    }
+
+    /// [`drop_stone`](Self::drop_stone) with a radius and strength already checked.
+    pub(crate) fn press_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
         let scale = self.sim_scale as i32;
         let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
         let radius = self.grid_radius(radius);
         self.solver.drop_stone(cell_x, cell_y, radius, strength);
     }
 
-    /// Drops a [`Stone`] given in image pixels (e.g. from [`crate::Rain`]).
-    pub fn drop(&mut self, stone: Stone) {
-        self.drop_stone(stone.x, stone.y, stone.radius, stone.strength);
+    /// Drags a stone along a polyline of image pixels (at least one point), leaving no gaps;
+    /// `radius` and `strength` as for [`drop_stone`](Self::drop_stone).
+    pub fn swipe(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) -> Result<(), Error> {
+        let (radius, strength) = check_stone(radius, strength)?;
+        if points.is_empty() {
+            return Err(Error::Invalid(
+                "points must hold at least one [x, y]".into(),
+            ));
+        }
+        self.drag_stone(points, radius, strength);
+        Ok(())
     }
 
-    /// Drags a stone along a polyline of image pixels, leaving no gaps.
-    pub fn swipe(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) {
+    /// [`swipe`](Self::swipe) with a radius and strength already checked.
+    pub(crate) fn drag_stone(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) {
         let radius = self.grid_radius(radius);
         let scale = self.sim_scale as i32;
         let cells = points
@@ -293,9 +326,12 @@ impl Pool {
         self.solver.swipe_path(cells, radius, strength);
     }
 
-    /// Renders the water over `src` into `dst`, both RGBA bytes of `width x height` pixels.
+    /// Renders the water over `src` into `dst`, both RGBA bytes of `width x height` pixels. A
+    /// wrong buffer size or a look [`Look::validate`] refuses is an error, and `dst` is left
+    /// as it was.
     pub fn render(&mut self, look: &Look, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 4)?;
+        look.validate()?;
         let src: &[[u8; 4]] = bytemuck::cast_slice(src);
         let dst: &mut [[u8; 4]] = bytemuck::cast_slice_mut(dst);
         self.render_pixels(look, src, dst)
@@ -304,6 +340,7 @@ impl Pool {
     /// Renders into `u32` pixels (`0xAARRGGBB`, alpha in the top byte), e.g. a softbuffer frame.
     pub fn render_u32(&mut self, look: &Look, src: &[u32], dst: &mut [u32]) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 1)?;
+        look.validate()?;
         self.render_pixels(
             look,
             bytemuck::cast_slice(src),
@@ -311,6 +348,8 @@ impl Pool {
         )
     }
 
+    /// Renders with a look the caller has validated (once per call: see
+    /// [`Renderer::render_validated`]).
     fn render_pixels(
         &mut self,
         look: &Look,
@@ -324,7 +363,7 @@ impl Pool {
             height: self.solver.height() as usize,
         };
         self.renderer
-            .render(field, self.sim_scale, look, src, dst, self.width as usize)
+            .render_validated(field, self.sim_scale, look, src, dst, self.width as usize)
     }
 
     /// Checks a source image and a destination frame of `per_pixel` elements per pixel.
@@ -353,12 +392,17 @@ impl Pool {
         }
     }
 
-    /// A radius in pixels as a radius in cells, rounded, at least 1 if it was at least 1.
+    /// A radius in pixels (at least 1) as a radius in cells, rounded, at least 1.
     fn grid_radius(&self, radius: u32) -> u32 {
-        if radius == 0 {
-            0
-        } else {
-            (radius.saturating_add(self.sim_scale / 2) / self.sim_scale).max(1)
-        }
+        (radius.saturating_add(self.sim_scale / 2) / self.sim_scale).max(1)
     }
+}
+
+/// Checks a stone's radius and strength as the command does (the same words), for the pool's
+/// entry points.
+fn check_stone(radius: u32, strength: i16) -> Result<(u32, i16), Error> {
+    Ok((
+        check_radius(i64::from(radius))?,
+        check_strength(i64::from(strength))?,
+    ))
 }

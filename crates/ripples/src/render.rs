@@ -11,8 +11,9 @@
 //! pixels whole, so it works for any 4-byte format.
 
 use crate::classic::ClassicSolver;
-use crate::error::{Error, check_range};
+use crate::error::Error;
 use crate::kernels::{self, Backend, FrameWrites, LitLook};
+use crate::limits::{MAX_SIDE, check_range};
 use crate::parallel;
 use std::ops::Range;
 
@@ -27,9 +28,10 @@ pub enum RenderMode {
     /// Refraction with bilinear sampling, diffuse light and a specular highlight.
     #[default]
     Default,
-    /// The seeds' nearest-pixel refraction, exactly as the GameRes article renders it.
+    /// The classic demo-scene refraction: each pixel is taken, unlit, from the nearest pixel
+    /// the slope points to, exactly as the reference code does (see the crate docs, History).
     Classic,
-    /// The Frogger HD seed's render: nearest-pixel refraction scaled by `spring_refraction`,
+    /// The spring model's own render: nearest-pixel refraction scaled by `spring_refraction`,
     /// and transparency from the velocity (fast water is see-through). Made for the spring
     /// solver; with the others, which keep no velocity, it is opaque.
     Spring,
@@ -83,11 +85,11 @@ pub struct Look {
     /// Direction towards the light in degrees, counter-clockwise from the image's +x axis
     /// (90 = from the top of the image).
     pub light_angle: f32,
-    /// Spring look: pixels of displacement per unit of height difference (the seed's `zz`,
-    /// -1.9 in its units; scaled here to stones of depth 32..128).
+    /// Spring look: pixels of displacement per unit of height difference (the reference code's
+    /// `zz`, -1.9 in its units; scaled here to stones of depth 32..128).
     pub spring_refraction: f32,
-    /// Spring look: alpha drops by `255 * spring_transparency * velocity^2` (the seed's 0.15,
-    /// scaled to the velocities of stones of depth 32..128).
+    /// Spring look: alpha drops by `255 * spring_transparency * velocity^2` (the reference
+    /// code's 0.15, scaled to the velocities of stones of depth 32..128).
     pub spring_transparency: f32,
 }
 
@@ -108,7 +110,7 @@ impl Default for Look {
 }
 
 impl Look {
-    /// The classic look of the seeds.
+    /// The classic demo-scene look: nearest-pixel refraction, no light ([`RenderMode::Classic`]).
     pub fn classic() -> Self {
         Self {
             mode: RenderMode::Classic,
@@ -139,15 +141,15 @@ impl Look {
         Ok(())
     }
 
-    /// The default look's parameters and light table, as the kernels take them.
+    /// The default look's parameters and light table, as the [`crate::kernels`] take them
+    /// (for their tests and benchmarks).
+    #[cfg(feature = "kernels")]
     pub fn lit_look(&self) -> LitLook {
-        let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
-        self.update_lit_look(&mut lit);
-        lit
+        new_lit_look(self)
     }
 
     /// Writes this look into `lit`, reusing its table (no allocation).
-    pub fn update_lit_look(&self, lit: &mut LitLook) {
+    pub(crate) fn update_lit_look(&self, lit: &mut LitLook) {
         let angle = self.light_angle.to_radians();
         lit.refraction = self.refraction;
         lit.slope = self.slope;
@@ -155,6 +157,13 @@ impl Look {
         lit.light = [angle.cos(), -angle.sin()];
         lit.set_light(self.shading, self.specular, self.shininess);
     }
+}
+
+/// The default look's parameters and light table for `look`, as the kernels take them.
+fn new_lit_look(look: &Look) -> LitLook {
+    let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
+    look.update_lit_look(&mut lit);
+    lit
 }
 
 /// Heights of a field: integers for the classic solver, floats for the others.
@@ -247,12 +256,21 @@ struct FrameJob<'a> {
 
 impl Renderer {
     /// A renderer for images `image_width` wide over grids `grid_width` wide.
+    ///
+    /// It allocates its scratch rows for those widths now (so that rendering allocates
+    /// nothing), or, for widths beyond [`MAX_SIDE`](crate::limits::MAX_SIDE), on the first
+    /// render, once the frame has shown how wide it really is.
     pub fn new(image_width: usize, grid_width: usize) -> Self {
+        let within_limits = image_width.max(grid_width) <= MAX_SIDE as usize;
         Self {
             image_width,
             grid_width,
-            strips: vec![StripScratch::new(image_width, grid_width)],
-            lit: Look::default().lit_look(),
+            strips: if within_limits {
+                vec![StripScratch::new(image_width, grid_width)]
+            } else {
+                Vec::new()
+            },
+            lit: new_lit_look(&Look::default()),
             lit_for: Look::default(),
         }
     }
@@ -263,7 +281,25 @@ impl Renderer {
     /// `ceil(image_width / scale) x ceil(image_height / scale)`. Pixel `(x, y)` sees the field at
     /// cell coordinates `((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5)`, interpolated
     /// bilinearly; with `scale == 1` that is exactly cell `(x, y)`.
+    ///
+    /// A field that does not cover the image, or a look [`Look::validate`] refuses, is an
+    /// error before anything is written.
     pub fn render(
+        &mut self,
+        field: FieldView<'_>,
+        scale: u32,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+        image_width: usize,
+    ) -> Result<(), Error> {
+        look.validate()?;
+        self.render_validated(field, scale, look, src, dst, image_width)
+    }
+
+    /// [`render`](Self::render) with a look already validated: the pool checks its look once
+    /// per call, before it steps, and renders through here.
+    pub(crate) fn render_validated(
         &mut self,
         field: FieldView<'_>,
         scale: u32,

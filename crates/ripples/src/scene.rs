@@ -13,50 +13,18 @@
 //! `frames` frames shows the field after `frames * steps_per_frame` steps.
 
 use crate::boundary::Boundary;
-use crate::error::{Error, check_range, check_size};
-use crate::pool::{MAX_SIM_SCALE, Pool};
+use crate::classic::ClassicSolver;
+use crate::error::Error;
+use crate::limits::{
+    check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
+    check_size, check_steps_per_frame, check_strength,
+};
+use crate::pool::Pool;
 use crate::render::{Look, RenderMode};
-use crate::solver::Solver;
-use crate::sources::{Generator, Rain};
-
-/// Most frames one animation may have.
-pub const MAX_FRAMES: u32 = 100_000;
-/// Highest frame rate.
-pub const MAX_FPS: f64 = 1000.0;
-/// Most solver steps per frame.
-pub const MAX_STEPS_PER_FRAME: u32 = 1000;
-
-/// Which solver moves the water.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Deserialize),
-    serde(rename_all = "lowercase")
-)]
-pub enum SolverKind {
-    /// The integer two-buffer solver of the seeds, bit-exact.
-    #[default]
-    Classic,
-    /// The damped wave equation in `f32`, with a tunable speed and damping.
-    Wave,
-    /// The spring model of the Frogger HD seed.
-    Spring,
-}
-
-impl std::str::FromStr for SolverKind {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<Self, Error> {
-        match text {
-            "classic" => Ok(Self::Classic),
-            "wave" => Ok(Self::Wave),
-            "spring" => Ok(Self::Spring),
-            _ => Err(Error::Invalid(format!(
-                "solver must be 'classic', 'wave' or 'spring', got '{text}'"
-            ))),
-        }
-    }
-}
+use crate::solver::{Solver, SolverKind};
+use crate::sources::{Generator, Rain, check_wave_source};
+use crate::spring::SpringSolver;
+use crate::wave::WaveSolver;
 
 /// A whole animation. `Default` is a calm 320x240 pool, 120 frames at 30 fps.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,7 +111,7 @@ impl Default for Scene {
             height: None,
             seed: 1,
             solver: SolverKind::Classic,
-            damping_shift: crate::classic::DEFAULT_DAMPING_SHIFT,
+            damping_shift: ClassicSolver::DEFAULT_DAMPING_SHIFT,
             image: None,
             render: RenderMode::Default,
             sim_scale: 1,
@@ -155,23 +123,23 @@ impl Default for Scene {
             sources: Vec::new(),
             boundary: Boundary::Reflect,
             obstacles: None,
-            wave_speed: crate::wave::DEFAULT_WAVE_SPEED,
-            damping: crate::wave::DEFAULT_WAVE_DAMPING,
-            stiffness: crate::spring::DEFAULT_STIFFNESS,
-            viscosity: crate::spring::DEFAULT_VISCOSITY,
+            wave_speed: WaveSolver::DEFAULT_WAVE_SPEED,
+            damping: WaveSolver::DEFAULT_DAMPING,
+            stiffness: SpringSolver::DEFAULT_STIFFNESS,
+            viscosity: SpringSolver::DEFAULT_VISCOSITY,
             stiffness_map: None,
             viscosity_map: None,
             stiffness_range: [
-                crate::spring::DEFAULT_STIFFNESS * 0.25,
+                SpringSolver::DEFAULT_STIFFNESS * 0.25,
                 // Stiffness may not exceed viscosity (the spring model gains energy otherwise).
-                crate::spring::DEFAULT_VISCOSITY,
+                SpringSolver::DEFAULT_VISCOSITY,
             ],
             viscosity_range: [
-                crate::spring::DEFAULT_VISCOSITY,
-                crate::spring::DEFAULT_VISCOSITY * 10.0,
+                SpringSolver::DEFAULT_VISCOSITY,
+                SpringSolver::DEFAULT_VISCOSITY * 10.0,
             ],
-            spread: crate::spring::DEFAULT_SPREAD,
-            spread_passes: crate::spring::DEFAULT_SPREAD_PASSES,
+            spread: SpringSolver::DEFAULT_SPREAD,
+            spread_passes: SpringSolver::DEFAULT_SPREAD_PASSES,
         }
     }
 }
@@ -205,15 +173,12 @@ pub struct DropEvent {
     pub strength: i16,
 }
 
-/// Default radius of a dropped stone, in pixels.
-pub const DEFAULT_DROP_RADIUS: u32 = 6;
-/// Default strength of a dropped stone.
-pub const DEFAULT_DROP_STRENGTH: i16 = 128;
-
-/// Default radius of a swipe, in pixels.
-pub const DEFAULT_SWIPE_RADIUS: u32 = 3;
-/// Default strength of a swipe.
-pub const DEFAULT_SWIPE_STRENGTH: i16 = 40;
+impl DropEvent {
+    /// Default radius of a dropped stone, in pixels.
+    pub const DEFAULT_RADIUS: u32 = 6;
+    /// Default strength of a dropped stone.
+    pub const DEFAULT_STRENGTH: i16 = 128;
+}
 
 /// A stone dragged along a polyline, drawn progressively over `duration` frames.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,6 +208,13 @@ pub struct SwipeEvent {
         serde(default = "de::swipe_strength", deserialize_with = "de::strength")
     )]
     pub strength: i16,
+}
+
+impl SwipeEvent {
+    /// Default radius of a swipe, in pixels.
+    pub const DEFAULT_RADIUS: u32 = 3;
+    /// Default strength of a swipe.
+    pub const DEFAULT_STRENGTH: i16 = 40;
 }
 
 /// Rain falling between two frames.
@@ -327,12 +299,12 @@ pub struct SourceEvent {
     pub end: Option<u32>,
 }
 
-/// Default period of a wave generator, in steps.
-pub const DEFAULT_SOURCE_PERIOD: f32 = 16.0;
-/// Default amplitude of a wave generator.
-pub const DEFAULT_SOURCE_AMPLITUDE: f32 = 40.0;
-
 impl SourceEvent {
+    /// Default period of a wave generator, in steps.
+    pub const DEFAULT_PERIOD: f32 = 16.0;
+    /// Default amplitude of a wave generator.
+    pub const DEFAULT_AMPLITUDE: f32 = 40.0;
+
     /// The two ends of the source (equal for a point), or an error saying what is missing.
     pub fn ends(&self) -> Result<([i32; 2], [i32; 2]), Error> {
         match (self.x, self.y, self.x0, self.y0, self.x1, self.y1) {
@@ -346,74 +318,13 @@ impl SourceEvent {
 
     fn check(&self) -> Result<(), Error> {
         self.ends()?;
-        if !self.period.is_finite() || self.period < 2.0 {
-            return Err(Error::Invalid(format!(
-                "period must be at least 2 steps, got {}",
-                self.period
-            )));
-        }
-        if !self.amplitude.is_finite() {
-            return Err(Error::Invalid(format!(
-                "amplitude must be a number, got {}",
-                self.amplitude
-            )));
-        }
-        check_range("amplitude", self.amplitude, 0.0, f32::from(i16::MAX))?;
-        if let Some(end) = self.end
-            && end < self.start
-        {
-            return Err(Error::Invalid(format!(
-                "end ({end}) must not come before start ({})",
-                self.start
-            )));
-        }
-        Ok(())
+        check_wave_source(
+            self.period,
+            self.amplitude,
+            u64::from(self.start),
+            self.end.map(u64::from),
+        )
     }
-}
-
-/// Checks a stone radius: `1..=MAX_RADIUS` pixels.
-pub fn check_radius(radius: i64) -> Result<u32, Error> {
-    check_range("radius", radius, 1, i64::from(crate::MAX_RADIUS)).map(|r| r as u32)
-}
-
-/// Checks a stone strength: `0..=32767`.
-pub fn check_strength(strength: i64) -> Result<i16, Error> {
-    check_range("strength", strength, 0, i64::from(i16::MAX)).map(|s| s as i16)
-}
-
-/// Checks a frame count: `1..=MAX_FRAMES`.
-pub fn check_frames(frames: i64) -> Result<u32, Error> {
-    check_range("frames", frames, 1, i64::from(MAX_FRAMES)).map(|f| f as u32)
-}
-
-/// Checks a frame rate: finite, `> 0` and `<= MAX_FPS`.
-pub fn check_fps(fps: f64) -> Result<f64, Error> {
-    if !fps.is_finite() || fps <= 0.0 {
-        return Err(Error::Invalid(format!(
-            "fps must be a number > 0, got {fps}"
-        )));
-    }
-    check_range("fps", fps, 0.0, MAX_FPS)
-}
-
-/// Checks a damping shift: `1..=15`.
-pub fn check_damping_shift(shift: i64) -> Result<u32, Error> {
-    check_range("damping shift", shift, 1, 15).map(|s| s as u32)
-}
-
-/// Checks a simulation scale: `1..=16`.
-pub fn check_sim_scale(scale: i64) -> Result<u32, Error> {
-    check_range("sim scale", scale, 1, i64::from(MAX_SIM_SCALE)).map(|s| s as u32)
-}
-
-/// Checks a number of steps per frame: `1..=1000`.
-pub fn check_steps_per_frame(steps: i64) -> Result<u32, Error> {
-    check_range("steps per frame", steps, 1, i64::from(MAX_STEPS_PER_FRAME)).map(|s| s as u32)
-}
-
-/// Checks one side of a pool: `1..=MAX_SIDE`.
-pub fn check_side(name: &str, side: i64) -> Result<u32, Error> {
-    check_range(name, side, 1, i64::from(crate::MAX_SIDE)).map(|s| s as u32)
 }
 
 impl Scene {
@@ -519,8 +430,8 @@ impl Scene {
         let mut warnings = Vec::new();
         let clip = |point: &mut [i32; 2], what: String, warnings: &mut Vec<String>| {
             let clipped = [
-                point[0].clamp(0, width as i32 - 1),
-                point[1].clamp(0, height as i32 - 1),
+                point[0].clamp(0, last_index(width)),
+                point[1].clamp(0, last_index(height)),
             ];
             if clipped != *point {
                 warnings.push(format!(
@@ -589,7 +500,7 @@ impl Scene {
         let radius = |radius: u32| {
             (f64::from(radius) * radius_scale)
                 .round()
-                .clamp(1.0, f64::from(crate::MAX_RADIUS)) as u32
+                .clamp(1.0, f64::from(crate::limits::MAX_RADIUS)) as u32
         };
         for drop in &mut self.drops {
             [drop.x, drop.y] = point([drop.x, drop.y]);
@@ -633,7 +544,7 @@ impl Scene {
 ///     drops: vec![DropEvent { frame: 0, x: 40, y: 30, radius: 5, strength: 100 }],
 ///     ..Scene::default()
 /// };
-/// let background = ripples::pool_tiles(80, 60);
+/// let background = ripples::pool_tiles(80, 60)?;
 /// let mut frame = vec![0u8; background.len()];
 /// let mut runner = SceneRunner::new(scene, 80, 60)?;
 /// while !runner.is_finished() {
@@ -670,7 +581,7 @@ impl SceneRunner {
                 amplitude: source.amplitude,
                 start: u64::from(source.start) * steps_per_frame,
                 end: source.end.map(|end| u64::from(end) * steps_per_frame),
-            });
+            })?;
         }
         let rain = match &scene.rain {
             Some(spec) => Some(spec.generator(scene.seed)?),
@@ -741,12 +652,14 @@ impl SceneRunner {
         Ok(())
     }
 
-    /// The current frame's drops, swipes and rain.
+    /// The current frame's drops, swipes and rain. They were checked when the runner was made
+    /// (the scene by [`Scene::validate`], the rain's ranges by [`Rain`]), so they are pressed
+    /// without checking again.
     fn disturb(&mut self) {
         let frame = self.frame;
         for drop in self.scene.drops.iter().filter(|drop| drop.frame == frame) {
             self.pool
-                .drop_stone(drop.x, drop.y, drop.radius, drop.strength);
+                .press_stone(drop.x, drop.y, drop.radius, drop.strength);
         }
         for swipe in &self.scene.swipes {
             let duration = swipe.duration.max(1);
@@ -760,14 +673,15 @@ impl SceneRunner {
             );
             polyline_portion(&swipe.points, from, to, &mut self.partial_path);
             self.pool
-                .swipe(&self.partial_path, swipe.radius, swipe.strength);
+                .drag_stone(&self.partial_path, swipe.radius, swipe.strength);
         }
         if let (Some(rain), Some(spec)) = (&mut self.rain, &self.scene.rain) {
             let end = spec.end.unwrap_or(u32::MAX);
             if (spec.start..end).contains(&frame) {
                 let (width, height) = (self.pool.width(), self.pool.height());
                 for stone in rain.stones(width, height) {
-                    self.pool.drop(stone);
+                    self.pool
+                        .press_stone(stone.x, stone.y, stone.radius, stone.strength);
                 }
             }
         }
@@ -777,6 +691,15 @@ impl SceneRunner {
     pub fn render(&mut self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
         self.pool.render(&self.look, src, dst)
     }
+}
+
+/// The last pixel along a side of `side` pixels as an `i32` (0 for an empty side, and at most
+/// `i32::MAX - 1`), for clamping.
+fn last_index(side: u32) -> i32 {
+    i32::try_from(side)
+        .unwrap_or(i32::MAX)
+        .saturating_sub(1)
+        .max(0)
 }
 
 /// The part of a polyline between fractions `from` and `to` of its length, rounded to pixels,
@@ -840,51 +763,53 @@ mod de {
     }
 
     pub fn frames<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        checked(d, super::check_frames)
+        checked(d, crate::limits::check_frames)
     }
 
     pub fn fps<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        checked(d, super::check_fps)
+        checked(d, crate::limits::check_fps)
     }
 
     pub fn side<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
-        checked(d, |side: i64| super::check_side("size", side).map(Some))
+        checked(d, |side: i64| {
+            crate::limits::check_side("size", side).map(Some)
+        })
     }
 
     pub fn damping_shift<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        checked(d, super::check_damping_shift)
+        checked(d, crate::limits::check_damping_shift)
     }
 
     pub fn sim_scale<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        checked(d, super::check_sim_scale)
+        checked(d, crate::limits::check_sim_scale)
     }
 
     pub fn steps_per_frame<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        checked(d, super::check_steps_per_frame)
+        checked(d, crate::limits::check_steps_per_frame)
     }
 
     pub fn radius<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        checked(d, super::check_radius)
+        checked(d, crate::limits::check_radius)
     }
 
     pub fn strength<'de, D: Deserializer<'de>>(d: D) -> Result<i16, D::Error> {
-        checked(d, super::check_strength)
+        checked(d, crate::limits::check_strength)
     }
 
     pub fn drop_radius() -> u32 {
-        super::DEFAULT_DROP_RADIUS
+        super::DropEvent::DEFAULT_RADIUS
     }
 
     pub fn drop_strength() -> i16 {
-        super::DEFAULT_DROP_STRENGTH
+        super::DropEvent::DEFAULT_STRENGTH
     }
 
     pub fn swipe_radius() -> u32 {
-        super::DEFAULT_SWIPE_RADIUS
+        super::SwipeEvent::DEFAULT_RADIUS
     }
 
     pub fn swipe_strength() -> i16 {
-        super::DEFAULT_SWIPE_STRENGTH
+        super::SwipeEvent::DEFAULT_STRENGTH
     }
 
     pub fn duration() -> u32 {
@@ -892,11 +817,11 @@ mod de {
     }
 
     pub fn period() -> f32 {
-        super::DEFAULT_SOURCE_PERIOD
+        super::SourceEvent::DEFAULT_PERIOD
     }
 
     pub fn amplitude() -> f32 {
-        super::DEFAULT_SOURCE_AMPLITUDE
+        super::SourceEvent::DEFAULT_AMPLITUDE
     }
 }
 

@@ -4,34 +4,69 @@
 //! field) but share what a pool asks of them: step with walls and an edge condition, press
 //! stones, drive cells, and show heights to the renderer. An enum rather than a trait object:
 //! the set is closed, dispatch is one `match` per call (not per cell), and the renderer can see
-//! whether heights are integers or floats.
+//! whether heights are integers or floats. [`SolverKind`] names a solver without its state (what
+//! a scene file or a command line chooses); it lives here, beside [`Solver`], so the pool and the
+//! scene both depend on this module and it on neither.
 
 use crate::boundary::{Obstacles, Sponge};
 use crate::classic::ClassicSolver;
 use crate::error::Error;
 use crate::render::Heights;
-use crate::scene::SolverKind;
 use crate::spring::SpringSolver;
 use crate::wave::WaveSolver;
 
-/// How much deeper the wave solver's smooth stone is than the classic flat disk of the same
-/// strength: `1 / (1/2 - 2/pi^2)`, the ratio of a disk's volume to a raised cosine's. With it a
-/// stone displaces the same volume of water whichever solver runs, so the same scene makes
-/// ripples of comparable size.
-pub const WAVE_STONE_DEPTH: f32 = 1.0 / (0.5 - 2.0 / (std::f32::consts::PI * std::f32::consts::PI));
+/// Which solver moves the water.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum SolverKind {
+    /// The integer two-buffer solver of the classic demo-scene effect, bit-exact.
+    #[default]
+    Classic,
+    /// The damped wave equation in `f32`, with a tunable speed and damping.
+    Wave,
+    /// A spring under every cell, pulled by its neighbours; stiffness and viscosity can vary
+    /// from cell to cell.
+    Spring,
+}
+
+impl std::str::FromStr for SolverKind {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self, Error> {
+        match text {
+            "classic" => Ok(Self::Classic),
+            "wave" => Ok(Self::Wave),
+            "spring" => Ok(Self::Spring),
+            _ => Err(Error::Invalid(format!(
+                "solver must be 'classic', 'wave' or 'spring', got '{text}'"
+            ))),
+        }
+    }
+}
 
 /// A solver of any kind.
 #[derive(Debug, Clone)]
 pub enum Solver {
-    /// The integer two-buffer solver of the seeds.
+    /// The integer two-buffer solver of the classic demo-scene effect.
     Classic(ClassicSolver),
     /// The damped wave equation in `f32`, with a tunable speed.
     Wave(WaveSolver),
-    /// The spring model of the Frogger HD seed.
+    /// The spring model: a damped spring under every cell.
     Spring(SpringSolver),
 }
 
 impl Solver {
+    /// How much deeper the wave solver's smooth stone is than the classic flat disk of the same
+    /// strength: `1 / (1/2 - 2/pi^2)`, the ratio of a disk's volume to a raised cosine's. With it
+    /// a stone displaces the same volume of water whichever solver runs, so the same scene makes
+    /// ripples of comparable size.
+    pub const WAVE_STONE_DEPTH: f32 =
+        1.0 / (0.5 - 2.0 / (std::f32::consts::PI * std::f32::consts::PI));
+
     /// A calm solver of `kind` on a `width x height` grid, with default parameters.
     pub fn new(kind: SolverKind, width: u32, height: u32) -> Result<Self, Error> {
         Ok(match kind {
@@ -53,6 +88,38 @@ impl Solver {
     pub fn as_classic_mut(&mut self) -> Option<&mut ClassicSolver> {
         match self {
             Self::Classic(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The wave solver, if this is one.
+    pub fn as_wave(&self) -> Option<&WaveSolver> {
+        match self {
+            Self::Wave(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The wave solver, mutably, if this is one.
+    pub fn as_wave_mut(&mut self) -> Option<&mut WaveSolver> {
+        match self {
+            Self::Wave(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The spring solver, if this is one.
+    pub fn as_spring(&self) -> Option<&SpringSolver> {
+        match self {
+            Self::Spring(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The spring solver, mutably, if this is one.
+    pub fn as_spring_mut(&mut self) -> Option<&mut SpringSolver> {
+        match self {
+            Self::Spring(s) => Some(s),
             _ => None,
         }
     }
@@ -120,11 +187,13 @@ impl Solver {
     }
 
     /// Presses a stone into the water at cell `(x, y)` (for the wave solver a smooth dent
-    /// [`WAVE_STONE_DEPTH`] times deeper than `strength`, holding the same volume as a flat one).
+    /// [`WAVE_STONE_DEPTH`](Self::WAVE_STONE_DEPTH) times deeper than `strength`, holding the same volume as a flat one).
     pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
         match self {
             Self::Classic(s) => s.drop_stone(x, y, radius, strength),
-            Self::Wave(s) => s.drop_stone(x, y, radius, f32::from(strength) * WAVE_STONE_DEPTH),
+            Self::Wave(s) => {
+                s.drop_stone(x, y, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
+            }
             Self::Spring(s) => s.drop_stone(x, y, radius, f32::from(strength)),
         }
     }
@@ -138,7 +207,9 @@ impl Solver {
     ) {
         match self {
             Self::Classic(s) => s.swipe_path(points, radius, strength),
-            Self::Wave(s) => s.swipe_path(points, radius, f32::from(strength) * WAVE_STONE_DEPTH),
+            Self::Wave(s) => {
+                s.swipe_path(points, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
+            }
             Self::Spring(s) => s.swipe_path(points, radius, f32::from(strength)),
         }
     }

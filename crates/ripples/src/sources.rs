@@ -5,7 +5,8 @@
 //! shapes. Rain is a pure generator of [`Stone`]s from a seeded PRNG, so a given seed gives the
 //! same storm on every machine and in every front end, and the caller decides where stones land.
 
-use crate::error::{Error, check_range};
+use crate::error::Error;
+use crate::limits::{MAX_RADIUS, MAX_RAIN_RATE, MAX_SIDE, MAX_STRENGTH, check_range};
 
 /// One stone: where it falls, how wide it is and how hard it hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub struct Stone {
 }
 
 /// Largest radius that changes anything: beyond it a disk covers every grid that fits the limits.
-const MAX_USEFUL_RADIUS: i64 = 2 * crate::MAX_SIDE as i64;
+const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
 
 /// Sets every interior cell of the disk `(px-x)^2 + (py-y)^2 < r^2`, with `px` in `[x-r, x+r)`
 /// and `py` in `[y-r, y+r)`, to `value`. Parts outside the interior are clipped.
@@ -176,15 +177,21 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    /// A uniform integer in `0..n` (`n > 0`), by multiply-shift.
+    /// A uniform integer in `0..n`, by multiply-shift (0 when `n` is 0).
     pub fn below(&mut self, n: u32) -> u32 {
         ((u64::from(self.next_u64() as u32) * u64::from(n)) >> 32) as u32
     }
 
-    /// A uniform integer in `low..=high` (`low <= high`).
+    /// A uniform integer in `low..=high` (`low` itself when `high < low`).
     pub fn between(&mut self, low: i64, high: i64) -> i64 {
-        let span = (high - low + 1) as u64;
-        low + ((u128::from(self.next_u64()) * u128::from(span)) >> 64) as i64
+        // In i128 the span of any two i64s is exact: at most 2^64, for the whole range, so the
+        // product below fits in u128 and the offset is below the span.
+        let span = i128::from(high) - i128::from(low) + 1;
+        if span <= 0 {
+            return low;
+        }
+        let offset = (u128::from(self.next_u64()) * span as u128) >> 64;
+        (i128::from(low) + offset as i128) as i64
     }
 
     /// A uniform float in `[0, 1)`.
@@ -219,7 +226,7 @@ impl SplitMix64 {
 /// use ripples::{Generator, Pool};
 ///
 /// let mut pool = Pool::new(200, 100)?;
-/// pool.add_generator(Generator::line([20, 5], [20, 94], 16.0, 40.0));
+/// pool.add_generator(Generator::line([20, 5], [20, 94], 16.0, 40.0))?;
 /// for _ in 0..50 {
 ///     pool.step();
 /// }
@@ -231,9 +238,9 @@ pub struct Generator {
     pub from: [i32; 2],
     /// The other end (equal to `from` for a point source).
     pub to: [i32; 2],
-    /// Steps per cycle, > 0.
+    /// Steps per cycle, at least 2.
     pub period: f32,
-    /// Height of the crests.
+    /// Height of the crests, `0..=32767`.
     pub amplitude: f32,
     /// First step driven (counted by the pool).
     pub start: u64,
@@ -259,6 +266,13 @@ impl Generator {
         }
     }
 
+    /// Checks what [`Pool::add_generator`](crate::Pool::add_generator) accepts, with the
+    /// words of a scene file's checks: a period of at least 2 steps, an amplitude in
+    /// `0..=MAX_STRENGTH`, and an end no earlier than the start.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_wave_source(self.period, self.amplitude, self.start, self.end)
+    }
+
     /// The height it drives at `step`, or `None` outside its time window.
     pub fn value_at(&self, step: u64) -> Option<f32> {
         if step < self.start || self.end.is_some_and(|end| step >= end) || self.period <= 0.0 {
@@ -274,8 +288,34 @@ impl Generator {
     }
 }
 
-/// Largest mean number of raindrops per frame.
-pub const MAX_RAIN_RATE: f64 = 10_000.0;
+/// Checks a wave generator's period (at least 2 steps), amplitude (`0..=MAX_STRENGTH`) and time
+/// window (`end`, when given, not before `start`).
+pub(crate) fn check_wave_source(
+    period: f32,
+    amplitude: f32,
+    start: u64,
+    end: Option<u64>,
+) -> Result<(), Error> {
+    if !period.is_finite() || period < 2.0 {
+        return Err(Error::Invalid(format!(
+            "period must be at least 2 steps, got {period}"
+        )));
+    }
+    if !amplitude.is_finite() {
+        return Err(Error::Invalid(format!(
+            "amplitude must be a number, got {amplitude}"
+        )));
+    }
+    check_range("amplitude", amplitude, 0.0, f32::from(MAX_STRENGTH))?;
+    if let Some(end) = end
+        && end < start
+    {
+        return Err(Error::Invalid(format!(
+            "end ({end}) must not come before start ({start})"
+        )));
+    }
+    Ok(())
+}
 
 /// Rain: a deterministic stream of stones, a Poisson-distributed number per frame with a given
 /// mean, uniformly anywhere in the pool, radius and strength uniform in their ranges.
@@ -287,7 +327,7 @@ pub const MAX_RAIN_RATE: f64 = 10_000.0;
 /// let mut rain = Rain::new(7).with_rate(2.5)?.with_radius(1, 4)?.with_strength(32, 128)?;
 /// for _frame in 0..10 {
 ///     for stone in rain.stones(pool.width(), pool.height()) {
-///         pool.drop(stone);
+///         pool.drop(stone)?;
 ///     }
 ///     pool.step();
 /// }
@@ -325,16 +365,16 @@ impl Rain {
 
     /// Radius range in cells, `1 <= min <= max <= 4096`.
     pub fn with_radius(mut self, min: u32, max: u32) -> Result<Self, Error> {
-        check_range("rain radius", min, 1, crate::MAX_RADIUS)?;
-        check_range("rain radius", max, min, crate::MAX_RADIUS)?;
+        check_range("rain radius", min, 1, MAX_RADIUS)?;
+        check_range("rain radius", max, min, MAX_RADIUS)?;
         self.radius = (min, max);
         Ok(self)
     }
 
     /// Strength range, `0 <= min <= max <= 32767`.
     pub fn with_strength(mut self, min: i16, max: i16) -> Result<Self, Error> {
-        check_range("rain strength", min, 0, i16::MAX)?;
-        check_range("rain strength", max, min, i16::MAX)?;
+        check_range("rain strength", min, 0, MAX_STRENGTH)?;
+        check_range("rain strength", max, min, MAX_STRENGTH)?;
         self.strength = (min, max);
         Ok(self)
     }

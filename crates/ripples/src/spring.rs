@@ -78,35 +78,13 @@
 use std::ops::Range;
 
 use crate::boundary::{Obstacles, Sponge};
-use crate::error::{Error, check_range, check_size};
+use crate::error::Error;
 use crate::kernels::{self, Backend, float::RowValues};
+use crate::limits::{
+    MAX_SPREAD, MAX_SPREAD_PASSES, MAX_SPRING_COEFFICIENT, check_range, check_size,
+};
 use crate::parallel;
 use crate::sources::{Reach, interior_index, stamp_disk, stamp_polyline};
-
-/// Default spread: the fraction of a height difference passed to a neighbour per pass (the
-/// seed's value).
-pub const DEFAULT_SPREAD: f32 = 0.025;
-/// Default number of spreading passes per step (the seed's value).
-pub const DEFAULT_SPREAD_PASSES: u32 = 4;
-/// Default stiffness of every spring.
-///
-/// The model is linear, so the stone depth does not matter; what does is how stiffness
-/// compares with the spreading. Stones of radius 1 to 4 make waves of 8 to 16 cells, for which
-/// `passes * spread * q^2` is 0.015 to 0.06 with the default spread. A stiffness of 0.01 keeps
-/// them travelling rings (the lowest frequency is then one period per 63 steps) while still
-/// pulling the mean level back when rain presses it down. (0.02, as much as the default
-/// viscosity, leaves the centre and the mean level of the pool bobbing without end.)
-pub const DEFAULT_STIFFNESS: f32 = 0.01;
-/// Default viscosity of every spring: a ring from a stone loses about 0.8% of its amplitude per
-/// step and is down to about 1% of the stone's depth after 200 steps. It must be at least the
-/// stiffness (see the module docs); the margin lets the mean level of the pool settle too.
-pub const DEFAULT_VISCOSITY: f32 = 0.02;
-/// Largest spread accepted (the stability limit, see the module docs).
-pub const MAX_SPREAD: f32 = 0.25;
-/// Most spreading passes per step.
-pub const MAX_SPREAD_PASSES: u32 = 16;
-/// Largest stiffness or viscosity accepted.
-pub const MAX_SPRING_COEFFICIENT: f32 = 1.0;
 
 /// A coefficient that is the same everywhere or set per cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -150,7 +128,8 @@ impl Values<'_> {
     }
 }
 
-/// The spring model of the Frogger HD seed on an `f32` grid (see the module documentation).
+/// The spring model on an `f32` grid: a damped spring under every cell, pulled by its
+/// neighbours (see the crate docs, History, for where it comes from).
 ///
 /// Heights are displacements from rest; a stone presses a dent (negative heights). Stiffness
 /// and viscosity are uniform or set per cell, for example from a greyscale picture with
@@ -161,7 +140,7 @@ impl Values<'_> {
 ///
 /// let mut water = SpringSolver::new(64, 48)?;
 /// water.drop_stone(32, 24, 4, 100.0);
-/// let walls = Obstacles::new(64, 48);
+/// let walls = Obstacles::new(64, 48).unwrap();
 /// for _ in 0..10 {
 ///     water.step(&walls, None);
 /// }
@@ -190,9 +169,28 @@ pub struct SpringSolver {
 }
 
 impl SpringSolver {
+    /// Default spread: the fraction of a height difference passed to a neighbour per pass (the
+    /// seed's value).
+    pub const DEFAULT_SPREAD: f32 = 0.025;
+    /// Default number of spreading passes per step (the seed's value).
+    pub const DEFAULT_SPREAD_PASSES: u32 = 4;
+    /// Default stiffness of every spring.
+    ///
+    /// The model is linear, so the stone depth does not matter; what does is how stiffness
+    /// compares with the spreading. Stones of radius 1 to 4 make waves of 8 to 16 cells, for which
+    /// `passes * spread * q^2` is 0.015 to 0.06 with the default spread. A stiffness of 0.01 keeps
+    /// them travelling rings (the lowest frequency is then one period per 63 steps) while still
+    /// pulling the mean level back when rain presses it down. (0.02, as much as the default
+    /// viscosity, leaves the centre and the mean level of the pool bobbing without end.)
+    pub const DEFAULT_STIFFNESS: f32 = 0.01;
+    /// Default viscosity of every spring: a ring from a stone loses about 0.8% of its amplitude per
+    /// step and is down to about 1% of the stone's depth after 200 steps. It must be at least the
+    /// stiffness (see the module docs); the margin lets the mean level of the pool settle too.
+    pub const DEFAULT_VISCOSITY: f32 = 0.02;
+
     /// Calm water on a `width x height` grid with the default stiffness, viscosity and spread.
     ///
-    /// Fails if a side is 0 or the grid exceeds [`crate::MAX_SIDE`] / [`crate::MAX_CELLS`];
+    /// Fails if a side is 0 or the grid exceeds [`MAX_SIDE`](crate::limits::MAX_SIDE) / [`MAX_CELLS`](crate::limits::MAX_CELLS);
     /// the check happens before any allocation.
     pub fn new(width: u32, height: u32) -> Result<Self, Error> {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
@@ -200,10 +198,10 @@ impl SpringSolver {
         let mut solver = Self {
             width: width as usize,
             height: height as usize,
-            stiffness: Coefficient::Uniform(DEFAULT_STIFFNESS),
-            viscosity: Coefficient::Uniform(DEFAULT_VISCOSITY),
-            spread: DEFAULT_SPREAD,
-            passes: DEFAULT_SPREAD_PASSES,
+            stiffness: Coefficient::Uniform(Self::DEFAULT_STIFFNESS),
+            viscosity: Coefficient::Uniform(Self::DEFAULT_VISCOSITY),
+            spread: Self::DEFAULT_SPREAD,
+            passes: Self::DEFAULT_SPREAD_PASSES,
             heights: vec![0.0; cells],
             velocities: vec![0.0; cells],
             next_heights: vec![0.0; cells],

@@ -5,19 +5,22 @@
 //! grout lines and a lane marking have many straight edges, which is what makes refraction
 //! visible, and soft caustic light makes it look like water even when it is still.
 
-/// A pool-tile texture of `width x height` RGBA pixels (opaque).
+use crate::error::Error;
+use crate::limits::check_size;
+
+/// A pool-tile texture of `width x height` RGBA pixels (opaque), for any size a [`crate::Pool`]
+/// accepts (a size it refuses is refused here too, before anything is allocated).
 ///
 /// ```
-/// let image = ripples::pool_tiles(64, 32);
+/// let image = ripples::pool_tiles(64, 32)?;
 /// assert_eq!(image.len(), 64 * 32 * 4);
 /// assert!(image.chunks_exact(4).all(|pixel| pixel[3] == 255));
+/// # Ok::<(), ripples::Error>(())
 /// ```
-pub fn pool_tiles(width: u32, height: u32) -> Vec<u8> {
+pub fn pool_tiles(width: u32, height: u32) -> Result<Vec<u8>, Error> {
+    let (width, height) = check_size(u64::from(width), u64::from(height))?;
     let (w, h) = (width as usize, height as usize);
     let mut pixels = vec![0u8; w * h * 4];
-    if w == 0 || h == 0 {
-        return pixels;
-    }
     let tile = (w.min(h) / 10).clamp(12, 96);
     let grout = (tile / 12).max(1);
     // A lane marking along the middle row of tiles, ending in a cross bar near each end.
@@ -50,7 +53,7 @@ pub fn pool_tiles(width: u32, height: u32) -> Vec<u8> {
         }
         pixel[3] = 255;
     }
-    pixels
+    Ok(pixels)
 }
 
 /// A small per-tile brightness variation, as real glazed tiles have.

@@ -38,24 +38,15 @@
 //! ([`crate::Sponge`]).
 
 use crate::boundary::{Obstacles, Sponge};
-use crate::error::{Error, check_size};
+use crate::error::Error;
 use crate::kernels::{self, float::WaveCoefficients};
+use crate::limits::{MAX_COURANT, MAX_SIDE, MAX_WAVE_SPEED, check_size};
 use crate::parallel;
 use crate::sources::{Reach, interior_index, stamp_polyline};
 
-/// Default wave speed, in cells per step.
-pub const DEFAULT_WAVE_SPEED: f32 = 0.5;
-/// Default damping: the fraction of amplitude lost per step.
-pub const DEFAULT_WAVE_DAMPING: f32 = 0.005;
-/// Fastest wave speed accepted, in cells per step.
-pub const MAX_WAVE_SPEED: f32 = 4.0;
-/// Largest wave speed per substep, in cells (the Courant number); the stability limit of the
-/// 9-point leapfrog scheme is `sqrt(3/4) ~ 0.866`.
-pub const MAX_COURANT: f32 = 0.75;
-
 /// Largest stone radius that changes anything: beyond it a stone covers every grid that fits
 /// the limits.
-const MAX_USEFUL_RADIUS: i64 = 2 * crate::MAX_SIDE as i64;
+const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
 
 /// A solver of the damped 2D wave equation on an `f32` grid.
 ///
@@ -67,7 +58,7 @@ const MAX_USEFUL_RADIUS: i64 = 2 * crate::MAX_SIDE as i64;
 /// let mut water = WaveSolver::new(64, 48)?;
 /// water.set_wave_speed(1.5)?; // cells per step, taken in 2 substeps
 /// water.drop_stone(32, 24, 4, 100.0);
-/// let walls = Obstacles::new(64, 48);
+/// let walls = Obstacles::new(64, 48).unwrap();
 /// for _ in 0..10 {
 ///     water.step(&walls, None);
 /// }
@@ -91,10 +82,16 @@ pub struct WaveSolver {
 }
 
 impl WaveSolver {
-    /// Calm water on a `width x height` grid, with [`DEFAULT_WAVE_SPEED`] and
-    /// [`DEFAULT_WAVE_DAMPING`].
+    /// Default wave speed, in cells per step.
+    pub const DEFAULT_WAVE_SPEED: f32 = 0.5;
+    /// Default damping: the fraction of amplitude lost per step.
+    pub const DEFAULT_DAMPING: f32 = 0.005;
+
+    /// Calm water on a `width x height` grid, with
+    /// [`DEFAULT_WAVE_SPEED`](Self::DEFAULT_WAVE_SPEED) and
+    /// [`DEFAULT_DAMPING`](Self::DEFAULT_DAMPING).
     ///
-    /// Fails if a side is 0 or the grid exceeds [`crate::MAX_SIDE`] / [`crate::MAX_CELLS`];
+    /// Fails if a side is 0 or the grid exceeds [`MAX_SIDE`] / [`MAX_CELLS`](crate::limits::MAX_CELLS);
     /// the check happens before any allocation.
     pub fn new(width: u32, height: u32) -> Result<Self, Error> {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
@@ -102,8 +99,8 @@ impl WaveSolver {
         let mut solver = Self {
             width: width as usize,
             height: height as usize,
-            wave_speed: DEFAULT_WAVE_SPEED,
-            damping: DEFAULT_WAVE_DAMPING,
+            wave_speed: Self::DEFAULT_WAVE_SPEED,
+            damping: Self::DEFAULT_DAMPING,
             substeps: 1,
             courant_squared: 0.0,
             keep: 1.0,
@@ -413,7 +410,7 @@ mod tests {
         let mut water = WaveSolver::new(5, 5).unwrap();
         water.set_damping(0.0).unwrap();
         water.set_height(2, 2, 6.0);
-        water.step(&Obstacles::new(5, 5), None);
+        water.step(&Obstacles::new(5, 5).unwrap(), None);
         let h = water.heights();
         // Centre: 2*6 + 0.25 * (-20*6/6) - 0 = 12 - 5 = 7.
         assert!((h[12] - 7.0).abs() < 1e-5, "{}", h[12]);
@@ -431,7 +428,7 @@ mod tests {
         lossless.drop_stone(4, 4, 3, 10.0);
         let mut damped = lossless.clone();
         damped.set_damping(0.2).unwrap();
-        let walls = Obstacles::new(9, 9);
+        let walls = Obstacles::new(9, 9).unwrap();
         lossless.step(&walls, None);
         damped.step(&walls, None);
         // Started at rest (u = p), so u_next(d) = 0.8 * (2u + kLu) - 0.64 u, and

@@ -86,7 +86,7 @@ fn heavy_rain(seed: u64, stones_per_step: f64) -> Rain {
 /// Drops one step's worth of `rain` on `pool`.
 fn drop_rain(pool: &mut Pool, rain: &mut Rain) {
     for stone in rain.stones(pool.width(), pool.height()) {
-        pool.drop(stone);
+        pool.drop(stone).unwrap();
     }
 }
 
@@ -278,9 +278,9 @@ fn flat_water_renders_the_image_unchanged() {
 #[test]
 fn the_default_look_changes_the_image_around_a_stone_and_not_far_away() {
     let (width, height) = (200u32, 120u32);
-    let src = ripples::pool_tiles(width, height);
+    let src = ripples::pool_tiles(width, height).unwrap();
     let mut pool = Pool::new(width, height).unwrap();
-    pool.drop_stone(60, 60, 6, 128);
+    pool.drop_stone(60, 60, 6, 128).unwrap();
     for _ in 0..20 {
         pool.step();
     }
@@ -326,7 +326,7 @@ fn classic_render_only_uses_source_pixels_at_any_scale() {
         let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
         assert_eq!(pool.solver().width(), width.div_ceil(scale));
         assert_eq!(pool.solver().height(), height.div_ceil(scale));
-        pool.drop_stone(45, 35, 8, 200);
+        pool.drop_stone(45, 35, 8, 200).unwrap();
         for _ in 0..15 {
             pool.step();
         }
@@ -343,7 +343,7 @@ fn classic_render_only_uses_source_pixels_at_any_scale() {
 #[test]
 fn stones_land_where_asked_at_any_simulation_scale() {
     let mut pool = Pool::with_sim_scale(200, 100, 4).unwrap();
-    pool.drop_stone(120, 40, 8, 100);
+    pool.drop_stone(120, 40, 8, 100).unwrap();
     let grid = pool.solver().as_classic().unwrap();
     let w = grid.width() as usize;
     // Pixel (120, 40) is cell (30, 10); radius 8 px is 2 cells.
@@ -414,7 +414,7 @@ fn rain_is_reproducible_for_a_seed() {
         for _ in 0..60 {
             for stone in rain.stones(120, 90) {
                 stones.push(stone);
-                pool.drop(stone);
+                pool.drop(stone).unwrap();
             }
             pool.step();
         }

@@ -56,9 +56,12 @@ fn a_swipe_between_far_away_points_walks_only_the_cells_near_the_pool() {
         let mut near = Pool::new(64, 48).unwrap();
         far.set_solver(kind).unwrap();
         near.set_solver(kind).unwrap();
-        let took = seconds(|| far.swipe(&[[i32::MIN, 20], [i32::MAX, 20]], 3, 100));
+        let took = seconds(|| {
+            far.swipe(&[[i32::MIN, 20], [i32::MAX, 20]], 3, 100)
+                .unwrap()
+        });
         assert!(took < 5.0, "{kind:?}: the swipe took {took:.1} s");
-        near.swipe(&[[-100, 20], [200, 20]], 3, 100);
+        near.swipe(&[[-100, 20], [200, 20]], 3, 100).unwrap();
         assert_eq!(heights(&far), heights(&near), "{kind:?}");
         assert!(
             heights(&far).iter().any(|&h| h != 0.0),
@@ -79,13 +82,15 @@ fn a_generator_line_between_far_away_points_drives_only_the_pool() {
         [2_000_000_000, 12],
         16.0,
         40.0,
-    ));
+    ))
+    .unwrap();
     near.add_generator(Generator::line(
         [-2_000_000_000, 10],
         [2_000_000_000, 12],
         16.0,
         40.0,
-    ));
+    ))
+    .unwrap();
     let took = seconds(|| {
         for _ in 0..20 {
             far.step();
@@ -94,7 +99,8 @@ fn a_generator_line_between_far_away_points_drives_only_the_pool() {
     assert!(took < 5.0, "20 steps took {took:.1} s");
     // The line is nearly flat: within the pool it is row 11 (rounding half up from 10 + 0.5).
     near.clear_generators();
-    near.add_generator(Generator::line([-1, 11], [64, 11], 16.0, 40.0));
+    near.add_generator(Generator::line([-1, 11], [64, 11], 16.0, 40.0))
+        .unwrap();
     for _ in 0..20 {
         near.step();
     }
@@ -128,9 +134,9 @@ fn a_scene_swipe_between_far_away_points_does_not_overflow() {
     // Half-way along is x = -0.5, rounded to -1: the first frame draws up to there (outside
     // the pool), the second from there across the whole pool.
     let mut expected = Pool::new(64, 48).unwrap();
-    expected.swipe(&[[-100, 20], [-1, 20]], 3, 50);
+    expected.swipe(&[[-100, 20], [-1, 20]], 3, 50).unwrap();
     expected.step();
-    expected.swipe(&[[-1, 20], [200, 20]], 3, 50);
+    expected.swipe(&[[-1, 20], [200, 20]], 3, 50).unwrap();
     expected.step();
     assert_eq!(heights(runner.pool()), heights(&expected));
     assert!(heights(&expected).iter().any(|&h| h != 0.0));

@@ -47,7 +47,7 @@ fn rain_on(kind: SolverKind, steps: u64) -> Figures {
     let mut rms_per_window = Vec::new();
     for step in 1..=steps {
         for stone in rain.stones(SIDE, SIDE) {
-            pool.drop(stone);
+            pool.drop(stone).unwrap();
         }
         pool.step();
         if step % SAMPLE_EVERY == 0 {

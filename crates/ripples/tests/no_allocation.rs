@@ -45,10 +45,10 @@ fn the_frame_loop_does_not_allocate() {
     // The first parallel pass starts rayon's worker threads, which allocate once; start them
     // before counting. A grid this size is split into strips over the threads.
     let mut large = Pool::new(1024, 512).unwrap();
-    let large_background = ripples::pool_tiles(1024, 512);
+    let large_background = ripples::pool_tiles(1024, 512).unwrap();
     let mut large_frame = vec![0u8; large_background.len()];
     let warm_up = |large: &mut Pool, frame: &mut [u8]| {
-        large.drop_stone(500, 200, 9, 120);
+        large.drop_stone(500, 200, 9, 120).unwrap();
         large.step();
         large
             .render(&Look::default(), &large_background, frame)
@@ -70,7 +70,7 @@ fn the_frame_loop_does_not_allocate() {
 
     for scale in [1, 3] {
         let (width, height) = (120u32, 80u32);
-        let background = ripples::pool_tiles(width, height);
+        let background = ripples::pool_tiles(width, height).unwrap();
         let background_u32: Vec<u32> = background
             .chunks_exact(4)
             .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
@@ -82,10 +82,10 @@ fn the_frame_loop_does_not_allocate() {
         let path = [[3, 4], [100, 70], [20, 60]];
         let count = allocations_during(|| {
             for _ in 0..20 {
-                pool.drop_stone(60, 40, 5, 100);
-                pool.swipe(&path, 3, 40);
+                pool.drop_stone(60, 40, 5, 100).unwrap();
+                pool.swipe(&path, 3, 40).unwrap();
                 for stone in rain.stones(width, height) {
-                    pool.drop(stone);
+                    pool.drop(stone).unwrap();
                 }
                 pool.step();
                 pool.render(&Look::default(), &background, &mut frame)
@@ -124,7 +124,7 @@ fn the_frame_loop_does_not_allocate() {
         }),
         ..Scene::default()
     };
-    let background = ripples::pool_tiles(120, 80);
+    let background = ripples::pool_tiles(120, 80).unwrap();
     let mut frame = vec![0u8; background.len()];
     let mut runner = SceneRunner::new(scene, 120, 80).unwrap();
     runner.advance();

@@ -43,14 +43,14 @@ fn physical_steps_do_not_allocate() {
             let mut pool = Pool::new(1024, 512).unwrap();
             pool.set_solver(kind).unwrap();
             pool.set_boundary(boundary);
-            pool.paint_wall(300, 200, 20, true);
+            pool.paint_wall(300, 200, 20, true).unwrap();
             // The first parallel pass starts rayon's worker threads, which allocate once.
-            pool.drop_stone(500, 200, 9, 120);
+            pool.drop_stone(500, 200, 9, 120).unwrap();
             pool.step();
             start_every_worker();
             let before = ALLOCATIONS.load(Ordering::Relaxed);
             for _ in 0..10 {
-                pool.drop_stone(500, 200, 9, 120);
+                pool.drop_stone(500, 200, 9, 120).unwrap();
                 pool.step();
             }
             let count = ALLOCATIONS.load(Ordering::Relaxed) - before;

@@ -39,9 +39,10 @@ fn rough_pool(width: u32, height: u32, kind: SolverKind, scale: u32) -> Pool {
     let mut rain = Rain::new(9).with_rate(40.0).unwrap();
     for _ in 0..6 {
         for stone in rain.stones(width, height) {
-            pool.drop(stone);
+            pool.drop(stone).unwrap();
         }
-        pool.swipe(&[[0, 0], [width as i32, height as i32]], 2, 90);
+        pool.swipe(&[[0, 0], [width as i32, height as i32]], 2, 90)
+            .unwrap();
         pool.step();
     }
     pool
@@ -49,7 +50,7 @@ fn rough_pool(width: u32, height: u32, kind: SolverKind, scale: u32) -> Pool {
 
 /// `frames` frames of step + render; returns the last frame and the field's bytes.
 fn play(mut pool: Pool, look: &Look, frames: usize, fused: bool) -> (Vec<u8>, Vec<u8>) {
-    let src = ripples::pool_tiles(pool.width(), pool.height());
+    let src = ripples::pool_tiles(pool.width(), pool.height()).unwrap();
     let mut dst = vec![0u8; src.len()];
     for _ in 0..frames {
         if fused {
@@ -111,7 +112,7 @@ fn column_tiles_render_the_same_frames() {
 fn step_and_render_falls_back_where_it_cannot_fuse() {
     let (width, height) = (300, 200);
     let mut walled = rough_pool(width, height, SolverKind::Classic, 1);
-    walled.paint_wall(150, 100, 20, true);
+    walled.paint_wall(150, 100, 20, true).unwrap();
     let mut open = rough_pool(width, height, SolverKind::Classic, 1);
     open.set_boundary(Boundary::Absorb);
     let pools = [
@@ -156,7 +157,7 @@ fn results_do_not_depend_on_the_number_of_threads() {
 fn step_and_render_checks_sizes_before_stepping() {
     let mut pool = rough_pool(64, 48, SolverKind::Classic, 1);
     let before = pool.clone();
-    let src = ripples::pool_tiles(64, 48);
+    let src = ripples::pool_tiles(64, 48).unwrap();
     let mut short = vec![0u8; src.len() - 4];
     let message = pool
         .step_and_render(&Look::classic(), &src, &mut short)
@@ -187,7 +188,7 @@ fn a_scene_advanced_and_rendered_in_one_call_matches_the_two_calls() {
         ..Scene::default()
     };
     let (width, height) = (160, 90);
-    let src = ripples::pool_tiles(width, height);
+    let src = ripples::pool_tiles(width, height).unwrap();
     let mut split = SceneRunner::new(scene.clone(), width, height).unwrap();
     let mut fused = SceneRunner::new(scene, width, height).unwrap();
     let (mut a, mut b) = (vec![0u8; src.len()], vec![0u8; src.len()]);

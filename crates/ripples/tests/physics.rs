@@ -74,7 +74,8 @@ fn radius(kind: SolverKind) -> u32 {
 /// stone in the middle of a 256x256 pool.
 fn energy_left(kind: SolverKind, boundary: Boundary, steps: usize) -> f64 {
     let mut pool = undamped_pool(kind, 256, boundary);
-    pool.drop_stone(128, 128, radius(kind), strength(kind));
+    pool.drop_stone(128, 128, radius(kind), strength(kind))
+        .unwrap();
     let mut peak: f64 = 0.0;
     for step in 0..steps {
         pool.step();
@@ -142,7 +143,7 @@ fn walls_stay_dry_and_send_rings_back() {
                 pool.obstacles_mut().set(x, y, true);
             }
         }
-        pool.drop_stone(90, 100, 5, strength(kind));
+        pool.drop_stone(90, 100, 5, strength(kind)).unwrap();
         let mut came_back = 0.0f64;
         for step in 0..=look_at {
             pool.step();
@@ -167,7 +168,7 @@ fn walls_stay_dry_and_send_rings_back() {
         }
         // The same without the wall: less comes back to the left side.
         let mut open = undamped_pool(kind, size, Boundary::Absorb);
-        open.drop_stone(90, 100, 5, strength(kind));
+        open.drop_stone(90, 100, 5, strength(kind)).unwrap();
         let mut without_wall = 0.0f64;
         for step in 0..=look_at {
             open.step();
@@ -197,7 +198,7 @@ fn a_point_generator_drives_waves_at_its_period() {
         pool.set_boundary(Boundary::Absorb);
         let mut source = Generator::point([60, 60], 20.0, 50.0);
         source.end = Some(400);
-        pool.add_generator(source);
+        pool.add_generator(source).unwrap();
         let mut samples = Vec::new();
         for _ in 0..400 {
             pool.step();
@@ -244,7 +245,7 @@ fn heavy_rain_for_100000_steps_stays_finite_and_bounded() {
         let mut sum_of_squares = 0.0;
         for step in 0..100_000 {
             for stone in rain.stones(64, 64) {
-                pool.drop(stone);
+                pool.drop(stone).unwrap();
             }
             pool.step();
             if step % 100 == 99 {
@@ -283,26 +284,26 @@ fn heavy_rain_for_100000_steps_stays_finite_and_bounded() {
 #[test]
 fn switching_solvers_keeps_walls_and_calms_the_water() {
     let mut pool = Pool::with_sim_scale(100, 80, 2).unwrap();
-    pool.paint_wall(50, 40, 6, true);
+    pool.paint_wall(50, 40, 6, true).unwrap();
     let walls = pool.obstacles().count();
     assert!(walls > 20);
-    pool.drop_stone(20, 20, 4, 100);
+    pool.drop_stone(20, 20, 4, 100).unwrap();
     pool.set_solver(SolverKind::Wave).unwrap();
     assert_eq!(pool.obstacles().count(), walls);
     assert!(values(&pool).iter().all(|&v| v == 0.0));
-    pool.paint_wall(50, 40, 6, false);
+    pool.paint_wall(50, 40, 6, false).unwrap();
     assert_eq!(pool.obstacles().count(), 0);
 }
 
 #[test]
 fn the_spring_look_makes_fast_water_transparent_near_a_stone_only() {
     let (width, height) = (160u32, 120u32);
-    let background = ripples::pool_tiles(width, height);
+    let background = ripples::pool_tiles(width, height).unwrap();
     let mut frame = vec![0u8; background.len()];
     for scale in [1, 2] {
         let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
         pool.set_solver(SolverKind::Spring).unwrap();
-        pool.drop_stone(40, 60, 8, 128);
+        pool.drop_stone(40, 60, 8, 128).unwrap();
         for _ in 0..12 {
             pool.step();
         }

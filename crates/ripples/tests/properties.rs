@@ -28,7 +28,7 @@ use ripples::kernels::float::{self, RowValues, WaveCoefficients};
 use ripples::kernels::{self, Backend, LitLook};
 use ripples::{
     Boundary, FieldView, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer, Solver,
-    SolverKind,
+    SolverKind, limits,
 };
 
 /// `cases` cases per property, unless `PROPTEST_CASES` says otherwise.
@@ -119,30 +119,47 @@ fn look() -> impl Strategy<Value = Look> + Clone {
     ]
 }
 
-/// A look whose parameters [`Look::validate`] accepts, as the kernels' table for it.
-fn lit_look() -> impl Strategy<Value = LitLook> {
+/// A look whose parameters [`Look::validate`] accepts, in any mode.
+fn valid_look() -> impl Strategy<Value = Look> + Clone {
+    let mode = prop_oneof![
+        Just(RenderMode::Default),
+        Just(RenderMode::Classic),
+        Just(RenderMode::Spring)
+    ];
     (
-        -64.0f32..=64.0,
-        0.0f32..=16.0,
-        0.0f32..=4.0,
-        0.0f32..=16.0,
-        0.01f32..=1024.0,
-        -360.0f32..=360.0,
+        mode,
+        (
+            -64.0f32..=64.0,
+            0.0f32..=16.0,
+            0.0f32..=4.0,
+            0.0f32..=16.0,
+            0.01f32..=1024.0,
+            -360.0f32..=360.0,
+        ),
+        (-64.0f32..=64.0, 0.0f32..=1000.0),
     )
         .prop_map(
-            |(refraction, slope, shading, specular, shininess, light_angle)| {
-                Look {
-                    refraction,
-                    slope,
-                    shading,
-                    specular,
-                    shininess,
-                    light_angle,
-                    ..Look::default()
-                }
-                .lit_look()
+            |(
+                mode,
+                (refraction, slope, shading, specular, shininess, light_angle),
+                (spring_refraction, spring_transparency),
+            )| Look {
+                mode,
+                refraction,
+                slope,
+                shading,
+                specular,
+                shininess,
+                light_angle,
+                spring_refraction,
+                spring_transparency,
             },
         )
+}
+
+/// A look whose parameters [`Look::validate`] accepts, as the kernels' table for it.
+fn lit_look() -> impl Strategy<Value = LitLook> {
+    valid_look().prop_map(|look| look.lit_look())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,7 +234,7 @@ struct Water {
 
 impl Water {
     fn new(pool: Pool) -> Self {
-        let image = ripples::pool_tiles(pool.width(), pool.height());
+        let image = ripples::pool_tiles(pool.width(), pool.height()).unwrap();
         let frame = vec![0; image.len()];
         Self { pool, image, frame }
     }
@@ -226,8 +243,13 @@ impl Water {
 /// Pools beyond this many pixels are valid but slow to test; they are skipped, not built.
 const MAX_TEST_PIXELS: u64 = 48 * 48;
 
+/// What the pool's stone methods accept: a radius in `1..=4096`, a strength in `0..=32767`.
+fn stone_is_valid(radius: u32, strength: i16) -> bool {
+    (1..=limits::MAX_RADIUS).contains(&radius) && strength >= 0
+}
+
 fn buildable(width: u32, height: u32) -> bool {
-    ripples::check_size(u64::from(width), u64::from(height)).is_err()
+    limits::check_size(u64::from(width), u64::from(height)).is_err()
         || u64::from(width) * u64::from(height) <= MAX_TEST_PIXELS
 }
 
@@ -243,8 +265,8 @@ fn apply(water: &mut Option<Water>, op: &Op) {
         Op::New(width, height, scale) => {
             if buildable(*width, *height) {
                 let built = Pool::with_sim_scale(*width, *height, *scale);
-                let valid = ripples::check_size(u64::from(*width), u64::from(*height)).is_ok()
-                    && (1..=ripples::MAX_SIM_SCALE).contains(scale);
+                let valid = limits::check_size(u64::from(*width), u64::from(*height)).is_ok()
+                    && (1..=limits::MAX_SIM_SCALE).contains(scale);
                 assert_eq!(built.is_ok(), valid, "{width}x{height} at scale {scale}");
                 if let Ok(pool) = built {
                     *water = Some(Water::new(pool));
@@ -282,8 +304,17 @@ fn apply(water: &mut Option<Water>, op: &Op) {
                 *water = Some(Water::new(resized));
             }
         }
-        Op::Drop(x, y, radius, strength) => pool.drop_stone(*x, *y, *radius, *strength),
-        Op::Swipe(points, radius, strength) => pool.swipe(points, *radius, *strength),
+        Op::Drop(x, y, radius, strength) => {
+            let accepted = pool.drop_stone(*x, *y, *radius, *strength).is_ok();
+            assert_eq!(accepted, stone_is_valid(*radius, *strength));
+        }
+        Op::Swipe(points, radius, strength) => {
+            let accepted = pool.swipe(points, *radius, *strength).is_ok();
+            assert_eq!(
+                accepted,
+                stone_is_valid(*radius, *strength) && !points.is_empty()
+            );
+        }
         Op::Rain(seed, rate, r0, r1, s0, s1) => {
             let rain = Rain::new(*seed)
                 .with_rate(*rate)
@@ -292,7 +323,8 @@ fn apply(water: &mut Option<Water>, op: &Op) {
             if let Ok(mut rain) = rain {
                 let (width, height) = (pool.width(), pool.height());
                 for stone in rain.stones(width, height).take(200) {
-                    pool.drop(stone);
+                    pool.drop(stone)
+                        .expect("rain makes only stones the pool accepts");
                 }
             }
         }
@@ -302,21 +334,31 @@ fn apply(water: &mut Option<Water>, op: &Op) {
             }
         }
         Op::Render(look, as_u32) => {
-            if *as_u32 {
+            let before = frame.clone();
+            let accepted = if *as_u32 {
                 let src = as_u32_pixels(image);
                 let mut dst = vec![0u32; src.len()];
-                pool.render_u32(look, &src, &mut dst).unwrap();
+                pool.render_u32(look, &src, &mut dst).is_ok()
             } else {
-                pool.render(look, image, frame).unwrap();
+                pool.render(look, image, frame).is_ok()
+            };
+            assert_eq!(accepted, look.validate().is_ok(), "{look:?}");
+            if !accepted {
+                assert_eq!(*frame, before, "a refused look must not touch the frame");
             }
         }
         Op::StepAndRender(look, as_u32) => {
-            if *as_u32 {
+            let steps = pool.steps();
+            let accepted = if *as_u32 {
                 let src = as_u32_pixels(image);
                 let mut dst = vec![0u32; src.len()];
-                pool.step_and_render_u32(look, &src, &mut dst).unwrap();
+                pool.step_and_render_u32(look, &src, &mut dst).is_ok()
             } else {
-                pool.step_and_render(look, image, frame).unwrap();
+                pool.step_and_render(look, image, frame).is_ok()
+            };
+            assert_eq!(accepted, look.validate().is_ok(), "{look:?}");
+            if !accepted {
+                assert_eq!(pool.steps(), steps, "a refused look must not step");
             }
         }
         Op::WrongSizeRender(look, which) => {
@@ -331,7 +373,10 @@ fn apply(water: &mut Option<Water>, op: &Op) {
             assert!(refused, "a buffer of the wrong size was accepted");
             assert_eq!(pool.steps(), steps, "a refused frame must not step");
         }
-        Op::PaintWall(x, y, radius, wall) => pool.paint_wall(*x, *y, *radius, *wall),
+        Op::PaintWall(x, y, radius, wall) => {
+            let accepted = pool.paint_wall(*x, *y, *radius, *wall).is_ok();
+            assert_eq!(accepted, (1..=limits::MAX_RADIUS).contains(radius));
+        }
         Op::SetWall(x, y, wall) => pool.obstacles_mut().set(*x, *y, *wall),
         Op::ClearWalls => pool.obstacles_mut().clear(),
         Op::SetSolver(kind) => pool.set_solver(*kind).unwrap(),
@@ -340,14 +385,23 @@ fn apply(water: &mut Option<Water>, op: &Op) {
         } else {
             Boundary::Reflect
         }),
-        Op::Generator(from, to, period, amplitude, start, end) => pool.add_generator(Generator {
-            from: *from,
-            to: *to,
-            period: *period,
-            amplitude: *amplitude,
-            start: *start,
-            end: *end,
-        }),
+        Op::Generator(from, to, period, amplitude, start, end) => {
+            let accepted = pool
+                .add_generator(Generator {
+                    from: *from,
+                    to: *to,
+                    period: *period,
+                    amplitude: *amplitude,
+                    start: *start,
+                    end: *end,
+                })
+                .is_ok();
+            let valid = *period >= 2.0
+                && period.is_finite()
+                && (0.0..=32767.0).contains(amplitude)
+                && end.is_none_or(|end| end >= *start);
+            assert_eq!(accepted, valid, "period {period}, amplitude {amplitude}");
+        }
         Op::ClearGenerators => pool.clear_generators(),
         Op::Calm => pool.calm(),
         Op::SetHeight(x, y, value) => pool.solver_mut().set_height(*x, *y, *value),
@@ -416,7 +470,11 @@ fn raw_render(
         &mut dst,
         image_width,
     );
-    assert_eq!(result.is_ok(), fits, "{result:?}");
+    assert_eq!(
+        result.is_ok(),
+        fits && look.validate().is_ok(),
+        "{result:?}"
+    );
 }
 
 proptest! {
@@ -656,13 +714,13 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             (
                 -5i32..45,
                 -5i32..45,
-                0u32..8,
-                prop_oneof![3 => 0i16..400, 1 => any::<i16>()],
+                1u32..8,
+                prop_oneof![3 => 0i16..400, 1 => 0i16..=i16::MAX],
             ),
             1..6,
         ),
         proptest::option::of((0i32..40, 0i32..40, 1u32..5)),
-        look(),
+        valid_look(),
         1u8..6,
     )
         .prop_map(
@@ -689,12 +747,12 @@ fn frames(scenario: &Scenario) -> Vec<Vec<u8>> {
         pool.set_boundary(Boundary::Absorb);
     }
     if let Some((x, y, radius)) = scenario.wall {
-        pool.paint_wall(x, y, radius, true);
+        pool.paint_wall(x, y, radius, true).unwrap();
     }
     for &(x, y, radius, strength) in &scenario.stones {
-        pool.drop_stone(x, y, radius, strength);
+        pool.drop_stone(x, y, radius, strength).unwrap();
     }
-    let image = ripples::pool_tiles(scenario.width, scenario.height);
+    let image = ripples::pool_tiles(scenario.width, scenario.height).unwrap();
     let mut frame = vec![0u8; image.len()];
     let mut frames = Vec::new();
     for index in 0..scenario.frames {

@@ -26,7 +26,7 @@ fn bits(values: &[f32]) -> Vec<u32> {
 
 /// A wall with a gap across the pool, and a round rock.
 fn walls() -> Obstacles {
-    let mut walls = Obstacles::new(WIDTH, HEIGHT);
+    let mut walls = Obstacles::new(WIDTH, HEIGHT).unwrap();
     for x in 0..WIDTH as i64 {
         if !(100..120).contains(&x) {
             walls.set(x, 300, true);
@@ -117,7 +117,7 @@ fn same_on_any_threads(what: &str, run: impl Fn() -> Vec<u32> + Send + Sync) {
 
 #[test]
 fn the_wave_solver_gives_the_same_bits_on_any_number_of_threads() {
-    let none = Obstacles::new(WIDTH, HEIGHT);
+    let none = Obstacles::new(WIDTH, HEIGHT).unwrap();
     same_on_any_threads("wave, defaults", || {
         run_wave(
             WaveSolver::new(WIDTH as u32, HEIGHT as u32).unwrap(),
@@ -137,7 +137,7 @@ fn the_wave_solver_gives_the_same_bits_on_any_number_of_threads() {
 
 #[test]
 fn the_spring_solver_gives_the_same_bits_on_any_number_of_threads() {
-    let none = Obstacles::new(WIDTH, HEIGHT);
+    let none = Obstacles::new(WIDTH, HEIGHT).unwrap();
     same_on_any_threads("spring, defaults", || {
         run_spring(
             SpringSolver::new(WIDTH as u32, HEIGHT as u32).unwrap(),

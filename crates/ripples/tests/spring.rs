@@ -32,7 +32,7 @@ fn one_step_matches_hand_computed_values() {
         heights[at(2, 2)] = 8.0;
         velocities[at(2, 2)] = 2.0;
     }
-    water.step(&Obstacles::new(5, 5), None);
+    water.step(&Obstacles::new(5, 5).unwrap(), None);
     // Springs: a = -0.25 * 8 - 0.5 * 2 = -3; h = 8 + 2 (the old velocity) = 10; W = 2 - 3 = -1.
     // Along x, row 2: the centre gives 0.125 * 10 = 1.25 to each side and receives
     // 0.125 * (0 - 10) = -1.25 from each: h = [0, 1.25, 7.5, 1.25, 0], W = [0, 1.25, -3.5, 1.25, 0].
@@ -54,7 +54,7 @@ fn one_step_matches_hand_computed_values() {
     // receives from its right neighbour only (a free end), and the border is reset to rest.
     water.calm();
     water.fields_mut().0[at(1, 2)] = 8.0;
-    water.step(&Obstacles::new(5, 5), None);
+    water.step(&Obstacles::new(5, 5).unwrap(), None);
     // Springs: a = -2; h = 8; W = -2. Along x: x = 1 gives 1 to x = 0 and to x = 2 and
     // receives -1 from x = 2 only: h = [1, 7, 1, 0, 0], W = [1, -3, 1, 0, 0].
     // Along y, column 1 (7 -> 0.875): h(1,2) = 7 - 1.75 = 5.25, W(1,2) = -3 - 1.75 = -4.75;
@@ -160,7 +160,7 @@ fn steps_equal_the_seed_code_bit_for_bit() {
     let (heights, velocities) = water.fields_mut();
     heights.copy_from_slice(&lx);
     velocities.copy_from_slice(&wx);
-    let walls = Obstacles::new(nx, ny);
+    let walls = Obstacles::new(nx, ny).unwrap();
     for step in 0..100 {
         seed_step(&mut lx, &mut wx, &kx, &mx, nx, ny, 0.1, 3);
         water.step(&walls, None);
@@ -177,7 +177,7 @@ fn mean_periods(
     cells: &[usize],
     window: std::ops::Range<usize>,
 ) -> Vec<f64> {
-    let walls = Obstacles::new(water.width() as usize, water.height() as usize);
+    let walls = Obstacles::new(water.width() as usize, water.height() as usize).unwrap();
     let mut crossings = vec![Vec::new(); cells.len()];
     let mut previous: Vec<f32> = cells.iter().map(|&i| water.heights()[i]).collect();
     for step in 1..window.end {
@@ -254,7 +254,7 @@ fn a_more_viscous_region_calms_faster() {
     water.drop_stone(192, 64, 4, 100.0);
     let (calm_start, viscous_start) = (energy(&water, 0..128), energy(&water, 128..256));
     assert_eq!(calm_start, viscous_start);
-    let walls = Obstacles::new(width, height);
+    let walls = Obstacles::new(width, height).unwrap();
     let mut fractions = Vec::new();
     for _ in 0..3 {
         for _ in 0..50 {
@@ -278,7 +278,7 @@ fn heavy_rain_for_100000_steps_stays_finite_and_bounded() {
     // highest |h| seen is about 190 and the mean level stays within about 25 of rest.
     let size = 64u32;
     let mut water = SpringSolver::new(size, size).unwrap();
-    let walls = Obstacles::new(size as usize, size as usize);
+    let walls = Obstacles::new(size as usize, size as usize).unwrap();
     let mut rain = Rain::new(1).with_rate(5.0).unwrap();
     let mut highest = 0.0f32;
     for step in 0..100_000 {
@@ -350,8 +350,11 @@ fn invalid_parameters_are_errors_naming_the_value() {
     assert!(text.contains("0.5") && text.contains("(7, 5)"), "{text}");
     assert!(water.set_springs(0.3, 0.2).is_err());
     // Nothing changed, and the limits themselves are accepted.
-    assert_eq!(water.stiffness_at(7, 5), Some(ripples::DEFAULT_STIFFNESS));
-    assert_eq!(water.spread_passes(), ripples::DEFAULT_SPREAD_PASSES);
+    assert_eq!(
+        water.stiffness_at(7, 5),
+        Some(SpringSolver::DEFAULT_STIFFNESS)
+    );
+    assert_eq!(water.spread_passes(), SpringSolver::DEFAULT_SPREAD_PASSES);
     assert!(water.set_springs(1.0, 1.0).is_ok());
     assert!(water.set_springs(0.0, 0.0).is_ok());
     assert!(water.set_spread(0.25, 16).is_ok());
@@ -365,7 +368,7 @@ fn invalid_parameters_are_errors_naming_the_value() {
 fn walls_stay_dry() {
     let size = 64usize;
     let mut water = SpringSolver::new(size as u32, size as u32).unwrap();
-    let mut walls = Obstacles::new(size, size);
+    let mut walls = Obstacles::new(size, size).unwrap();
     walls.set_disk(20, 32, 6, true);
     for y in 0..size as i64 {
         if !(28..36).contains(&y) {
@@ -407,7 +410,7 @@ fn the_sponge_drains_the_ring() {
     reflecting.set_springs(0.0, 0.0).unwrap();
     reflecting.drop_stone(64, 64, 4, 128.0);
     let mut open = reflecting.clone();
-    let walls = Obstacles::new(size, size);
+    let walls = Obstacles::new(size, size).unwrap();
     let sponge = Sponge::new(size, size);
     let (mut kept, mut drained) = (0.0, 0.0);
     for step in 1..=1000 {
@@ -432,7 +435,7 @@ fn calm_water_becomes_exactly_flat() {
     // on most CPUs. Measured: a stone on a 32x32 pool is gone entirely after about 5,400 steps.
     let mut water = SpringSolver::new(32, 32).unwrap();
     water.drop_stone(16, 16, 3, 128.0);
-    let walls = Obstacles::new(32, 32);
+    let walls = Obstacles::new(32, 32).unwrap();
     let mut flat_at = None;
     for step in 1..=10_000 {
         water.step(&walls, None);

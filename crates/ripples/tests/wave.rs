@@ -24,7 +24,7 @@ fn energy_is_conserved_without_damping() {
     // Speed 0.5 takes one substep per step; speed 2.0 takes three, here with a round wall too.
     for (speed, wall) in [(0.5f32, false), (2.0, true)] {
         let mut water = lossless(128, 128, speed);
-        let mut walls = Obstacles::new(128, 128);
+        let mut walls = Obstacles::new(128, 128).unwrap();
         if wall {
             walls.set_disk(90, 80, 6, true);
         }
@@ -130,7 +130,7 @@ fn rings_are_round_and_travel_at_the_requested_speed() {
     for speed in [0.5f32, 1.0, 2.0] {
         let mut water = lossless(size, size, speed);
         water.drop_stone(150, 150, 4, 100.0);
-        let walls = Obstacles::new(size as usize, size as usize);
+        let walls = Obstacles::new(size as usize, size as usize).unwrap();
         // The front moves 60 cells by the first measurement and 120 by the second.
         let first = (60.0 / speed).round() as u32;
         let second = 2 * first;
@@ -192,7 +192,7 @@ fn damping_takes_the_requested_fraction_of_amplitude() {
         let mut water = lossless(200, 200, speed);
         water.set_damping(0.01).unwrap();
         water.drop_stone(100, 100, 4, 100.0);
-        let walls = Obstacles::new(200, 200);
+        let walls = Obstacles::new(200, 200).unwrap();
         water.step(&walls, None);
         let start = water.energy();
         for _ in 0..steps {
@@ -216,7 +216,7 @@ fn damping_takes_the_requested_fraction_of_amplitude() {
         let mut water = lossless(128, 128, 0.5);
         water.set_damping(damping).unwrap();
         water.drop_stone(64, 64, 4, 100.0);
-        let walls = Obstacles::new(128, 128);
+        let walls = Obstacles::new(128, 128).unwrap();
         for _ in 0..200 {
             water.step(&walls, None);
         }
@@ -234,7 +234,7 @@ fn damping_takes_the_requested_fraction_of_amplitude() {
 #[test]
 fn every_speed_is_stable_and_bad_parameters_are_refused() {
     let (width, height) = (80u32, 80u32);
-    let walls = Obstacles::new(width as usize, height as usize);
+    let walls = Obstacles::new(width as usize, height as usize).unwrap();
     for speed in [0.1f32, 0.7, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0] {
         let mut water = WaveSolver::new(width, height).unwrap();
         water.set_wave_speed(speed).unwrap();
@@ -269,7 +269,7 @@ fn every_speed_is_stable_and_bad_parameters_are_refused() {
         let mut water = lossless(48, 48, speed);
         water.drop_stone(20, 24, 1, 100.0);
         water.drop_stone(29, 23, 1, -60.0);
-        let walls = Obstacles::new(48, 48);
+        let walls = Obstacles::new(48, 48).unwrap();
         water.step(&walls, None);
         let start = water.energy();
         for _ in 0..300 {
@@ -308,7 +308,7 @@ fn every_speed_is_stable_and_bad_parameters_are_refused() {
 #[test]
 fn walls_hold_no_water() {
     let mut water = WaveSolver::new(64, 64).unwrap();
-    let mut walls = Obstacles::new(64, 64);
+    let mut walls = Obstacles::new(64, 64).unwrap();
     walls.set_disk(40, 32, 5, true);
     // Stones on the wall itself are dried at the first substep.
     water.drop_stone(34, 32, 8, 100.0);
@@ -348,7 +348,7 @@ fn a_straight_wall_reflects_the_ring() {
     let sponge = Sponge::new(width, height);
     let run = |with_wall: bool| {
         let mut water = lossless(width as u32, height as u32, 1.0);
-        let mut walls = Obstacles::new(width, height);
+        let mut walls = Obstacles::new(width, height).unwrap();
         if with_wall {
             for y in 0..height as i64 {
                 walls.set(150, y, true);
@@ -394,7 +394,7 @@ fn a_straight_wall_reflects_the_ring() {
 fn a_sponge_absorbs_the_ring() {
     let size = 256usize;
     let sponge = Sponge::new(size, size);
-    let walls = Obstacles::new(size, size);
+    let walls = Obstacles::new(size, size).unwrap();
     // At 0.5 cells per step, 400 steps take the front 200 cells: 1.5x the half-width and more.
     let remaining = |sponge: Option<&Sponge>| {
         let mut water = lossless(size as u32, size as u32, 0.5);

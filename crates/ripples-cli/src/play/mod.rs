@@ -383,7 +383,7 @@ impl App {
             view.clock.due(started)
         };
         for _ in 0..steps {
-            view.session.tick();
+            view.session.tick()?;
         }
         let simulated = Instant::now();
 
@@ -591,7 +591,7 @@ impl App {
                     ElementState::Pressed => {
                         let viewport = *view.scaler.viewport();
                         if let Some(gesture) = view.pointer.pressed(button, &viewport, view.shift) {
-                            view.session.gesture(gesture);
+                            view.session.gesture(gesture)?;
                         }
                     }
                     ElementState::Released => view.pointer.released(button),
@@ -609,13 +609,19 @@ impl App {
                     shift,
                     ..
                 } = view;
+                let mut outcome = Ok(());
                 pointer.moved(
                     position.x,
                     position.y,
                     scaler.viewport(),
                     *shift,
-                    |gesture| session.gesture(gesture),
+                    |gesture| {
+                        if outcome.is_ok() {
+                            outcome = session.gesture(gesture);
+                        }
+                    },
                 );
+                outcome?;
                 self.redraw_if_paused();
             }
             WindowEvent::CursorLeft { .. } => {
@@ -821,7 +827,7 @@ mod tests {
         };
         let mut session = maker.make(maker.pool_size(None)).unwrap();
         assert_eq!(session.size(), (80, 60));
-        session.tick();
+        session.tick().unwrap();
         let ripples::Heights::I16(heights) = session.heights() else {
             panic!("the classic solver has i16 heights")
         };

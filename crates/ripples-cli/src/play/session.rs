@@ -36,8 +36,8 @@ pub struct Brush {
 impl Default for Brush {
     fn default() -> Self {
         Self {
-            radius: ripples::DEFAULT_DROP_RADIUS,
-            strength: ripples::DEFAULT_DROP_STRENGTH,
+            radius: ripples::DropEvent::DEFAULT_RADIUS,
+            strength: ripples::DropEvent::DEFAULT_STRENGTH,
         }
     }
 }
@@ -71,7 +71,7 @@ fn step_through<T: Copy + PartialOrd>(steps: &[T], value: T, up: bool) -> T {
 /// density whatever the size and the rate.
 pub fn default_rain(seed: u64, width: u32, height: u32, rate: f64) -> Result<Rain> {
     let megapixels = f64::from(width) * f64::from(height) / 1e6;
-    let per_frame = (RAIN_DENSITY * megapixels / rate).clamp(0.01, ripples::MAX_RAIN_RATE);
+    let per_frame = (RAIN_DENSITY * megapixels / rate).clamp(0.01, ripples::limits::MAX_RAIN_RATE);
     Ok(Rain::new(seed)
         .with_rate(per_frame)?
         .with_radius(1, 3)?
@@ -206,15 +206,16 @@ impl Session {
 
     /// One frame of the simulation: the rain's stones, then the scene's frame (its events and
     /// its steps).
-    pub fn tick(&mut self) {
+    pub fn tick(&mut self) -> Result<()> {
         if self.raining {
             let (width, height) = self.size();
             let pool = self.runner.pool_mut();
             for stone in self.rain.stones(width, height) {
-                pool.drop(stone);
+                pool.drop(stone)?;
             }
         }
         self.runner.advance();
+        Ok(())
     }
 
     /// Renders the water over the picture into `dst` (`0RGB`, pool-sized).
@@ -225,29 +226,36 @@ impl Session {
     }
 
     /// What the pointer did.
-    pub fn gesture(&mut self, gesture: Gesture) {
+    pub fn gesture(&mut self, gesture: Gesture) -> Result<()> {
         let (width, height) = self.size();
         let bound = |[x, y]: [i32; 2]| bound_point([x, y], width, height);
         match gesture {
             Gesture::Stone(at) => {
                 let [x, y] = bound(at);
                 let Brush { radius, strength } = self.brush;
-                self.runner.pool_mut().drop_stone(x, y, radius, strength);
+                self.runner.pool_mut().drop_stone(x, y, radius, strength)?;
             }
             Gesture::Swipe(from, to) => {
                 let (radius, strength) = self.brush.swipe();
                 self.runner
                     .pool_mut()
-                    .swipe(&[bound(from), bound(to)], radius, strength);
+                    .swipe(&[bound(from), bound(to)], radius, strength)?;
             }
             Gesture::Walls { from, to, erase } => {
                 let (from, to) = (bound(from), bound(to));
                 let radius = self.brush.wall_radius();
                 let pool = self.runner.pool_mut();
-                for_each_point_on_line(from, to, |x, y| pool.paint_wall(x, y, radius, !erase));
+                let mut painted = Ok(());
+                for_each_point_on_line(from, to, |x, y| {
+                    if painted.is_ok() {
+                        painted = pool.paint_wall(x, y, radius, !erase);
+                    }
+                });
+                painted?;
                 self.repaint_walls(from, to, radius);
             }
         }
+        Ok(())
     }
 
     /// Carries out a key's command; returns a short message for the overlay when the title
@@ -523,15 +531,15 @@ mod tests {
     fn still_water_shows_the_picture_and_a_stone_changes_it_only_near_where_it_fell() {
         let mut session = session();
         let calm = frame(&mut session);
-        let tiles = ripples::pool_tiles(SIZE.0, SIZE.1);
+        let tiles = ripples::pool_tiles(SIZE.0, SIZE.1).unwrap();
         let expected: Vec<u32> = tiles
             .chunks_exact(4)
             .map(|p| u32::from_le_bytes([p[2], p[1], p[0], 0]))
             .collect();
         assert_eq!(calm, expected, "flat water shows the picture, top byte 0");
-        session.gesture(Gesture::Stone([20, 30]));
+        session.gesture(Gesture::Stone([20, 30])).unwrap();
         for _ in 0..3 {
-            session.tick();
+            session.tick().unwrap();
         }
         let after = frame(&mut session);
         let moved = changed(&calm, &after);
@@ -547,7 +555,7 @@ mod tests {
     #[test]
     fn a_swipe_between_distant_points_leaves_no_gap() {
         let mut session = session();
-        session.gesture(Gesture::Swipe([5, 5], [90, 60]));
+        session.gesture(Gesture::Swipe([5, 5], [90, 60])).unwrap();
         let Heights::I16(heights) = session.heights() else {
             panic!("the classic solver has i16 heights")
         };
@@ -561,13 +569,13 @@ mod tests {
         let mut session = session();
         let calm = frame(&mut session);
         for _ in 0..120 {
-            session.tick();
+            session.tick().unwrap();
         }
         assert_eq!(frame(&mut session), calm, "no rain: the water stays flat");
         assert_eq!(session.command(Command::ToggleRain).unwrap(), None);
         assert!(session.raining() && session.status().raining);
         for _ in 0..120 {
-            session.tick();
+            session.tick().unwrap();
         }
         let rained = changed(&calm, &frame(&mut session));
         // Two seconds of rain reach all four quarters of the pool.
@@ -581,7 +589,7 @@ mod tests {
         }
         session.command(Command::Calm).unwrap();
         session.command(Command::ToggleRain).unwrap();
-        session.tick();
+        session.tick().unwrap();
         assert_eq!(frame(&mut session), calm);
     }
 
@@ -589,11 +597,13 @@ mod tests {
     fn walls_are_painted_erased_and_kept_through_a_solver_switch() {
         let mut session = session();
         let calm = frame(&mut session);
-        session.gesture(Gesture::Walls {
-            from: [10, 10],
-            to: [80, 10],
-            erase: false,
-        });
+        session
+            .gesture(Gesture::Walls {
+                from: [10, 10],
+                to: [80, 10],
+                erase: false,
+            })
+            .unwrap();
         let obstacles = session.runner.pool().obstacles();
         assert!(
             obstacles.is_wall(10, 10) && obstacles.is_wall(45, 10) && obstacles.is_wall(80, 10)
@@ -605,11 +615,13 @@ mod tests {
         session.command(Command::Solver(SolverKind::Wave)).unwrap();
         assert_eq!(session.status().solver, SolverKind::Wave);
         assert!(session.runner.pool().obstacles().is_wall(45, 10));
-        session.gesture(Gesture::Walls {
-            from: [40, 10],
-            to: [50, 10],
-            erase: true,
-        });
+        session
+            .gesture(Gesture::Walls {
+                from: [40, 10],
+                to: [50, 10],
+                erase: true,
+            })
+            .unwrap();
         assert!(!session.runner.pool().obstacles().is_wall(45, 10));
         assert!(session.runner.pool().obstacles().is_wall(20, 10));
         session.command(Command::ClearWalls).unwrap();
@@ -625,11 +637,13 @@ mod tests {
         };
         let mut session = session_with(&args, false);
         assert_eq!(session.status().grid, (48, 32));
-        session.gesture(Gesture::Walls {
-            from: [40, 30],
-            to: [40, 30],
-            erase: false,
-        });
+        session
+            .gesture(Gesture::Walls {
+                from: [40, 30],
+                to: [40, 30],
+                erase: false,
+            })
+            .unwrap();
         let obstacles = session.runner.pool().obstacles();
         for y in 0..SIZE.1 as usize {
             for x in 0..SIZE.0 as usize {

@@ -17,6 +17,12 @@
 //! The `f32` kernels of the physical solvers live in [`float`]: element-wise loops that the
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
 //! construction (see there why).
+//!
+//! This module is public only with the crate's `kernels` feature, which exists for the crate's
+//! own benchmarks, tests and fuzz targets: they call the row kernels one by one and compare the
+//! backends. It is not a stable API; the kernels take rows whose lengths the callers guarantee,
+//! and may panic on rows that disagree. What a program needs from here, [`Backend`],
+//! [`backend`] and [`set_backend`], is also at the crate root.
 
 #![allow(unsafe_code)]
 
@@ -132,7 +138,7 @@ impl std::str::FromStr for Backend {
 }
 
 /// Largest side the SIMD lit kernels handle; wider or taller images (far beyond
-/// [`crate::MAX_SIDE`]) go to the reference. Below it every column is exact in `f32` and a clamped
+/// [`crate::limits::MAX_SIDE`]) go to the reference. Below it every column is exact in `f32` and a clamped
 /// position times 128 fits in `i32`, where x86's `cvttps` would overflow to `i32::MIN` and Rust's
 /// `as` saturates.
 #[cfg(any(

@@ -69,11 +69,6 @@ pub fn parse_header(start: &[u8]) -> Result<NpyHeader> {
             ("descr", Value::Text(text)) => descr.replace(text).is_some(),
             ("fortran_order", Value::Bool(flag)) => fortran_order.replace(flag).is_some(),
             ("shape", Value::Tuple(dims)) => shape.replace(dims).is_some(),
-            ("descr", Value::Structured) => {
-                bail!(
-                    "the dtype is a structured one (a list of fields); expected a plain number type"
-                )
-            }
             ("descr" | "fortran_order" | "shape", value) => {
                 bail!("the header's '{key}' has an unexpected value {value:?}")
             }
@@ -124,8 +119,6 @@ enum Value {
     Text(String),
     Bool(bool),
     Tuple(Vec<u64>),
-    /// A list or dictionary: a structured dtype, which is not read.
-    Structured,
 }
 
 /// Parses the Python dictionary literal of a header into its entries, in order.
@@ -216,7 +209,10 @@ impl Cursor<'_> {
         match rest.first() {
             Some(b'\'' | b'"') => Ok(Value::Text(self.string()?)),
             Some(b'(') => self.tuple(),
-            Some(b'[' | b'{') => Ok(Value::Structured),
+            Some(b'[' | b'{') => bail!(
+                "the header holds a list or dictionary: a structured dtype (a list of fields); \
+                 expected a plain number type"
+            ),
             _ if rest.starts_with(b"True") => {
                 self.at += 4;
                 Ok(Value::Bool(true))
@@ -576,7 +572,7 @@ mod tests {
                 "does not write",
             ),
             (
-                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1}",
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 'y'}",
                 "'x'",
             ),
             (

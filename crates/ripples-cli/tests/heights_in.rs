@@ -71,7 +71,7 @@ fn fails(args: &[&str], dir: &Path, code: i32, needles: &[&str]) -> String {
 fn npy(version: u8, header: &str, data: &[u8]) -> Vec<u8> {
     let fixed = if version == 1 { 10 } else { 12 };
     let mut dict = header.to_string();
-    while (fixed + dict.len() + 1) % 64 != 0 {
+    while !(fixed + dict.len() + 1).is_multiple_of(64) {
         dict.push(' ');
     }
     dict.push('\n');

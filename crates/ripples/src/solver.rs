@@ -330,7 +330,7 @@ impl Solver {
 fn check_float_heights(heights: &[f32], width: usize) -> Result<(), Error> {
     let out_of_range = heights
         .iter()
-        .position(|value| !(value.abs() <= MAX_FLOAT_HEIGHT));
+        .position(|value| !value.is_finite() || value.abs() > MAX_FLOAT_HEIGHT);
     match out_of_range {
         None => Ok(()),
         Some(i) => Err(Error::Invalid(format!(

@@ -345,14 +345,15 @@ fn start_from_heights(
         .pool_mut()
         .set_heights(loaded.heights())
         .map_err(|error| anyhow!("heights '{}': {error}", path.display()))?;
-    let kept = match (loaded.heights(), runner.pool().solver().heights()) {
+    let set_to_rest = match (loaded.heights(), runner.pool().solver().heights()) {
         (Heights::I16(given), Heights::I16(now)) => count_changed(given, now),
         (Heights::F32(given), Heights::F32(now)) => count_changed(given, now),
         _ => 0,
     };
-    Ok((kept > 0).then(|| {
+    Ok((set_to_rest > 0).then(|| {
         format!(
-            "heights '{}': {kept} cells on the pool's edge or under walls were set to rest (the              edge and walls hold no waves)",
+            "heights '{}': {set_to_rest} cells on the pool's edge or under walls were set to rest (the \
+             edge and walls hold no waves)",
             path.display()
         )
     }))

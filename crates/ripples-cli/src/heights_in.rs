@@ -586,4 +586,24 @@ mod tests {
             assert!(message.contains(expected), "{dict}: {message}");
         }
     }
+
+    #[test]
+    fn every_byte_of_a_header_changed_or_cut_gives_a_header_or_an_error() {
+        let good = preamble(
+            1,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }",
+        );
+        for at in 0..good.len() {
+            parse_header(&good[..at]).unwrap_err();
+            for byte in [
+                0u8, b' ', b'(', b')', b',', b'\'', b'9', b'[', b'}', 0x80, 0xff,
+            ] {
+                let mut changed = good.clone();
+                changed[at] = byte;
+                if let Ok(header) = parse_header(&changed) {
+                    assert!(header.data_offset <= changed.len());
+                }
+            }
+        }
+    }
 }

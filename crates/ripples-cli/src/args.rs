@@ -113,6 +113,14 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE.npy")]
     pub heights_out: Option<PathBuf>,
 
+    /// Start the water from this height field instead of calm water: a NumPy .npy file of
+    /// shape (rows, columns) of the simulation grid (the pool's size divided by --sim-scale,
+    /// rounded up), dtype '<i2' for the classic solver or '<f4' heights above rest (positive
+    /// up) for wave and spring. The water starts at rest with that surface; the pool's edge and
+    /// walls stay flat. --heights-out of one render is a valid --heights-in of the next.
+    #[arg(long, value_name = "FILE.npy")]
+    pub heights_in: Option<PathBuf>,
+
     // What the render shows: still water, transparency, one frame, a seamless loop.
     /// Keep still water when nothing disturbs it. Without this, a render with no stones,
     /// swipes, rain, sources or scene file gets rain and three stones, so it is not a still.

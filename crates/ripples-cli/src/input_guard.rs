@@ -3,7 +3,8 @@
 //! `ripples render in.png --out in.png` would read the picture and then, at the end, put the
 //! animation in its place: the picture is gone. So before anything is read or written, every
 //! output (`--out`, `--heights-out`) is compared with every input (the image, the obstacles,
-//! the spring maps, the scene file, and the image and maps the scene file names), and a match
+//! the spring maps, the scene file, `--heights-in`, and the image and maps the scene file
+//! names), and a match
 //! is a usage error that names both.
 //!
 //! "The same file" is decided on what the paths lead to, not on how they are spelled: canonical
@@ -68,8 +69,13 @@ fn device_inode(_metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
 /// Refuses, as a usage error, a render of `args` (with `scene_file` loaded from `--scene`)
 /// whose `--out` or `--heights-out` is the same file as one of its inputs, or as each other.
 pub fn refuse_outputs_over_inputs(args: &RenderArgs, scene_file: Option<&SceneFile>) -> Result<()> {
+    let heights_in = args.heights_in.as_ref().map(|path| InputFile {
+        role: "the heights input".to_string(),
+        path: path.clone(),
+    });
     let inputs: Vec<(InputFile, FileIdentity)> = input_files(&args.water, scene_file)
         .into_iter()
+        .chain(heights_in)
         .filter_map(|input| FileIdentity::of(&input.path).map(|identity| (input, identity)))
         .collect();
     let is_directory = matches!(OutputKind::from_path(&args.out), Ok(OutputKind::Directory));

@@ -8,6 +8,7 @@ pub mod args;
 pub mod background;
 pub mod bench;
 pub mod fit;
+pub mod heights_in;
 pub mod inert_options;
 pub mod input_guard;
 pub mod interrupt;

@@ -13,6 +13,8 @@
 //! only when every frame made it; any error on either side drops it unfinished, which leaves no
 //! output file. The time of each stage is measured and reported per frame.
 //!
+//! With `--heights-in` the water starts from a field read from a file
+//! ([`crate::heights_in`]), checked against the grid and the solver before the output is opened.
 //! With `--heights-out` there are two outputs, written both or neither: the finished animation
 //! waits under its temporary name while the heights are written to theirs, then the animation
 //! is moved into place, then the heights. Only that last move can fail after the animation is
@@ -39,6 +41,7 @@ use ripples::{Heights, Look, RenderMode, SceneRunner};
 use crate::UsageError;
 use crate::args::RenderArgs;
 use crate::background::{self, Colour};
+use crate::heights_in::{GridShape, read_heights};
 use crate::lively;
 use crate::output::{
     AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, StagedFile, StillPngSink,
@@ -192,8 +195,9 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     // bury it.
     let mut notes = std::mem::take(&mut plan.notes);
     let (width, height) = plan.natural_size(DEFAULT_SIZE);
+    // A given field moves the water by itself: no stones are added to it.
     if lively::is_undisturbed(&plan.scene) {
-        if !has_scene_file && !args.calm {
+        if !has_scene_file && !args.calm && args.heights_in.is_none() {
             notes.push(lively::ADDED.to_string());
             lively::add_default_disturbances(&mut plan.scene, (width, height));
         }
@@ -206,13 +210,16 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let frames = plan.scene.frames;
     let still_frame = still.map(|still| still.frame(frames)).transpose()?;
     let Water {
-        runner,
+        mut runner,
         mut image,
         walls,
         notes: water_notes,
         ..
     } = plan.build(width, height)?;
     notes.extend(water_notes);
+    if let Some(path) = &args.heights_in {
+        notes.extend(start_from_heights(&mut runner, path, (width, height))?);
+    }
     if let Some(walls) = &walls {
         paint_walls(&mut image.pixels, walls);
     }
@@ -315,6 +322,46 @@ fn check_output_destination(args: &RenderArgs, kind: OutputKind) -> Result<()> {
         check_not_existing(&args.out)?;
     }
     Ok(())
+}
+
+/// `--heights-in`: reads the field at `path` for the runner's grid and solver and starts the
+/// water from it. Returns a note when cells of the pool's edge or walls held heights that the
+/// water cannot keep (they were set to rest).
+fn start_from_heights(
+    runner: &mut SceneRunner,
+    path: &Path,
+    pool: (u32, u32),
+) -> Result<Option<String>> {
+    let pool_state = runner.pool();
+    let grid = GridShape {
+        width: pool_state.solver().width(),
+        height: pool_state.solver().height(),
+        pool,
+        sim_scale: pool_state.sim_scale(),
+        solver: pool_state.solver().kind(),
+    };
+    let loaded = read_heights(path, &grid)?;
+    runner
+        .pool_mut()
+        .set_heights(loaded.heights())
+        .map_err(|error| anyhow!("heights '{}': {error}", path.display()))?;
+    let set_to_rest = match (loaded.heights(), runner.pool().solver().heights()) {
+        (Heights::I16(given), Heights::I16(now)) => count_changed(given, now),
+        (Heights::F32(given), Heights::F32(now)) => count_changed(given, now),
+        _ => 0,
+    };
+    Ok((set_to_rest > 0).then(|| {
+        format!(
+            "heights '{}': {set_to_rest} cells on the pool's edge or under walls were set to rest (the \
+             edge and walls hold no waves)",
+            path.display()
+        )
+    }))
+}
+
+/// How many values differ between two fields of the same size.
+fn count_changed<T: PartialEq>(given: &[T], now: &[T]) -> usize {
+    given.iter().zip(now).filter(|(a, b)| a != b).count()
 }
 
 /// Prints each note on a line of its own on stderr.

@@ -9,7 +9,7 @@
 use crate::boundary::{Boundary, Obstacles, Sponge};
 use crate::error::Error;
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
-use crate::render::{FieldView, Look, Renderer};
+use crate::render::{FieldView, Heights, Look, Renderer};
 use crate::solver::{Solver, SolverKind};
 use crate::sources::{Generator, Reach, Stone, stamp_polyline};
 
@@ -273,6 +273,41 @@ impl Pool {
             let reach = Reach::stones(solver.width() as usize, solver.height() as usize, 0);
             stamp_polyline(cells, reach, |x, y| solver.set_height(x, y, value));
         }
+    }
+
+    /// Starts the water from a given surface: `heights` holds one value per grid cell
+    /// (`solver().width() x solver().height()`, row-major), the water at rest with that
+    /// surface, as [`Solver::set_heights`] sets it: `i16` for the classic solver, `f32` heights
+    /// above rest (positive up) for the others. Border cells and walls stay at rest whatever
+    /// `heights` holds there. A wrong length, the other element type or a float that is not
+    /// finite or beyond `±`[`MAX_FLOAT_HEIGHT`](crate::limits::MAX_FLOAT_HEIGHT) is an
+    /// [`Error`] naming it, and the water is left as it was.
+    ///
+    /// This makes the pool a renderer for any height field (terrain, an ocean simulation, a
+    /// surface from an experiment):
+    ///
+    /// ```
+    /// use ripples::{Heights, Look, Pool, SolverKind};
+    ///
+    /// let mut pool = Pool::new(64, 48)?;
+    /// pool.set_solver(SolverKind::Wave)?;
+    /// let bump: Vec<f32> = (0..64 * 48)
+    ///     .map(|i| {
+    ///         let (dx, dy) = ((i % 64) as f32 - 32.0, (i / 64) as f32 - 24.0);
+    ///         100.0 * (-(dx * dx + dy * dy) / 20.0).exp()
+    ///     })
+    ///     .collect();
+    /// pool.set_heights(Heights::F32(&bump))?;
+    /// let background = ripples::pool_tiles(64, 48)?;
+    /// let mut frame = vec![0u8; background.len()];
+    /// pool.render(&Look::default(), &background, &mut frame)?;
+    /// assert_ne!(frame, background);
+    /// # Ok::<(), ripples::Error>(())
+    /// ```
+    pub fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
+        self.solver.set_heights(heights)?;
+        self.solver.dry(&self.obstacles);
+        Ok(())
     }
 
     /// Calms the water.

@@ -11,6 +11,7 @@
 use crate::boundary::{Obstacles, Sponge};
 use crate::classic::ClassicSolver;
 use crate::error::Error;
+use crate::limits::MAX_FLOAT_HEIGHT;
 use crate::render::Heights;
 use crate::spring::SpringSolver;
 use crate::wave::WaveSolver;
@@ -44,6 +45,17 @@ impl std::str::FromStr for SolverKind {
             _ => Err(Error::Invalid(format!(
                 "solver must be 'classic', 'wave' or 'spring', got '{text}'"
             ))),
+        }
+    }
+}
+
+impl SolverKind {
+    /// The name a scene file or a command line gives it: `"classic"`, `"wave"` or `"spring"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Classic => "classic",
+            Self::Wave => "wave",
+            Self::Spring => "spring",
         }
     }
 }
@@ -168,6 +180,95 @@ impl Solver {
         }
     }
 
+    /// Sets the whole field from `heights` (row-major, `width * height` cells), the water at
+    /// rest with that surface: the previous field equals the new one (classic and wave) or
+    /// every velocity is 0 (spring), so nothing moves until the surface's own slopes pull it.
+    ///
+    /// The element type must be the solver's: [`Heights::I16`] for the classic solver (its
+    /// integer heights, a stone's dent negative), [`Heights::F32`] for the wave and spring
+    /// solvers (height above rest, positive up), each float finite and within
+    /// `±`[`MAX_FLOAT_HEIGHT`]. Border cells are the pool's edge and stay at rest: what
+    /// `heights` holds there is not used (the solvers never move their border, and a raised edge
+    /// would stay raised for ever). A wrong length, the other element type or a value out of
+    /// range is an [`Error`] naming it, and the field is left as it was.
+    ///
+    /// ```
+    /// use ripples::{Heights, Solver, SolverKind};
+    ///
+    /// let mut water = Solver::new(SolverKind::Wave, 5, 4)?;
+    /// let mut bump = vec![0.0f32; 5 * 4];
+    /// bump[2 * 5 + 2] = 40.0;
+    /// water.set_heights(Heights::F32(&bump))?;
+    /// assert!(matches!(water.heights(), Heights::F32(now) if now == bump.as_slice()));
+    /// assert!(water.set_heights(Heights::I16(&[0; 20])).is_err());
+    /// # Ok::<(), ripples::Error>(())
+    /// ```
+    pub fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
+        let (width, height) = (self.width() as usize, self.height() as usize);
+        let expected = width * height;
+        if heights.len() != expected {
+            return Err(Error::Invalid(format!(
+                "heights have {} cells, expected {expected} for the {width}x{height} grid",
+                heights.len()
+            )));
+        }
+        let kind = self.kind();
+        match (self, heights) {
+            (Self::Classic(solver), Heights::I16(given)) => {
+                let (current, previous) = solver.fields_mut();
+                current.copy_from_slice(given);
+                clear_border(current, width, height, 0);
+                previous.copy_from_slice(current);
+            }
+            (Self::Wave(solver), Heights::F32(given)) => {
+                check_float_heights(given, width)?;
+                let (current, previous) = solver.fields_mut();
+                current.copy_from_slice(given);
+                clear_border(current, width, height, 0.0);
+                previous.copy_from_slice(current);
+            }
+            (Self::Spring(solver), Heights::F32(given)) => {
+                check_float_heights(given, width)?;
+                let (current, velocities) = solver.fields_mut();
+                current.copy_from_slice(given);
+                clear_border(current, width, height, 0.0);
+                velocities.fill(0.0);
+            }
+            (_, given) => {
+                let (found, needed) = match given {
+                    Heights::I16(_) => ("i16", "f32"),
+                    Heights::F32(_) => ("f32", "i16"),
+                };
+                return Err(Error::Invalid(format!(
+                    "heights are {found}, but the {} solver keeps {needed} heights",
+                    kind.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the wall cells of `obstacles` to rest in every field (after a field was loaded).
+    pub(crate) fn dry(&mut self, obstacles: &Obstacles) {
+        match self {
+            Self::Classic(s) => {
+                let (current, previous) = s.fields_mut();
+                obstacles.dry(current, 0);
+                obstacles.dry(previous, 0);
+            }
+            Self::Wave(s) => {
+                let (current, previous) = s.fields_mut();
+                obstacles.dry(current, 0.0);
+                obstacles.dry(previous, 0.0);
+            }
+            Self::Spring(s) => {
+                let (heights, velocities) = s.fields_mut();
+                obstacles.dry(heights, 0.0);
+                obstacles.dry(velocities, 0.0);
+            }
+        }
+    }
+
     /// Advances one step with these walls and, for open water, this sponge.
     pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         match self {
@@ -221,5 +322,33 @@ impl Solver {
             Self::Wave(s) => s.set_height(x, y, value),
             Self::Spring(s) => s.set_height(x, y, value),
         }
+    }
+}
+
+/// Refuses a float field with a value that is not finite or lies beyond
+/// `±`[`MAX_FLOAT_HEIGHT`], naming the first such cell.
+fn check_float_heights(heights: &[f32], width: usize) -> Result<(), Error> {
+    let out_of_range = heights
+        .iter()
+        .position(|value| !value.is_finite() || value.abs() > MAX_FLOAT_HEIGHT);
+    match out_of_range {
+        None => Ok(()),
+        Some(i) => Err(Error::Invalid(format!(
+            "height at cell ({}, {}) must be a finite number within -{MAX_FLOAT_HEIGHT}..={MAX_FLOAT_HEIGHT}, got {}",
+            i % width,
+            i / width,
+            heights[i]
+        ))),
+    }
+}
+
+/// Sets the border cells (first and last row and column) of a `width x height` field to `rest`.
+fn clear_border<T: Copy>(field: &mut [T], width: usize, height: usize, rest: T) {
+    let last_row = (height - 1) * width;
+    field[..width].fill(rest);
+    field[last_row..].fill(rest);
+    for row in field.chunks_exact_mut(width) {
+        row[0] = rest;
+        row[width - 1] = rest;
     }
 }

@@ -549,7 +549,10 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
     override_with(&mut look.caustics, args.caustics);
     override_with(&mut look.sun_elevation, args.sun_elevation);
     override_with(&mut look.sun_azimuth, args.sun_azimuth);
-    override_with(&mut look.water_colour, args.water_colour.map(|colour| colour.0));
+    override_with(
+        &mut look.water_colour,
+        args.water_colour.map(|colour| colour.0),
+    );
     override_with(&mut look.clarity, args.clarity);
     override_with(&mut look.wave_height, args.wave_height);
     if let Some(rate) = args.rain {

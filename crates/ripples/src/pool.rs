@@ -8,8 +8,8 @@
 
 use crate::boundary::{Boundary, Obstacles, Sponge};
 use crate::error::Error;
-use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::kernels::natural::PixelOrder;
+use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::render::{FieldView, Look, Renderer};
 use crate::solver::{Solver, SolverKind};
 use crate::sources::{Generator, Reach, Stone, stamp_polyline};

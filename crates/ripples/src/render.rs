@@ -352,8 +352,12 @@ impl SmoothedRows {
         let grid = |i: usize| i * width..(i + 1) * width;
         let out = &mut self.rows[slot];
         match field.heights {
-            Heights::I16(h) => natural::smooth_row(&h[grid(above)], &h[grid(row)], &h[grid(below)], out),
-            Heights::F32(h) => natural::smooth_row(&h[grid(above)], &h[grid(row)], &h[grid(below)], out),
+            Heights::I16(h) => {
+                natural::smooth_row(&h[grid(above)], &h[grid(row)], &h[grid(below)], out)
+            }
+            Heights::F32(h) => {
+                natural::smooth_row(&h[grid(above)], &h[grid(row)], &h[grid(below)], out)
+            }
         }
         self.holds[slot] = row;
     }
@@ -871,7 +875,8 @@ impl FrameJob<'_> {
                 *cached_grid_row = row_above;
             }
             let weight_below = v - row_above as f32;
-            for ((above, below), out) in grid_above.iter().zip(&*grid_below).zip(pixels.iter_mut()) {
+            for ((above, below), out) in grid_above.iter().zip(&*grid_below).zip(pixels.iter_mut())
+            {
                 kernels::gradient_row_scaled(above, below, weight_below, scale, out);
             }
         }

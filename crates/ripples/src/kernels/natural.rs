@@ -71,7 +71,11 @@ pub fn smooth_row<T: Copy + Into<f32>>(up: &[T], mid: &[T], down: &[T], out: &mu
 fn mirrored_neighbours(x: usize, width: usize) -> (usize, usize) {
     let last = width - 1;
     let left = if x > 0 { x - 1 } else { 1.min(last) };
-    let right = if x < last { x + 1 } else { last.saturating_sub(1) };
+    let right = if x < last {
+        x + 1
+    } else {
+        last.saturating_sub(1)
+    };
     (left, right)
 }
 
@@ -346,8 +350,8 @@ pub fn natural_render_row(
         let reflected_z = twice_cos * cos_i - 1.0;
         let grazing = 1.0 - cos_i;
         let grazing_squared = grazing * grazing;
-        let fresnel =
-            FRESNEL_HEAD_ON + (1.0 - FRESNEL_HEAD_ON) * (grazing_squared * grazing_squared * grazing);
+        let fresnel = FRESNEL_HEAD_ON
+            + (1.0 - FRESNEL_HEAD_ON) * (grazing_squared * grazing_squared * grazing);
         let sky_height = if reflected_z > 0.0 { reflected_z } else { 0.0 };
         let towards_sun = reflected_x * sun_x + reflected_y * sun_y + reflected_z * sun_z;
         let mut glint = if towards_sun > 0.0 { towards_sun } else { 0.0 };

@@ -386,7 +386,7 @@ pub struct WaterArgs {
 
     // The natural look (--render natural).
     /// Natural look: depth of the pool's floor (the picture) under the water, in pixels,
-    /// 0..=1024; deeper water bends the view more [default: 40].
+    /// 0..=1024; deeper water bends the view more [default: 48].
     #[arg(
         long,
         value_name = "PIXELS",
@@ -396,7 +396,7 @@ pub struct WaterArgs {
     pub depth: Option<f32>,
 
     /// Natural look: strength of the caustics, the bright and dark patterns of sunlight
-    /// focused by the waves on the floor, 0..=4 [default: 0.7].
+    /// focused by the waves on the floor, 0..=4 [default: 0.15].
     #[arg(
         long,
         value_name = "K",

@@ -118,8 +118,10 @@ fn gaussian(amplitude: f32, sigma: f32) -> Vec<f32> {
 #[test]
 fn a_bump_focuses_sunlight_beneath_it_and_a_dip_spreads_it() {
     let floor = uniform_floor([128, 128, 128, 255]);
+    // Caustics at full strength: the physical ratio of areas.
     let look = Look {
         sun_elevation: 70.0,
+        caustics: 1.0,
         ..Look::natural()
     };
     let centre = (HEIGHT / 2) * WIDTH + WIDTH / 2;

@@ -266,7 +266,7 @@ fn cell_sized_noise_does_not_show_as_speckle() {
             HEIGHT.div_ceil(scale as usize),
         );
         let checkerboard = field(width, height, |x, y| {
-            if (x as usize + y as usize) % 2 == 0 {
+            if (x as usize + y as usize).is_multiple_of(2) {
                 4.0
             } else {
                 -4.0

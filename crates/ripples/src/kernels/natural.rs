@@ -59,9 +59,9 @@ pub fn smooth_row<T: Copy + Into<f32>>(up: &[T], mid: &[T], down: &[T], out: &mu
     let width = out.len();
     let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
     let column = |x: usize| -> f32 { up[x].into() + 2.0 * mid[x].into() + down[x].into() };
-    for x in 0..width {
+    for (x, smoothed) in out.iter_mut().enumerate() {
         let (left, right) = mirrored_neighbours(x, width);
-        out[x] = (column(left) + 2.0 * column(x) + column(right)) * (1.0 / 16.0);
+        *smoothed = (column(left) + 2.0 * column(x) + column(right)) * (1.0 / 16.0);
     }
 }
 

@@ -347,17 +347,14 @@ impl SmoothedRows {
             return;
         }
         let width = field.width;
-        let above = mirrored_row(row, -1, field.height);
-        let below = mirrored_row(row, 1, field.height);
-        let grid = |i: usize| i * width..(i + 1) * width;
+        let rows = [-2, -1, 0, 1, 2].map(|step| {
+            let i = mirrored_row(row, step, field.height);
+            i * width..(i + 1) * width
+        });
         let out = &mut self.rows[slot];
         match field.heights {
-            Heights::I16(h) => {
-                natural::smooth_row(&h[grid(above)], &h[grid(row)], &h[grid(below)], out)
-            }
-            Heights::F32(h) => {
-                natural::smooth_row(&h[grid(above)], &h[grid(row)], &h[grid(below)], out)
-            }
+            Heights::I16(h) => natural::smooth_row(rows.map(|r| &h[r]), out),
+            Heights::F32(h) => natural::smooth_row(rows.map(|r| &h[r]), out),
         }
         self.holds[slot] = row;
     }
@@ -381,16 +378,7 @@ impl SmoothedRows {
 /// Row `row + step` of a grid `height` rows tall, mirrored at its edges (row -1 is row 1), as
 /// the natural look's smoothing and slopes read it.
 fn mirrored_row(row: usize, step: isize, height: usize) -> usize {
-    let last = height as isize - 1;
-    let wanted = row as isize + step;
-    let mirrored = if wanted < 0 {
-        -wanted
-    } else if wanted > last {
-        2 * last - wanted
-    } else {
-        wanted
-    };
-    mirrored.clamp(0, last) as usize
+    natural::mirrored(row, step, height)
 }
 
 /// The five surface rows as the natural kernel writes them.
@@ -606,7 +594,7 @@ impl Renderer {
     /// which keeps the source rows a tile gathers from in L2 (see [`TILE_WIDTH`]).
     ///
     /// Only for the classic and default looks at scale 1 (the natural look smooths the field
-    /// over five rows, more than this pass keeps); returns `false` (doing nothing) for
+    /// over seven rows, more than this pass keeps); returns `false` (doing nothing) for
     /// anything else, so the caller can step and render separately.
     pub(crate) fn step_and_render_classic(
         &mut self,

@@ -12,7 +12,7 @@
 //! - **reflection**: a sky gradient, in the direction of the reflected view ray, and the sun's
 //!   glint, weighted by Schlick's Fresnel term (2% head on, more on steep slopes).
 //!
-//! The slopes and curvatures come from a *smoothed* height field ([`smooth_row`], a 3x3 binomial
+//! The slopes and curvatures come from a *smoothed* height field ([`smooth_row`], a 5x5 binomial
 //! filter, then [`surface_row`]'s central differences): the binomial filter cancels a cell-sized
 //! checkerboard exactly, so noise at the grid's own frequency never shows as speckle, and at a
 //! simulation scale above 1 the renderer upsamples these smooth rows bilinearly.
@@ -49,19 +49,27 @@ pub const SKY_ZENITH: [f32; 3] = [70.0, 120.0, 200.0];
 /// The sun's colour (RGB, 0..=1), a little warm.
 pub const SUN_COLOUR: [f32; 3] = [1.0, 0.97, 0.9];
 
-/// Smooths one grid row with the 3x3 binomial filter (`[1 2 1] x [1 2 1] / 16`).
+/// Smooths one grid row with the 5x5 binomial filter (`[1 4 6 4 1] x [1 4 6 4 1] / 256`).
 ///
-/// `up`, `mid` and `down` are the rows above, at and below (the caller mirrors them at the
-/// grid's edges: the row above row 0 is row 1); columns are mirrored the same way (column -1 is
-/// column 1). A checkerboard of `+-a` becomes exactly 0, away from edges and at them.
+/// `rows` are the grid rows two above to two below (the caller mirrors them at the grid's
+/// edges: the row above row 0 is row 1); columns are mirrored the same way (column -1 is column
+/// 1). A checkerboard of `+-a` becomes exactly 0, away from edges and at them, and other noise
+/// near the cell size is damped far more than waves a few cells long.
 #[inline]
-pub fn smooth_row<T: Copy + Into<f32>>(up: &[T], mid: &[T], down: &[T], out: &mut [f32]) {
+pub fn smooth_row<T: Copy + Into<f32>>(rows: [&[T]; 5], out: &mut [f32]) {
     let width = out.len();
-    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
-    let column = |x: usize| -> f32 { up[x].into() + 2.0 * mid[x].into() + down[x].into() };
+    let [far_up, up, mid, down, far_down] = rows.map(|row| &row[..width]);
+    let column = |x: usize| -> f32 {
+        (far_up[x].into() + far_down[x].into())
+            + 4.0 * (up[x].into() + down[x].into())
+            + 6.0 * mid[x].into()
+    };
     for (x, smoothed) in out.iter_mut().enumerate() {
-        let (left, right) = mirrored_neighbours(x, width);
-        *smoothed = (column(left) + 2.0 * column(x) + column(right)) * (1.0 / 16.0);
+        let [far_left, left, right, far_right] =
+            [-2, -1, 1, 2].map(|step| mirrored(x, step, width));
+        let outer = column(far_left) + column(far_right);
+        let inner = column(left) + column(right);
+        *smoothed = (outer + 4.0 * inner + 6.0 * column(x)) * (1.0 / 256.0);
     }
 }
 
@@ -69,14 +77,23 @@ pub fn smooth_row<T: Copy + Into<f32>>(up: &[T], mid: &[T], down: &[T], out: &mu
 /// column 1), so a slope across an edge is 0, as at a reflecting wall.
 #[inline]
 fn mirrored_neighbours(x: usize, width: usize) -> (usize, usize) {
-    let last = width - 1;
-    let left = if x > 0 { x - 1 } else { 1.min(last) };
-    let right = if x < last {
-        x + 1
+    (mirrored(x, -1, width), mirrored(x, 1, width))
+}
+
+/// Index `index + step` of a row or column `len` long, mirrored at its ends (-1 is 1, -2 is 2,
+/// `len` is `len - 2`), and kept inside it when it is too short to mirror.
+#[inline]
+pub fn mirrored(index: usize, step: isize, len: usize) -> usize {
+    let last = len as isize - 1;
+    let wanted = index as isize + step;
+    let mirrored = if wanted < 0 {
+        -wanted
+    } else if wanted > last {
+        2 * last - wanted
     } else {
-        last.saturating_sub(1)
+        wanted
     };
-    (left, right)
+    mirrored.clamp(0, last.max(0)) as usize
 }
 
 /// Slopes and curvatures of a surface along one row, in height units per cell (per cell

@@ -21,8 +21,9 @@ const SOLVER_HELP: &str = "The solver: classic (integers, the original two-buffe
 /// The help of `--render`, the same in every subcommand.
 const LOOK_HELP: &str = "The look: default (refraction lit by a light: shading and highlights, \
      smooth), classic (refraction only, in whole pixels, as the original ripple algorithm draws \
-     it: fastest) or spring (refraction, and fast-moving water turns see-through, made for the \
-     spring solver)";
+     it: fastest), spring (refraction, and fast-moving water turns see-through, made for the \
+     spring solver) or natural (the picture is the floor of a pool seen through real water: \
+     refraction through --depth, caustics, sky reflection and the water's colour)";
 
 use crate::background::Colour;
 use crate::fit::Fit;
@@ -390,6 +391,72 @@ pub struct WaterArgs {
         allow_negative_numbers = true
     )]
     pub spring_transparency: Option<f32>,
+
+    // The natural look (--render natural).
+    /// Natural look: depth of the pool's floor (the picture) under the water, in pixels,
+    /// 0..=1024; deeper water bends the view more [default: 48].
+    #[arg(
+        long,
+        value_name = "PIXELS",
+        value_parser = look_value(|look, value| look.depth = value),
+        allow_negative_numbers = true
+    )]
+    pub depth: Option<f32>,
+
+    /// Natural look: strength of the caustics, the bright and dark patterns of sunlight
+    /// focused by the waves on the floor, 0..=4 [default: 0.15].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.caustics = value),
+        allow_negative_numbers = true
+    )]
+    pub caustics: Option<f32>,
+
+    /// Natural look: the sun's height above the horizon in degrees, 1..=90 (90 = overhead)
+    /// [default: 60].
+    #[arg(
+        long,
+        value_name = "DEGREES",
+        value_parser = look_value(|look, value| look.sun_elevation = value),
+        allow_negative_numbers = true
+    )]
+    pub sun_elevation: Option<f32>,
+
+    /// Natural look: the sun's direction in degrees, counter-clockwise from the right of the
+    /// picture (90 = from the top), -360..=360 [default: 120].
+    #[arg(
+        long,
+        value_name = "DEGREES",
+        value_parser = look_value(|look, value| look.sun_azimuth = value),
+        allow_negative_numbers = true
+    )]
+    pub sun_azimuth: Option<f32>,
+
+    /// Natural look: the colour white light takes after --clarity pixels of water: #rrggbb,
+    /// rrggbb, white (no tint), grey or black [default: #bee6e1, a pale green-blue].
+    #[arg(long, value_name = "COLOUR", value_parser = parse_colour)]
+    pub water_colour: Option<Colour>,
+
+    /// Natural look: pixels of water after which white light has the --water-colour,
+    /// 1..=1000000; larger is clearer water [default: 600].
+    #[arg(
+        long,
+        value_name = "PIXELS",
+        value_parser = look_value(|look, value| look.clarity = value),
+        allow_negative_numbers = true
+    )]
+    pub clarity: Option<f32>,
+
+    /// Natural look: pixels of surface height per unit of the simulation's height, 0..=16;
+    /// taller waves bend and focus the light more [default: 0.04].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.wave_height = value),
+        allow_negative_numbers = true
+    )]
+    pub wave_height: Option<f32>,
 
     // How the picture and the scene meet a pool of another shape.
     /// When the pool's shape differs from the picture's: cover (scale to fill, crop the

@@ -550,6 +550,7 @@ fn render_name(mode: RenderMode) -> &'static str {
         RenderMode::Classic => "classic",
         RenderMode::Default => "default",
         RenderMode::Spring => "spring",
+        RenderMode::Natural => "natural",
     }
 }
 

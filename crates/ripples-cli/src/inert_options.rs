@@ -121,7 +121,9 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             || (frontend == Frontend::Window
                 && match look {
                     RenderMode::Classic => mode == RenderMode::Default,
-                    RenderMode::Default | RenderMode::Spring => mode == RenderMode::Classic,
+                    RenderMode::Default | RenderMode::Spring | RenderMode::Natural => {
+                        mode == RenderMode::Classic
+                    }
                 })
     };
     let look_options = [
@@ -147,6 +149,29 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             "--spring-transparency",
             args.spring_transparency.is_some(),
             RenderMode::Spring,
+        ),
+        ("--depth", args.depth.is_some(), RenderMode::Natural),
+        ("--caustics", args.caustics.is_some(), RenderMode::Natural),
+        (
+            "--sun-elevation",
+            args.sun_elevation.is_some(),
+            RenderMode::Natural,
+        ),
+        (
+            "--sun-azimuth",
+            args.sun_azimuth.is_some(),
+            RenderMode::Natural,
+        ),
+        (
+            "--water-colour",
+            args.water_colour.is_some(),
+            RenderMode::Natural,
+        ),
+        ("--clarity", args.clarity.is_some(), RenderMode::Natural),
+        (
+            "--wave-height",
+            args.wave_height.is_some(),
+            RenderMode::Natural,
         ),
     ];
     for (option, given, owner) in look_options {
@@ -194,6 +219,7 @@ fn look_name(mode: RenderMode) -> &'static str {
         RenderMode::Default => "default",
         RenderMode::Classic => "classic",
         RenderMode::Spring => "spring",
+        RenderMode::Natural => "natural",
     }
 }
 

@@ -545,6 +545,16 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
     override_with(&mut look.light_angle, args.light_angle);
     override_with(&mut look.spring_refraction, args.spring_refraction);
     override_with(&mut look.spring_transparency, args.spring_transparency);
+    override_with(&mut look.depth, args.depth);
+    override_with(&mut look.caustics, args.caustics);
+    override_with(&mut look.sun_elevation, args.sun_elevation);
+    override_with(&mut look.sun_azimuth, args.sun_azimuth);
+    override_with(
+        &mut look.water_colour,
+        args.water_colour.map(|colour| colour.0),
+    );
+    override_with(&mut look.clarity, args.clarity);
+    override_with(&mut look.wave_height, args.wave_height);
     if let Some(rate) = args.rain {
         scene
             .rain

@@ -26,7 +26,8 @@
 //! - [`Pool`]: a solver over an image, in image pixels, with an optional coarser simulation
 //!   grid, walls ([`Obstacles`]), edges ([`Boundary`]) and wave [`Generator`]s.
 //! - [`Look`] / [`RenderMode`] / [`Renderer`]: the lit default look, the classic refraction of
-//!   the demo-scene effect, and the spring look.
+//!   the demo-scene effect, the spring look, and the natural look (the image as a pool's floor
+//!   seen through real water: refraction through a depth, caustics, sky reflection, absorption).
 //! - [`ClassicSolver`] (the integer two-buffer algorithm of the demo-scene effect, bit-exact),
 //!   [`WaveSolver`], [`SpringSolver`], and [`Solver`], any of them: the solvers on their own, in
 //!   grid cells.

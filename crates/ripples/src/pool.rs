@@ -8,6 +8,7 @@
 
 use crate::boundary::{Boundary, Obstacles, Sponge};
 use crate::error::Error;
+use crate::kernels::natural::PixelOrder;
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::render::{FieldView, Heights, Look, Renderer};
 use crate::solver::{Solver, SolverKind};
@@ -214,6 +215,7 @@ impl Pool {
         dst: &mut [u8],
     ) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 4)?;
+        self.renderer.set_pixel_order(PixelOrder::Rgba);
         self.step_and_render_pixels(
             look,
             bytemuck::cast_slice(src),
@@ -229,6 +231,7 @@ impl Pool {
         dst: &mut [u32],
     ) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 1)?;
+        self.renderer.set_pixel_order(PixelOrder::Bgra);
         self.step_and_render_pixels(
             look,
             bytemuck::cast_slice(src),
@@ -367,6 +370,7 @@ impl Pool {
     pub fn render(&mut self, look: &Look, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 4)?;
         look.validate()?;
+        self.renderer.set_pixel_order(PixelOrder::Rgba);
         let src: &[[u8; 4]] = bytemuck::cast_slice(src);
         let dst: &mut [[u8; 4]] = bytemuck::cast_slice_mut(dst);
         self.render_pixels(look, src, dst)
@@ -376,6 +380,7 @@ impl Pool {
     pub fn render_u32(&mut self, look: &Look, src: &[u32], dst: &mut [u32]) -> Result<(), Error> {
         self.check_frame(src.len(), dst.len(), 1)?;
         look.validate()?;
+        self.renderer.set_pixel_order(PixelOrder::Bgra);
         self.render_pixels(
             look,
             bytemuck::cast_slice(src),

@@ -1,8 +1,13 @@
-//! Refraction rendering: the classic look of the seeds and the lit default look.
+//! Refraction rendering: the classic look of the seeds, the lit default look and the natural
+//! look.
 //!
-//! A renderer turns a height field and a source image into a frame. Both looks displace each
-//! pixel by the surface gradient (what makes the waves visible, as the articles explain); the
-//! default look samples bilinearly and adds light from the surface normal. The work is done row
+//! A renderer turns a height field and a source image into a frame. The classic and default
+//! looks displace each pixel by the surface gradient (what makes the waves visible, as the
+//! articles explain); the default look samples bilinearly and adds light from the surface
+//! normal. The natural look treats the image as the floor of a pool seen through real water
+//! (Snell's law through a depth, caustics, Fresnel sky reflection, absorption; see
+//! [`crate::kernels`]' `natural` module), from a smoothed field so that cell-sized noise does not
+//! show. The work is done row
 //! by row by the [`crate::kernels`]; the [`Renderer`] only owns the scratch rows those kernels
 //! need, allocated once, so rendering a frame allocates nothing.
 //!
@@ -12,6 +17,7 @@
 
 use crate::classic::ClassicSolver;
 use crate::error::Error;
+use crate::kernels::natural::{self, NaturalLook, NaturalParameters, PixelOrder, SurfaceMut};
 use crate::kernels::{self, Backend, FrameWrites, LitLook};
 use crate::limits::{MAX_SIDE, check_range};
 use crate::parallel;
@@ -35,6 +41,11 @@ pub enum RenderMode {
     /// and transparency from the velocity (fast water is see-through). Made for the spring
     /// solver; with the others, which keep no velocity, it is opaque.
     Spring,
+    /// Water as it looks: the image is the floor of a pool `depth` pixels deep, seen through a
+    /// surface that refracts by Snell's law, focuses sunlight into caustics, reflects a sky by
+    /// Fresnel's law and tints the light by absorption. Normals come from a smoothed field, so
+    /// cell-sized noise does not show.
+    Natural,
 }
 
 impl std::str::FromStr for RenderMode {
@@ -45,8 +56,9 @@ impl std::str::FromStr for RenderMode {
             "default" => Ok(Self::Default),
             "classic" => Ok(Self::Classic),
             "spring" => Ok(Self::Spring),
+            "natural" => Ok(Self::Natural),
             _ => Err(Error::Invalid(format!(
-                "render mode must be 'default', 'classic' or 'spring', got '{text}'"
+                "render mode must be 'default', 'classic', 'spring' or 'natural', got '{text}'"
             ))),
         }
     }
@@ -69,7 +81,8 @@ impl std::str::FromStr for RenderMode {
     serde(default, deny_unknown_fields)
 )]
 pub struct Look {
-    /// The look. The other fields only affect [`RenderMode::Default`].
+    /// The look. The fields up to `light_angle` only affect [`RenderMode::Default`], the
+    /// `spring_` ones [`RenderMode::Spring`], and those from `depth` on [`RenderMode::Natural`].
     #[cfg_attr(feature = "serde", serde(skip))]
     pub mode: RenderMode,
     /// Pixels of displacement per unit of height difference (classic: exactly 1, unscaled).
@@ -91,6 +104,27 @@ pub struct Look {
     /// Spring look: alpha drops by `255 * spring_transparency * velocity^2` (the reference
     /// code's 0.15, scaled to the velocities of stones of depth 32..128).
     pub spring_transparency: f32,
+    /// Natural look: depth of the floor (the image) under the water at rest, in pixels,
+    /// `0..=1024`. Deeper water bends the view more and spreads the caustics.
+    pub depth: f32,
+    /// Natural look: strength of the caustics, `0..=4` (0 = none, 1 = the physical ratio of
+    /// areas).
+    pub caustics: f32,
+    /// Natural look: the sun's height above the horizon in degrees, `1..=90` (90 = overhead).
+    pub sun_elevation: f32,
+    /// Natural look: the sun's direction in degrees, counter-clockwise from the image's +x
+    /// axis (90 = from the top of the image), `-360..=360`.
+    pub sun_azimuth: f32,
+    /// Natural look: the colour (RGB bytes) white light takes after `clarity` pixels of water;
+    /// light is absorbed per channel by Beer-Lambert's law over its path (down to the floor
+    /// along the refracted sunlight, and back up).
+    pub water_colour: [u8; 3],
+    /// Natural look: pixels of water after which white light has `water_colour`,
+    /// `1..=1000000`; larger is clearer water.
+    pub clarity: f32,
+    /// Natural look: pixels of surface height per unit of the field's height, `0..=16`
+    /// (taller waves bend and focus light more).
+    pub wave_height: f32,
 }
 
 impl Default for Look {
@@ -105,6 +139,13 @@ impl Default for Look {
             light_angle: 120.0,
             spring_refraction: -0.35,
             spring_transparency: 0.0005,
+            depth: 48.0,
+            caustics: 0.15,
+            sun_elevation: 60.0,
+            sun_azimuth: 120.0,
+            water_colour: [190, 230, 225],
+            clarity: 600.0,
+            wave_height: 0.04,
         }
     }
 }
@@ -118,9 +159,17 @@ impl Look {
         }
     }
 
+    /// Water as it looks ([`RenderMode::Natural`]), with the default parameters.
+    pub fn natural() -> Self {
+        Self {
+            mode: RenderMode::Natural,
+            ..Self::default()
+        }
+    }
+
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let checks: [(&str, f32, f32, f32); 8] = [
+        let checks: [(&str, f32, f32, f32); 14] = [
             ("refraction", self.refraction, -64.0, 64.0),
             ("slope", self.slope, 0.0, 16.0),
             ("shading", self.shading, 0.0, 4.0),
@@ -129,6 +178,12 @@ impl Look {
             ("light angle", self.light_angle, -360.0, 360.0),
             ("spring refraction", self.spring_refraction, -64.0, 64.0),
             ("spring transparency", self.spring_transparency, 0.0, 1000.0),
+            ("depth", self.depth, 0.0, 1024.0),
+            ("caustics", self.caustics, 0.0, 4.0),
+            ("sun elevation", self.sun_elevation, 1.0, 90.0),
+            ("sun azimuth", self.sun_azimuth, -360.0, 360.0),
+            ("clarity", self.clarity, 1.0, 1_000_000.0),
+            ("wave height", self.wave_height, 0.0, 16.0),
         ];
         for (name, value, min, max) in checks {
             if !value.is_finite() {
@@ -156,6 +211,19 @@ impl Look {
         // Image rows grow downwards, so "up" is -y.
         lit.light = [angle.cos(), -angle.sin()];
         lit.set_light(self.shading, self.specular, self.shininess);
+    }
+
+    /// The natural look's parameters, as its kernel's [`NaturalLook::new`] takes them.
+    pub(crate) fn natural_parameters(&self) -> NaturalParameters {
+        NaturalParameters {
+            depth: self.depth,
+            caustics: self.caustics,
+            sun_elevation: self.sun_elevation,
+            sun_azimuth: self.sun_azimuth,
+            water_colour: self.water_colour,
+            clarity: self.clarity,
+            wave_height: self.wave_height,
+        }
     }
 }
 
@@ -216,6 +284,8 @@ pub struct Renderer {
     /// is rebuilt only when the look changes).
     lit: LitLook,
     lit_for: Look,
+    /// How the natural look's colours sit in a pixel (set by the pool for `u32` frames).
+    pixel_order: PixelOrder,
 }
 
 /// Scratch rows of one strip.
@@ -227,6 +297,112 @@ struct StripScratch {
     grid_rows: [Vec<f32>; 6],
     /// The grid row `grid_rows` hold (`usize::MAX`: none).
     cached_grid_row: usize,
+    /// The natural look's rows (empty until that look is first rendered).
+    natural: NaturalScratch,
+}
+
+/// The natural look's scratch rows of one strip.
+#[derive(Debug, Clone, Default)]
+struct NaturalScratch {
+    smoothed: SmoothedRows,
+    /// The surface (slopes and curvatures, see [`natural::Surface`]) of the two grid rows an
+    /// upsampled image row lies between, and the upper one's index (`usize::MAX`: none).
+    grid_above: [Vec<f32>; 5],
+    grid_below: [Vec<f32>; 5],
+    cached_grid_row: usize,
+    /// The surface at image resolution.
+    pixels: [Vec<f32>; 5],
+}
+
+impl NaturalScratch {
+    /// Sizes the rows (allocating only when a width changed) and forgets the last frame's.
+    fn prepare(&mut self, image_width: usize, grid_width: usize) {
+        let rows = self.smoothed.rows.iter_mut();
+        for row in rows.chain(&mut self.grid_above).chain(&mut self.grid_below) {
+            row.resize(grid_width, 0.0);
+        }
+        for row in &mut self.pixels {
+            row.resize(image_width, 0.0);
+        }
+        self.smoothed.holds = [usize::MAX; 4];
+        self.cached_grid_row = usize::MAX;
+    }
+}
+
+/// Smoothed grid rows ([`natural::smooth_row`]), each computed once per frame: row `r` lives in
+/// slot `r % 4`, so the rows one or two surface rows need (at most four in a row) never evict
+/// each other.
+#[derive(Debug, Clone, Default)]
+struct SmoothedRows {
+    rows: [Vec<f32>; 4],
+    /// The grid row each slot holds (`usize::MAX`: none).
+    holds: [usize; 4],
+}
+
+impl SmoothedRows {
+    /// Smooths grid row `row` into its slot unless it is there.
+    fn ensure(&mut self, field: FieldView<'_>, row: usize) {
+        let slot = row % 4;
+        if self.holds[slot] == row {
+            return;
+        }
+        let width = field.width;
+        let rows = [-2, -1, 0, 1, 2].map(|step| {
+            let i = mirrored_row(row, step, field.height);
+            i * width..(i + 1) * width
+        });
+        let out = &mut self.rows[slot];
+        match field.heights {
+            Heights::I16(h) => natural::smooth_row(rows.map(|r| &h[r]), out),
+            Heights::F32(h) => natural::smooth_row(rows.map(|r| &h[r]), out),
+        }
+        self.holds[slot] = row;
+    }
+
+    /// The surface of grid row `row`, from the smoothed rows around it.
+    fn surface(&mut self, field: FieldView<'_>, row: usize, out: SurfaceMut<'_>) {
+        let above = mirrored_row(row, -1, field.height);
+        let below = mirrored_row(row, 1, field.height);
+        for r in [above, row, below] {
+            self.ensure(field, r);
+        }
+        natural::surface_row(
+            &self.rows[above % 4],
+            &self.rows[row % 4],
+            &self.rows[below % 4],
+            out,
+        );
+    }
+}
+
+/// Row `row + step` of a grid `height` rows tall, mirrored at its edges (row -1 is row 1), as
+/// the natural look's smoothing and slopes read it.
+fn mirrored_row(row: usize, step: isize, height: usize) -> usize {
+    natural::mirrored(row, step, height)
+}
+
+/// The five surface rows as the natural kernel writes them.
+fn surface_mut(rows: &mut [Vec<f32>; 5]) -> SurfaceMut<'_> {
+    let [slope_x, slope_y, curvature_xx, curvature_xy, curvature_yy] = rows;
+    SurfaceMut {
+        slope_x,
+        slope_y,
+        curvature_xx,
+        curvature_xy,
+        curvature_yy,
+    }
+}
+
+/// The five surface rows as the natural kernel reads them.
+fn surface(rows: &[Vec<f32>; 5]) -> natural::Surface<'_> {
+    let [slope_x, slope_y, curvature_xx, curvature_xy, curvature_yy] = rows;
+    natural::Surface {
+        slope_x,
+        slope_y,
+        curvature_xx,
+        curvature_xy,
+        curvature_yy,
+    }
 }
 
 impl StripScratch {
@@ -237,6 +413,7 @@ impl StripScratch {
             velocity: vec![0.0; image_width],
             grid_rows: std::array::from_fn(|_| vec![0.0; grid_width]),
             cached_grid_row: usize::MAX,
+            natural: NaturalScratch::default(),
         }
     }
 }
@@ -248,6 +425,7 @@ struct FrameJob<'a> {
     mode: RenderMode,
     look: &'a Look,
     lit: &'a LitLook,
+    natural: NaturalLook,
     backend: Backend,
     src: &'a [[u8; 4]],
     image_width: usize,
@@ -272,7 +450,15 @@ impl Renderer {
             },
             lit: new_lit_look(&Look::default()),
             lit_for: Look::default(),
+            pixel_order: PixelOrder::Rgba,
         }
+    }
+
+    /// Sets how the natural look's colours sit in a pixel: [`PixelOrder::Rgba`] (the default)
+    /// for RGBA bytes, [`PixelOrder::Bgra`] for `0xAARRGGBB` words. The other looks treat the
+    /// three colour bytes alike and ignore it.
+    pub(crate) fn set_pixel_order(&mut self, order: PixelOrder) {
+        self.pixel_order = order;
     }
 
     /// Renders `field` over `src` into `dst` (both `image_width x image_height` pixels).
@@ -368,6 +554,9 @@ impl Renderer {
         self.ensure_scratch(image_width, field.width, strips);
         for scratch in &mut self.strips {
             scratch.cached_grid_row = usize::MAX;
+            if look.mode == RenderMode::Natural {
+                scratch.natural.prepare(image_width, field.width);
+            }
         }
         let job = FrameJob {
             field,
@@ -375,6 +564,7 @@ impl Renderer {
             mode: look.mode,
             look,
             lit: &self.lit,
+            natural: NaturalLook::new(&look.natural_parameters(), scale, self.pixel_order),
             backend,
             src,
             image_width,
@@ -403,7 +593,8 @@ impl Renderer {
     /// wide images (x86-64) steps each strip whole and then renders it in column tiles instead,
     /// which keeps the source rows a tile gathers from in L2 (see [`TILE_WIDTH`]).
     ///
-    /// Only for the classic and default looks at scale 1; returns `false` (doing nothing) for
+    /// Only for the classic and default looks at scale 1 (the natural look smooths the field
+    /// over seven rows, more than this pass keeps); returns `false` (doing nothing) for
     /// anything else, so the caller can step and render separately.
     pub(crate) fn step_and_render_classic(
         &mut self,
@@ -413,7 +604,7 @@ impl Renderer {
         dst: &mut [[u8; 4]],
     ) -> bool {
         let (width, height) = (solver.width() as usize, solver.height() as usize);
-        if look.mode == RenderMode::Spring
+        if matches!(look.mode, RenderMode::Spring | RenderMode::Natural)
             || width < 3
             || height < 3
             || src.len() != width * height
@@ -564,6 +755,10 @@ impl Renderer {
 impl FrameJob<'_> {
     /// Renders image row `y` with the strip's scratch rows.
     fn render_row(&self, y: usize, dst_row: &mut [[u8; 4]], scratch: &mut StripScratch) {
+        if self.mode == RenderMode::Natural {
+            self.render_natural_row(y, dst_row, &mut scratch.natural);
+            return;
+        }
         let (field, scale) = (self.field, self.scale);
         let velocities = field
             .velocities
@@ -574,6 +769,7 @@ impl FrameJob<'_> {
             velocity,
             grid_rows,
             cached_grid_row,
+            ..
         } = scratch;
         // At scale 1 the velocity row is the field's own; otherwise it is upsampled below.
         let mut velocity_row = velocities
@@ -625,6 +821,8 @@ impl FrameJob<'_> {
                 dst_row,
                 self.lit,
             ),
+            // Returned above, through `render_natural_row`.
+            RenderMode::Natural => {}
             RenderMode::Spring => kernels::spring_render_row(
                 y,
                 height,
@@ -637,6 +835,47 @@ impl FrameJob<'_> {
                 self.look.spring_transparency,
             ),
         }
+    }
+}
+
+impl FrameJob<'_> {
+    /// Renders image row `y` with the natural look: the surface of grid row `y` at scale 1, or
+    /// the surfaces of the two grid rows around it upsampled bilinearly (each grid row's surface
+    /// computed once per strip).
+    fn render_natural_row(&self, y: usize, dst_row: &mut [[u8; 4]], scratch: &mut NaturalScratch) {
+        let (field, scale) = (self.field, self.scale);
+        let NaturalScratch {
+            smoothed,
+            grid_above,
+            grid_below,
+            cached_grid_row,
+            pixels,
+        } = scratch;
+        if scale == 1 {
+            smoothed.surface(field, y, surface_mut(pixels));
+        } else {
+            let v = ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
+            let row_above = v as usize;
+            let row_below = (row_above + 1).min(field.height - 1);
+            if row_above != *cached_grid_row {
+                smoothed.surface(field, row_above, surface_mut(grid_above));
+                smoothed.surface(field, row_below, surface_mut(grid_below));
+                *cached_grid_row = row_above;
+            }
+            let weight_below = v - row_above as f32;
+            for ((above, below), out) in grid_above.iter().zip(&*grid_below).zip(pixels.iter_mut())
+            {
+                kernels::gradient_row_scaled(above, below, weight_below, scale, out);
+            }
+        }
+        natural::natural_render_row(
+            y,
+            self.image_height,
+            surface(pixels),
+            self.src,
+            dst_row,
+            &self.natural,
+        );
     }
 }
 

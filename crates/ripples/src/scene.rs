@@ -63,7 +63,7 @@ pub struct Scene {
     /// Solver steps per frame, `1..=1000`.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "de::steps_per_frame"))]
     pub steps_per_frame: u32,
-    /// Parameters of the default look (`[look]` in a scene file).
+    /// Parameters of the looks (`[look]` in a scene file).
     pub look: Look,
     /// Stones (`[[drop]]`).
     #[cfg_attr(feature = "serde", serde(rename = "drop"))]

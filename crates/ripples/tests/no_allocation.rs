@@ -56,6 +56,9 @@ fn the_frame_loop_does_not_allocate() {
         large
             .render(&Look::classic(), &large_background, frame)
             .unwrap();
+        large
+            .render(&Look::natural(), &large_background, frame)
+            .unwrap();
     };
     for _ in 0..3 {
         warm_up(&mut large, &mut large_frame);
@@ -80,6 +83,9 @@ fn the_frame_loop_does_not_allocate() {
         let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
         let mut rain = Rain::new(5).with_rate(3.0).unwrap();
         let path = [[3, 4], [100, 70], [20, 60]];
+        // The natural look sizes its scratch rows on its first frame.
+        pool.render(&Look::natural(), &background, &mut frame)
+            .unwrap();
         let count = allocations_during(|| {
             for _ in 0..20 {
                 pool.drop_stone(60, 40, 5, 100).unwrap();
@@ -93,6 +99,10 @@ fn the_frame_loop_does_not_allocate() {
                 pool.render(&Look::classic(), &background, &mut frame)
                     .unwrap();
                 pool.render_u32(&Look::default(), &background_u32, &mut frame_u32)
+                    .unwrap();
+                pool.render(&Look::natural(), &background, &mut frame)
+                    .unwrap();
+                pool.render_u32(&Look::natural(), &background_u32, &mut frame_u32)
                     .unwrap();
             }
         });

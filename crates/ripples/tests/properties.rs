@@ -95,19 +95,28 @@ fn look() -> impl Strategy<Value = Look> + Clone {
     let mode = prop_oneof![
         Just(RenderMode::Default),
         Just(RenderMode::Classic),
-        Just(RenderMode::Spring)
+        Just(RenderMode::Spring),
+        Just(RenderMode::Natural)
     ];
-    let any_look = (mode, vec(float(), 8)).prop_map(|(mode, p)| Look {
-        mode,
-        refraction: p[0],
-        slope: p[1],
-        shading: p[2],
-        specular: p[3],
-        shininess: p[4],
-        light_angle: p[5],
-        spring_refraction: p[6],
-        spring_transparency: p[7],
-    });
+    let any_look =
+        (mode, vec(float(), 14), any::<[u8; 3]>()).prop_map(|(mode, p, water_colour)| Look {
+            mode,
+            refraction: p[0],
+            slope: p[1],
+            shading: p[2],
+            specular: p[3],
+            shininess: p[4],
+            light_angle: p[5],
+            spring_refraction: p[6],
+            spring_transparency: p[7],
+            depth: p[8],
+            caustics: p[9],
+            sun_elevation: p[10],
+            sun_azimuth: p[11],
+            water_colour,
+            clarity: p[12],
+            wave_height: p[13],
+        });
     prop_oneof![
         Just(Look::classic()),
         Just(Look::default()),
@@ -115,6 +124,7 @@ fn look() -> impl Strategy<Value = Look> + Clone {
             mode: RenderMode::Spring,
             ..Look::default()
         }),
+        Just(Look::natural()),
         any_look
     ]
 }
@@ -124,7 +134,8 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
     let mode = prop_oneof![
         Just(RenderMode::Default),
         Just(RenderMode::Classic),
-        Just(RenderMode::Spring)
+        Just(RenderMode::Spring),
+        Just(RenderMode::Natural)
     ];
     (
         mode,
@@ -137,12 +148,22 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
             -360.0f32..=360.0,
         ),
         (-64.0f32..=64.0, 0.0f32..=1000.0),
+        (
+            0.0f32..=1024.0,
+            0.0f32..=4.0,
+            1.0f32..=90.0,
+            -360.0f32..=360.0,
+            any::<[u8; 3]>(),
+            1.0f32..=1_000_000.0,
+            0.0f32..=16.0,
+        ),
     )
         .prop_map(
             |(
                 mode,
                 (refraction, slope, shading, specular, shininess, light_angle),
                 (spring_refraction, spring_transparency),
+                (depth, caustics, sun_elevation, sun_azimuth, water_colour, clarity, wave_height),
             )| Look {
                 mode,
                 refraction,
@@ -153,6 +174,13 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
                 light_angle,
                 spring_refraction,
                 spring_transparency,
+                depth,
+                caustics,
+                sun_elevation,
+                sun_azimuth,
+                water_colour,
+                clarity,
+                wave_height,
             },
         )
 }

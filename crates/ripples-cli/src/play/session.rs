@@ -457,6 +457,7 @@ fn look_name(mode: RenderMode) -> &'static str {
         RenderMode::Default => "default",
         RenderMode::Classic => "classic",
         RenderMode::Spring => "spring",
+        RenderMode::Natural => "natural",
     }
 }
 

@@ -18,6 +18,10 @@
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
 //! construction (see there why).
 //!
+//! The natural look's kernels live in [`natural`]: for now a scalar reference only, which the
+//! renderer calls on every backend; the SIMD backends of that look are still to come and must
+//! match it bit for bit.
+//!
 //! This module is public only with the crate's `kernels` feature, which exists for the crate's
 //! own benchmarks, tests and fuzz targets: they call the row kernels one by one and compare the
 //! backends. It is not a stable API; the kernels take rows whose lengths the callers guarantee,
@@ -27,6 +31,7 @@
 #![allow(unsafe_code)]
 
 pub mod float;
+pub mod natural;
 pub mod scalar;
 
 #[cfg(target_arch = "x86_64")]

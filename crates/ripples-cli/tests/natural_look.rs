@@ -1,0 +1,129 @@
+//! The natural look from the command line: `--render natural` and its options, the same look
+//! from a scene file (`render = "natural"`, `[look]` keys), clear errors for bad values, and
+//! warnings when its options cannot matter.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn ripples(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ripples"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("the ripples binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Frame 6 of a small wave-solver render with one stone, and the extra `args`; returns the
+/// picture and what the command printed on stderr.
+fn still(dir: &Path, name: &str, args: &[&str]) -> (Vec<u8>, String) {
+    let mut all = vec![
+        "render", "--size", "64x48", "--solver", "wave", "--drop", "32,24", "--frame", "6",
+        "--out", name,
+    ];
+    all.extend_from_slice(args);
+    let output = ripples(&all, dir);
+    assert!(output.status.success(), "{all:?}: {}", stderr(&output));
+    let picture = image::open(dir.join(name)).unwrap().to_rgba8().into_raw();
+    (picture, stderr(&output))
+}
+
+#[test]
+fn the_natural_look_renders_and_its_options_and_scene_keys_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let (lit, _) = still(path, "lit.png", &["--render", "default"]);
+    let (natural, messages) = still(path, "natural.png", &["--render", "natural"]);
+    assert!(!messages.contains("warning"), "{messages}");
+    assert_ne!(natural, lit, "a look of its own");
+    let options = [
+        "--render",
+        "natural",
+        "--depth",
+        "20",
+        "--caustics",
+        "1",
+        "--sun-elevation",
+        "40",
+        "--sun-azimuth",
+        "-30",
+        "--water-colour",
+        "#6699cc",
+        "--clarity",
+        "50",
+        "--wave-height",
+        "0.1",
+    ];
+    let (tuned, messages) = still(path, "tuned.png", &options);
+    assert!(!messages.contains("warning"), "{messages}");
+    assert_ne!(tuned, natural, "the options change the picture");
+    std::fs::write(
+        path.join("natural.toml"),
+        "render = \"natural\"\n[look]\ndepth = 20\ncaustics = 1\nsun_elevation = 40\n\
+         sun_azimuth = -30\nwater_colour = [102, 153, 204]\nclarity = 50\nwave_height = 0.1\n",
+    )
+    .unwrap();
+    let (from_scene, _) = still(path, "scene.png", &["--scene", "natural.toml"]);
+    assert_eq!(
+        from_scene, tuned,
+        "the scene's keys mean what the options mean"
+    );
+}
+
+#[test]
+fn bad_natural_values_are_one_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--depth", "nan"],
+            "depth must be a finite number, got NaN",
+        ),
+        (&["--depth", "-3"], "depth must be >= 0, got -3"),
+        (
+            &["--sun-elevation", "0"],
+            "sun elevation must be >= 1, got 0",
+        ),
+        (&["--clarity", "0"], "clarity must be >= 1, got 0"),
+        (&["--water-colour", "teal"], "expected a colour as #rrggbb"),
+    ];
+    for (args, needle) in cases {
+        let mut all = vec!["render", "--render", "natural", "--out", "x.png"];
+        all.extend_from_slice(args);
+        let output = ripples(&all, path);
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{all:?}: {message}");
+        assert!(
+            message.contains(needle),
+            "expected '{needle}' in: {message}"
+        );
+        assert!(!message.contains("panicked"), "{message}");
+        assert!(!path.join("x.png").exists());
+    }
+    std::fs::write(path.join("murky.toml"), "[look]\nclarity = 0\n").unwrap();
+    let output = ripples(&["render", "--scene", "murky.toml", "--out", "x.png"], path);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("murky.toml") && message.contains("clarity must be >= 1, got 0"),
+        "{message}"
+    );
+    assert!(!path.join("x.png").exists());
+}
+
+#[test]
+fn natural_options_warn_when_the_look_is_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, messages) = still(dir.path(), "lit.png", &["--depth", "10", "--clarity", "90"]);
+    for option in ["--depth", "--clarity"] {
+        let warning = format!(
+            "warning: {option} has no effect: it tunes the natural look, and the look is default \
+             (--render natural uses it)"
+        );
+        assert!(messages.contains(&warning), "{messages}");
+    }
+}

@@ -69,6 +69,7 @@ enum LookChoice {
     Classic,
     Default,
     Spring,
+    Natural,
     /// Any parameters, unvalidated.
     Any {
         mode: u8,
@@ -80,6 +81,13 @@ enum LookChoice {
         light_angle: f32,
         spring_refraction: f32,
         spring_transparency: f32,
+        depth: f32,
+        caustics: f32,
+        sun_elevation: f32,
+        sun_azimuth: f32,
+        water_colour: [u8; 3],
+        clarity: f32,
+        wave_height: f32,
     },
 }
 
@@ -92,6 +100,7 @@ impl LookChoice {
                 mode: RenderMode::Spring,
                 ..Look::default()
             },
+            LookChoice::Natural => Look::natural(),
             LookChoice::Any {
                 mode,
                 refraction,
@@ -102,9 +111,20 @@ impl LookChoice {
                 light_angle,
                 spring_refraction,
                 spring_transparency,
+                depth,
+                caustics,
+                sun_elevation,
+                sun_azimuth,
+                water_colour,
+                clarity,
+                wave_height,
             } => Look {
-                mode: [RenderMode::Default, RenderMode::Classic, RenderMode::Spring]
-                    [usize::from(mode % 3)],
+                mode: [
+                    RenderMode::Default,
+                    RenderMode::Classic,
+                    RenderMode::Spring,
+                    RenderMode::Natural,
+                ][usize::from(mode % 4)],
                 refraction,
                 slope,
                 shading,
@@ -113,6 +133,13 @@ impl LookChoice {
                 light_angle,
                 spring_refraction,
                 spring_transparency,
+                depth,
+                caustics,
+                sun_elevation,
+                sun_azimuth,
+                water_colour,
+                clarity,
+                wave_height,
             },
         }
     }

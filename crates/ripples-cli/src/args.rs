@@ -217,7 +217,8 @@ pub struct WaterArgs {
     #[arg(long, value_name = "MODE", value_parser = parse_boundary)]
     pub boundary: Option<ripples::Boundary>,
 
-    /// Walls: an image where dark pixels (luminance below 50%) are walls, fitted to the pool like the picture (--fit).
+    /// Walls: an image where dark pixels (luminance below 50%) are walls, fitted to the pool like
+    /// the picture (--fit).
     #[arg(long, value_name = "FILE")]
     pub obstacles: Option<PathBuf>,
 
@@ -252,11 +253,13 @@ pub struct WaterArgs {
     )]
     pub viscosity: Option<f32>,
 
-    /// Spring solver: greyscale image of stiffness (white = stiff), fitted to the grid like the picture (--fit).
+    /// Spring solver: greyscale image of stiffness (white = stiff), fitted to the grid like the
+    /// picture (--fit).
     #[arg(long, value_name = "FILE")]
     pub stiffness_map: Option<PathBuf>,
 
-    /// Spring solver: greyscale image of viscosity (white = calm), fitted to the grid like the picture (--fit).
+    /// Spring solver: greyscale image of viscosity (white = calm), fitted to the grid like the
+    /// picture (--fit).
     #[arg(long, value_name = "FILE")]
     pub viscosity_map: Option<PathBuf>,
 

@@ -847,8 +847,15 @@ mod tests {
         );
     }
 
-    #[test]
-    fn heights_that_cannot_be_moved_into_place_are_reported_after_the_animation() {
+    /// A one-frame GIF finished under its temporary name and heights staged beside it, both
+    /// waiting for `commit_outputs`, in a fresh directory.
+    fn finished_gif_and_staged_heights() -> (
+        tempfile::TempDir,
+        PathBuf,
+        PathBuf,
+        FinishedOutput,
+        StagedFile,
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("water.gif");
         let heights_path = dir.path().join("heights.npy");
@@ -862,6 +869,12 @@ mod tests {
         sink.write_frame(&[200; 4 * 3 * 4]).unwrap();
         let animation = sink.finish().unwrap();
         let heights = stage_npy_i16(&heights_path, 2, 2, &[1, 2, 3, 4], false).unwrap();
+        (dir, out, heights_path, animation, heights)
+    }
+
+    #[test]
+    fn heights_that_cannot_be_moved_into_place_are_reported_after_the_animation() {
+        let (dir, out, heights_path, animation, heights) = finished_gif_and_staged_heights();
         // Something in the way of the last rename.
         std::fs::create_dir(&heights_path).unwrap();
         let error = commit_outputs(&out, animation, Some(heights)).unwrap_err();
@@ -882,19 +895,7 @@ mod tests {
 
     #[test]
     fn an_animation_that_cannot_be_moved_into_place_takes_the_heights_with_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("water.gif");
-        let heights_path = dir.path().join("heights.npy");
-        let info = AnimationInfo {
-            width: 4,
-            height: 3,
-            fps: 30.0,
-            frames: 1,
-        };
-        let mut sink = crate::output::open_sink(&out, &info, &[]).unwrap();
-        sink.write_frame(&[200; 4 * 3 * 4]).unwrap();
-        let animation = sink.finish().unwrap();
-        let heights = stage_npy_i16(&heights_path, 2, 2, &[1, 2, 3, 4], false).unwrap();
+        let (dir, out, heights_path, animation, heights) = finished_gif_and_staged_heights();
         std::fs::create_dir(&out).unwrap();
         std::fs::write(out.join("keep"), "x").unwrap();
         let error = commit_outputs(&out, animation, Some(heights)).unwrap_err();

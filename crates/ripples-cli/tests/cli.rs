@@ -7,26 +7,8 @@ use std::process::{Command, Output};
 
 use ripples::{Pool, Scene, SceneRunner};
 
-fn ripples(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ripples"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("RUST_BACKTRACE")
-        // No display: `ripples` alone renders instead of opening a window.
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("WAYLAND_SOCKET")
-        .output()
-        .expect("the ripples binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+mod common;
+use common::{ripples, stderr, stdout};
 
 /// Runs and expects success.
 fn ok(args: &[&str], dir: &Path) -> Output {

@@ -4,22 +4,13 @@
 //! values) is one clear error with exit 1 and nothing written.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use ripples::{Heights, Pool, SolverKind};
 use ripples_cli::heights_in::{GridShape, LoadedHeights, read_heights};
 
-fn ripples(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ripples"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("WAYLAND_SOCKET")
-        .output()
-        .expect("the ripples binary runs")
-}
+mod common;
+use common::ripples;
 
 fn ok(args: &[&str], dir: &Path) -> Output {
     let output = ripples(args, dir);

@@ -3,20 +3,9 @@
 //! warnings when its options cannot matter.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn ripples(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ripples"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the ripples binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod common;
+use common::{ripples, stderr};
 
 /// Frame 6 of a small wave-solver render with one stone, and the extra `args`; returns the
 /// picture and what the command printed on stderr.

@@ -5,22 +5,11 @@
 //! frames are known exactly.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use ripples::{DropEvent, Scene, SceneRunner};
 
-fn ripples(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ripples"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the ripples binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod common;
+use common::{ripples, stderr};
 
 /// Runs and expects success; returns stderr.
 fn ok(args: &[&str], dir: &Path) -> String {

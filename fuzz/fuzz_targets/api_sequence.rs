@@ -120,7 +120,7 @@ impl LookChoice {
                 wave_height,
             } => Look {
                 mode: [
-                    RenderMode::Default,
+                    RenderMode::Lit,
                     RenderMode::Classic,
                     RenderMode::Spring,
                     RenderMode::Natural,
@@ -297,7 +297,7 @@ fn play_scene(op: &SceneOp) {
             Boundary::Reflect
         },
         seed: op.seed,
-        render: [RenderMode::Default, RenderMode::Classic, RenderMode::Spring]
+        render: [RenderMode::Lit, RenderMode::Classic, RenderMode::Spring]
             [usize::from(op.render % 3)],
         drops: op
             .drops

@@ -13,17 +13,17 @@ use clap::{Args, Parser, Subcommand};
 use ripples::{DropEvent, Look, RenderMode, SolverKind, SwipeEvent};
 
 /// The help of `--solver`, the same in every subcommand.
-const SOLVER_HELP: &str = "The solver: classic (integers, the original two-buffer ripple \
-     algorithm: fastest, one fixed wave speed), wave (the damped wave equation in floating point: \
-     --wave-speed and --damping tune it) or spring (a spring per cell plus spreading between \
+const SOLVER_HELP: &str = "The solver: wave (the damped wave equation in floating point: \
+     smooth rings; --wave-speed and --damping tune it), classic (integers, the original \
+     two-buffer ripple algorithm, bit for bit: fastest, one fixed wave speed) or spring (a spring per cell plus spreading between \
      neighbours: --stiffness, --viscosity and their maps tune it)";
 
 /// The help of `--render`, the same in every subcommand.
-const LOOK_HELP: &str = "The look: default (refraction lit by a light: shading and highlights, \
-     smooth), classic (refraction only, in whole pixels, as the original ripple algorithm draws \
-     it: fastest), spring (refraction, and fast-moving water turns see-through, made for the \
-     spring solver) or natural (the picture is the floor of a pool seen through real water: \
-     refraction through --depth, caustics, sky reflection and the water's colour)";
+const LOOK_HELP: &str = "The look: natural (the picture is the floor of a pool seen through \
+     real water: refraction through --depth, caustics, sky reflection and the water's colour), \
+     lit (refraction lit by a light: shading and highlights), classic (refraction only, in whole \
+     pixels, as the original ripple algorithm draws it: fastest) or spring (refraction, and \
+     fast-moving water turns see-through, made for the spring solver)";
 
 use crate::background::Colour;
 use crate::fit::Fit;
@@ -191,7 +191,7 @@ pub struct WaterArgs {
         long,
         value_name = "NAME",
         value_parser = parse_solver,
-        help = format!("{SOLVER_HELP} [default: classic]")
+        help = format!("{SOLVER_HELP} [default: wave]")
     )]
     pub solver: Option<SolverKind>,
 
@@ -294,7 +294,7 @@ pub struct WaterArgs {
         long,
         value_name = "LOOK",
         value_parser = parse_render_mode,
-        help = format!("{LOOK_HELP} [default: default]")
+        help = format!("{LOOK_HELP} [default: natural]")
     )]
     pub render: Option<RenderMode>,
 
@@ -329,7 +329,7 @@ pub struct WaterArgs {
     )]
     pub rain: Option<f64>,
 
-    /// Default look: pixels of displacement per unit of height difference, -64..=64
+    /// Lit look: pixels of displacement per unit of height difference, -64..=64
     /// [default: 0.35].
     #[arg(
         long,
@@ -339,7 +339,7 @@ pub struct WaterArgs {
     )]
     pub refraction: Option<f32>,
 
-    /// Default look: diffuse light strength, 0..=4 [default: 0.25].
+    /// Lit look: diffuse light strength, 0..=4 [default: 0.25].
     #[arg(
         long,
         value_name = "K",
@@ -348,7 +348,7 @@ pub struct WaterArgs {
     )]
     pub shading: Option<f32>,
 
-    /// Default look: specular highlight strength, 0..=16 [default: 0.4].
+    /// Lit look: specular highlight strength, 0..=16 [default: 0.4].
     #[arg(
         long,
         value_name = "K",
@@ -357,7 +357,7 @@ pub struct WaterArgs {
     )]
     pub specular: Option<f32>,
 
-    /// Default look: specular exponent, higher is sharper, 0.01..=1024 [default: 8].
+    /// Lit look: specular exponent, higher is sharper, 0.01..=1024 [default: 8].
     #[arg(
         long,
         value_name = "K",
@@ -366,7 +366,7 @@ pub struct WaterArgs {
     )]
     pub shininess: Option<f32>,
 
-    /// Default look: direction towards the light in degrees, 90 = top, -360..=360
+    /// Lit look: direction towards the light in degrees, 90 = top, -360..=360
     /// [default: 120].
     #[arg(
         long,

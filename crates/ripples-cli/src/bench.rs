@@ -93,7 +93,7 @@ pub fn field_hash(heights: Heights<'_>) -> u64 {
 /// A calm pool of `width x height` pixels (one cell each) with the solver `kind`.
 pub fn calm_pool(width: u32, height: u32, kind: SolverKind) -> Result<Pool> {
     let mut pool = Pool::new(width, height)?;
-    if kind != SolverKind::Classic {
+    if pool.solver().kind() != kind {
         pool.set_solver(kind)?;
     }
     Ok(pool)
@@ -445,8 +445,8 @@ pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<Be
         reports.push(BenchReport {
             width,
             height,
-            solver: solver_name(args.solver),
-            look: render_name(args.render),
+            solver: args.solver.name(),
+            look: args.render.name(),
             backend: ripples::backend().name(),
             threads: pool.current_num_threads(),
             frames,
@@ -534,23 +534,6 @@ pub fn median(values: &mut [f64]) -> f64 {
         values[middle]
     } else {
         (values[middle - 1] + values[middle]) / 2.0
-    }
-}
-
-fn solver_name(kind: SolverKind) -> &'static str {
-    match kind {
-        SolverKind::Classic => "classic",
-        SolverKind::Wave => "wave",
-        SolverKind::Spring => "spring",
-    }
-}
-
-fn render_name(mode: RenderMode) -> &'static str {
-    match mode {
-        RenderMode::Classic => "classic",
-        RenderMode::Default => "default",
-        RenderMode::Spring => "spring",
-        RenderMode::Natural => "natural",
     }
 }
 

@@ -4,9 +4,8 @@
 //!
 //! Whether an option does anything depends on where it is used. A render runs one solver and
 //! one look from start to end. In the window of `ripples play` the keys 1, 2 and 3 switch the
-//! solver (with the scene's and the options' parameters, maps included) and `L` switches
-//! between the starting look and the classic one (from the classic look, to the default one),
-//! so there only what no key can reach is inert. Both come from one table, [`inert_options`],
+//! solver (with the scene's and the options' parameters, maps included) and `L` cycles through
+//! every look, so there only what no key can reach is inert. Both come from one table, [`inert_options`],
 //! so the two stay in step.
 
 use ripples::{RenderMode, Scene, SolverKind};
@@ -62,9 +61,9 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             warnings.push(format!(
                 "{option} has no effect: it tunes the {} solver, and the solver is {} \
                  (--solver {} uses it)",
-                solver_name(owner),
-                solver_name(solver),
-                solver_name(owner)
+                owner.name(),
+                solver.name(),
+                owner.name()
             ));
         }
     }
@@ -84,7 +83,7 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
                 warnings.push(format!(
                     "the scene's {key} has no effect: it tunes the spring solver, and the \
                      solver is {}",
-                    solver_name(solver)
+                    solver.name()
                 ));
             }
         }
@@ -114,32 +113,15 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
         }
     }
 
-    // The looks this run can show: the one it starts with, and in the window the one `L`
-    // switches to.
-    let reachable = |mode: RenderMode| {
-        mode == look
-            || (frontend == Frontend::Window
-                && match look {
-                    RenderMode::Classic => mode == RenderMode::Default,
-                    RenderMode::Default | RenderMode::Spring | RenderMode::Natural => {
-                        mode == RenderMode::Classic
-                    }
-                })
-    };
+    // The looks this run can show: the one it starts with, and in the window every look (`L`
+    // cycles through them).
+    let reachable = |mode: RenderMode| mode == look || frontend == Frontend::Window;
     let look_options = [
-        (
-            "--refraction",
-            args.refraction.is_some(),
-            RenderMode::Default,
-        ),
-        ("--shading", args.shading.is_some(), RenderMode::Default),
-        ("--specular", args.specular.is_some(), RenderMode::Default),
-        ("--shininess", args.shininess.is_some(), RenderMode::Default),
-        (
-            "--light-angle",
-            args.light_angle.is_some(),
-            RenderMode::Default,
-        ),
+        ("--refraction", args.refraction.is_some(), RenderMode::Lit),
+        ("--shading", args.shading.is_some(), RenderMode::Lit),
+        ("--specular", args.specular.is_some(), RenderMode::Lit),
+        ("--shininess", args.shininess.is_some(), RenderMode::Lit),
+        ("--light-angle", args.light_angle.is_some(), RenderMode::Lit),
         (
             "--spring-refraction",
             args.spring_refraction.is_some(),
@@ -176,19 +158,12 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
     ];
     for (option, given, owner) in look_options {
         if given && !reachable(owner) {
-            let keys = match frontend {
-                Frontend::Render => String::new(),
-                Frontend::Window => format!(
-                    "; L switches only between the {} and classic looks",
-                    look_name(look)
-                ),
-            };
             warnings.push(format!(
                 "{option} has no effect: it tunes the {} look, and the look is {} (--render {} \
-                 uses it){keys}",
-                look_name(owner),
-                look_name(look),
-                look_name(owner)
+                 uses it)",
+                owner.name(),
+                look.name(),
+                owner.name()
             ));
         }
     }
@@ -200,27 +175,10 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
         warnings.push(format!(
             "--spring-transparency has no effect: the transparency comes from the water's \
              velocity, which only the spring solver keeps, and the solver is {}",
-            solver_name(solver)
+            solver.name()
         ));
     }
     warnings
-}
-
-fn solver_name(kind: SolverKind) -> &'static str {
-    match kind {
-        SolverKind::Classic => "classic",
-        SolverKind::Wave => "wave",
-        SolverKind::Spring => "spring",
-    }
-}
-
-fn look_name(mode: RenderMode) -> &'static str {
-    match mode {
-        RenderMode::Default => "default",
-        RenderMode::Classic => "classic",
-        RenderMode::Spring => "spring",
-        RenderMode::Natural => "natural",
-    }
 }
 
 #[cfg(test)]
@@ -254,19 +212,19 @@ mod tests {
     fn solver_options_are_inert_with_another_solver_in_a_render() {
         let cases: [(&[&str], &str); 7] = [
             (
-                &["--wave-speed", "2"],
+                &["--solver", "classic", "--wave-speed", "2"],
                 "--wave-speed has no effect: it tunes the wave solver, and the solver is classic (--solver wave uses it)",
             ),
             (
-                &["--damping", "0.1"],
+                &["--solver", "spring", "--damping", "0.1"],
                 "--damping has no effect: it tunes the wave solver",
             ),
             (
-                &["--solver", "wave", "--damping-shift", "3"],
+                &["--damping-shift", "3"],
                 "--damping-shift has no effect: it tunes the classic solver, and the solver is wave",
             ),
             (
-                &["--solver", "wave", "--stiffness", "0.01"],
+                &["--stiffness", "0.01"],
                 "--stiffness has no effect: it tunes the spring solver, and the solver is wave",
             ),
             (
@@ -301,7 +259,7 @@ mod tests {
     fn options_of_the_solver_in_use_are_quiet() {
         for args in [
             &["--solver", "wave", "--wave-speed", "1", "--damping", "0.1"][..],
-            &["--damping-shift", "4"],
+            &["--solver", "classic", "--damping-shift", "4"],
             &[
                 "--solver",
                 "spring",
@@ -310,14 +268,7 @@ mod tests {
                 "--spread",
                 "0.1",
             ],
-            &[
-                "--render",
-                "default",
-                "--shading",
-                "1",
-                "--light-angle",
-                "-30",
-            ],
+            &["--render", "lit", "--shading", "1", "--light-angle", "-30"],
             &[
                 "--render",
                 "spring",
@@ -342,29 +293,23 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "--shading has no effect: it tunes the default look, and the look is classic \
-              (--render default uses it)"
+                "--shading has no effect: it tunes the lit look, and the look is classic \
+              (--render lit uses it)"
             ]
         );
-        // In the window L goes from the classic look to the default one.
-        assert!(warned(&["--render", "classic", "--shading", "1"], Frontend::Window).is_empty());
-        // ... but from the spring look only to the classic one.
-        let warnings = warned(&["--render", "spring", "--specular", "1"], Frontend::Window);
-        assert_eq!(
-            warnings,
-            [
-                "--specular has no effect: it tunes the default look, and the look is spring \
-              (--render default uses it); L switches only between the spring and classic looks"
-            ]
-        );
-        for frontend in [Frontend::Render, Frontend::Window] {
-            let warnings = warned(&["--spring-refraction", "1"], frontend);
-            assert_eq!(warnings.len(), 1, "{warnings:?}");
-            assert!(warnings[0].starts_with(
-                "--spring-refraction has no effect: it tunes the \
-                                             spring look, and the look is default"
-            ));
+        // In the window L cycles through every look, so no look's option is inert there.
+        for args in [
+            &["--render", "classic", "--shading", "1"][..],
+            &["--render", "spring", "--specular", "1"],
+            &["--spring-refraction", "1", "--depth", "9"],
+        ] {
+            assert!(warned(args, Frontend::Window).is_empty(), "{args:?}");
         }
+        let warnings = warned(&["--spring-refraction", "1"], Frontend::Render);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with(
+            "--spring-refraction has no effect: it tunes the spring look, and the look is natural"
+        ));
         let warnings = warned(
             &["--render", "spring", "--spring-transparency", "1"],
             Frontend::Render,

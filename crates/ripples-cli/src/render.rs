@@ -679,7 +679,7 @@ pub fn palette_samples(pixels: &[u8], look: &Look, flatten: Option<Colour>) -> V
         .map(|p| [p[0], p[1], p[2], p[3]])
         .collect();
     let mut samples: Vec<u8> = base.iter().flatten().copied().collect();
-    if look.mode == RenderMode::Default {
+    if look.mode == RenderMode::Lit {
         let variants = [
             (1.0 + look.shading * 0.5, 0.0),
             (1.0 - look.shading * 0.5, 0.0),

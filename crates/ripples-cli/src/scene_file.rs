@@ -111,7 +111,7 @@ seed = 1
 solver = "classic"
 damping_shift = 5
 image = "photo.jpg"
-render = "default"
+render = "natural"
 
 [[drop]]
 frame = 0
@@ -162,7 +162,9 @@ end = 200
         );
         let error = parse_scene("render = \"fancy\"\n").unwrap_err();
         assert!(
-            error.starts_with("line 1: unknown variant `fancy`"),
+            error.starts_with(
+                "line 1: render mode must be 'natural', 'lit', 'classic' or 'spring', got 'fancy'"
+            ),
             "{error}"
         );
     }

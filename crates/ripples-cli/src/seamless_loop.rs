@@ -242,6 +242,7 @@ mod tests {
     fn scene() -> Scene {
         Scene {
             frames: 1000,
+            solver: ripples::SolverKind::Classic,
             drops: vec![DropEvent {
                 frame: 0,
                 x: 20,

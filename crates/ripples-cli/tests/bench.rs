@@ -212,9 +212,10 @@ fn several_thread_counts_are_timed_in_one_run_and_compared() {
 #[test]
 fn float_solvers_and_other_looks_run() {
     for (solver, look) in [
-        ("wave", "default"),
+        ("wave", "natural"),
+        ("wave", "lit"),
         ("spring", "spring"),
-        ("classic", "default"),
+        ("classic", "lit"),
     ] {
         let report = bench_json(&["--size", "40x30", "--solver", solver, "--render", look]);
         assert_eq!(report["solver"], solver);

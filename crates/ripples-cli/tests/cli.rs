@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use ripples::{Pool, Scene, SceneRunner};
+use ripples::{Pool, Scene, SceneRunner, SolverKind};
 
 mod common;
 use common::{ripples, stderr, stdout};
@@ -346,6 +346,8 @@ fn heights_out_is_the_field_after_frames_times_steps() {
             "20,15,4,100",
             "--drop",
             "30,25,3,60@2",
+            "--solver",
+            "classic",
             "--render",
             "classic",
             "--out",
@@ -359,6 +361,7 @@ fn heights_out_is_the_field_after_frames_times_steps() {
     assert_eq!((rows, cols), (40, 50));
     // The same through the library: drops at frames 0 and 2, 3 steps per frame, 15 steps.
     let mut pool = Pool::new(50, 40).unwrap();
+    pool.set_solver(SolverKind::Classic).unwrap();
     pool.drop_stone(20, 15, 4, 100).unwrap();
     for _ in 0..6 {
         pool.step();
@@ -379,6 +382,8 @@ fn heights_out_is_the_field_after_frames_times_steps() {
             "51x40",
             "--sim-scale",
             "2",
+            "--solver",
+            "classic",
             "--out",
             "w.y4m",
             "--heights-out",
@@ -395,7 +400,7 @@ fn scene_files_drive_the_animation_and_options_override_them() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("pond.toml"),
-        "frames = 9\nwidth = 60\nheight = 40\nrender = \"classic\"\n\n[[drop]]\nx = 30\ny = 20\nradius = 5\nstrength = 90\n\n[[swipe]]\nframe = 2\nduration = 3\npoints = [[5, 5], [55, 35]]\n\n[rain]\nrate = 2.0\nstart = 1\nend = 4\n",
+        "frames = 9\nwidth = 60\nheight = 40\nsolver = \"classic\"\nrender = \"classic\"\n\n[[drop]]\nx = 30\ny = 20\nradius = 5\nstrength = 90\n\n[[swipe]]\nframe = 2\nduration = 3\npoints = [[5, 5], [55, 35]]\n\n[rain]\nrate = 2.0\nstart = 1\nend = 4\n",
     )
     .unwrap();
     ok(
@@ -489,12 +494,15 @@ fn an_image_is_used_and_resized() {
         dir.path(),
     );
     assert!(stdout(&output).contains("25x15"), "{}", stdout(&output));
-    // Flat water over the image shows the image itself (lossless output).
+    // Flat water over the image shows the image itself under the lit look (lossless output;
+    // the natural look tints it).
     ok(
         &[
             "render",
             "photo.png",
             "--calm",
+            "--render",
+            "lit",
             "--frames",
             "1",
             "--out",
@@ -1535,7 +1543,14 @@ fn options_that_do_nothing_are_named_in_a_warning() {
             .collect()
     };
     assert_eq!(
-        warnings(&["--wave-speed", "2", "--damping", "0.1"]),
+        warnings(&[
+            "--solver",
+            "classic",
+            "--wave-speed",
+            "2",
+            "--damping",
+            "0.1"
+        ]),
         [
             "warning: --wave-speed has no effect: it tunes the wave solver, and the solver is \
              classic (--solver wave uses it)",
@@ -1544,22 +1559,14 @@ fn options_that_do_nothing_are_named_in_a_warning() {
         ]
     );
     assert_eq!(
-        warnings(&[
-            "--solver",
-            "wave",
-            "--stiffness",
-            "0.01",
-            "--damping-shift",
-            "3"
-        ])
-        .len(),
+        warnings(&["--stiffness", "0.01", "--damping-shift", "3"]).len(),
         2
     );
     assert_eq!(
         warnings(&["--stiffness-map", "map.png"]),
         [
             "warning: --stiffness-map has no effect: it tunes the spring solver, and the solver is \
-          classic (--solver spring uses it)"
+          wave (--solver spring uses it)"
         ]
     );
     assert_eq!(
@@ -1572,13 +1579,13 @@ fn options_that_do_nothing_are_named_in_a_warning() {
             "1"
         ]),
         [
-            "warning: --light-angle has no effect: it tunes the default look, and the look is \
-             classic (--render default uses it)",
+            "warning: --light-angle has no effect: it tunes the lit look, and the look is \
+             classic (--render lit uses it)",
             "warning: --spring-refraction has no effect: it tunes the spring look, and the look \
              is classic (--render spring uses it)",
         ]
     );
-    assert!(warnings(&["--solver", "wave", "--wave-speed", "1", "--shading", "1"]).is_empty());
+    assert!(warnings(&["--wave-speed", "1", "--render", "lit", "--shading", "1"]).is_empty());
     // The window switches the solver with keys 1, 2, 3 and the look with L: it only warns about
     // what no key reaches (here before it finds there is no display).
     let play = |args: &[&str]| {
@@ -1588,11 +1595,12 @@ fn options_that_do_nothing_are_named_in_a_warning() {
     };
     let message = play(&["--wave-speed", "2", "--render", "classic", "--shading", "1"]);
     assert!(!message.contains("warning"), "{message}");
-    let message = play(&["--render", "spring", "--shading", "1"]);
+    let message = play(&["--render", "spring", "--shading", "1", "--depth", "9"]);
+    assert!(!message.contains("warning"), "{message}");
+    let message = play(&["--stiffness", "0.01", "--stiffness-map", "map.png"]);
     assert!(
         message.contains(
-            "warning: --shading has no effect: it tunes the default look, and the look is spring \
-             (--render default uses it); L switches only between the spring and classic looks"
+            "warning: --stiffness has no effect: the stiffness map gives every cell its stiffness"
         ),
         "{message}"
     );
@@ -1749,14 +1757,14 @@ fn every_help_lists_the_solvers_and_looks_and_assumes_no_history() {
         // Clap wraps long help; the checks are on the words, not the line breaks.
         let text = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            text.contains("--solver <NAME> The solver: classic ("),
+            text.contains("--solver <NAME> The solver: wave ("),
             "{command}: {text}"
         );
         assert!(
-            text.contains("--render <LOOK> The look: default ("),
+            text.contains("--render <LOOK> The look: natural ("),
             "{command}: {text}"
         );
-        for phrase in ["), wave (", ") or spring (", "), classic ("] {
+        for phrase in ["), classic (", ") or spring (", "), lit ("] {
             assert!(text.contains(phrase), "{command}: '{phrase}' in {text}");
         }
         for forbidden in ["README", "the seeds", "seed's", "GameRes", "Frogger"] {

@@ -25,7 +25,7 @@ fn still(dir: &Path, name: &str, args: &[&str]) -> (Vec<u8>, String) {
 fn the_natural_look_renders_and_its_options_and_scene_keys_agree() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    let (lit, _) = still(path, "lit.png", &["--render", "default"]);
+    let (lit, _) = still(path, "lit.png", &["--render", "lit"]);
     let (natural, messages) = still(path, "natural.png", &["--render", "natural"]);
     assert!(!messages.contains("warning"), "{messages}");
     assert_ne!(natural, lit, "a look of its own");
@@ -107,10 +107,14 @@ fn bad_natural_values_are_one_clear_error() {
 #[test]
 fn natural_options_warn_when_the_look_is_another() {
     let dir = tempfile::tempdir().unwrap();
-    let (_, messages) = still(dir.path(), "lit.png", &["--depth", "10", "--clarity", "90"]);
+    let (_, messages) = still(
+        dir.path(),
+        "lit.png",
+        &["--render", "lit", "--depth", "10", "--clarity", "90"],
+    );
     for option in ["--depth", "--clarity"] {
         let warning = format!(
-            "warning: {option} has no effect: it tunes the natural look, and the look is default \
+            "warning: {option} has no effect: it tunes the natural look, and the look is lit \
              (--render natural uses it)"
         );
         assert!(messages.contains(&warning), "{messages}");

@@ -119,12 +119,15 @@ fn a_render_with_nothing_to_disturb_the_water_gets_rain_and_stones() {
         "every frame moves"
     );
 
-    // --calm keeps still water: every frame is the picture itself, and nothing is said.
+    // --calm keeps still water: every frame is the picture itself (under the lit look; the
+    // natural look tints it), and nothing is said.
     let said = ok(
         &[
             "render",
             "photo.png",
             "--calm",
+            "--render",
+            "lit",
             "--frames",
             "4",
             "--out",
@@ -137,7 +140,7 @@ fn a_render_with_nothing_to_disturb_the_water_gets_rain_and_stones() {
     assert!(frames(&path.join("calm")).iter().all(|f| *f == picture));
 
     // So does a scene file with no events: the user asked for exactly that.
-    std::fs::write(path.join("empty.toml"), "frames = 3\n").unwrap();
+    std::fs::write(path.join("empty.toml"), "frames = 3\nrender = \"lit\"\n").unwrap();
     let said = ok(
         &[
             "render",
@@ -262,6 +265,8 @@ fn fit_covers_contains_or_stretches_a_picture_of_another_shape() {
             "render",
             "photo.png",
             "--calm",
+            "--render",
+            "lit",
             "--frames",
             "1",
             "--size",
@@ -359,7 +364,7 @@ fn ring_centre(((rows, columns), heights): &((usize, usize), Vec<i16>)) -> (f64,
 fn a_scene_of_another_size_keeps_its_stones_on_the_picture() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    let scene_text = "frames = 3\nwidth = 40\nheight = 30\nrender = \"classic\"\n\n[[drop]]\nx = 10\ny = 15\nradius = 3\nstrength = 100\n";
+    let scene_text = "frames = 3\nwidth = 40\nheight = 30\nsolver = \"classic\"\nrender = \"classic\"\n\n[[drop]]\nx = 10\ny = 15\nradius = 3\nstrength = 100\n";
     std::fs::write(path.join("pond.toml"), scene_text).unwrap();
     let run = |extra: &[&str], npy: &str| {
         let args = [
@@ -422,7 +427,7 @@ fn a_scene_of_another_size_keeps_its_stones_on_the_picture() {
     // A stone given on the command line is in the pool's own pixels: not moved.
     std::fs::write(
         path.join("still.toml"),
-        "frames = 2\nwidth = 40\nheight = 30\n",
+        "frames = 2\nwidth = 40\nheight = 30\nsolver = \"classic\"\n",
     )
     .unwrap();
     let args = [
@@ -561,6 +566,8 @@ fn a_loop_ends_where_it_starts() {
         "48",
         "--solver",
         "wave",
+        "--render",
+        "lit",
         "--drop",
         "30,30,10,200",
         "--drop",

@@ -260,7 +260,7 @@ pub fn border(name: &str) -> Result<Boundary, WebError> {
 pub fn look(name: &str) -> Result<RenderMode, WebError> {
     match name {
         "classic" => Ok(RenderMode::Classic),
-        "lit" => Ok(RenderMode::Default),
+        "lit" => Ok(RenderMode::Lit),
         "spring" => Ok(RenderMode::Spring),
         _ => Err(WebError(format!(
             "look must be 'classic', 'lit' or 'spring', got '{name}'"

@@ -510,6 +510,7 @@ mod tests {
     #[test]
     fn a_swipe_leaves_a_trail_without_gaps() {
         let mut water = WebPool::new(120.0, 40.0, 1.0, 1).unwrap();
+        water.set_solver("classic").unwrap();
         water
             .swipe((10.0, 20.0), (110.0, 20.0), 2.0, 100.0)
             .unwrap();

@@ -6,7 +6,7 @@
 //! command, a desktop window and a web page.
 //!
 //! Most programs need one [`Pool`]: water over an image of their size. Disturb it, step it and
-//! render it with the lit default look:
+//! render it with the natural look (the default):
 //!
 //! ```
 //! use ripples::{Look, Pool};
@@ -15,7 +15,7 @@
 //! let mut frame = vec![0u8; background.len()];
 //! let mut pool = Pool::new(320, 240)?;
 //! pool.drop_stone(160, 120, 6, 128)?; // x, y, radius, strength
-//! let look = Look::default(); // refraction with light; Look::classic() has none
+//! let look = Look::default(); // the natural look; Look::classic() is the original effect
 //! for _ in 0..30 {
 //!     pool.step_and_render(&look, &background, &mut frame)?;
 //! }
@@ -25,9 +25,10 @@
 //!
 //! - [`Pool`]: a solver over an image, in image pixels, with an optional coarser simulation
 //!   grid, walls ([`Obstacles`]), edges ([`Boundary`]) and wave [`Generator`]s.
-//! - [`Look`] / [`RenderMode`] / [`Renderer`]: the lit default look, the classic refraction of
-//!   the demo-scene effect, the spring look, and the natural look (the image as a pool's floor
-//!   seen through real water: refraction through a depth, caustics, sky reflection, absorption).
+//! - [`Look`] / [`RenderMode`] / [`Renderer`]: the natural look, the default (the image as a
+//!   pool's floor seen through real water: refraction through a depth, caustics, sky reflection,
+//!   absorption), the lit look, the classic refraction of the demo-scene effect, and the spring
+//!   look.
 //! - [`ClassicSolver`] (the integer two-buffer algorithm of the demo-scene effect, bit-exact),
 //!   [`WaveSolver`], [`SpringSolver`], and [`Solver`], any of them: the solvers on their own, in
 //!   grid cells.

@@ -58,7 +58,8 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// A calm pool over a `width x height` image, simulated at full resolution.
+    /// A calm pool over a `width x height` image, simulated at full resolution by the wave
+    /// solver ([`SolverKind::default`]; [`set_solver`](Self::set_solver) picks another).
     pub fn new(width: u32, height: u32) -> Result<Self, Error> {
         Self::with_sim_scale(width, height, 1)
     }
@@ -70,7 +71,7 @@ impl Pool {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
         let sim_scale = check_sim_scale(i64::from(sim_scale))?;
         let (grid_width, grid_height) = (width.div_ceil(sim_scale), height.div_ceil(sim_scale));
-        let solver = Solver::new(SolverKind::Classic, grid_width, grid_height)?;
+        let solver = Solver::new(SolverKind::default(), grid_width, grid_height)?;
         Ok(Self {
             width,
             height,
@@ -205,7 +206,7 @@ impl Pool {
     /// [`step`](Self::step), then [`render`](Self::render): the frame loop in one call.
     ///
     /// The result is exactly the two calls', but where it can (classic solver at full
-    /// resolution, no walls, reflecting edges, classic or default look) it steps and renders in
+    /// resolution, no walls, reflecting edges, classic or lit look) it steps and renders in
     /// one pass, rendering rows while the rows just stepped are still in the CPU's cache. A wrong
     /// buffer size or a look [`Look::validate`] refuses is an error before anything changes.
     pub fn step_and_render(

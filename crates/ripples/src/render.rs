@@ -28,12 +28,12 @@ use std::ops::Range;
 #[cfg_attr(
     feature = "serde",
     derive(serde::Deserialize),
-    serde(rename_all = "lowercase")
+    serde(try_from = "String")
 )]
 pub enum RenderMode {
-    /// Refraction with bilinear sampling, diffuse light and a specular highlight.
-    #[default]
-    Default,
+    /// Refraction with bilinear sampling, diffuse light and a specular highlight (called
+    /// `default` before the natural look became the default).
+    Lit,
     /// The classic demo-scene refraction: each pixel is taken, unlit, from the nearest pixel
     /// the slope points to, exactly as the reference code does (see the crate docs, History).
     Classic,
@@ -44,7 +44,8 @@ pub enum RenderMode {
     /// Water as it looks: the image is the floor of a pool `depth` pixels deep, seen through a
     /// surface that refracts by Snell's law, focuses sunlight into caustics, reflects a sky by
     /// Fresnel's law and tints the light by absorption. Normals come from a smoothed field, so
-    /// cell-sized noise does not show.
+    /// cell-sized noise does not show. The default.
+    #[default]
     Natural,
 }
 
@@ -53,24 +54,52 @@ impl std::str::FromStr for RenderMode {
 
     fn from_str(text: &str) -> Result<Self, Error> {
         match text {
-            "default" => Ok(Self::Default),
+            "natural" => Ok(Self::Natural),
+            "lit" => Ok(Self::Lit),
             "classic" => Ok(Self::Classic),
             "spring" => Ok(Self::Spring),
-            "natural" => Ok(Self::Natural),
+            "default" => Err(Error::Invalid(
+                "render mode 'default' is now called 'lit' (the default look is 'natural')"
+                    .to_string(),
+            )),
             _ => Err(Error::Invalid(format!(
-                "render mode must be 'default', 'classic', 'spring' or 'natural', got '{text}'"
+                "render mode must be 'natural', 'lit', 'classic' or 'spring', got '{text}'"
             ))),
         }
     }
 }
 
-/// How the water looks: the render mode and the parameters of the default look.
+impl RenderMode {
+    /// Every look, in the order `ripples play`'s `L` key cycles through them.
+    pub const ALL: [RenderMode; 4] = [Self::Natural, Self::Lit, Self::Classic, Self::Spring];
+
+    /// The name a scene file or a command line gives it: `"natural"`, `"lit"`, `"classic"` or
+    /// `"spring"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Natural => "natural",
+            Self::Lit => "lit",
+            Self::Classic => "classic",
+            Self::Spring => "spring",
+        }
+    }
+}
+
+impl TryFrom<String> for RenderMode {
+    type Error = Error;
+
+    fn try_from(text: String) -> Result<Self, Error> {
+        text.parse()
+    }
+}
+
+/// How the water looks: the render mode and the parameters of each look.
 ///
 /// ```
 /// use ripples::{Look, RenderMode};
 ///
-/// let look = Look { refraction: 0.8, specular: 1.2, ..Look::default() };
-/// assert_eq!(look.mode, RenderMode::Default);
+/// let look = Look { depth: 32.0, sun_elevation: 45.0, ..Look::default() };
+/// assert_eq!(look.mode, RenderMode::Natural);
 /// assert!(look.validate().is_ok());
 /// assert_eq!(Look::classic().mode, RenderMode::Classic);
 /// ```
@@ -81,7 +110,7 @@ impl std::str::FromStr for RenderMode {
     serde(default, deny_unknown_fields)
 )]
 pub struct Look {
-    /// The look. The fields up to `light_angle` only affect [`RenderMode::Default`], the
+    /// The look. The fields up to `light_angle` only affect [`RenderMode::Lit`], the
     /// `spring_` ones [`RenderMode::Spring`], and those from `depth` on [`RenderMode::Natural`].
     #[cfg_attr(feature = "serde", serde(skip))]
     pub mode: RenderMode,
@@ -130,7 +159,7 @@ pub struct Look {
 impl Default for Look {
     fn default() -> Self {
         Self {
-            mode: RenderMode::Default,
+            mode: RenderMode::Natural,
             refraction: 0.35,
             slope: 1.0 / 48.0,
             shading: 0.25,
@@ -159,7 +188,15 @@ impl Look {
         }
     }
 
-    /// Water as it looks ([`RenderMode::Natural`]), with the default parameters.
+    /// Refraction lit by a light: shading and a highlight ([`RenderMode::Lit`]).
+    pub fn lit() -> Self {
+        Self {
+            mode: RenderMode::Lit,
+            ..Self::default()
+        }
+    }
+
+    /// Water as it looks ([`RenderMode::Natural`], the default), with the default parameters.
     pub fn natural() -> Self {
         Self {
             mode: RenderMode::Natural,
@@ -733,7 +770,7 @@ impl Renderer {
 
     /// Rebuilds the default look's light table when the look changed since the last frame.
     fn prepare_lit(&mut self, look: &Look) {
-        if look.mode == RenderMode::Default && self.lit_for != *look {
+        if look.mode == RenderMode::Lit && self.lit_for != *look {
             look.update_lit_look(&mut self.lit);
             self.lit_for = *look;
         }
@@ -811,7 +848,7 @@ impl FrameJob<'_> {
                 src,
                 dst_row,
             ),
-            RenderMode::Default => kernels::lit_render_row(
+            RenderMode::Lit => kernels::lit_render_row(
                 self.backend,
                 y,
                 height,

@@ -25,9 +25,10 @@ use crate::wave::WaveSolver;
 )]
 pub enum SolverKind {
     /// The integer two-buffer solver of the classic demo-scene effect, bit-exact.
-    #[default]
     Classic,
-    /// The damped wave equation in `f32`, with a tunable speed and damping.
+    /// The damped wave equation in `f32`, with a tunable speed and damping. The default: smooth
+    /// rings with no cell-sized speckle.
+    #[default]
     Wave,
     /// A spring under every cell, pulled by its neighbours; stiffness and viscosity can vary
     /// from cell to cell.

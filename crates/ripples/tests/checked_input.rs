@@ -260,8 +260,9 @@ fn a_renderer_refuses_a_look_out_of_range_too() {
         assert_eq!(message(result), expected);
         assert!(dst.iter().all(|&pixel| pixel == [9; 4]));
     }
+    // The lit look shows flat water as the source itself (the natural look tints it).
     renderer
-        .render(field, 1, &Look::default(), &src, &mut dst, 16)
+        .render(field, 1, &Look::lit(), &src, &mut dst, 16)
         .unwrap();
     assert_eq!(dst, src, "flat water shows the source");
 }
@@ -292,7 +293,7 @@ fn sizes_beyond_the_limits_are_errors_not_panics_or_huge_allocations() {
     let src = [[5u8; 4]; 4];
     let mut dst = [[0u8; 4]; 4];
     renderer
-        .render(field, 1, &Look::default(), &src, &mut dst, 2)
+        .render(field, 1, &Look::lit(), &src, &mut dst, 2)
         .unwrap();
     assert_eq!(dst, src);
 }

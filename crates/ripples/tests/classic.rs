@@ -3,6 +3,18 @@
 
 use ripples::{ClassicSolver, Look, Pool, Rain, RenderMode};
 
+/// A pool run by the classic solver (the wave solver is the default), at full resolution.
+fn classic_pool(width: u32, height: u32) -> Result<Pool, ripples::Error> {
+    classic_pool_scaled(width, height, 1)
+}
+
+/// A pool run by the classic solver, simulated `scale` times coarser.
+fn classic_pool_scaled(width: u32, height: u32, scale: u32) -> Result<Pool, ripples::Error> {
+    let mut pool = Pool::with_sim_scale(width, height, scale)?;
+    pool.set_solver(ripples::SolverKind::Classic)?;
+    Ok(pool)
+}
+
 /// A deterministic RGBA test image where every pixel is different.
 fn numbered_image(width: usize, height: usize) -> Vec<u8> {
     (0..width * height)
@@ -39,7 +51,7 @@ fn classic_render_matches_hand_computed_pixels() {
     // 5x4 pool; put heights on interior cells by hand.
     let (width, height) = (5usize, 4usize);
     let src = numbered_image(width, height);
-    let mut pool = Pool::new(width as u32, height as u32).unwrap();
+    let mut pool = classic_pool(width as u32, height as u32).unwrap();
     let (current, _) = pool.solver_mut().as_classic_mut().unwrap().fields_mut();
     current[6] = 2; // (1,1)
     current[8] = -1; // (3,1)
@@ -94,7 +106,7 @@ fn drop_rain(pool: &mut Pool, rain: &mut Rain) {
 fn classic_render_equals_the_contract_on_a_rough_field() {
     let (width, height) = (97usize, 61usize);
     let src = numbered_image(width, height);
-    let mut pool = Pool::new(width as u32, height as u32).unwrap();
+    let mut pool = classic_pool(width as u32, height as u32).unwrap();
     let mut rain = heavy_rain(3, 4.0);
     let mut dst = vec![0u8; src.len()];
     for _ in 0..40 {
@@ -130,7 +142,7 @@ fn classic_render_equals_the_contract_on_a_rough_field() {
 fn classic_render_equals_the_contract_on_wide_images() {
     for (width, height) in [(1100usize, 37usize), (2048, 9), (1030, 1020)] {
         let src = numbered_image(width, height);
-        let mut pool = Pool::new(width as u32, height as u32).unwrap();
+        let mut pool = classic_pool(width as u32, height as u32).unwrap();
         let mut rain = heavy_rain(5, 0.002 * (width * height) as f64);
         let mut dst = vec![0u8; src.len()];
         for frame in 0..4 {
@@ -261,12 +273,12 @@ fn flat_water_renders_the_image_unchanged() {
     for &(width, height) in &[(1u32, 1u32), (2, 7), (33, 17), (64, 48)] {
         let src = numbered_image(width as usize, height as usize);
         for scale in [1, 2, 3] {
-            let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+            let mut pool = classic_pool_scaled(width, height, scale).unwrap();
             let spring = Look {
                 mode: RenderMode::Spring,
-                ..Look::default()
+                ..Look::lit()
             };
-            for look in [Look::default(), Look::classic(), spring] {
+            for look in [Look::lit(), Look::classic(), spring] {
                 let mut dst = vec![0u8; src.len()];
                 pool.render(&look, &src, &mut dst).unwrap();
                 assert_eq!(dst, src, "{width}x{height} scale {scale} {:?}", look.mode);
@@ -276,16 +288,16 @@ fn flat_water_renders_the_image_unchanged() {
 }
 
 #[test]
-fn the_default_look_changes_the_image_around_a_stone_and_not_far_away() {
+fn the_lit_look_changes_the_image_around_a_stone_and_not_far_away() {
     let (width, height) = (200u32, 120u32);
     let src = ripples::pool_tiles(width, height).unwrap();
-    let mut pool = Pool::new(width, height).unwrap();
+    let mut pool = classic_pool(width, height).unwrap();
     pool.drop_stone(60, 60, 6, 128).unwrap();
     for _ in 0..20 {
         pool.step();
     }
     let mut dst = vec![0u8; src.len()];
-    pool.render(&Look::default(), &src, &mut dst).unwrap();
+    pool.render(&Look::lit(), &src, &mut dst).unwrap();
     let changed = |x0: u32, x1: u32| {
         (0..height)
             .flat_map(|y| (x0..x1).map(move |x| (y * width + x) as usize * 4))
@@ -300,9 +312,9 @@ fn the_default_look_changes_the_image_around_a_stone_and_not_far_away() {
     assert_eq!(changed(120, 200), 0, "far from the stone nothing changes");
     // Highlights: the lit look brightens some pixels beyond any source pixel of the area.
     let look = Look {
-        mode: RenderMode::Default,
+        mode: RenderMode::Lit,
         specular: 2.0,
-        ..Look::default()
+        ..Look::lit()
     };
     pool.render(&look, &src, &mut dst).unwrap();
     let brightest = |buffer: &[u8]| {
@@ -323,7 +335,7 @@ fn classic_render_only_uses_source_pixels_at_any_scale() {
     let src = numbered_image(width as usize, height as usize);
     let palette: std::collections::HashSet<&[u8]> = src.chunks_exact(4).collect();
     for scale in [1, 2, 4] {
-        let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+        let mut pool = classic_pool_scaled(width, height, scale).unwrap();
         assert_eq!(pool.solver().width(), width.div_ceil(scale));
         assert_eq!(pool.solver().height(), height.div_ceil(scale));
         pool.drop_stone(45, 35, 8, 200).unwrap();
@@ -342,7 +354,7 @@ fn classic_render_only_uses_source_pixels_at_any_scale() {
 
 #[test]
 fn stones_land_where_asked_at_any_simulation_scale() {
-    let mut pool = Pool::with_sim_scale(200, 100, 4).unwrap();
+    let mut pool = classic_pool_scaled(200, 100, 4).unwrap();
     pool.drop_stone(120, 40, 8, 100).unwrap();
     let grid = pool.solver().as_classic().unwrap();
     let w = grid.width() as usize;
@@ -408,7 +420,7 @@ fn a_fast_swipe_leaves_no_gaps() {
 #[test]
 fn rain_is_reproducible_for_a_seed() {
     let run = |seed: u64| {
-        let mut pool = Pool::new(120, 90).unwrap();
+        let mut pool = classic_pool(120, 90).unwrap();
         let mut rain = Rain::new(seed).with_rate(1.5).unwrap();
         let mut stones = Vec::new();
         for _ in 0..60 {
@@ -439,10 +451,10 @@ fn rain_is_reproducible_for_a_seed() {
 
 #[test]
 fn wrong_buffer_sizes_are_errors_not_panics() {
-    let mut pool = Pool::new(10, 10).unwrap();
+    let mut pool = classic_pool(10, 10).unwrap();
     let src = vec![0u8; 400];
     let mut short = vec![0u8; 399];
-    let error = pool.render(&Look::default(), &src, &mut short).unwrap_err();
+    let error = pool.render(&Look::lit(), &src, &mut short).unwrap_err();
     assert_eq!(
         error.to_string(),
         "destination frame has 399 elements, expected 400 for 10x10"

@@ -93,7 +93,7 @@ fn solver_kind() -> impl Strategy<Value = SolverKind> + Clone {
 /// A look: the three presets, or any parameters at all (not validated).
 fn look() -> impl Strategy<Value = Look> + Clone {
     let mode = prop_oneof![
-        Just(RenderMode::Default),
+        Just(RenderMode::Lit),
         Just(RenderMode::Classic),
         Just(RenderMode::Spring),
         Just(RenderMode::Natural)
@@ -132,7 +132,7 @@ fn look() -> impl Strategy<Value = Look> + Clone {
 /// A look whose parameters [`Look::validate`] accepts, in any mode.
 fn valid_look() -> impl Strategy<Value = Look> + Clone {
     let mode = prop_oneof![
-        Just(RenderMode::Default),
+        Just(RenderMode::Lit),
         Just(RenderMode::Classic),
         Just(RenderMode::Spring),
         Just(RenderMode::Natural)

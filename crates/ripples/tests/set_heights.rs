@@ -281,6 +281,7 @@ fn wrong_fields_are_errors_that_name_them_and_change_nothing() {
     extreme[8] = -MAX_FLOAT_HEIGHT;
     pool.set_heights(Heights::F32(&extreme)).unwrap();
     let mut classic = Pool::new(6, 5).unwrap();
+    classic.set_solver(SolverKind::Classic).unwrap();
     let mut integers = [0i16; 30];
     integers[7] = i16::MIN;
     integers[8] = i16::MAX;

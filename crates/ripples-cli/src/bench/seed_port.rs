@@ -131,6 +131,7 @@ mod tests {
         let src: Vec<u8> = (0..100).collect();
         let (mut expected, mut got) = (vec![0u8; 100], vec![0u8; 100]);
         let mut pool = ripples::Pool::new(5, 5).unwrap();
+        pool.set_solver(SolverKind::Classic).unwrap();
         *pool.solver_mut().as_classic_mut().unwrap() = solver.clone();
         pool.render(&Look::classic(), &src, &mut expected).unwrap();
         seed.render(&src, &mut got);

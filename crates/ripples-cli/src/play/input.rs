@@ -35,8 +35,8 @@ pub enum Command {
     Narrower,
     /// `B`: absorbing or reflecting border.
     ToggleBoundary,
-    /// `L`: the default look or the classic look.
-    ToggleLook,
+    /// `L`: the next look (natural, lit, classic, spring, then natural again).
+    NextLook,
     /// `S`: save a screenshot.
     Screenshot,
     /// `H`, `F1`: the help overlay.
@@ -67,7 +67,7 @@ impl Command {
                 "]" => Self::Wider,
                 "[" => Self::Narrower,
                 "b" | "B" => Self::ToggleBoundary,
-                "l" | "L" => Self::ToggleLook,
+                "l" | "L" => Self::NextLook,
                 "s" | "S" => Self::Screenshot,
                 "h" | "H" | "?" => Self::ToggleHelp,
                 "q" | "Q" => Self::Quit,
@@ -222,7 +222,7 @@ mod tests {
             (character("]"), Command::Wider),
             (character("["), Command::Narrower),
             (character("b"), Command::ToggleBoundary),
-            (character("l"), Command::ToggleLook),
+            (character("l"), Command::NextLook),
             (character("s"), Command::Screenshot),
             (character("h"), Command::ToggleHelp),
             (Key::Named(NamedKey::F1), Command::ToggleHelp),

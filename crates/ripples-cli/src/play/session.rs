@@ -89,8 +89,6 @@ pub struct Session {
     rain: Rain,
     raining: bool,
     look: Look,
-    /// The look `L` goes back to from the classic one.
-    lit_look: Look,
     brush: Brush,
     paused: bool,
     help: bool,
@@ -126,22 +124,13 @@ impl Status {
         }
         title += &format!(
             " - {} - rain {}",
-            solver_name(self.solver),
+            self.solver.name(),
             if self.raining { "on" } else { "off" }
         );
         if self.paused {
             title += " - paused";
         }
         title + " - H: help"
-    }
-}
-
-/// A solver's name as the command line spells it.
-pub fn solver_name(kind: SolverKind) -> &'static str {
-    match kind {
-        SolverKind::Classic => "classic",
-        SolverKind::Wave => "wave",
-        SolverKind::Spring => "spring",
     }
 }
 
@@ -155,14 +144,6 @@ impl Session {
             .map(|p| u32::from_le_bytes([p[2], p[1], p[0], 0]))
             .collect();
         let look = water.runner.scene().full_look();
-        let lit_look = if look.mode == RenderMode::Classic {
-            Look {
-                mode: RenderMode::Default,
-                ..look
-            }
-        } else {
-            look
-        };
         let mut session = Self {
             shown: picture.clone(),
             picture,
@@ -170,7 +151,6 @@ impl Session {
             rain,
             raining,
             look,
-            lit_look,
             brush: Brush::default(),
             paused: false,
             help: false,
@@ -196,7 +176,6 @@ impl Session {
             .pool_mut()
             .set_boundary(self.runner.pool().boundary());
         next.look = self.look;
-        next.lit_look = self.lit_look;
         next.brush = self.brush;
         next.raining = self.raining;
         next.paused = self.paused;
@@ -281,7 +260,7 @@ impl Session {
             }
             Command::Solver(kind) => {
                 self.set_solver(kind)?;
-                Some(format!("{} solver", solver_name(kind)))
+                Some(format!("{} solver", kind.name()))
             }
             Command::Stronger | Command::Weaker => {
                 let up = command == Command::Stronger;
@@ -302,16 +281,13 @@ impl Session {
                 pool.set_boundary(next);
                 Some(format!("border: {}", boundary_name(next)))
             }
-            Command::ToggleLook => {
-                self.look = if self.look.mode == RenderMode::Classic {
-                    self.lit_look
-                } else {
-                    Look {
-                        mode: RenderMode::Classic,
-                        ..self.look
-                    }
-                };
-                Some(format!("look: {}", look_name(self.look.mode)))
+            Command::NextLook => {
+                let index = RenderMode::ALL
+                    .iter()
+                    .position(|&mode| mode == self.look.mode);
+                let next = index.map_or(0, |index| (index + 1) % RenderMode::ALL.len());
+                self.look.mode = RenderMode::ALL[next];
+                Some(format!("look: {}", self.look.mode.name()))
             }
             Command::ToggleHelp => {
                 self.help = !self.help;
@@ -431,12 +407,12 @@ impl Session {
             "O      clear the walls".into(),
             format!(
                 "1 2 3  classic/wave/spring ({})",
-                solver_name(pool.solver().kind())
+                pool.solver().kind().name()
             ),
             format!("+ -    stone strength ({strength})"),
             format!("[ ]    stone radius ({radius})"),
             format!("B      border ({})", boundary_name(pool.boundary())),
-            format!("L      look ({})", look_name(self.look.mode)),
+            format!("L      look ({})", self.look.mode.name()),
             "S      save a PNG screenshot".into(),
             "H F1   this help".into(),
             "Esc Q  quit".into(),
@@ -449,15 +425,6 @@ fn boundary_name(boundary: Boundary) -> &'static str {
     match boundary {
         Boundary::Reflect => "reflecting",
         Boundary::Absorb => "absorbing",
-    }
-}
-
-fn look_name(mode: RenderMode) -> &'static str {
-    match mode {
-        RenderMode::Default => "default",
-        RenderMode::Classic => "classic",
-        RenderMode::Spring => "spring",
-        RenderMode::Natural => "natural",
     }
 }
 
@@ -533,10 +500,16 @@ mod tests {
         let mut session = session();
         let calm = frame(&mut session);
         let tiles = ripples::pool_tiles(SIZE.0, SIZE.1).unwrap();
-        let expected: Vec<u32> = tiles
+        let picture: Vec<u32> = tiles
             .chunks_exact(4)
             .map(|p| u32::from_le_bytes([p[2], p[1], p[0], 0]))
             .collect();
+        // Flat water under the default (natural) look: the picture seen through still water.
+        let mut flat = ripples::Pool::new(SIZE.0, SIZE.1).unwrap();
+        let mut expected = vec![0; picture.len()];
+        flat.render_u32(&Look::default(), &picture, &mut expected)
+            .unwrap();
+        let expected: Vec<u32> = expected.iter().map(|pixel| pixel & 0x00ff_ffff).collect();
         assert_eq!(calm, expected, "flat water shows the picture, top byte 0");
         session.gesture(Gesture::Stone([20, 30])).unwrap();
         for _ in 0..3 {
@@ -557,11 +530,11 @@ mod tests {
     fn a_swipe_between_distant_points_leaves_no_gap() {
         let mut session = session();
         session.gesture(Gesture::Swipe([5, 5], [90, 60])).unwrap();
-        let Heights::I16(heights) = session.heights() else {
-            panic!("the classic solver has i16 heights")
+        let Heights::F32(heights) = session.heights() else {
+            panic!("the wave solver (the default) has f32 heights")
         };
         for_each_point_on_line([5, 5], [90, 60], |x, y| {
-            assert_ne!(heights[(y * 96 + x) as usize], 0, "gap at ({x}, {y})");
+            assert_ne!(heights[(y * 96 + x) as usize], 0.0, "gap at ({x}, {y})");
         });
     }
 
@@ -681,13 +654,24 @@ mod tests {
             Some("border: absorbing")
         );
         assert_eq!(session.runner.pool().boundary(), Boundary::Absorb);
-        assert_eq!(
-            session.command(Command::ToggleLook).unwrap().as_deref(),
-            Some("look: classic")
-        );
-        assert_eq!(session.look.mode, RenderMode::Classic);
-        session.command(Command::ToggleLook).unwrap();
         assert_eq!(session.look, Look::default());
+        assert_eq!(session.look.mode, RenderMode::Natural);
+        let names: Vec<_> = (0..4)
+            .map(|_| session.command(Command::NextLook).unwrap().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "look: lit",
+                "look: classic",
+                "look: spring",
+                "look: natural"
+            ]
+        );
+        assert_eq!(session.look, Look::default());
+        session.command(Command::NextLook).unwrap();
+        session.command(Command::NextLook).unwrap();
+        assert_eq!(session.look.mode, RenderMode::Classic);
         session.command(Command::ToggleHelp).unwrap();
         assert!(session.help_shown());
         let help = session.help_lines(Some(143.7));
@@ -700,25 +684,25 @@ mod tests {
             session
                 .status()
                 .title(Some(59.6))
-                .contains("60 fps - 96x64 - classic - rain off - paused")
+                .contains("60 fps - 96x64 - wave - rain off - paused")
         );
     }
 
     #[test]
-    fn a_classic_start_toggles_to_the_lit_look_and_settings_carry_over() {
+    fn a_classic_start_cycles_to_the_spring_look_and_settings_carry_over() {
         let args = WaterArgs {
             render: Some(RenderMode::Classic),
             solver: Some(SolverKind::Spring),
             ..WaterArgs::default()
         };
         let mut session = session_with(&args, true);
-        session.command(Command::ToggleLook).unwrap();
-        assert_eq!(session.look.mode, RenderMode::Default);
+        session.command(Command::NextLook).unwrap();
+        assert_eq!(session.look.mode, RenderMode::Spring);
         let mut next = session_with(&WaterArgs::default(), false);
         session.carry_settings_to(&mut next).unwrap();
         assert_eq!(next.status().solver, SolverKind::Spring);
         assert!(next.raining());
-        assert_eq!(next.look.mode, RenderMode::Default);
+        assert_eq!(next.look.mode, RenderMode::Spring);
     }
 
     #[test]

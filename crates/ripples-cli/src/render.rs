@@ -49,7 +49,7 @@ use crate::output::{
 };
 use crate::scene_file::SceneFile;
 use crate::seamless_loop::SeamlessLoop;
-use crate::setup::{Water, WaterPlan, override_with, paint_walls};
+use crate::setup::{Water, WaterPlan, override_with};
 use crate::still;
 
 /// Pool size when neither an image, the scene nor `--size` gives one.
@@ -211,17 +211,13 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let still_frame = still.map(|still| still.frame(frames)).transpose()?;
     let Water {
         mut runner,
-        mut image,
-        walls,
+        image,
         notes: water_notes,
         ..
     } = plan.build(width, height)?;
     notes.extend(water_notes);
     if let Some(path) = &args.heights_in {
         notes.extend(start_from_heights(&mut runner, path, (width, height))?);
-    }
-    if let Some(walls) = &walls {
-        paint_walls(&mut image.pixels, walls);
     }
     let scene = runner.scene();
     let info = AnimationInfo {

@@ -162,10 +162,8 @@ struct EventCounts {
 pub struct Water {
     /// The scene on its pool.
     pub runner: SceneRunner,
-    /// The picture at the pool's size, without the walls painted on it.
+    /// The picture at the pool's size (the pool draws the walls over it).
     pub image: SourceImage,
-    /// The walls from the obstacle picture, one per image pixel, if one was given.
-    pub walls: Option<Vec<bool>>,
     /// The spring maps at the grid's size, as set on the solver, to set again after a switch.
     pub stiffness_map: Option<Vec<f32>>,
     /// See `stiffness_map`.
@@ -321,15 +319,11 @@ impl WaterPlan {
         let mut runner = SceneRunner::new(scene, width, height)
             .map_err(|error| anyhow!("{}: {error}", self.scene_name))?;
         let pool = runner.pool_mut();
-        let walls = match &self.obstacles {
-            Some(picture) => {
-                let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
-                let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
-                pool.set_obstacle_mask(&walls)?;
-                Some(walls)
-            }
-            None => None,
-        };
+        if let Some(picture) = &self.obstacles {
+            let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
+            let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
+            pool.set_obstacle_mask(&walls)?;
+        }
         let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
         let grid_map = |picture: &Option<SourceImage>, [low, high]: [f32; 2]| -> Result<_> {
             picture
@@ -364,7 +358,6 @@ impl WaterPlan {
         Ok(Water {
             runner,
             image,
-            walls,
             stiffness_map,
             viscosity_map,
             notes,
@@ -572,29 +565,6 @@ pub fn override_with<T>(target: &mut T, value: Option<T>) {
     }
 }
 
-/// Walls hold no water, so the renderer would show the image unchanged there; shade them like
-/// stone so the viewer sees what the waves bounce off.
-pub fn paint_walls(pixels: &mut [u8], walls: &[bool]) {
-    for (pixel, _) in pixels
-        .chunks_exact_mut(4)
-        .zip(walls)
-        .filter(|(_, wall)| **wall)
-    {
-        let [r, g, b] = stone_tint([pixel[0], pixel[1], pixel[2]]);
-        pixel[..3].copy_from_slice(&[r, g, b]);
-    }
-}
-
-/// The colour a wall shows over an image pixel: mostly grey-brown stone, a quarter the image.
-pub fn stone_tint(rgb: [u8; 3]) -> [u8; 3] {
-    const STONE: [f32; 3] = [92.0, 86.0, 78.0];
-    let mut out = [0u8; 3];
-    for ((out, channel), stone) in out.iter_mut().zip(rgb).zip(STONE) {
-        *out = (f32::from(channel) * 0.25 + stone * 0.75) as u8;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -610,7 +580,7 @@ mod tests {
         let water = plan.build(40, 30).unwrap();
         assert_eq!((water.image.width, water.image.height), (40, 30));
         assert_eq!(water.runner.scene().drops[0].x, 39);
-        assert!(water.walls.is_none());
+        assert!(water.runner.pool().obstacles().is_empty());
     }
 
     #[test]
@@ -672,13 +642,5 @@ mod tests {
                 "source #6 from (39, 40) to (0, 30) lies outside the 40x30 pool; it moves no water",
             ]
         );
-    }
-
-    #[test]
-    fn paint_walls_tints_only_the_walls() {
-        let mut pixels = vec![200u8; 8];
-        paint_walls(&mut pixels, &[true, false]);
-        assert_eq!(&pixels[..4], &[119, 114, 108, 200]);
-        assert_eq!(&pixels[4..], &[200; 4]);
     }
 }

@@ -41,13 +41,23 @@ impl std::str::FromStr for Boundary {
 }
 
 /// A mask of wall cells over a grid.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Obstacles {
     width: usize,
     height: usize,
     walls: Vec<bool>,
     count: usize,
+    /// Changes with every edit, so what is built from the walls knows when to rebuild.
+    generation: u64,
 }
+
+impl PartialEq for Obstacles {
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.height) == (other.width, other.height) && self.walls == other.walls
+    }
+}
+
+impl Eq for Obstacles {}
 
 impl Obstacles {
     /// No walls on a `width x height` grid.
@@ -63,6 +73,7 @@ impl Obstacles {
             height,
             walls: vec![false; width * height],
             count: 0,
+            generation: 0,
         })
     }
 
@@ -86,6 +97,12 @@ impl Obstacles {
         self.count
     }
 
+    /// A number that changes whenever a cell changes (two masks with the same walls may still
+    /// differ in it): what is drawn from the walls is rebuilt when it changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// Whether there is no wall at all (solvers skip the wall pass then).
     pub fn is_empty(&self) -> bool {
         self.count == 0
@@ -102,6 +119,7 @@ impl Obstacles {
             && self.walls[i] != wall
         {
             self.walls[i] = wall;
+            self.generation += 1;
             if wall {
                 self.count += 1;
             } else {
@@ -135,6 +153,7 @@ impl Obstacles {
         }
         self.walls.copy_from_slice(walls);
         self.count = walls.iter().filter(|&&wall| wall).count();
+        self.generation += 1;
         Ok(())
     }
 
@@ -142,6 +161,7 @@ impl Obstacles {
     pub fn clear(&mut self) {
         self.walls.fill(false);
         self.count = 0;
+        self.generation += 1;
     }
 
     /// Sets every wall cell of `field` to `rest`.

@@ -74,6 +74,7 @@ mod solver;
 mod sources;
 mod spring;
 mod texture;
+mod wall_look;
 mod wave;
 
 pub use boundary::{Boundary, Obstacles, Sponge};

@@ -13,6 +13,7 @@ use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::render::{FieldView, Heights, Look, Renderer};
 use crate::solver::{Solver, SolverKind};
 use crate::sources::{Generator, Reach, Stone, stamp_polyline};
+use crate::wall_look::WallLook;
 
 /// Water over an image of `width x height` pixels.
 ///
@@ -55,6 +56,7 @@ pub struct Pool {
     generators: Vec<Generator>,
     steps: u64,
     renderer: Renderer,
+    wall_look: WallLook,
 }
 
 impl Pool {
@@ -83,6 +85,7 @@ impl Pool {
             generators: Vec::new(),
             steps: 0,
             renderer: Renderer::new(width as usize, grid_width as usize),
+            wall_look: WallLook::default(),
         })
     }
 
@@ -403,8 +406,29 @@ impl Pool {
             width: self.solver.width() as usize,
             height: self.solver.height() as usize,
         };
-        self.renderer
-            .render_validated(field, self.sim_scale, look, src, dst, self.width as usize)
+        self.renderer.render_validated(
+            field,
+            self.sim_scale,
+            look,
+            src,
+            dst,
+            self.width as usize,
+        )?;
+        self.draw_walls(look, dst);
+        Ok(())
+    }
+
+    /// Draws the walls over a rendered frame (see [`WallLook`]); nothing without walls.
+    fn draw_walls(&mut self, look: &Look, dst: &mut [[u8; 4]]) {
+        let order = self.renderer.pixel_order();
+        self.wall_look.apply(
+            &self.obstacles,
+            self.sim_scale,
+            look,
+            order,
+            dst,
+            self.width as usize,
+        );
     }
 
     /// Checks a source image and a destination frame of `per_pixel` elements per pixel.

@@ -494,6 +494,10 @@ impl Renderer {
     /// Sets how the natural look's colours sit in a pixel: [`PixelOrder::Rgba`] (the default)
     /// for RGBA bytes, [`PixelOrder::Bgra`] for `0xAARRGGBB` words. The other looks treat the
     /// three colour bytes alike and ignore it.
+    pub(crate) fn pixel_order(&self) -> PixelOrder {
+        self.pixel_order
+    }
+
     pub(crate) fn set_pixel_order(&mut self, order: PixelOrder) {
         self.pixel_order = order;
     }

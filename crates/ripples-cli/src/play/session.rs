@@ -15,7 +15,7 @@ use anyhow::Result;
 use ripples::{Boundary, Heights, Look, Rain, RenderMode, SceneRunner, SolverKind};
 
 use super::input::{Command, Gesture};
-use crate::setup::{Water, set_spring_maps, stone_tint};
+use crate::setup::{Water, set_spring_maps};
 
 /// Stone strengths `+` and `-` step through.
 const STRENGTHS: [i16; 13] = [16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
@@ -82,10 +82,8 @@ pub fn default_rain(seed: u64, width: u32, height: u32, rate: f64) -> Result<Rai
 #[derive(Debug)]
 pub struct Session {
     runner: SceneRunner,
-    /// The picture, `0RGB`.
+    /// The picture, `0RGB` (the pool draws the walls over it).
     picture: Vec<u32>,
-    /// The picture with the walls painted on it: what the renderer refracts.
-    shown: Vec<u32>,
     rain: Rain,
     raining: bool,
     look: Look,
@@ -144,8 +142,7 @@ impl Session {
             .map(|p| u32::from_le_bytes([p[2], p[1], p[0], 0]))
             .collect();
         let look = water.runner.scene().full_look();
-        let mut session = Self {
-            shown: picture.clone(),
+        Self {
             picture,
             runner: water.runner,
             rain,
@@ -156,10 +153,7 @@ impl Session {
             help: false,
             stiffness_map: water.stiffness_map,
             viscosity_map: water.viscosity_map,
-        };
-        let (width, height) = session.size();
-        session.repaint_walls([0, 0], [width as i32 - 1, height as i32 - 1], 0);
-        session
+        }
     }
 
     /// Pool size in pixels.
@@ -200,7 +194,9 @@ impl Session {
     /// Renders the water over the picture into `dst` (`0RGB`, pool-sized).
     pub fn render(&mut self, dst: &mut [u32]) -> Result<()> {
         let look = self.look;
-        self.runner.pool_mut().render_u32(&look, &self.shown, dst)?;
+        self.runner
+            .pool_mut()
+            .render_u32(&look, &self.picture, dst)?;
         Ok(())
     }
 
@@ -231,7 +227,6 @@ impl Session {
                     }
                 });
                 painted?;
-                self.repaint_walls(from, to, radius);
             }
         }
         Ok(())
@@ -255,7 +250,6 @@ impl Session {
             }
             Command::ClearWalls => {
                 self.runner.pool_mut().obstacles_mut().clear();
-                self.shown.copy_from_slice(&self.picture);
                 Some("walls cleared".into())
             }
             Command::Solver(kind) => {
@@ -312,37 +306,6 @@ impl Session {
             self.stiffness_map.as_deref(),
             self.viscosity_map.as_deref(),
         )
-    }
-
-    /// Repaints the stone tint of the walls in the rectangle spanned by `from`, `to` and
-    /// `radius` pixels around them.
-    fn repaint_walls(&mut self, from: [i32; 2], to: [i32; 2], radius: u32) {
-        let (width, height) = self.size();
-        let pool = self.runner.pool();
-        let scale = pool.sim_scale() as usize;
-        let obstacles = pool.obstacles();
-        // One cell more than the brush: the disk is rounded to whole cells.
-        let margin = i64::from(radius) + pool.sim_scale() as i64 + 1;
-        let span = |a: i32, b: i32, size: u32| {
-            let low = (i64::from(a.min(b)) - margin).clamp(0, i64::from(size)) as usize;
-            let high = (i64::from(a.max(b)) + margin + 1).clamp(0, i64::from(size)) as usize;
-            low..high
-        };
-        let (columns, rows) = (span(from[0], to[0], width), span(from[1], to[1], height));
-        let width = width as usize;
-        for y in rows {
-            for x in columns.clone() {
-                let index = y * width + x;
-                let wall = obstacles.is_wall((x / scale) as i64, (y / scale) as i64);
-                self.shown[index] = if wall {
-                    let [b, g, r, _] = self.picture[index].to_le_bytes();
-                    let [r, g, b] = stone_tint([r, g, b]);
-                    u32::from_le_bytes([b, g, r, 0])
-                } else {
-                    self.picture[index]
-                };
-            }
-        }
     }
 
     /// Whether the water is paused.
@@ -585,7 +548,16 @@ mod tests {
         assert!(!obstacles.is_wall(45, 40));
         let walled = frame(&mut session);
         let painted = changed(&calm, &walled);
-        assert!(painted.contains(&(45, 10)) && painted.iter().all(|&(_, y)| y < 20));
+        assert!(painted.contains(&(45, 10)));
+        // Further away the wall only shades the floor: its shadow, away from the sun.
+        for &(x, y) in painted.iter().filter(|&&(_, y)| y >= 20) {
+            let index = (y * SIZE.0 + x) as usize;
+            let (before, after) = (calm[index].to_le_bytes(), walled[index].to_le_bytes());
+            assert!(
+                (0..3).all(|c| after[c] <= before[c]),
+                "({x}, {y}) brightened"
+            );
+        }
         session.command(Command::Solver(SolverKind::Wave)).unwrap();
         assert_eq!(session.status().solver, SolverKind::Wave);
         assert!(session.runner.pool().obstacles().is_wall(45, 10));
@@ -604,13 +576,14 @@ mod tests {
     }
 
     #[test]
-    fn walls_on_a_coarser_grid_cover_whole_cells_and_the_picture_under_them() {
+    fn walls_on_a_coarser_grid_cover_whole_cells_and_are_drawn_over_the_picture() {
         let args = WaterArgs {
             sim_scale: Some(2),
             ..WaterArgs::default()
         };
         let mut session = session_with(&args, false);
         assert_eq!(session.status().grid, (48, 32));
+        let calm = frame(&mut session);
         session
             .gesture(Gesture::Walls {
                 from: [40, 30],
@@ -618,16 +591,15 @@ mod tests {
                 erase: false,
             })
             .unwrap();
+        let walled = frame(&mut session);
         let obstacles = session.runner.pool().obstacles();
         for y in 0..SIZE.1 as usize {
             for x in 0..SIZE.0 as usize {
                 let wall = obstacles.is_wall((x / 2) as i64, (y / 2) as i64);
                 let index = y * SIZE.0 as usize + x;
-                assert_eq!(
-                    session.shown[index] != session.picture[index],
-                    wall,
-                    "pixel ({x}, {y})"
-                );
+                if wall {
+                    assert_ne!(walled[index], calm[index], "wall pixel ({x}, {y})");
+                }
             }
         }
         assert!(obstacles.is_wall(20, 15));

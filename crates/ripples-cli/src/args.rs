@@ -119,6 +119,7 @@ pub struct RenderArgs {
     /// rounded up), dtype '<i2' for the classic solver or '<f4' heights above rest (positive
     /// up) for wave and spring. The water starts at rest with that surface; the pool's edge and
     /// walls stay flat. --heights-out of one render is a valid --heights-in of the next.
+    /// Overrides the scene file's `heights` key.
     #[arg(long, value_name = "FILE.npy")]
     pub heights_in: Option<PathBuf>,
 

@@ -1,4 +1,5 @@
-//! Reading a height field from a NumPy `.npy` file, for `ripples render --heights-in`.
+//! Reading a height field from a NumPy `.npy` file, for `ripples render --heights-in` and the
+//! scene key `heights` ([`heights_input`] says which, the option winning).
 //!
 //! The format is small enough to read here rather than pull in a crate: a magic string, a
 //! version (1.0, 2.0 or 3.0, which differ only in the width of the header length and the
@@ -16,10 +17,33 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 use ripples::{Heights, SolverKind};
+
+use crate::scene_file::SceneFile;
+use crate::setup::InputFile;
+
+/// The height field a render starts from: `--heights-in` (`option`), else the scene file's
+/// `heights` key, relative to the scene file's directory.
+pub fn heights_input(
+    option: Option<&PathBuf>,
+    scene_file: Option<&SceneFile>,
+) -> Option<InputFile> {
+    match option {
+        Some(path) => Some(InputFile {
+            role: "the heights input".to_string(),
+            path: path.clone(),
+        }),
+        None => scene_file.and_then(|file| {
+            file.scene.heights.as_ref().map(|path| InputFile {
+                role: "the scene's heights input".to_string(),
+                path: file.directory.join(path),
+            })
+        }),
+    }
+}
 
 /// The first bytes of every `.npy` file.
 const MAGIC: &[u8] = b"\x93NUMPY";

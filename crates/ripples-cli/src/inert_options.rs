@@ -67,6 +67,13 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             ));
         }
     }
+    if frontend == Frontend::Window && scene.heights.is_some() {
+        warnings.push(
+            "the scene's heights has no effect in the window: ripples render starts the water \
+             from it"
+                .to_string(),
+        );
+    }
     if solver_fixed && solver != SolverKind::Spring {
         let scene_maps = [
             (

@@ -69,10 +69,7 @@ fn device_inode(_metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
 /// Refuses, as a usage error, a render of `args` (with `scene_file` loaded from `--scene`)
 /// whose `--out` or `--heights-out` is the same file as one of its inputs, or as each other.
 pub fn refuse_outputs_over_inputs(args: &RenderArgs, scene_file: Option<&SceneFile>) -> Result<()> {
-    let heights_in = args.heights_in.as_ref().map(|path| InputFile {
-        role: "the heights input".to_string(),
-        path: path.clone(),
-    });
+    let heights_in = crate::heights_in::heights_input(args.heights_in.as_ref(), scene_file);
     let inputs: Vec<(InputFile, FileIdentity)> = input_files(&args.water, scene_file)
         .into_iter()
         .chain(heights_in)

@@ -41,7 +41,7 @@ use ripples::{Heights, Look, RenderMode, SceneRunner};
 use crate::UsageError;
 use crate::args::RenderArgs;
 use crate::background::{self, Colour};
-use crate::heights_in::{GridShape, read_heights};
+use crate::heights_in::{GridShape, heights_input, read_heights};
 use crate::lively;
 use crate::output::{
     AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, StagedFile, StillPngSink,
@@ -187,6 +187,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     }
     crate::input_guard::refuse_outputs_over_inputs(args, scene_file.as_ref())?;
     let has_scene_file = scene_file.is_some();
+    let heights_in = heights_input(args.heights_in.as_ref(), scene_file.as_ref());
     let mut plan = WaterPlan::load(&args.water, scene_file, |scene| {
         override_with(&mut scene.frames, args.frames);
         override_with(&mut scene.fps, args.fps);
@@ -197,7 +198,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let (width, height) = plan.natural_size(DEFAULT_SIZE);
     // A given field moves the water by itself: no stones are added to it.
     if lively::is_undisturbed(&plan.scene) {
-        if !has_scene_file && !args.calm && args.heights_in.is_none() {
+        if !has_scene_file && !args.calm && heights_in.is_none() {
             notes.push(lively::ADDED.to_string());
             lively::add_default_disturbances(&mut plan.scene, (width, height));
         }
@@ -216,8 +217,12 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         ..
     } = plan.build(width, height)?;
     notes.extend(water_notes);
-    if let Some(path) = &args.heights_in {
-        notes.extend(start_from_heights(&mut runner, path, (width, height))?);
+    if let Some(input) = &heights_in {
+        notes.extend(start_from_heights(
+            &mut runner,
+            &input.path,
+            (width, height),
+        )?);
     }
     let scene = runner.scene();
     let info = AnimationInfo {

@@ -236,6 +236,81 @@ fn a_bump_spreads_into_rings() {
 }
 
 #[test]
+fn a_scene_names_its_heights_beside_itself_and_the_option_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let header = dict("<f4", false, "(30, 40)");
+    let field = bump(40, 30, (20.0, 15.0), 50.0);
+    std::fs::write(sub.join("bump.npy"), npy(1, &header, &f32_bytes(&field))).unwrap();
+    std::fs::write(
+        sub.join("flat.npy"),
+        npy(1, &header, &f32_bytes(&[0.0; 1200])),
+    )
+    .unwrap();
+    let scene = "frames = 2\nwidth = 40\nheight = 30\nsolver = \"wave\"\nheights = \"bump.npy\"\n";
+    std::fs::write(sub.join("pond.toml"), scene).unwrap();
+    std::fs::write(
+        sub.join("lost.toml"),
+        scene.replace("bump.npy", "missing.npy"),
+    )
+    .unwrap();
+    let run = |extra: &[&str], out: &str| -> Vec<u8> {
+        let args = [&["render", "-o", "w.y4m", "--heights-out", out][..], extra].concat();
+        ok(&args, dir.path());
+        std::fs::read(dir.path().join(out)).unwrap()
+    };
+    // The scene's key, found beside the scene, gives what --heights-in gives.
+    let from_scene = run(&["--scene", "sub/pond.toml"], "scene.npy");
+    let from_option = run(
+        &[
+            "--size",
+            "40x30",
+            "--solver",
+            "wave",
+            "--frames",
+            "2",
+            "--heights-in",
+            "sub/bump.npy",
+        ],
+        "option.npy",
+    );
+    assert_eq!(from_scene, from_option);
+    // The option wins over the key: flat water stays flat.
+    let flat = run(
+        &["--scene", "sub/pond.toml", "--heights-in", "sub/flat.npy"],
+        "flat.npy",
+    );
+    assert_ne!(flat, from_scene);
+    assert!(
+        flat[128..].iter().all(|&byte| byte == 0),
+        "flat water moved"
+    );
+    // A missing file is named as the scene puts it, beside the scene.
+    fails(
+        &["render", "--scene", "sub/lost.toml", "-o", "x.y4m"],
+        dir.path(),
+        1,
+        &["heights 'sub/missing.npy'", "cannot open"],
+    );
+    // And the scene's heights are an input no output may overwrite.
+    fails(
+        &[
+            "render",
+            "--scene",
+            "sub/pond.toml",
+            "-o",
+            "x.y4m",
+            "--heights-out",
+            "sub/bump.npy",
+        ],
+        dir.path(),
+        2,
+        &["sub/bump.npy", "the scene's heights input"],
+    );
+}
+
+#[test]
 fn every_npy_version_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let field: Vec<i16> = (0..12 * 10).map(|i| (i % 7) as i16 * 20 - 60).collect();

@@ -108,10 +108,11 @@ fps = 30
 width = 320
 height = 240
 seed = 1
-solver = "classic"
+solver = "wave"
 damping_shift = 5
 image = "photo.jpg"
 render = "natural"
+heights = "start.npy"
 
 [[drop]]
 frame = 0

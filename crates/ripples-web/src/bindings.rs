@@ -22,7 +22,16 @@ fn js_error(error: WebError) -> JsError {
 #[derive(Debug)]
 pub struct WasmPool {
     inner: WebPool,
+    /// What the last failed [`frameStatus`](Self::frame_status) said.
+    error: Option<String>,
 }
+
+/// [`WasmPool::frame_status`]: no step was due and nothing changed; nothing to draw.
+pub const FRAME_UNCHANGED: u32 = 0;
+/// [`WasmPool::frame_status`]: the frame buffer holds a new frame to draw.
+pub const FRAME_DRAWN: u32 = 1;
+/// [`WasmPool::frame_status`]: the frame failed; `takeError()` says why.
+pub const FRAME_FAILED: u32 = 2;
 
 #[wasm_bindgen]
 impl WasmPool {
@@ -32,7 +41,7 @@ impl WasmPool {
     pub fn new(width: f64, height: f64, resolution: f64, seed: f64) -> Result<WasmPool, JsError> {
         // Any number is a fine seed: NaN and negatives saturate to 0.
         let inner = WebPool::new(width, height, resolution, seed as u64).map_err(js_error)?;
-        Ok(Self { inner })
+        Ok(Self { inner, error: None })
     }
 
     /// Width in pixels.
@@ -249,6 +258,28 @@ impl WasmPool {
     /// buffer holds a new frame to draw.
     pub fn frame(&mut self, now_ms: f64) -> Result<bool, JsError> {
         self.inner.frame(now_ms).map_err(js_error)
+    }
+
+    /// [`frame`](Self::frame) for a page's frame loop, which must not allocate: a `Result`
+    /// crosses the boundary as a JavaScript array made on every call, a number does not.
+    /// Returns [`FRAME_UNCHANGED`], [`FRAME_DRAWN`] or [`FRAME_FAILED`]; after a failure
+    /// `takeError()` gives the message.
+    #[wasm_bindgen(js_name = frameStatus)]
+    pub fn frame_status(&mut self, now_ms: f64) -> u32 {
+        match self.inner.frame(now_ms) {
+            Ok(false) => FRAME_UNCHANGED,
+            Ok(true) => FRAME_DRAWN,
+            Err(error) => {
+                self.error = Some(error.0);
+                FRAME_FAILED
+            }
+        }
+    }
+
+    /// The message of the last [`frameStatus`](Self::frame_status) that failed, once.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> Option<String> {
+        self.error.take()
     }
 
     /// Runs `steps` steps (`0..=1000`) and renders, whatever the clock says.

@@ -100,8 +100,10 @@ const FRAME_FAILED = 2;
 const STATS_FRAMES = 256;
 const STATS_WINDOW_MS = 1000;
 
-// quality: 'auto'. Each window of at least QUALITY_WINDOW_FRAMES drawn frames and
-// QUALITY_WINDOW_MS gives the mean cost of a frame (wasm step+render and putImageData). Above
+// quality: 'auto'. Each window of at least QUALITY_WINDOW_MS and QUALITY_WINDOW_FRAMES drawn
+// frames (a few, so that a slow device is seen soon; at 60 Hz a window holds 30) gives the
+// mean cost of a frame (wasm step+render and putImageData), after QUALITY_SKIP_FRAMES frames
+// of a new pool. Above
 // LOWER_ABOVE_MS the pixel ratio drops to the highest level whose cost, scaled by its pixel
 // count, is predicted to be at most TARGET_MS; the next level up is taken when its predicted
 // cost is below RAISE_BELOW_MS. The gap between the two (and the levels' 1.8x to 2.3x steps in
@@ -109,8 +111,10 @@ const STATS_WINDOW_MS = 1000;
 // tried again for a while, twice as long each time (QUALITY_RETRY_MS, at most
 // QUALITY_RETRY_MAX_MS), so a prediction that was wrong does not make it oscillate. 60 frames
 // per second leave 16.7 ms a frame, of which the browser needs some to composite the page.
+// The lowest level is 0.5: below it the picture under the water (the page's own photograph)
+// turns too soft, so a device too slow even there keeps 0.5 at a lower frame rate.
 const QUALITY_LEVELS = [2, 1.5, 1, 0.75, 0.5];
-const QUALITY_WINDOW_FRAMES = 20;
+const QUALITY_WINDOW_FRAMES = 4;
 const QUALITY_WINDOW_MS = 500;
 const QUALITY_SKIP_FRAMES = 5;
 const LOWER_ABOVE_MS = 10;

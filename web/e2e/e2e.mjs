@@ -204,6 +204,8 @@ async function main() {
       return result;
     };
     // This machine's 2 cores are shared with other work: a second try when the first misses.
+    // The card (the natural look over a photograph) shares the main thread: paused meanwhile.
+    await page.evaluate(() => window.demo.card.pause());
     await measure('natural look, wave solver (the default; reported only)', { rain: 20 });
     await page.screenshot({ path: path.join(outDir, 'natural-rain.png') });
     let perf = await measure('classic look and solver', { look: 'classic', solver: 'classic' });
@@ -213,6 +215,7 @@ async function main() {
     check(`classic: <= ${MAX_STEP_RENDER_MS} ms wasm step+render per frame`, perf.stepRenderMs <= MAX_STEP_RENDER_MS, `${perf.stepRenderMs.toFixed(2)} ms`);
     await measure('lit look (reported only)', { look: 'lit' });
     await page.screenshot({ path: path.join(outDir, 'lit-rain.png') });
+    await page.evaluate(() => window.demo.card.play());
 
     await page.evaluate(() => window.demo.pool.set({ look: 'natural', solver: 'wave', rain: 0 }));
 
@@ -513,6 +516,11 @@ async function main() {
       auto.slow.pixelRatio < 1 && auto.slow.canvas < 640 && auto.slow.changes >= 1 && auto.slow.waterKept && auto.slow.stepsGoOn,
       JSON.stringify(auto.slow),
     );
+    check(
+      "and holds the level it chose (no oscillation over 3 s)",
+      auto.slow.changesLater === auto.slow.changes,
+      `${auto.slow.changes} change(s), then ${auto.slow.changesLater}`,
+    );
     const denseAuto = await denseScreen(main.origin);
     figures.denseScreen = denseAuto;
     check(
@@ -522,7 +530,7 @@ async function main() {
     );
     check(
       "and raises it to 2 when there is room",
-      denseAuto.later.pixelRatio === 2 && denseAuto.later.canvas === 640 && denseAuto.later.maxPixelRatio === 2,
+      denseAuto.later.pixelRatio === 2 && denseAuto.later.canvas === 640 && denseAuto.later.changes >= 1,
       JSON.stringify(denseAuto.later),
     );
     check(
@@ -695,6 +703,9 @@ async function qualityAuto(browser, origin) {
       // The new pool took the old one's steps (and water): the count went on, not from 0.
       const stepsGoOn = steps > 0 && ripples.stats().steps > steps;
       const slow = { ...state(ripples), stepsGoOn };
+      // Hysteresis: the level it chose holds; it does not go up and down again.
+      await wait(3000);
+      slow.changesLater = ripples.stats().quality.changes;
       ripples.destroy();
       return { fast, slow };
     } finally {

@@ -133,6 +133,13 @@ function startingRatio(max) {
   return Math.min(max, 1);
 }
 
+/**
+ * quality 'auto' of every running instance on the page: the mean cost of its last window, and
+ * whether it can still lower its pixel ratio. They share the page's frames, so they share the
+ * budget (see Ripples.#adapt).
+ */
+const frameCosts = new Map();
+
 /** Extra milliseconds of busy work per megapixel of canvas in every drawn frame (testing). */
 let slowdownMsPerMegapixel = 0;
 
@@ -582,12 +589,12 @@ export class Ripples extends EventTarget {
   }
 
   /**
-   * quality 'auto', after each drawn frame (the stats slot `slot` holds its time and cost): at
-   * the end of a window, lowers or raises the pixel ratio (a new pool that takes the water of
-   * the old one).
+   * After each drawn frame (the stats slot `slot` holds its time and cost): at the end of a
+   * window, records this instance's cost in `frameCosts` and, with quality 'auto', lowers or
+   * raises the pixel ratio against the page's total (a new pool that takes the water of the
+   * old one).
    */
   #adapt(slot) {
-    if (!this.#ownsCanvas || this.#options.quality !== 'auto') return;
     if (this.#qualitySkip > 0) {
       // The first frames of a new pool (fresh memory, cold caches) say little.
       this.#qualitySkip--;
@@ -601,12 +608,26 @@ export class Ripples extends EventTarget {
     const mean = this.#qualityCost / this.#qualityFrames;
     this.#qualityFrames = 0;
     this.#qualityCost = 0;
+    // Every instance counts its cost (the page's frame holds all their work); those with
+    // quality 'auto' on a canvas of their own adapt.
+    const adapts = this.#ownsCanvas && this.#options.quality === 'auto';
     const ratio = this.#pixelRatio();
     const levels = qualityLevels(this.#maxPixelRatio());
-    const predicted = (level) => mean * (level / ratio) ** 2;
+    const lower = adapts ? levels.filter((level) => level < ratio) : [];
+    frameCosts.set(this, { cost: mean, canLower: lower.length > 0 });
+    if (!adapts) return;
+    let pageCost = 0;
+    let largest = 0;
+    for (const { cost, canLower } of frameCosts.values()) {
+      pageCost += cost;
+      if (canLower) largest = Math.max(largest, cost);
+    }
+    const others = pageCost - mean;
+    const predicted = (level) => others + mean * (level / ratio) ** 2;
     let next = ratio;
-    if (mean > LOWER_ABOVE_MS) {
-      const lower = levels.filter((level) => level < ratio);
+    // Over the budget, the instance that costs most (of those that can still go lower) gives
+    // way; the others wait for its next window.
+    if (pageCost > LOWER_ABOVE_MS && mean >= largest) {
       next = lower.find((level) => predicted(level) <= TARGET_MS) ?? lower[lower.length - 1] ?? ratio;
       if (next < ratio) {
         // Too slow here: do not come back for a while, longer each time.
@@ -614,7 +635,7 @@ export class Ripples extends EventTarget {
         this.#qualityRetryAt = now + this.#qualityRetryMs;
         this.#qualityRetryMs = Math.min(2 * this.#qualityRetryMs, QUALITY_RETRY_MAX_MS);
       }
-    } else {
+    } else if (pageCost <= LOWER_ABOVE_MS) {
       const higher = levels.filter((level) => level > ratio);
       const up = higher[higher.length - 1];
       const allowed = up !== undefined && (up < this.#qualityCeiling || now >= this.#qualityRetryAt);
@@ -802,7 +823,10 @@ export class Ripples extends EventTarget {
     if (!this.#running) return;
     this.#raf = requestAnimationFrame(this.#tick);
     // Taken out of the document without destroy(): nothing to show until it is put back.
-    if (!this.#element.isConnected) return;
+    if (!this.#element.isConnected) {
+      frameCosts.delete(this);
+      return;
+    }
     try {
       const canvas = this.#canvas;
       if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {
@@ -989,6 +1013,7 @@ export class Ripples extends EventTarget {
   pause() {
     this.#alive('pause');
     this.#running = false;
+    frameCosts.delete(this);
     if (this.#raf) cancelAnimationFrame(this.#raf);
     this.#raf = 0;
   }
@@ -1037,6 +1062,7 @@ export class Ripples extends EventTarget {
     try {
       if (changed('quality')) {
         // 'auto' starts over from where it starts; 'high' takes the full pixel ratio.
+        frameCosts.delete(this);
         this.#autoRatio = null;
         this.#qualityCeiling = Infinity;
         this.#qualityRetryMs = QUALITY_RETRY_MS;
@@ -1183,6 +1209,7 @@ export class Ripples extends EventTarget {
   #teardown() {
     this.#destroyed = true;
     this.#running = false;
+    frameCosts.delete(this);
     if (this.#raf) cancelAnimationFrame(this.#raf);
     this.#raf = 0;
     this.#abort.abort();

@@ -517,6 +517,11 @@ async function main() {
       JSON.stringify(auto.slow),
     );
     check(
+      "quality 'auto' shares the frame among instances: the one that costs more lowers",
+      auto.shared.large.pixelRatio < 1 && auto.shared.small.pixelRatio === 1,
+      JSON.stringify(auto.shared),
+    );
+    check(
       "and holds the level it chose (no oscillation over 3 s)",
       auto.slow.changesLater === auto.slow.changes,
       `${auto.slow.changes} change(s), then ${auto.slow.changesLater}`,
@@ -707,7 +712,25 @@ async function qualityAuto(browser, origin) {
       await wait(3000);
       slow.changesLater = ripples.stats().quality.changes;
       ripples.destroy();
-      return { fast, slow };
+
+      // Two instances whose frames are each under the budget but together over it (about 8
+      // and 5 ms): they share the page's frames, so the one that costs more lowers.
+      Ripples.simulateSlowDevice(33);
+      const second = document.createElement('div');
+      second.style.cssText = 'width:480px;height:270px';
+      document.body.append(second);
+      ripples = await Ripples.attach(element, { ...options, rain: 0 });
+      const small = await Ripples.attach(second, { ...options, rain: 0 });
+      for (let i = 0; i < 40 && ripples.stats().quality.changes === 0; i++) await wait(100);
+      await wait(1000);
+      const shared = {
+        large: { pixelRatio: ripples.stats().quality.pixelRatio, frameMs: ripples.stats().quality.frameMs },
+        small: { pixelRatio: small.stats().quality.pixelRatio, frameMs: small.stats().quality.frameMs },
+      };
+      ripples.destroy();
+      small.destroy();
+      second.remove();
+      return { fast, slow, shared };
     } finally {
       Ripples.simulateSlowDevice(0);
     }

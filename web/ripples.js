@@ -100,9 +100,9 @@ const FRAME_FAILED = 2;
 const STATS_FRAMES = 256;
 const STATS_WINDOW_MS = 1000;
 
-// quality: 'auto'. Each window of at least QUALITY_WINDOW_MS and QUALITY_WINDOW_FRAMES drawn
-// frames (a few, so that a slow device is seen soon; at 60 Hz a window holds 30) gives the
-// mean cost of a frame (wasm step+render and putImageData), after QUALITY_SKIP_FRAMES frames
+// quality: 'auto'. Each window of at least QUALITY_WINDOW_MS and QUALITY_WINDOW_FRAMES frames
+// (a few, so that a slow device is seen soon; at 60 Hz a window holds 32) gives the mean cost
+// of its drawn frames (wasm step+render and putImageData), after QUALITY_SKIP_FRAMES frames
 // of a new pool. Above
 // LOWER_ABOVE_MS the pixel ratio drops to the highest level whose cost, scaled by its pixel
 // count, is predicted to be at most TARGET_MS; the next level up is taken when its predicted
@@ -412,9 +412,8 @@ export class Ripples extends EventTarget {
   // window being measured, and when a level found too slow may be tried again.
   #autoRatio = null;
   #qualitySkip = 0;
-  #qualityFrames = 0;
-  #qualityCost = 0;
-  #qualityStart = 0;
+  #windowStart = 0; // the stats count (#statCount) where the window began
+  #windowDrawn = 0; // drawn frames in the window
   #qualityChanges = 0;
   #qualityCeiling = Infinity;
   #qualityRetryAt = 0;
@@ -595,19 +594,35 @@ export class Ripples extends EventTarget {
    * old one).
    */
   #adapt(slot) {
+    // Integer work on most frames (a double in code V8 has not optimized yet is a heap
+    // object, and this runs every frame): the window's times and costs are already in the
+    // stats arrays, and its length is looked at every QUALITY_WINDOW_FRAMES drawn frames.
     if (this.#qualitySkip > 0) {
       // The first frames of a new pool (fresh memory, cold caches) say little.
       this.#qualitySkip--;
+      this.#windowStart = this.#statCount;
+      this.#windowDrawn = 0;
       return;
     }
+    this.#windowDrawn++;
+    if (this.#windowDrawn % QUALITY_WINDOW_FRAMES !== 0) return;
+    // The window's frames, drawn or not, as far as the stats arrays reach back.
+    const frames = Math.min(this.#statCount - this.#windowStart, STATS_FRAMES);
+    const first = (this.#statCount - frames) % STATS_FRAMES;
     const now = this.#statTimes[slot];
-    if (this.#qualityFrames === 0) this.#qualityStart = now;
-    this.#qualityFrames++;
-    this.#qualityCost += this.#statWork[slot] + this.#statDraw[slot];
-    if (this.#qualityFrames < QUALITY_WINDOW_FRAMES || now - this.#qualityStart < QUALITY_WINDOW_MS) return;
-    const mean = this.#qualityCost / this.#qualityFrames;
-    this.#qualityFrames = 0;
-    this.#qualityCost = 0;
+    if (now - this.#statTimes[first] < QUALITY_WINDOW_MS && frames < STATS_FRAMES) return;
+    let total = 0;
+    let drawn = 0;
+    for (let i = 0; i < frames; i++) {
+      const at = (first + i) % STATS_FRAMES;
+      if (this.#statWork[at] >= 0) {
+        total += this.#statWork[at] + this.#statDraw[at];
+        drawn++;
+      }
+    }
+    this.#windowStart = this.#statCount;
+    this.#windowDrawn = 0;
+    const mean = total / drawn;
     // Every instance counts its cost (the page's frame holds all their work); those with
     // quality 'auto' on a canvas of their own adapt.
     const adapts = this.#ownsCanvas && this.#options.quality === 'auto';
@@ -719,8 +734,6 @@ export class Ripples extends EventTarget {
     this.#imageData = null;
     this.#last.clear();
     this.#qualitySkip = QUALITY_SKIP_FRAMES;
-    this.#qualityFrames = 0;
-    this.#qualityCost = 0;
     if (this.#ownsCanvas) {
       this.#canvas.width = size.width;
       this.#canvas.height = size.height;

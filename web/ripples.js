@@ -13,6 +13,12 @@
 // time-based step clock, option checks, the CSS background arithmetic) is Rust; each frame is
 // one call into it and one putImageData of a view into the wasm memory, with no copy between.
 //
+// Out of the box it shows the best-looking water there is on a CPU: the natural look over the
+// wave solver. That costs more than the classic demo-scene effect, so `quality: 'auto'`
+// measures what each frame costs and picks the canvas pixel ratio the device can hold (from 1,
+// raising it on a fast device, lowering it on a slow one; see QUALITY_LEVELS). A new pixel
+// ratio is a new pool that takes the old one's water, so the ripples go on.
+//
 // Errors are ordinary `Error`s whose message names the problem and the value: `attach` and
 // `set` reject, the other methods throw, and what goes wrong later (an image that fails to
 // reload after a resize) is an `error` event on the instance (an ErrorEvent; unless a listener
@@ -102,17 +108,18 @@ const STATS_WINDOW_MS = 1000;
 
 // quality: 'auto'. Each window of at least QUALITY_WINDOW_MS and QUALITY_WINDOW_FRAMES frames
 // (a few, so that a slow device is seen soon; at 60 Hz a window holds 32) gives the mean cost
-// of its drawn frames (wasm step+render and putImageData), after QUALITY_SKIP_FRAMES frames
-// of a new pool. Above
-// LOWER_ABOVE_MS the pixel ratio drops to the highest level whose cost, scaled by its pixel
-// count, is predicted to be at most TARGET_MS; the next level up is taken when its predicted
-// cost is below RAISE_BELOW_MS. The gap between the two (and the levels' 1.8x to 2.3x steps in
-// pixels) keeps a level that fits from being left again; a level that was too slow is not
-// tried again for a while, twice as long each time (QUALITY_RETRY_MS, at most
-// QUALITY_RETRY_MAX_MS), so a prediction that was wrong does not make it oscillate. 60 frames
-// per second leave 16.7 ms a frame, of which the browser needs some to composite the page.
-// The lowest level is 0.5: below it the picture under the water (the page's own photograph)
-// turns too soft, so a device too slow even there keeps 0.5 at a lower frame rate.
+// of its drawn frames (wasm step+render and putImageData), after QUALITY_SKIP_FRAMES frames of
+// a new pool. The instances of a page share its frames, so their costs add up: above
+// LOWER_ABOVE_MS the costliest instance lowers its pixel ratio to the highest level at which
+// the page's cost, its own part scaled by its pixel count, is predicted to be at most
+// TARGET_MS; an instance takes the next level up when the page's predicted cost there is below
+// RAISE_BELOW_MS. The gap between the two (and the levels' 1.8x to 2.3x steps in pixels)
+// keeps a level that fits from being left again; a level that was too slow is not tried again
+// for a while, twice as long each time (QUALITY_RETRY_MS, at most QUALITY_RETRY_MAX_MS), so a
+// prediction that was wrong does not make it oscillate. 60 frames per second leave 16.7 ms a
+// frame, of which the browser needs some to composite the page. The lowest level is 0.5:
+// below it the picture under the water (the page's own photograph) turns too soft, so a
+// device too slow even there keeps 0.5 at a lower frame rate.
 const QUALITY_LEVELS = [2, 1.5, 1, 0.75, 0.5];
 const QUALITY_WINDOW_FRAMES = 4;
 const QUALITY_WINDOW_MS = 500;
@@ -134,9 +141,9 @@ function startingRatio(max) {
 }
 
 /**
- * quality 'auto' of every running instance on the page: the mean cost of its last window, and
- * whether it can still lower its pixel ratio. They share the page's frames, so they share the
- * budget (see Ripples.#adapt).
+ * Every running instance on the page: the mean cost of its last window, and whether it can
+ * still lower its pixel ratio (quality 'auto' on a canvas of its own). They share the page's
+ * frames, so they share the budget (see Ripples.#adapt).
  */
 const frameCosts = new Map();
 
@@ -846,8 +853,9 @@ export class Ripples extends EventTarget {
         this.#resize(true);
       }
       const pool = this.#pool;
-      // Times go straight into typed arrays: a double held in a variable of code that V8 has
-      // not optimized is a heap object, and the frame loop is to allocate nothing.
+      // Times go straight into the stats arrays: a double held in a variable of code that V8
+      // has not optimized yet is a heap object, and the frame loop is to allocate as little as
+      // it can (the timestamps performance.now() returns are such objects too, unavoidably).
       const slot = this.#statCount++ % STATS_FRAMES;
       const work = this.#statWork;
       const draw = this.#statDraw;

@@ -2,19 +2,21 @@
 // Chromium, for each look, at a fixed size and pixel ratio.
 //
 //   bash web/build.sh && node web/e2e/bench.mjs [--seconds 4] [--size 1280x720] [--rain 20]
-//                                               [--runs natural/wave,classic/classic,...] [--verbose]
+//                                               [--runs natural/wave,classic/classic,...]
+//                                               [--quality high|auto] [--verbose]
 //
 // Each run opens a fresh page of `--size` CSS pixels at devicePixelRatio 1 with one element over
-// the coffee photograph, attaches Ripples with that look and solver, rain and quality 'high' (so
-// that the pixel ratio stays 1 and the figures are about one size), lets it settle for a
-// second, then samples stats() every second for `--seconds` seconds. It prints per run: frames
-// per second, the wasm step+render time and the putImageData time per drawn frame (their means,
-// and the worst step+render), the pool's size, and the bytes of JavaScript objects that the
-// frame loop (ripples.js and its wasm glue, from the animation-frame callback down) allocated
-// per frame, by V8's sampling heap profiler with the objects the garbage collector took back
-// counted too (`--verbose` lists them by function). What remains there is the numbers that
-// performance.now() returns (a heap object each, until V8 optimizes the loop): the three
-// timestamps a frame needs for stats() and quality 'auto'.
+// the coffee photograph, attaches Ripples with that look and solver, rain and quality 'high'
+// (the pixel ratio stays 1, so the figures are about one size; `--quality auto` shows what the
+// default makes of it instead, the pool's size saying which ratio it chose), lets it settle
+// for a second, then samples stats() every second for `--seconds` seconds. It prints per run:
+// frames per second, the wasm step+render time and the putImageData time per drawn frame
+// (their means, and the worst step+render), the pool's size, and the bytes of JavaScript
+// objects that the frame loop (ripples.js and its wasm glue, from the animation-frame callback
+// down) allocated per frame, by V8's sampling heap profiler with the objects the garbage
+// collector took back counted too (`--verbose` lists them by function). What remains there
+// are numbers: the timestamps performance.now() returns and the arithmetic on them, each a
+// heap object in code V8 has not optimized yet; the loop makes no objects or arrays.
 //
 // The machine's load moves these figures: compare runs of one invocation, not invocations of
 // different days. Nothing here fails on timing; the exit code is 0 unless the page broke.
@@ -25,7 +27,7 @@ import { launch, profileAllocations, requireDist, serve } from './harness.mjs';
 const DEFAULT_RUNS = ['natural/wave', 'classic/classic', 'natural/classic', 'classic/wave'];
 
 function parseArguments(argv) {
-  const settings = { seconds: 4, width: 1280, height: 720, rain: 20, runs: DEFAULT_RUNS };
+  const settings = { seconds: 4, width: 1280, height: 720, rain: 20, runs: DEFAULT_RUNS, quality: 'high' };
   for (let i = 0; i < argv.length; i++) {
     const [name, value] = [argv[i], argv[i + 1]];
     const need = () => {
@@ -43,6 +45,9 @@ function parseArguments(argv) {
     } else if (name === '--rain') {
       settings.rain = Number(need());
       if (!(settings.rain >= 0 && settings.rain <= 1000)) throw new Error(`--rain must be from 0 to 1000, got ${value}`);
+    } else if (name === '--quality') {
+      settings.quality = need();
+      if (!['auto', 'high'].includes(settings.quality)) throw new Error(`--quality must be auto or high, got '${value}'`);
     } else if (name === '--verbose') {
       settings.verbose = true;
     } else if (name === '--runs') {
@@ -51,7 +56,7 @@ function parseArguments(argv) {
         if (!/^[a-z]+\/[a-z]+$/.test(run)) throw new Error(`--runs takes look/solver pairs such as natural/wave, got '${run}'`);
       }
     } else {
-      throw new Error(`unknown argument '${name}' (--seconds, --size, --rain, --runs, --verbose)`);
+      throw new Error(`unknown argument '${name}' (--seconds, --size, --rain, --runs, --quality, --verbose)`);
     }
   }
   return settings;
@@ -74,12 +79,12 @@ async function measure(browser, origin, settings, look, solver) {
     else allocated = await stopProfile();
   });
   const result = await page.evaluate(
-    async ({ width, height, rain, seconds, look, solver }) => {
+    async ({ width, height, rain, seconds, look, solver, quality }) => {
       const { Ripples } = await import('/ripples.js');
       const element = document.createElement('div');
       element.style.cssText = `width:${width}px;height:${height}px;background:url(assets/coffee.jpg) center/cover`;
       document.body.append(element);
-      const ripples = await Ripples.attach(element, { look, solver, rain, quality: 'high', interactive: false });
+      const ripples = await Ripples.attach(element, { look, solver, rain, quality, interactive: false });
       const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
       await wait(1000);
       const samples = [];
@@ -125,7 +130,7 @@ async function main() {
   const browser = await launch(['--force-device-scale-factor=1']);
   try {
     console.log(
-      `web bench: ${settings.width}x${settings.height} CSS pixels at devicePixelRatio 1, rain ${settings.rain}/s, ` +
+      `web bench: ${settings.width}x${settings.height} CSS pixels at devicePixelRatio 1, quality '${settings.quality}', rain ${settings.rain}/s, ` +
         `${settings.seconds} s per run, ${path.basename(process.env.CHROMIUM ?? 'chromium')} headless, ${browser.version()}`,
     );
     console.log('look/solver        fps  step+render ms (max)  draw ms  frame ms  pool       JS B/frame  backend');

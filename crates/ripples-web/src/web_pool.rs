@@ -12,7 +12,7 @@
 //! against [`MAX_PIXELS`] before anything is allocated, so a huge element is an error that
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
-use ripples::{Look, Pool, Rain, RenderMode, Solver, SolverKind};
+use ripples::{Look, Pool, Rain, RenderMode, Solver, SolverKind, WaveSolver};
 
 use crate::clock::StepClock;
 use crate::options::{self, WebError};
@@ -110,6 +110,7 @@ impl WebPool {
             stale: true,
         };
         web_pool.set_rain(0.0)?;
+        web_pool.update_wave_speed()?;
         Ok(web_pool)
     }
 
@@ -187,7 +188,23 @@ impl WebPool {
         let kind = options::solver(name)?;
         if kind != self.pool.solver().kind() {
             self.pool.set_solver(kind)?;
+            self.update_wave_speed()?;
             self.stale = true;
+        }
+        Ok(())
+    }
+
+    /// The wave solver's speed in cells per step: its default at one pool pixel per CSS
+    /// pixel, scaled with the pixel ratio so that waves cross the page at the same speed in
+    /// CSS pixels at every ratio (quality 'auto' changes it as the page runs, and a
+    /// devicePixelRatio-2 screen should not show slower water than another). Above 0.75 cells
+    /// per step (a ratio over 1.5) a step takes two substeps.
+    fn update_wave_speed(&mut self) -> Result<(), WebError> {
+        let scale = self.pixels_per_css_pixel / f64::from(self.pool.sim_scale());
+        if let Some(wave) = self.pool.solver_mut().as_wave_mut() {
+            let speed = f64::from(WaveSolver::DEFAULT_WAVE_SPEED) * scale;
+            let max = f64::from(ripples::limits::MAX_WAVE_SPEED);
+            wave.set_wave_speed(speed.min(max) as f32)?;
         }
         Ok(())
     }
@@ -219,6 +236,7 @@ impl WebPool {
     /// 16), which only a pixel ratio above 1 can reach, they stop at the limit.
     pub fn set_pixels_per_css_pixel(&mut self, ratio: f64) -> Result<(), WebError> {
         self.pixels_per_css_pixel = options::pixel_ratio(ratio)?;
+        self.update_wave_speed()?;
         self.update_natural_lengths()
     }
 
@@ -913,6 +931,40 @@ mod tests {
         );
         assert!(water.set_water_colour("blue-ish").is_err());
         assert!(water.set_pixels_per_css_pixel(0.0).is_err());
+    }
+
+    #[test]
+    fn waves_cross_the_page_at_the_same_speed_at_every_pixel_ratio() {
+        // The front of a ring, in CSS pixels from the stone, after `steps` steps.
+        let front = |ratio: f64, resolution: f64, steps: u32| {
+            let side = (160.0 * ratio).round();
+            let mut water = WebPool::new(side, side, resolution, 1).unwrap();
+            water.set_pixels_per_css_pixel(ratio).unwrap();
+            water
+                .drop_stone(side / 2.0, side / 2.0, 4.0 * ratio, 400.0)
+                .unwrap();
+            water.advance(steps).unwrap();
+            let h = heights(&water);
+            let width = water.grid_width() as usize;
+            let centre = width / 2;
+            let row = &h[centre * width..(centre + 1) * width];
+            // The outermost cell still moved noticeably.
+            let peak = row.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let outer = (centre..width)
+                .rev()
+                .find(|&x| row[x].abs() > 0.05 * peak)
+                .unwrap();
+            (outer - centre) as f64 * resolution / ratio
+        };
+        let at_one = front(1.0, 1.0, 80);
+        assert!(at_one > 30.0, "{at_one}");
+        for (ratio, resolution) in [(0.5, 1.0), (2.0, 1.0), (1.0, 2.0)] {
+            let other = front(ratio, resolution, 80);
+            assert!(
+                (other - at_one).abs() <= 4.0,
+                "ratio {ratio}, resolution {resolution}: {other} CSS px against {at_one}"
+            );
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the web module into web/dist/: ripples_web_bg.wasm (with SIMD), its JS glue
-# ripples_web.js (wasm-bindgen --target web), ripples.js, the demo page and its assets.
+# ripples_web.js (wasm-bindgen --target web), ripples.js, the demo page and its assets (and a
+# photograph, assets/coffee.jpg).
 #
 #   bash web/build.sh && python3 -m http.server -d web/dist 8000   # then open localhost:8000
 #
@@ -39,6 +40,9 @@ wasm-bindgen --target web --no-typescript --remove-name-section --remove-produce
     --out-dir "$out" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/ripples_web.wasm"
 cp web/index.html web/ripples.js "$out/"
 cp -r web/assets "$out/assets"
+# A photograph for the demo and the browser tests: the coffee cup of scikit-image (Rachel
+# Michetti, CC0), kept once in the repository, with the command's test data.
+cp crates/ripples-cli/tests/data/coffee.jpg "$out/assets/coffee.jpg"
 
 wasm_bytes=$(wc -c <"$out/ripples_web_bg.wasm")
 gzip_bytes=$(gzip -9 <"$out/ripples_web_bg.wasm" | wc -c)

@@ -13,6 +13,12 @@
 // time-based step clock, option checks, the CSS background arithmetic) is Rust; each frame is
 // one call into it and one putImageData of a view into the wasm memory, with no copy between.
 //
+// Out of the box it shows the best-looking water there is on a CPU: the natural look over the
+// wave solver. That costs more than the classic demo-scene effect, so `quality: 'auto'`
+// measures what each frame costs and picks the canvas pixel ratio the device can hold (from 1,
+// raising it on a fast device, lowering it on a slow one; see QUALITY_LEVELS). A new pixel
+// ratio is a new pool that takes the old one's water, so the ripples go on.
+//
 // Errors are ordinary `Error`s whose message names the problem and the value: `attach` and
 // `set` reject, the other methods throw, and what goes wrong later (an image that fails to
 // reload after a resize) is an `error` event on the instance (an ErrorEvent; unless a listener
@@ -35,31 +41,114 @@ const DEFAULTS = Object.freeze({
   interactive: true,
   /** Mean raindrops per second over the whole element. */
   rain: 0,
-  /** 'classic' (the integer demo-scene solver), 'wave' or 'spring'. */
-  solver: 'classic',
+  /** 'wave' (the wave equation: smooth round rings), 'classic' (the demo scene's integer solver) or 'spring'. */
+  solver: 'wave',
   /** 'reflect' (waves bounce off the edges) or 'absorb' (open water). */
   border: 'reflect',
   /** CORS mode for images: '' or 'anonymous', 'use-credentials', or null for no CORS request. */
   crossOrigin: '',
-  /** 'classic' (the demo scene's refraction), 'lit' (refraction with light; ~7x the cost) or 'spring'. */
-  look: 'classic',
+  /**
+   * 'natural' (the picture is the floor of a pool seen through real water: refraction through
+   * depth, caustics, a sky, the water's colour), 'classic' (the demo scene's refraction, the
+   * cheapest), 'lit' (refraction with a light) or 'spring'.
+   */
+  look: 'natural',
   /** URL of an image whose dark opaque pixels are walls (stretched over the element), or null. */
   obstacles: null,
   /** Solver steps per second of real time: the speed of the water, whatever the frame rate. */
   stepsPerSecond: 60,
-  /** Canvas pixels per CSS pixel; null: window.devicePixelRatio, followed as it changes. */
+  /**
+   * Canvas pixels per CSS pixel, the most quality 'auto' may use and what 'high' uses; null:
+   * window.devicePixelRatio, followed as it changes.
+   */
   pixelRatio: null,
+  /**
+   * 'auto': measure the frame cost and lower the canvas pixel ratio (from pixelRatio down to
+   * 1, then below) to hold 60 frames per second, raising it again when there is room; it
+   * starts at 1 at most. 'high': always pixelRatio, whatever it costs.
+   */
+  quality: 'auto',
+  /** Natural look: CSS pixels of water over the picture (deeper bends the view more), 0..1024. */
+  depth: 48,
+  /** Natural look: strength of the caustics (sunlight focused by the waves), 0..4. */
+  caustics: 0.15,
+  /** Natural look: the sun's height above the horizon in degrees, 1..90 (90: overhead). */
+  sunElevation: 60,
+  /** Natural look: the sun's direction in degrees, counter-clockwise from the right (90: from the top). */
+  sunAzimuth: 120,
+  /**
+   * Natural look: the colour white light takes after `clarity` CSS pixels of water: any opaque
+   * CSS colour or [r, g, b] (kept as '#rrggbb'). `waterColor` is the same option.
+   */
+  waterColour: '#bee6e1',
+  /** Natural look: CSS pixels of water after which white light has the waterColour, 1..1e6. */
+  clarity: 600,
+  /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16. */
+  waveHeight: 0.04,
 });
 
-// Stone strengths of the pointer (0..32767; a usual stone is 128).
-const HOVER_STRENGTH = 24;
-const DRAG_STRENGTH = 64;
-const PRESS_STRENGTH = 256;
+/** Other spellings of option names. */
+const ALIASES = Object.freeze({ waterColor: 'waterColour' });
+
+// Stone strengths of the pointer and of drop() (0..32767), tuned on photographs under the
+// natural look and the wave solver: a press is a drop a little wider than the pointer's
+// stones, about as strong as a raindrop's strongest; the hover and drag trails stay faint, so
+// that a moving pointer leaves a wake rather than a bright scribble.
+const HOVER_STRENGTH = 16;
+const DRAG_STRENGTH = 48;
+const PRESS_STRENGTH = 128;
 const PRESS_RADIUS = 1.5;
-const DEFAULT_DROP_STRENGTH = 128;
+const DEFAULT_DROP_STRENGTH = 96;
+// What WasmPool.frameStatus returns (a number, so that the frame loop allocates nothing).
+const FRAME_DRAWN = 1;
+const FRAME_FAILED = 2;
 // Frames kept for stats(): a little over a second at 144 Hz.
 const STATS_FRAMES = 256;
 const STATS_WINDOW_MS = 1000;
+
+// quality: 'auto'. Each window of at least QUALITY_WINDOW_MS and QUALITY_WINDOW_FRAMES frames
+// (a few, so that a slow device is seen soon; at 60 Hz a window holds 32) gives the mean cost
+// of its drawn frames (wasm step+render and putImageData), after QUALITY_SKIP_FRAMES frames of
+// a new pool. The instances of a page share its frames, so their costs add up: above
+// LOWER_ABOVE_MS the costliest instance lowers its pixel ratio to the highest level at which
+// the page's cost, its own part scaled by its pixel count, is predicted to be at most
+// TARGET_MS; an instance takes the next level up when the page's predicted cost there is below
+// RAISE_BELOW_MS. The gap between the two (and the levels' 1.8x to 2.3x steps in pixels)
+// keeps a level that fits from being left again; a level that was too slow is not tried again
+// for a while, twice as long each time (QUALITY_RETRY_MS, at most QUALITY_RETRY_MAX_MS), so a
+// prediction that was wrong does not make it oscillate. 60 frames per second leave 16.7 ms a
+// frame, of which the browser needs some to composite the page. The lowest level is 0.5:
+// below it the picture under the water (the page's own photograph) turns too soft, so a
+// device too slow even there keeps 0.5 at a lower frame rate.
+const QUALITY_LEVELS = [2, 1.5, 1, 0.75, 0.5];
+const QUALITY_WINDOW_FRAMES = 4;
+const QUALITY_WINDOW_MS = 500;
+const QUALITY_SKIP_FRAMES = 5;
+const LOWER_ABOVE_MS = 10;
+const TARGET_MS = 7;
+const RAISE_BELOW_MS = 6;
+const QUALITY_RETRY_MS = 15000;
+const QUALITY_RETRY_MAX_MS = 300000;
+
+/** The pixel ratios quality 'auto' chooses from, highest first: `max`, then the levels below it. */
+function qualityLevels(max) {
+  return [max, ...QUALITY_LEVELS.filter((level) => level < max)];
+}
+
+/** Where quality 'auto' starts: the highest level up to 1, measured before going higher. */
+function startingRatio(max) {
+  return Math.min(max, 1);
+}
+
+/**
+ * Every running instance on the page: the mean cost of its last window, and whether it can
+ * still lower its pixel ratio (quality 'auto' on a canvas of its own). They share the page's
+ * frames, so they share the budget (see Ripples.#adapt).
+ */
+const frameCosts = new Map();
+
+/** Extra milliseconds of busy work per megapixel of canvas in every drawn frame (testing). */
+let slowdownMsPerMegapixel = 0;
 
 /** Elements that do not render children, so an overlay canvas inside them would not show. */
 const NO_CHILDREN = new Set(['IMG', 'VIDEO', 'AUDIO', 'INPUT', 'TEXTAREA', 'SELECT', 'IFRAME', 'OBJECT', 'EMBED', 'BR', 'HR', 'PICTURE']);
@@ -247,16 +336,44 @@ function readPixels(context, width, height, loaded, where, what) {
   }
 }
 
+/** A context whose fillStyle parses CSS colours (made on first use). */
+let colourParser = null;
+
+/**
+ * Any CSS colour the browser knows ('teal', 'hsl(180 40% 70%)', '#8fd3e0') as '#rrggbb', by
+ * the browser's own parser (a canvas's fillStyle, which reads back opaque colours in that
+ * form); anything else as it was, for the Rust check to refuse with its message.
+ */
+function cssColour(value) {
+  if (typeof value !== 'string') return value;
+  colourParser ??= scratchContext(1, 1);
+  const parse = (fallback) => {
+    colourParser.fillStyle = fallback;
+    colourParser.fillStyle = value;
+    return colourParser.fillStyle;
+  };
+  const parsed = parse('#000000');
+  // An unparsable value leaves the fallback in place: two fallbacks tell it apart.
+  if (parsed !== parse('#ffffff')) return value;
+  return /^#[0-9a-f]{6}$/.test(parsed) ? parsed : value;
+}
+
 /** Checks `changes` against the option table; returns `base` with them applied. */
 function checkOptions(base, changes, where) {
   if (changes === null || typeof changes !== 'object') {
     throw new TypeError(`${where}: options must be an object, got ${describeValue(changes)}`);
   }
   const options = { ...base };
+  const given = new Map();
   for (const [name, value] of Object.entries(changes)) {
     if (value === undefined) continue;
+    const key = ALIASES[name] ?? name;
+    if (given.has(key)) {
+      throw new Error(`${where}: ${given.get(key)} and ${name} are the same option; give one of them`);
+    }
+    given.set(key, name);
     try {
-      options[name] = checkOption(name, value);
+      options[key] = checkOption(name, key === 'waterColour' ? cssColour(value) : value);
     } catch (error) {
       throw prefixed(where, error);
     }
@@ -298,6 +415,17 @@ export class Ripples extends EventTarget {
   #statWork = new Float64Array(STATS_FRAMES);
   #statDraw = new Float64Array(STATS_FRAMES);
   #statCount = 0;
+  // quality: 'auto' (see QUALITY_LEVELS): the pixel ratio it chose (null: not yet), the
+  // window being measured, and when a level found too slow may be tried again.
+  #autoRatio = null;
+  #qualitySkip = 0;
+  #windowStart = 0; // the stats count (#statCount) where the window began
+  #windowDrawn = 0; // drawn frames in the window
+  #qualityChanges = 0;
+  #qualityCeiling = Infinity;
+  #qualityRetryAt = 0;
+  #qualityRetryMs = QUALITY_RETRY_MS;
+  #waterKept = true;
 
   /** Use `Ripples.attach`. */
   constructor(token, element, options, exports) {
@@ -322,6 +450,20 @@ export class Ripples extends EventTarget {
    */
   static async init(moduleOrPath) {
     await loadModule(moduleOrPath);
+  }
+
+  /**
+   * For tests of quality 'auto': every drawn frame of every instance then busy-waits
+   * `msPerMegapixel` milliseconds per million canvas pixels, counted as wasm time, as on a
+   * slower device. 0 (the default) turns it off.
+   */
+  static simulateSlowDevice(msPerMegapixel) {
+    if (typeof msPerMegapixel !== 'number' || !(msPerMegapixel >= 0 && msPerMegapixel <= 1000)) {
+      throw new RangeError(
+        `Ripples.simulateSlowDevice: msPerMegapixel must be a number from 0 to 1000, got ${describeValue(msPerMegapixel)}`,
+      );
+    }
+    slowdownMsPerMegapixel = msPerMegapixel;
   }
 
   /** Bytes of wasm memory in use by the module (0 before it is loaded). */
@@ -412,7 +554,7 @@ export class Ripples extends EventTarget {
     if (this.#ownsCanvas) {
       cssWidth = element.clientWidth;
       cssHeight = element.clientHeight;
-      ratio = this.#options.pixelRatio ?? (window.devicePixelRatio || 1);
+      ratio = this.#pixelRatio();
       width = Math.round(cssWidth * ratio);
       height = Math.round(cssHeight * ratio);
     } else {
@@ -438,6 +580,94 @@ export class Ripples extends EventTarget {
       );
     }
     return { width, height, cssWidth, cssHeight, ratio };
+  }
+
+  /** The most canvas pixels per CSS pixel: the pixelRatio option, else the screen's. */
+  #maxPixelRatio() {
+    return this.#options.pixelRatio ?? (window.devicePixelRatio || 1);
+  }
+
+  /** Canvas pixels per CSS pixel now: the most, or what quality 'auto' chose below it. */
+  #pixelRatio() {
+    const max = this.#maxPixelRatio();
+    if (this.#options.quality !== 'auto') return max;
+    return Math.min(max, this.#autoRatio ?? startingRatio(max));
+  }
+
+  /**
+   * After each drawn frame (the stats slot `slot` holds its time and cost): at the end of a
+   * window, records this instance's cost in `frameCosts` and, with quality 'auto', lowers or
+   * raises the pixel ratio against the page's total (a new pool that takes the water of the
+   * old one).
+   */
+  #adapt(slot) {
+    // Integer work on most frames (a double in code V8 has not optimized yet is a heap
+    // object, and this runs every frame): the window's times and costs are already in the
+    // stats arrays, and its length is looked at every QUALITY_WINDOW_FRAMES drawn frames.
+    if (this.#qualitySkip > 0) {
+      // The first frames of a new pool (fresh memory, cold caches) say little.
+      this.#qualitySkip--;
+      this.#windowStart = this.#statCount;
+      this.#windowDrawn = 0;
+      return;
+    }
+    this.#windowDrawn++;
+    if (this.#windowDrawn % QUALITY_WINDOW_FRAMES !== 0) return;
+    // The window's frames, drawn or not, as far as the stats arrays reach back.
+    const frames = Math.min(this.#statCount - this.#windowStart, STATS_FRAMES);
+    const first = (this.#statCount - frames) % STATS_FRAMES;
+    const now = this.#statTimes[slot];
+    if (now - this.#statTimes[first] < QUALITY_WINDOW_MS && frames < STATS_FRAMES) return;
+    let total = 0;
+    let drawn = 0;
+    for (let i = 0; i < frames; i++) {
+      const at = (first + i) % STATS_FRAMES;
+      if (this.#statWork[at] >= 0) {
+        total += this.#statWork[at] + this.#statDraw[at];
+        drawn++;
+      }
+    }
+    this.#windowStart = this.#statCount;
+    this.#windowDrawn = 0;
+    const mean = total / drawn;
+    // Every instance counts its cost (the page's frame holds all their work); those with
+    // quality 'auto' on a canvas of their own adapt.
+    const adapts = this.#ownsCanvas && this.#options.quality === 'auto';
+    const ratio = this.#pixelRatio();
+    const levels = qualityLevels(this.#maxPixelRatio());
+    const lower = adapts ? levels.filter((level) => level < ratio) : [];
+    frameCosts.set(this, { cost: mean, canLower: lower.length > 0 });
+    if (!adapts) return;
+    let pageCost = 0;
+    let largest = 0;
+    for (const { cost, canLower } of frameCosts.values()) {
+      pageCost += cost;
+      if (canLower) largest = Math.max(largest, cost);
+    }
+    const others = pageCost - mean;
+    const predicted = (level) => others + mean * (level / ratio) ** 2;
+    let next = ratio;
+    // Over the budget, the instance that costs most (of those that can still go lower) gives
+    // way; the others wait for its next window.
+    if (pageCost > LOWER_ABOVE_MS && mean >= largest) {
+      next = lower.find((level) => predicted(level) <= TARGET_MS) ?? lower[lower.length - 1] ?? ratio;
+      if (next < ratio) {
+        // Too slow here: do not come back for a while, longer each time.
+        this.#qualityCeiling = ratio;
+        this.#qualityRetryAt = now + this.#qualityRetryMs;
+        this.#qualityRetryMs = Math.min(2 * this.#qualityRetryMs, QUALITY_RETRY_MAX_MS);
+      }
+    } else if (pageCost <= LOWER_ABOVE_MS) {
+      const higher = levels.filter((level) => level > ratio);
+      const up = higher[higher.length - 1];
+      const allowed = up !== undefined && (up < this.#qualityCeiling || now >= this.#qualityRetryAt);
+      if (allowed && predicted(up) < RAISE_BELOW_MS) next = up;
+    }
+    if (next === ratio) return;
+    this.#autoRatio = next;
+    this.#qualityChanges++;
+    const size = this.#measure('Ripples (quality auto)', false);
+    if (size) this.#build(size, 'Ripples (quality auto)');
   }
 
   /** Puts a canvas behind the element's content, over its background. */
@@ -491,6 +721,14 @@ export class Ripples extends EventTarget {
       this.#configure(pool, size);
       this.#composeImage(pool, size, where);
       this.#composeObstacles(pool, size, where);
+      // The ripples go on in the new pool (a new size, pixel ratio or resolution), resampled
+      // onto its grid; only a pool of another solver cannot take them.
+      const old = this.#pool;
+      if (old) {
+        const cssScaleX = size.cssWidth / this.#cssSize.cssWidth;
+        const cssScaleY = size.cssHeight / this.#cssSize.cssHeight;
+        this.#waterKept = pool.takeWater(old, cssScaleX, cssScaleY);
+      }
       pool.advance(0);
     } catch (error) {
       pool.free();
@@ -502,6 +740,7 @@ export class Ripples extends EventTarget {
     this.#rebuildPending = false;
     this.#imageData = null;
     this.#last.clear();
+    this.#qualitySkip = QUALITY_SKIP_FRAMES;
     if (this.#ownsCanvas) {
       this.#canvas.width = size.width;
       this.#canvas.height = size.height;
@@ -515,6 +754,15 @@ export class Ripples extends EventTarget {
     pool.setBorder(options.border);
     pool.setLook(options.look);
     pool.setPerturbance(options.perturbance);
+    // The natural look's lengths are CSS pixels: the same water at any pixel ratio.
+    pool.setPixelsPerCssPixel(Math.min(8, Math.max(0.25, size.width / size.cssWidth)));
+    pool.setDepth(options.depth);
+    pool.setCaustics(options.caustics);
+    pool.setSunElevation(options.sunElevation);
+    pool.setSunAzimuth(options.sunAzimuth);
+    pool.setWaterColour(options.waterColour);
+    pool.setClarity(options.clarity);
+    pool.setWaveHeight(options.waveHeight);
     pool.setStepsPerSecond(options.stepsPerSecond);
     pool.setDropRadius(Math.max(1, options.dropRadius * (size.width / size.cssWidth)));
     pool.setRain(options.rain);
@@ -595,26 +843,50 @@ export class Ripples extends EventTarget {
     if (!this.#running) return;
     this.#raf = requestAnimationFrame(this.#tick);
     // Taken out of the document without destroy(): nothing to show until it is put back.
-    if (!this.#element.isConnected) return;
+    if (!this.#element.isConnected) {
+      frameCosts.delete(this);
+      return;
+    }
     try {
       const canvas = this.#canvas;
       if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {
         this.#resize(true);
       }
-      const start = performance.now();
-      const drawn = this.#pool.frame(now);
-      const stepped = performance.now();
-      if (drawn) this.#draw();
-      const end = performance.now();
+      const pool = this.#pool;
+      // Times go straight into the stats arrays: a double held in a variable of code that V8
+      // has not optimized yet is a heap object, and the frame loop is to allocate as little as
+      // it can (the timestamps performance.now() returns are such objects too, unavoidably).
       const slot = this.#statCount++ % STATS_FRAMES;
+      const work = this.#statWork;
+      const draw = this.#statDraw;
       this.#statTimes[slot] = now;
-      this.#statWork[slot] = drawn ? stepped - start : -1;
-      this.#statDraw[slot] = drawn ? end - stepped : -1;
+      work[slot] = performance.now();
+      const status = pool.frameStatus(now);
+      if (status === FRAME_FAILED) throw new Error(`Ripples: ${pool.takeError()}`);
+      if (status === FRAME_DRAWN) {
+        if (slowdownMsPerMegapixel > 0) this.#slowDown(work[slot]);
+        draw[slot] = performance.now();
+        this.#draw();
+        work[slot] = draw[slot] - work[slot];
+        draw[slot] = performance.now() - draw[slot];
+        this.#adapt(slot);
+      } else {
+        work[slot] = -1;
+        draw[slot] = -1;
+      }
     } catch (error) {
       this.pause();
       this.#report(error);
     }
   };
+
+  /** Busy-waits as a slower device would (Ripples.simulateSlowDevice) from `start`. */
+  #slowDown(start) {
+    const until = start + (slowdownMsPerMegapixel * this.#pool.width * this.#pool.height) / 1e6;
+    while (performance.now() < until) {
+      // Nothing: the time is the point.
+    }
+  }
 
   /** An `error` event; logged unless a listener calls preventDefault(). */
   #report(error) {
@@ -746,7 +1018,7 @@ export class Ripples extends EventTarget {
   /**
    * Drops a stone at (x, y), in CSS pixels from the element's top-left corner (its padding
    * box), with a radius in CSS pixels (default: dropRadius) and a strength from 0 to 32767
-   * (default 128).
+   * (default 96: a clear ring under the natural look).
    */
   drop(x, y, radius = this.#options?.dropRadius, strength = DEFAULT_DROP_STRENGTH) {
     this.#alive('drop');
@@ -762,6 +1034,7 @@ export class Ripples extends EventTarget {
   pause() {
     this.#alive('pause');
     this.#running = false;
+    frameCosts.delete(this);
     if (this.#raf) cancelAnimationFrame(this.#raf);
     this.#raf = 0;
   }
@@ -808,7 +1081,14 @@ export class Ripples extends EventTarget {
     const changed = (name) => options[name] !== previous[name];
     this.#options = options;
     try {
-      if (changed('resolution') || changed('pixelRatio')) {
+      if (changed('quality')) {
+        // 'auto' starts over from where it starts; 'high' takes the full pixel ratio.
+        frameCosts.delete(this);
+        this.#autoRatio = null;
+        this.#qualityCeiling = Infinity;
+        this.#qualityRetryMs = QUALITY_RETRY_MS;
+      }
+      if (changed('resolution') || changed('pixelRatio') || changed('quality')) {
         // A hidden element gets its new pool when it shows again.
         const size = this.#measure(where, false);
         if (size) this.#build(size, where);
@@ -876,7 +1156,12 @@ export class Ripples extends EventTarget {
   /**
    * Frame rate and cost over the last second: `fps` (frames the loop ran per second),
    * `stepRenderMs` (mean time in wasm per drawn frame: the solver steps and the render),
-   * `drawMs` (mean putImageData time), and the pool's size, grid, steps, walls and backend.
+   * `drawMs` (mean putImageData time), the pool's size, grid, steps, walls, backend, solver
+   * and look, and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
+   * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs), `changes`
+   * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
+   * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
+   * one before).
    */
   stats() {
     this.#alive('stats');
@@ -915,7 +1200,19 @@ export class Ripples extends EventTarget {
       steps: pool.steps,
       wallCells: pool.wallCells,
       backend: backend(),
+      solver: this.#options.solver,
+      look: this.#options.look,
       running: this.#running,
+      quality: {
+        mode: this.#options.quality,
+        pixelRatio: this.#cssSize.ratio,
+        maxPixelRatio: this.#ownsCanvas ? this.#maxPixelRatio() : this.#cssSize.ratio,
+        resolution: this.#options.resolution,
+        frameMs: worked ? (work + draw) / worked : 0,
+        changes: this.#qualityChanges,
+        adapts: this.#ownsCanvas && this.#options.quality === 'auto',
+        waterKept: this.#waterKept,
+      },
     };
   }
 
@@ -933,6 +1230,7 @@ export class Ripples extends EventTarget {
   #teardown() {
     this.#destroyed = true;
     this.#running = false;
+    frameCosts.delete(this);
     if (this.#raf) cancelAnimationFrame(this.#raf);
     this.#raf = 0;
     this.#abort.abort();

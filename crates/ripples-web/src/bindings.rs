@@ -6,6 +6,7 @@
 //! names are the JavaScript ones (`setImage`, `framePtr`); `web/ripples.js` is the only intended
 //! caller, but a page that uses this API directly gets the same checks.
 
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use crate::background;
@@ -21,7 +22,16 @@ fn js_error(error: WebError) -> JsError {
 #[derive(Debug)]
 pub struct WasmPool {
     inner: WebPool,
+    /// What the last failed [`frameStatus`](Self::frame_status) said.
+    error: Option<String>,
 }
+
+/// [`WasmPool::frame_status`]: no step was due and nothing changed; nothing to draw.
+pub const FRAME_UNCHANGED: u32 = 0;
+/// [`WasmPool::frame_status`]: the frame buffer holds a new frame to draw.
+pub const FRAME_DRAWN: u32 = 1;
+/// [`WasmPool::frame_status`]: the frame failed; `takeError()` says why.
+pub const FRAME_FAILED: u32 = 2;
 
 #[wasm_bindgen]
 impl WasmPool {
@@ -31,7 +41,7 @@ impl WasmPool {
     pub fn new(width: f64, height: f64, resolution: f64, seed: f64) -> Result<WasmPool, JsError> {
         // Any number is a fine seed: NaN and negatives saturate to 0.
         let inner = WebPool::new(width, height, resolution, seed as u64).map_err(js_error)?;
-        Ok(Self { inner })
+        Ok(Self { inner, error: None })
     }
 
     /// Width in pixels.
@@ -100,7 +110,7 @@ impl WasmPool {
         self.inner.set_border(name).map_err(js_error)
     }
 
-    /// `'classic'`, `'lit'` or `'spring'`.
+    /// `'natural'`, `'classic'`, `'lit'` or `'spring'`.
     #[wasm_bindgen(js_name = setLook)]
     pub fn set_look(&mut self, name: &str) -> Result<(), JsError> {
         self.inner.set_look(name).map_err(js_error)
@@ -110,6 +120,54 @@ impl WasmPool {
     #[wasm_bindgen(js_name = setPerturbance)]
     pub fn set_perturbance(&mut self, perturbance: f64) -> Result<(), JsError> {
         self.inner.set_perturbance(perturbance).map_err(js_error)
+    }
+
+    /// Pool pixels per CSS pixel: the natural look's lengths are CSS pixels times this.
+    #[wasm_bindgen(js_name = setPixelsPerCssPixel)]
+    pub fn set_pixels_per_css_pixel(&mut self, ratio: f64) -> Result<(), JsError> {
+        self.inner.set_pixels_per_css_pixel(ratio).map_err(js_error)
+    }
+
+    /// Natural look: CSS pixels of water over the picture, `0..=1024`.
+    #[wasm_bindgen(js_name = setDepth)]
+    pub fn set_depth(&mut self, depth: f64) -> Result<(), JsError> {
+        self.inner.set_depth(depth).map_err(js_error)
+    }
+
+    /// Natural look: strength of the caustics, `0..=4`.
+    #[wasm_bindgen(js_name = setCaustics)]
+    pub fn set_caustics(&mut self, caustics: f64) -> Result<(), JsError> {
+        self.inner.set_caustics(caustics).map_err(js_error)
+    }
+
+    /// Natural look: the sun's height above the horizon in degrees, `1..=90`.
+    #[wasm_bindgen(js_name = setSunElevation)]
+    pub fn set_sun_elevation(&mut self, degrees: f64) -> Result<(), JsError> {
+        self.inner.set_sun_elevation(degrees).map_err(js_error)
+    }
+
+    /// Natural look: the sun's direction in degrees, `-360..=360`.
+    #[wasm_bindgen(js_name = setSunAzimuth)]
+    pub fn set_sun_azimuth(&mut self, degrees: f64) -> Result<(), JsError> {
+        self.inner.set_sun_azimuth(degrees).map_err(js_error)
+    }
+
+    /// Natural look: the water's colour, `#rrggbb`, `#rgb` or `rgb(r, g, b)`.
+    #[wasm_bindgen(js_name = setWaterColour)]
+    pub fn set_water_colour(&mut self, colour: &str) -> Result<(), JsError> {
+        self.inner.set_water_colour(colour).map_err(js_error)
+    }
+
+    /// Natural look: CSS pixels of water after which white light has the water's colour.
+    #[wasm_bindgen(js_name = setClarity)]
+    pub fn set_clarity(&mut self, clarity: f64) -> Result<(), JsError> {
+        self.inner.set_clarity(clarity).map_err(js_error)
+    }
+
+    /// Natural look: CSS pixels of surface height per unit of the simulation's height.
+    #[wasm_bindgen(js_name = setWaveHeight)]
+    pub fn set_wave_height(&mut self, wave_height: f64) -> Result<(), JsError> {
+        self.inner.set_wave_height(wave_height).map_err(js_error)
     }
 
     /// Mean raindrops per second.
@@ -182,6 +240,14 @@ impl WasmPool {
         self.inner.calm();
     }
 
+    /// Takes the water, step count and clock of `old` (the same element's previous pool), its
+    /// box `scaleX x scaleY` times as large in CSS pixels as this one's; `false` when the
+    /// solvers differ and this pool stays calm (see [`WebPool::take_water`]).
+    #[wasm_bindgen(js_name = takeWater)]
+    pub fn take_water(&mut self, old: &WasmPool, scale_x: f64, scale_y: f64) -> bool {
+        self.inner.take_water(&old.inner, (scale_x, scale_y))
+    }
+
     /// Starts a new time base (after a pause).
     #[wasm_bindgen(js_name = resetClock)]
     pub fn reset_clock(&mut self) {
@@ -192,6 +258,28 @@ impl WasmPool {
     /// buffer holds a new frame to draw.
     pub fn frame(&mut self, now_ms: f64) -> Result<bool, JsError> {
         self.inner.frame(now_ms).map_err(js_error)
+    }
+
+    /// [`frame`](Self::frame) for a page's frame loop, which must not allocate: a `Result`
+    /// crosses the boundary as a JavaScript array made on every call, a number does not.
+    /// Returns [`FRAME_UNCHANGED`], [`FRAME_DRAWN`] or [`FRAME_FAILED`]; after a failure
+    /// `takeError()` gives the message.
+    #[wasm_bindgen(js_name = frameStatus)]
+    pub fn frame_status(&mut self, now_ms: f64) -> u32 {
+        match self.inner.frame(now_ms) {
+            Ok(false) => FRAME_UNCHANGED,
+            Ok(true) => FRAME_DRAWN,
+            Err(error) => {
+                self.error = Some(error.0);
+                FRAME_FAILED
+            }
+        }
+    }
+
+    /// The message of the last [`frameStatus`](Self::frame_status) that failed, once.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> Option<String> {
+        self.error.take()
     }
 
     /// Runs `steps` steps (`0..=1000`) and renders, whatever the clock says.
@@ -220,6 +308,12 @@ pub fn check_option(name: &str, value: JsValue) -> Result<JsValue, JsError> {
         OptionValue::Text(text)
     } else if let Some(flag) = value.as_bool() {
         OptionValue::Bool(flag)
+    } else if Array::is_array(&value) {
+        let array = Array::from(&value);
+        match array.iter().map(|item| item.as_f64()).collect() {
+            Some(numbers) => OptionValue::Numbers(numbers),
+            None => OptionValue::Other("an array that is not all numbers".to_string()),
+        }
     } else {
         let kind = value.js_typeof().as_string().unwrap_or_default();
         OptionValue::Other(format!("a value of type {kind}"))
@@ -229,6 +323,11 @@ pub fn check_option(name: &str, value: JsValue) -> Result<JsValue, JsError> {
             OptionValue::Number(number) => JsValue::from_f64(number),
             OptionValue::Text(text) => JsValue::from_str(&text),
             OptionValue::Bool(flag) => JsValue::from_bool(flag),
+            OptionValue::Numbers(numbers) => numbers
+                .into_iter()
+                .map(JsValue::from_f64)
+                .collect::<Array>()
+                .into(),
             OptionValue::Null | OptionValue::Other(_) => JsValue::NULL,
         },
     )

@@ -7,7 +7,8 @@
 //! - [`WasmPool`] (`#[wasm_bindgen]`) wraps a [`WebPool`], which wraps the core's
 //!   [`ripples::Pool`]: the water, the image under it and an RGBA frame that JavaScript reads in
 //!   place through a view of the wasm memory. One call per animation frame,
-//!   [`WasmPool::frame`], steps and renders; nothing is copied across the boundary per frame.
+//!   [`WasmPool::frame_status`], steps and renders; nothing is copied across the boundary per
+//!   frame, and nothing is allocated on the JavaScript side.
 //! - [`check_option`] and [`background_layout`]: the option table and the CSS background
 //!   arithmetic, in Rust so that the host tests cover them.
 //!
@@ -26,7 +27,10 @@ pub mod clock;
 pub mod options;
 mod web_pool;
 
-pub use bindings::{WasmPool, backend, background_layout, check_option, limits};
+pub use bindings::{
+    FRAME_DRAWN, FRAME_FAILED, FRAME_UNCHANGED, WasmPool, backend, background_layout, check_option,
+    limits,
+};
 pub use clock::StepClock;
 pub use options::{OptionValue, WebError};
 pub use web_pool::{MAX_PIXELS, MAX_SIDE, WebPool, check_pool_size};

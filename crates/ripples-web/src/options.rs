@@ -41,6 +41,8 @@ pub enum OptionValue {
     Text(String),
     /// `true` or `false`.
     Bool(bool),
+    /// An array of numbers (a colour as `[r, g, b]`).
+    Numbers(Vec<f64>),
     /// `null` or `undefined`: "use the default" where an option allows it.
     Null,
     /// Anything else (an object, a function...), described for the error message.
@@ -53,14 +55,19 @@ impl fmt::Display for OptionValue {
             Self::Number(n) => write!(f, "{n}"),
             Self::Text(text) => write!(f, "'{text}'"),
             Self::Bool(b) => write!(f, "{b}"),
+            Self::Numbers(numbers) => {
+                let list: Vec<String> = numbers.iter().map(|n| n.to_string()).collect();
+                write!(f, "[{}]", list.join(", "))
+            }
             Self::Null => f.write_str("null"),
             Self::Other(description) => f.write_str(description),
         }
     }
 }
 
-/// Every option `Ripples.attach` accepts, in the order the README lists them.
-pub const OPTION_NAMES: [&str; 13] = [
+/// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
+/// also accepted, as another spelling of `waterColour`).
+pub const OPTION_NAMES: [&str; 21] = [
     "imageUrl",
     "resolution",
     "dropRadius",
@@ -74,6 +81,14 @@ pub const OPTION_NAMES: [&str; 13] = [
     "obstacles",
     "stepsPerSecond",
     "pixelRatio",
+    "quality",
+    "depth",
+    "caustics",
+    "sunElevation",
+    "sunAzimuth",
+    "waterColour",
+    "clarity",
+    "waveHeight",
 ];
 
 /// Largest `perturbance` (refraction this many times the default look's).
@@ -84,6 +99,22 @@ pub const MAX_RAIN_PER_SECOND: f64 = 1000.0;
 pub const STEPS_PER_SECOND_RANGE: (f64, f64) = (1.0, 240.0);
 /// Smallest and largest canvas pixels per CSS pixel.
 pub const PIXEL_RATIO_RANGE: (f64, f64) = (0.25, 8.0);
+/// The choices of `quality`.
+pub const QUALITIES: [&str; 2] = ["auto", "high"];
+/// Range of the natural look's `depth` (CSS pixels of water over the picture).
+pub const DEPTH_RANGE: (f64, f64) = (0.0, 1024.0);
+/// Range of the natural look's `caustics` strength.
+pub const CAUSTICS_RANGE: (f64, f64) = (0.0, 4.0);
+/// Range of the natural look's `sunElevation`, in degrees above the horizon.
+pub const SUN_ELEVATION_RANGE: (f64, f64) = (1.0, 90.0);
+/// Range of the natural look's `sunAzimuth`, in degrees.
+pub const SUN_AZIMUTH_RANGE: (f64, f64) = (-360.0, 360.0);
+/// Range of the natural look's `clarity` (CSS pixels of water until white light has the
+/// water's colour).
+pub const CLARITY_RANGE: (f64, f64) = (1.0, 1_000_000.0);
+/// Range of the natural look's `waveHeight` (CSS pixels of surface height per unit of the
+/// simulation's height).
+pub const WAVE_HEIGHT_RANGE: (f64, f64) = (0.0, 16.0);
 
 /// Checks option `name`, returning the value to use: numbers as given (whole numbers where the
 /// option counts something), strings as given, `Null` where the option falls back to a default.
@@ -128,6 +159,14 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
             OptionValue::Null => value,
             other => OptionValue::Number(pixel_ratio(number(name, &other)?)?),
         },
+        "quality" => {
+            quality(&text(name, &value)?)?;
+            value
+        }
+        "depth" | "caustics" | "sunElevation" | "sunAzimuth" | "clarity" | "waveHeight" => {
+            OptionValue::Number(natural_number(name, number(name, &value)?)?)
+        }
+        "waterColour" | "waterColor" => OptionValue::Text(hex(water_colour(name, &value)?)),
         _ => {
             return Err(WebError(format!(
                 "unknown option '{name}' (options: {})",
@@ -255,17 +294,104 @@ pub fn border(name: &str) -> Result<Boundary, WebError> {
     })
 }
 
-/// `'classic'` (the demo scene's refraction, the web default), `'lit'` (refraction with light:
-/// the core's default look, 5 to 7 times the cost in wasm) or `'spring'`.
+/// `'natural'` (water as it looks: refraction through depth, caustics, sky and colour; the web
+/// default), `'classic'` (the demo scene's refraction, the cheapest), `'lit'` (refraction with
+/// a diffuse light and a highlight) or `'spring'`.
 pub fn look(name: &str) -> Result<RenderMode, WebError> {
     match name {
+        "natural" => Ok(RenderMode::Natural),
         "classic" => Ok(RenderMode::Classic),
         "lit" => Ok(RenderMode::Lit),
         "spring" => Ok(RenderMode::Spring),
         _ => Err(WebError(format!(
-            "look must be 'classic', 'lit' or 'spring', got '{name}'"
+            "look must be 'natural', 'classic', 'lit' or 'spring', got '{name}'"
         ))),
     }
+}
+
+/// `'auto'` (the page lowers and raises its canvas pixel ratio to hold 60 frames per second)
+/// or `'high'` (always the full pixel ratio, whatever it costs).
+pub fn quality(name: &str) -> Result<&'static str, WebError> {
+    QUALITIES
+        .into_iter()
+        .find(|&choice| choice == name)
+        .ok_or_else(|| WebError(format!("quality must be 'auto' or 'high', got '{name}'")))
+}
+
+/// A number option of the natural look (`depth`, `caustics`, `sunElevation`, `sunAzimuth`,
+/// `clarity`, `waveHeight`), checked against its range.
+pub fn natural_number(name: &str, value: f64) -> Result<f64, WebError> {
+    let (min, max) = match name {
+        "depth" => DEPTH_RANGE,
+        "caustics" => CAUSTICS_RANGE,
+        "sunElevation" => SUN_ELEVATION_RANGE,
+        "sunAzimuth" => SUN_AZIMUTH_RANGE,
+        "clarity" => CLARITY_RANGE,
+        "waveHeight" => WAVE_HEIGHT_RANGE,
+        _ => return Err(WebError(format!("'{name}' is not a natural look number"))),
+    };
+    in_range(name, value, min, max)
+}
+
+/// The water's colour: `#rrggbb`, `#rgb`, `rgb(r, g, b)` (commas or spaces) or an array
+/// `[r, g, b]` of numbers from 0 to 255. (`ripples.js` first turns any other CSS colour, such
+/// as `'teal'` or `'hsl(180 40% 70%)'`, into `#rrggbb` through the browser's own parser.)
+pub fn water_colour(name: &str, value: &OptionValue) -> Result<[u8; 3], WebError> {
+    let parsed = match value {
+        OptionValue::Text(text) => parse_colour(text),
+        OptionValue::Numbers(numbers) if numbers.len() == 3 => {
+            let channel =
+                |n: f64| (n.is_finite() && (0.0..=255.0).contains(&n)).then(|| n.round() as u8);
+            match (
+                channel(numbers[0]),
+                channel(numbers[1]),
+                channel(numbers[2]),
+            ) {
+                (Some(r), Some(g), Some(b)) => Some([r, g, b]),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    parsed.ok_or_else(|| {
+        expected(
+            name,
+            "an opaque CSS colour ('#8fd3e0', 'teal', 'rgb(143 211 224)') or [r, g, b] with \
+             each from 0 to 255",
+            value,
+        )
+    })
+}
+
+/// `#rrggbb`, `#rgb` or `rgb(r, g, b)` / `rgb(r g b)` with channels from 0 to 255.
+fn parse_colour(text: &str) -> Option<[u8; 3]> {
+    let text = text.trim().to_ascii_lowercase();
+    if let Some(hex) = text.strip_prefix('#') {
+        let digits: Vec<u8> = hex
+            .chars()
+            .map(|c| c.to_digit(16).map(|d| d as u8))
+            .collect::<Option<_>>()?;
+        return match digits[..] {
+            [r, g, b] => Some([r * 17, g * 17, b * 17]),
+            [r1, r0, g1, g0, b1, b0] => Some([r1 * 16 + r0, g1 * 16 + g0, b1 * 16 + b0]),
+            _ => None,
+        };
+    }
+    let inner = text.strip_prefix("rgb(")?.strip_suffix(')')?;
+    let channels: Vec<u8> = inner
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let n: f64 = part.parse().ok()?;
+            (n.is_finite() && (0.0..=255.0).contains(&n)).then(|| n.round() as u8)
+        })
+        .collect::<Option<_>>()?;
+    channels.try_into().ok()
+}
+
+/// `#rrggbb`, the form the checked colour is kept in.
+pub fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 #[cfg(test)]
@@ -337,11 +463,18 @@ mod tests {
             check("border", OptionValue::Text("wrap".into())).unwrap_err(),
             "border must be 'reflect' or 'absorb', got 'wrap'"
         );
-        assert!(check("look", OptionValue::Text("classic".into())).is_ok());
-        assert!(check("look", OptionValue::Text("lit".into())).is_ok());
+        for look in ["natural", "classic", "lit", "spring"] {
+            assert!(check("look", OptionValue::Text(look.into())).is_ok());
+        }
         assert_eq!(
             check("look", OptionValue::Text("default".into())).unwrap_err(),
-            "look must be 'classic', 'lit' or 'spring', got 'default'"
+            "look must be 'natural', 'classic', 'lit' or 'spring', got 'default'"
+        );
+        assert!(check("quality", OptionValue::Text("auto".into())).is_ok());
+        assert!(check("quality", OptionValue::Text("high".into())).is_ok());
+        assert_eq!(
+            check("quality", OptionValue::Text("best".into())).unwrap_err(),
+            "quality must be 'auto' or 'high', got 'best'"
         );
         assert!(check("crossOrigin", OptionValue::Null).is_ok());
         assert!(check("crossOrigin", OptionValue::Text(String::new())).is_ok());
@@ -349,6 +482,81 @@ mod tests {
         assert!(check("interactive", OptionValue::Number(1.0)).is_err());
         assert!(check("imageUrl", OptionValue::Text("  ".into())).is_err());
         assert!(check("obstacles", OptionValue::Text("walls.png".into())).is_ok());
+    }
+
+    #[test]
+    fn the_natural_looks_numbers_are_checked_against_their_ranges() {
+        for (name, low, high) in [
+            ("depth", 0.0, 1024.0),
+            ("caustics", 0.0, 4.0),
+            ("sunElevation", 1.0, 90.0),
+            ("sunAzimuth", -360.0, 360.0),
+            ("clarity", 1.0, 1_000_000.0),
+            ("waveHeight", 0.0, 16.0),
+        ] {
+            for good in [low, high, (low + high) / 2.0] {
+                assert_eq!(
+                    check(name, OptionValue::Number(good)),
+                    Ok(OptionValue::Number(good))
+                );
+            }
+            for bad in [low - 0.5, high + 0.5, f64::NAN] {
+                assert_eq!(
+                    check(name, OptionValue::Number(bad)).unwrap_err(),
+                    format!("{name} must be a number from {low} to {high}, got {bad}")
+                );
+            }
+            assert_eq!(
+                check(name, OptionValue::Text("1".into())).unwrap_err(),
+                format!("{name} must be a number, got '1'")
+            );
+        }
+    }
+
+    #[test]
+    fn the_water_colour_is_a_css_colour_or_three_bytes_kept_as_hex() {
+        let colour = |value| check("waterColour", value);
+        let text = |s: &str| OptionValue::Text(s.into());
+        for (given, kept) in [
+            ("#8FD3E0", "#8fd3e0"),
+            ("#abc", "#aabbcc"),
+            (" rgb(143, 211, 224) ", "#8fd3e0"),
+            ("rgb(0 128 255)", "#0080ff"),
+        ] {
+            assert_eq!(colour(text(given)), Ok(text(kept)), "{given}");
+        }
+        assert_eq!(
+            colour(OptionValue::Numbers(vec![143.0, 211.2, 224.0])),
+            Ok(text("#8fd3e0"))
+        );
+        // The other spelling is the same option, and its errors name it as it was written.
+        assert_eq!(check("waterColor", text("#000")), Ok(text("#000000")));
+        let message = check("waterColor", text("sea")).unwrap_err();
+        assert!(
+            message.starts_with("waterColor must be an opaque CSS colour"),
+            "{message}"
+        );
+        assert!(message.ends_with("got 'sea'"), "{message}");
+        for bad in [
+            text("#12345"),
+            text("#ggg"),
+            text("rgb(1, 2)"),
+            text("rgb(1, 2, 300)"),
+            text("rgba(1, 2, 3, 0.5)"),
+            OptionValue::Numbers(vec![1.0, 2.0]),
+            OptionValue::Numbers(vec![1.0, 2.0, -3.0]),
+            OptionValue::Numbers(vec![1.0, f64::NAN, 3.0]),
+            OptionValue::Number(3.0),
+            OptionValue::Null,
+        ] {
+            let message = colour(bad.clone()).unwrap_err();
+            assert!(message.ends_with(&format!("got {bad}")), "{message}");
+        }
+        assert!(
+            colour(OptionValue::Numbers(vec![1.0, 2.0, 256.0]))
+                .unwrap_err()
+                .ends_with("got [1, 2, 256]")
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! against [`MAX_PIXELS`] before anything is allocated, so a huge element is an error that
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
-use ripples::{Look, Pool, Rain, RenderMode, SolverKind};
+use ripples::{Look, Pool, Rain, RenderMode, Solver, SolverKind, WaveSolver};
 
 use crate::clock::StepClock;
 use crate::options::{self, WebError};
@@ -23,6 +23,11 @@ use crate::options::{self, WebError};
 pub const MAX_PIXELS: u32 = 4096 * 4096;
 /// Longest side of a pool, in pixels (the core's limit).
 pub const MAX_SIDE: u32 = ripples::limits::MAX_SIDE;
+
+/// The solver a new pool starts with: the wave equation, whose smooth rings the natural look
+/// shows best (the classic solver's cell-sized speckle is what the natural look smooths away,
+/// at the cost of softer rings).
+pub const DEFAULT_SOLVER: SolverKind = SolverKind::Wave;
 
 /// The refraction of the default look at `perturbance` 1.
 const BASE_REFRACTION: f32 = 0.35;
@@ -40,6 +45,14 @@ pub struct WebPool {
     rain: Rain,
     rain_per_second: f64,
     drop_radius: u32,
+    /// The natural look's lengths as the page gives them, in CSS pixels: `[depth, clarity,
+    /// wave_height]`; the look holds them times `pixels_per_css_pixel`.
+    natural_lengths: [f64; 3],
+    /// Pool pixels per CSS pixel, so that the natural look keeps its shape on any screen and at
+    /// any canvas pixel ratio.
+    pixels_per_css_pixel: f64,
+    /// Steps taken by the pools this one took its water from.
+    earlier_steps: u64,
     /// The frame no longer shows the water as it is (new image, look or solver): render even
     /// if no step is due.
     stale: bool,
@@ -77,22 +90,27 @@ impl WebPool {
     pub fn new(width: f64, height: f64, resolution: f64, seed: u64) -> Result<Self, WebError> {
         let (width, height) = check_pool_size(width, height)?;
         let resolution = options::resolution(resolution)?;
-        let pool = Pool::with_sim_scale(width, height, resolution)?;
+        let mut pool = Pool::with_sim_scale(width, height, resolution)?;
+        pool.set_solver(DEFAULT_SOLVER)?;
         let image = ripples::pool_tiles(width, height)?;
         let frame = image.clone();
+        let look = Look::natural();
         let mut web_pool = Self {
             pool,
-            // The classic look: a 1280x720 frame costs about 1 ms in wasm, the lit one 7.
-            look: Look::classic(),
+            look,
             image,
             frame,
             clock: StepClock::default(),
             rain: Rain::new(seed),
             rain_per_second: 0.0,
             drop_radius: 12,
+            natural_lengths: [look.depth, look.clarity, look.wave_height].map(f64::from),
+            pixels_per_css_pixel: 1.0,
+            earlier_steps: 0,
             stale: true,
         };
         web_pool.set_rain(0.0)?;
+        web_pool.update_wave_speed()?;
         Ok(web_pool)
     }
 
@@ -116,9 +134,9 @@ impl WebPool {
         self.pool.solver().height()
     }
 
-    /// Solver steps taken so far.
+    /// Solver steps taken so far (counting those of the pools it took its water from).
     pub fn steps(&self) -> u64 {
-        self.pool.steps()
+        self.earlier_steps + self.pool.steps()
     }
 
     /// The underlying pool (heights, solver), for tests and tools.
@@ -170,7 +188,23 @@ impl WebPool {
         let kind = options::solver(name)?;
         if kind != self.pool.solver().kind() {
             self.pool.set_solver(kind)?;
+            self.update_wave_speed()?;
             self.stale = true;
+        }
+        Ok(())
+    }
+
+    /// The wave solver's speed in cells per step: its default at one pool pixel per CSS
+    /// pixel, scaled with the pixel ratio so that waves cross the page at the same speed in
+    /// CSS pixels at every ratio (quality 'auto' changes it as the page runs, and a
+    /// devicePixelRatio-2 screen should not show slower water than another). Above 0.75 cells
+    /// per step (a ratio over 1.5) a step takes two substeps.
+    fn update_wave_speed(&mut self) -> Result<(), WebError> {
+        let scale = self.pixels_per_css_pixel / f64::from(self.pool.sim_scale());
+        if let Some(wave) = self.pool.solver_mut().as_wave_mut() {
+            let speed = f64::from(WaveSolver::DEFAULT_WAVE_SPEED) * scale;
+            let max = f64::from(ripples::limits::MAX_WAVE_SPEED);
+            wave.set_wave_speed(speed.min(max) as f32)?;
         }
         Ok(())
     }
@@ -189,9 +223,81 @@ impl WebPool {
         Ok(())
     }
 
-    /// `'classic'`, `'lit'` or `'spring'` look.
+    /// `'natural'`, `'classic'`, `'lit'` or `'spring'` look.
     pub fn set_look(&mut self, name: &str) -> Result<(), WebError> {
         self.look.mode = options::look(name)?;
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Pool pixels per CSS pixel (the canvas's pixel ratio): the natural look's `depth`,
+    /// `clarity` and `waveHeight` are CSS pixels and scale with it, so the water looks the same
+    /// at every pixel ratio. Beyond the core's limits (1024 pixels of depth, a wave height of
+    /// 16), which only a pixel ratio above 1 can reach, they stop at the limit.
+    pub fn set_pixels_per_css_pixel(&mut self, ratio: f64) -> Result<(), WebError> {
+        self.pixels_per_css_pixel = options::pixel_ratio(ratio)?;
+        self.update_wave_speed()?;
+        self.update_natural_lengths()
+    }
+
+    /// Natural look: CSS pixels of water over the picture (deeper bends the view more).
+    pub fn set_depth(&mut self, depth: f64) -> Result<(), WebError> {
+        self.natural_lengths[0] = options::natural_number("depth", depth)?;
+        self.update_natural_lengths()
+    }
+
+    /// Natural look: CSS pixels of water after which white light has the water's colour.
+    pub fn set_clarity(&mut self, clarity: f64) -> Result<(), WebError> {
+        self.natural_lengths[1] = options::natural_number("clarity", clarity)?;
+        self.update_natural_lengths()
+    }
+
+    /// Natural look: CSS pixels of surface height per unit of the simulation's height.
+    pub fn set_wave_height(&mut self, wave_height: f64) -> Result<(), WebError> {
+        self.natural_lengths[2] = options::natural_number("waveHeight", wave_height)?;
+        self.update_natural_lengths()
+    }
+
+    /// Natural look: strength of the caustics, 0 to 4.
+    pub fn set_caustics(&mut self, caustics: f64) -> Result<(), WebError> {
+        self.look.caustics = options::natural_number("caustics", caustics)? as f32;
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Natural look: the sun's height above the horizon in degrees (90 = overhead).
+    pub fn set_sun_elevation(&mut self, degrees: f64) -> Result<(), WebError> {
+        self.look.sun_elevation = options::natural_number("sunElevation", degrees)? as f32;
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Natural look: the sun's direction in degrees, counter-clockwise from the right (90 =
+    /// from the top).
+    pub fn set_sun_azimuth(&mut self, degrees: f64) -> Result<(), WebError> {
+        self.look.sun_azimuth = options::natural_number("sunAzimuth", degrees)? as f32;
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Natural look: the colour white light takes after `clarity` pixels of water (`#rrggbb`,
+    /// `#rgb` or `rgb(r, g, b)`).
+    pub fn set_water_colour(&mut self, colour: &str) -> Result<(), WebError> {
+        let value = options::OptionValue::Text(colour.to_string());
+        self.look.water_colour = options::water_colour("waterColour", &value)?;
+        self.stale = true;
+        Ok(())
+    }
+
+    fn update_natural_lengths(&mut self) -> Result<(), WebError> {
+        let [depth, clarity, wave_height] = self.natural_lengths;
+        let scaled = |css: f64, (min, max): (f64, f64)| {
+            (css * self.pixels_per_css_pixel).clamp(min, max) as f32
+        };
+        self.look.depth = scaled(depth, options::DEPTH_RANGE);
+        self.look.clarity = scaled(clarity, options::CLARITY_RANGE);
+        self.look.wave_height = scaled(wave_height, options::WAVE_HEIGHT_RANGE);
+        self.look.validate()?;
         self.stale = true;
         Ok(())
     }
@@ -327,6 +433,70 @@ impl WebPool {
         self.stale = true;
     }
 
+    /// Takes the water of `old` (a pool of the same element before a resize or a new pixel
+    /// ratio or resolution), so that the ripples go on instead of vanishing: both of its fields
+    /// are resampled (bilinearly) onto this pool's grid, corner to corner, and its step count
+    /// and clock carry over. `same_area` says whether both pools cover the same CSS box (a new
+    /// pixel ratio or resolution); when the element itself changed size, the water is kept
+    /// where it was in CSS pixels from the top-left corner, and what falls outside is lost.
+    ///
+    /// Returns `false`, leaving this pool calm, when the two pools run different solvers (a
+    /// field of one solver means nothing to another).
+    pub fn take_water(&mut self, old: &WebPool, css_scale: (f64, f64)) -> bool {
+        if old.solver() != self.solver() {
+            return false;
+        }
+        let resampling = Resampling::new(
+            (old.grid_width(), old.grid_height()),
+            (self.grid_width(), self.grid_height()),
+            css_scale,
+        );
+        match (old.pool.solver(), self.pool.solver_mut()) {
+            (Solver::Classic(from), Solver::Classic(to)) => {
+                let (current, previous) = to.fields_mut();
+                let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
+                resampling.run(from.heights(), current, to_i16);
+                resampling.run(from.previous_heights(), previous, to_i16);
+            }
+            (Solver::Wave(from), Solver::Wave(to)) => {
+                let (current, previous) = to.fields_mut();
+                resampling.run(from.heights(), current, |v| v as f32);
+                resampling.run(from.previous_heights(), previous, |v| v as f32);
+            }
+            (Solver::Spring(from), Solver::Spring(to)) => {
+                let (heights, velocities) = to.fields_mut();
+                resampling.run(from.heights(), heights, |v| v as f32);
+                resampling.run(from.velocities(), velocities, |v| v as f32);
+            }
+            _ => return false,
+        }
+        if !self.pool.obstacles().is_empty() {
+            // Walls hold no water: dry them, as the solvers do after every step.
+            let walls = self.pool.obstacles().clone();
+            match self.pool.solver_mut() {
+                Solver::Classic(to) => {
+                    let (current, previous) = to.fields_mut();
+                    walls.dry(current, 0);
+                    walls.dry(previous, 0);
+                }
+                Solver::Wave(to) => {
+                    let (current, previous) = to.fields_mut();
+                    walls.dry(current, 0.0);
+                    walls.dry(previous, 0.0);
+                }
+                Solver::Spring(to) => {
+                    let (heights, velocities) = to.fields_mut();
+                    walls.dry(heights, 0.0);
+                    walls.dry(velocities, 0.0);
+                }
+            }
+        }
+        self.earlier_steps = old.steps();
+        self.clock = old.clock.clone();
+        self.stale = true;
+        true
+    }
+
     /// Starts a new time base: the next [`frame`](Self::frame) steps nothing (after a pause).
     pub fn reset_clock(&mut self) {
         self.clock.reset();
@@ -372,6 +542,72 @@ impl WebPool {
     /// The look in use.
     pub fn look_mode(&self) -> RenderMode {
         self.look.mode
+    }
+}
+
+/// Bilinear resampling of a field from one grid onto another that covers the same CSS box (or,
+/// for an element that changed size, a box with the same top-left corner).
+#[derive(Debug, Clone, Copy)]
+struct Resampling {
+    from: (usize, usize),
+    to: (usize, usize),
+    /// Source cells per target cell along x and y.
+    step: (f64, f64),
+}
+
+impl Resampling {
+    /// From a `from` grid to a `to` grid, whose box is `css_scale` times the first one's.
+    fn new(from: (u32, u32), to: (u32, u32), css_scale: (f64, f64)) -> Self {
+        let per_cell = |from: u32, to: u32, scale: f64| f64::from(from) / f64::from(to) * scale;
+        Self {
+            from: (from.0 as usize, from.1 as usize),
+            to: (to.0 as usize, to.1 as usize),
+            step: (
+                per_cell(from.0, to.0, css_scale.0),
+                per_cell(from.1, to.1, css_scale.1),
+            ),
+        }
+    }
+
+    /// Where target cell `i` samples along an axis: the two source cells and the weight of the
+    /// second, or `None` beyond the source's box (water that was not there).
+    fn taps(i: usize, step: f64, len: usize) -> Option<(usize, usize, f64)> {
+        let at = (i as f64 + 0.5) * step - 0.5;
+        if at < -0.5 || at > len as f64 - 0.5 {
+            return None;
+        }
+        let at = at.clamp(0.0, (len - 1) as f64);
+        let low = at.floor() as usize;
+        Some((low, (low + 1).min(len - 1), at - low as f64))
+    }
+
+    /// Fills `target` from `source`; the border cells, which the solvers keep at rest, get 0.
+    fn run<S: Copy + Into<f64>, T: Copy>(
+        &self,
+        source: &[S],
+        target: &mut [T],
+        convert: impl Fn(f64) -> T,
+    ) {
+        let ((from_w, from_h), (to_w, to_h)) = (self.from, self.to);
+        let columns: Vec<_> = (0..to_w)
+            .map(|x| Self::taps(x, self.step.0, from_w))
+            .collect();
+        for (y, row) in target.chunks_exact_mut(to_w).enumerate() {
+            let taps = Self::taps(y, self.step.1, from_h);
+            for (x, cell) in row.iter_mut().enumerate() {
+                let border = x == 0 || y == 0 || x + 1 == to_w || y + 1 == to_h;
+                let value = match (taps, columns[x]) {
+                    (Some((y0, y1, wy)), Some((x0, x1, wx))) if !border => {
+                        let at = |x: usize, y: usize| source[y * from_w + x].into();
+                        let top = at(x0, y0) * (1.0 - wx) + at(x1, y0) * wx;
+                        let bottom = at(x0, y1) * (1.0 - wx) + at(x1, y1) * wx;
+                        top * (1.0 - wy) + bottom * wy
+                    }
+                    _ => 0.0,
+                };
+                *cell = convert(value);
+            }
+        }
     }
 }
 
@@ -443,17 +679,23 @@ mod tests {
 
     #[test]
     fn a_calm_pool_shows_the_image_and_a_stone_changes_it_near_and_not_far() {
-        let mut water = WebPool::new(200.0, 120.0, 1.0, 1).unwrap();
-        assert!(water.frame(0.0).unwrap(), "the first frame is drawn");
-        assert_eq!(water.frame_pixels(), water.image());
-        assert!(!water.frame(1.0).unwrap(), "nothing due, nothing drawn");
-        water.drop_stone(50.0, 60.0, 6.0, 128.0).unwrap();
-        for frame in 1..=20 {
-            assert!(water.frame(f64::from(frame) * 1000.0 / 60.0).unwrap());
+        for look in ["natural", "classic"] {
+            let mut water = WebPool::new(200.0, 120.0, 1.0, 1).unwrap();
+            water.set_look(look).unwrap();
+            assert!(water.frame(0.0).unwrap(), "the first frame is drawn");
+            if look == "classic" {
+                assert_eq!(water.frame_pixels(), water.image());
+            }
+            let calm = water.frame_pixels().to_vec();
+            assert!(!water.frame(1.0).unwrap(), "nothing due, nothing drawn");
+            water.drop_stone(50.0, 60.0, 6.0, 128.0).unwrap();
+            for frame in 1..=20 {
+                assert!(water.frame(f64::from(frame) * 1000.0 / 60.0).unwrap());
+            }
+            let frame = water.frame_pixels();
+            assert!(changed(frame, &calm, 200, 30, 40, 70, 80) > 200, "{look}");
+            assert_eq!(changed(frame, &calm, 200, 120, 0, 200, 120), 0, "{look}");
         }
-        let (frame, image) = (water.frame_pixels(), water.image());
-        assert!(changed(frame, image, 200, 30, 40, 70, 80) > 200);
-        assert_eq!(changed(frame, image, 200, 120, 0, 200, 120), 0);
     }
 
     #[test]
@@ -569,12 +811,191 @@ mod tests {
     }
 
     #[test]
+    fn a_new_pool_runs_the_wave_solver_under_the_natural_look() {
+        let water = WebPool::new(64.0, 48.0, 1.0, 1).unwrap();
+        assert_eq!(water.solver(), SolverKind::Wave);
+        assert_eq!(water.look_mode(), RenderMode::Natural);
+        assert_eq!(
+            water.look(),
+            &Look::natural(),
+            "the core's natural parameters"
+        );
+    }
+
+    /// A pool with a ring spreading from a stone at its centre.
+    fn rippling(width: f64, height: f64, solver: &str) -> WebPool {
+        let mut water = WebPool::new(width, height, 1.0, 1).unwrap();
+        water.set_solver(solver).unwrap();
+        water
+            .drop_stone(width / 2.0, height / 2.0, width / 16.0, 400.0)
+            .unwrap();
+        water.advance(12).unwrap();
+        water
+    }
+
+    /// The field's values as `f64`, whatever the solver keeps.
+    fn heights(water: &WebPool) -> Vec<f64> {
+        match water.pool().solver().heights() {
+            ripples::Heights::I16(h) => h.iter().map(|&v| f64::from(v)).collect(),
+            ripples::Heights::F32(h) => h.iter().map(|&v| f64::from(v)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_pool_of_another_pixel_ratio_takes_the_water_and_goes_on_with_it() {
+        for solver in ["wave", "classic", "spring"] {
+            let old = rippling(128.0, 96.0, solver);
+            // Half the pixel ratio: the same CSS box, half the cells each way.
+            let mut half = WebPool::new(64.0, 48.0, 1.0, 1).unwrap();
+            half.set_solver(solver).unwrap();
+            assert!(half.take_water(&old, (1.0, 1.0)), "{solver}");
+            assert_eq!(half.steps(), old.steps(), "{solver}: the steps go on");
+            let (before, after) = (heights(&old), heights(&half));
+            // Cell (x, y) of the half pool averages cells 2x..2x+1, 2y..2y+1 of the old one.
+            for (x, y) in [(20, 24), (32, 30), (44, 24)] {
+                let mean = (0..4)
+                    .map(|k| before[(2 * y + k / 2) * 128 + 2 * x + k % 2])
+                    .sum::<f64>()
+                    / 4.0;
+                let got = after[y * 64 + x];
+                assert!(
+                    (got - mean).abs() <= 0.5 + 1e-3 * mean.abs(),
+                    "{solver} ({x}, {y}): {got} vs {mean}"
+                );
+            }
+            let energy = |h: &[f64]| h.iter().map(|v| v * v).sum::<f64>();
+            assert!(
+                energy(&after) > 0.1 * energy(&before) / 4.0,
+                "{solver}: the ring is there"
+            );
+            // It keeps moving: the ring spreads on the new grid.
+            half.advance(10).unwrap();
+            assert_ne!(heights(&half), after, "{solver}");
+            assert!(half.frame_pixels() != half.image(), "{solver}");
+        }
+    }
+
+    #[test]
+    fn water_is_not_taken_across_solvers_and_a_grown_box_is_calm_beyond_the_old_one() {
+        let old = rippling(64.0, 64.0, "wave");
+        let mut classic = WebPool::new(64.0, 64.0, 1.0, 1).unwrap();
+        classic.set_solver("classic").unwrap();
+        assert!(!classic.take_water(&old, (1.0, 1.0)));
+        assert!(heights(&classic).iter().all(|&v| v == 0.0));
+        // The element grew to twice its width: the old water stays on the left half, in place.
+        let mut wider = WebPool::new(128.0, 64.0, 1.0, 1).unwrap();
+        assert!(wider.take_water(&old, (2.0, 1.0)));
+        let (before, after) = (heights(&old), heights(&wider));
+        for y in 1..63 {
+            for x in 1..63 {
+                assert!(
+                    (after[y * 128 + x] - before[y * 64 + x]).abs() < 1e-3,
+                    "({x}, {y})"
+                );
+            }
+            assert!(after[y * 128 + 64..y * 128 + 128].iter().all(|&v| v == 0.0));
+        }
+    }
+
+    #[test]
+    fn the_natural_looks_lengths_are_css_pixels() {
+        let mut water = WebPool::new(64.0, 48.0, 1.0, 1).unwrap();
+        water.set_depth(30.0).unwrap();
+        water.set_clarity(500.0).unwrap();
+        water.set_wave_height(0.05).unwrap();
+        water.set_pixels_per_css_pixel(2.0).unwrap();
+        let look = *water.look();
+        assert_eq!(
+            (look.depth, look.clarity, look.wave_height),
+            (60.0, 1000.0, 0.1)
+        );
+        water.set_depth(1000.0).unwrap();
+        assert_eq!(water.look().depth, 1024.0, "held at the core's limit");
+        water.set_caustics(0.5).unwrap();
+        water.set_sun_elevation(30.0).unwrap();
+        water.set_sun_azimuth(-45.0).unwrap();
+        water.set_water_colour("#102030").unwrap();
+        let look = *water.look();
+        assert_eq!(
+            (
+                look.caustics,
+                look.sun_elevation,
+                look.sun_azimuth,
+                look.water_colour
+            ),
+            (0.5, 30.0, -45.0, [16, 32, 48])
+        );
+        assert_eq!(
+            water.set_sun_elevation(0.0).unwrap_err().0,
+            "sunElevation must be a number from 1 to 90, got 0"
+        );
+        assert!(water.set_water_colour("blue-ish").is_err());
+        assert!(water.set_pixels_per_css_pixel(0.0).is_err());
+    }
+
+    #[test]
+    fn waves_cross_the_page_at_the_same_speed_at_every_pixel_ratio() {
+        // The front of a ring, in CSS pixels from the stone, after `steps` steps.
+        let front = |ratio: f64, resolution: f64, steps: u32| {
+            let side = (160.0 * ratio).round();
+            let mut water = WebPool::new(side, side, resolution, 1).unwrap();
+            water.set_pixels_per_css_pixel(ratio).unwrap();
+            water
+                .drop_stone(side / 2.0, side / 2.0, 4.0 * ratio, 400.0)
+                .unwrap();
+            water.advance(steps).unwrap();
+            let h = heights(&water);
+            let width = water.grid_width() as usize;
+            let centre = width / 2;
+            let row = &h[centre * width..(centre + 1) * width];
+            // The outermost cell still moved noticeably.
+            let peak = row.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let outer = (centre..width)
+                .rev()
+                .find(|&x| row[x].abs() > 0.05 * peak)
+                .unwrap();
+            (outer - centre) as f64 * resolution / ratio
+        };
+        let at_one = front(1.0, 1.0, 80);
+        assert!(at_one > 30.0, "{at_one}");
+        for (ratio, resolution) in [(0.5, 1.0), (2.0, 1.0), (1.0, 2.0)] {
+            let other = front(ratio, resolution, 80);
+            assert!(
+                (other - at_one).abs() <= 4.0,
+                "ratio {ratio}, resolution {resolution}: {other} CSS px against {at_one}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_natural_parameter_changes_the_frame() {
+        let mut water = rippling(96.0, 64.0, "wave");
+        let mut last = water.frame_pixels().to_vec();
+        type Change = fn(&mut WebPool) -> Result<(), WebError>;
+        let changes: [(&str, Change); 8] = [
+            ("depth", |w| w.set_depth(120.0)),
+            ("caustics", |w| w.set_caustics(2.0)),
+            ("sunElevation", |w| w.set_sun_elevation(20.0)),
+            ("sunAzimuth", |w| w.set_sun_azimuth(-60.0)),
+            ("waterColour", |w| w.set_water_colour("#305080")),
+            ("clarity", |w| w.set_clarity(50.0)),
+            ("waveHeight", |w| w.set_wave_height(0.2)),
+            ("pixel ratio", |w| w.set_pixels_per_css_pixel(0.5)),
+        ];
+        for (name, change) in changes {
+            change(&mut water).unwrap();
+            assert!(water.frame(1e9).unwrap(), "{name}: drawn without a step");
+            assert_ne!(water.frame_pixels(), &last[..], "{name}");
+            last = water.frame_pixels().to_vec();
+        }
+    }
+
+    #[test]
     fn looks_and_perturbance_change_the_frame() {
         let mut water = WebPool::new(64.0, 48.0, 2.0, 1).unwrap();
         assert_eq!((water.grid_width(), water.grid_height()), (32, 24));
         water.drop_stone(32.0, 24.0, 8.0, 300.0).unwrap();
         water.advance(8).unwrap();
-        assert_eq!(water.look_mode(), RenderMode::Classic, "the web default");
         water.set_look("lit").unwrap();
         water.advance(0).unwrap();
         let lit = water.frame_pixels().to_vec();

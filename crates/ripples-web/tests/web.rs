@@ -8,7 +8,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Error, Object, Uint8ClampedArray, WebAssembly};
-use ripples_web::{WasmPool, backend, background_layout, check_option};
+use ripples_web::{
+    FRAME_DRAWN, FRAME_UNCHANGED, WasmPool, backend, background_layout, check_option,
+};
 use wasm_bindgen::{JsCast, JsError, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
@@ -91,6 +93,54 @@ fn frame_says_when_there_is_something_new_to_draw() {
     assert_eq!(pool.steps(), 1.0);
     pool.set_look("lit").unwrap();
     assert!(pool.frame(1020.0).unwrap(), "a new look is drawn at once");
+}
+
+#[wasm_bindgen_test]
+fn frame_status_says_the_same_as_frame_with_a_number() {
+    let mut pool = WasmPool::new(40.0, 30.0, 1.0, 1.0).unwrap();
+    assert_eq!(pool.frame_status(1000.0), FRAME_DRAWN, "the first frame");
+    assert_eq!(pool.frame_status(1005.0), FRAME_UNCHANGED);
+    assert_eq!(pool.frame_status(1000.0 + 1000.0 / 60.0), FRAME_DRAWN);
+    assert_eq!(pool.steps(), 1.0);
+    assert_eq!(pool.take_error(), None, "nothing failed");
+}
+
+#[wasm_bindgen_test]
+fn the_natural_looks_options_arrive_from_javascript_values() {
+    let colour = |value: JsValue| check_option("waterColour", value);
+    let rgb: js_sys::Array = [143.0, 211.0, 224.0]
+        .iter()
+        .map(|&n| JsValue::from(n))
+        .collect();
+    assert_eq!(colour(rgb.into()).unwrap(), JsValue::from("#8fd3e0"));
+    assert_eq!(
+        colour(JsValue::from("#ABC")).unwrap(),
+        JsValue::from("#aabbcc")
+    );
+    let mixed: js_sys::Array = [JsValue::from(1.0), JsValue::from("2"), JsValue::from(3.0)]
+        .into_iter()
+        .collect();
+    assert!(
+        message(check_option("waterColor", mixed.into()).unwrap_err())
+            .ends_with("got an array that is not all numbers")
+    );
+    assert_eq!(
+        message(check_option("sunElevation", JsValue::from(91.0)).unwrap_err()),
+        "sunElevation must be a number from 1 to 90, got 91"
+    );
+    assert_eq!(
+        check_option("look", JsValue::from("natural")).unwrap(),
+        JsValue::from("natural")
+    );
+    let mut pool = WasmPool::new(64.0, 48.0, 1.0, 1.0).unwrap();
+    pool.drop_stone(32.0, 24.0, 6.0, 100.0).unwrap();
+    pool.advance(8.0).unwrap();
+    let before = pool.inner().frame_pixels().to_vec();
+    pool.set_water_colour("#204060").unwrap();
+    pool.set_depth(100.0).unwrap();
+    pool.advance(0.0).unwrap();
+    assert_ne!(pool.inner().frame_pixels(), &before[..]);
+    assert!(pool.set_caustics(5.0).is_err());
 }
 
 #[wasm_bindgen_test]

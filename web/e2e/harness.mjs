@@ -1,0 +1,160 @@
+// What the browser scripts of web/e2e share: a static server for web/dist, headless Chromium
+// with the flags every run uses, and a PNG decoder for Chromium's screenshots.
+//
+// e2e.mjs (the end-to-end test) and bench.mjs (the frame-cost benchmark) import it; it has no
+// dependency beyond playwright-core and Node.
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** What web/build.sh builds, served as the site's root. */
+export const dist = path.resolve(here, '../dist');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Chromium's flags for a quiet, reproducible headless run (playwright adds --headless and a fresh profile). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Headless Chromium with CHROMIUM_FLAGS and `extra` flags, in a fresh temporary profile. */
+export function launch(extra = []) {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...CHROMIUM_FLAGS, ...extra] });
+}
+
+/** Fails early, with what to do, when web/dist was not built. */
+export function requireDist() {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    throw new Error(`${dist} has no index.html: run web/build.sh first`);
+  }
+}
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+};
+
+/** Serves `root` on a free port of 127.0.0.1, counting requests per path. */
+export async function serve(root = dist) {
+  const requests = new Map();
+  const server = http.createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    requests.set(pathname, (requests.get(pathname) ?? 0) + 1);
+    if (pathname === '/e2e-blank.html') {
+      response
+        .writeHead(200, { 'content-type': TYPES['.html'] })
+        .end('<!doctype html><title>blank</title><body style="margin:0"></body>');
+      return;
+    }
+    let file = path.join(root, pathname);
+    if (!file.startsWith(root)) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (pathname.endsWith('/')) file = path.join(file, 'index.html');
+    fs.readFile(file, (error, data) => {
+      if (error) {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      response.end(data);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${server.address().port}`, requests };
+}
+
+/** Decodes the PNGs Chromium writes: 8-bit RGB or RGBA, not interlaced. */
+export function decodePng(buffer) {
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const data = [];
+  while (offset < buffer.length) {
+    const length = buffer.readUInt32BE(offset);
+    const type = buffer.toString('latin1', offset + 4, offset + 8);
+    const body = buffer.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      const [depth, colour, , , interlace] = body.subarray(8, 13);
+      channels = { 2: 3, 6: 4 }[colour];
+      if (depth !== 8 || !channels || interlace !== 0) throw new Error(`unsupported PNG (depth ${depth}, colour ${colour})`);
+    } else if (type === 'IDAT') data.push(body);
+    offset += 12 + length;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(data));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let i = 0; i < stride; i++) {
+      const left = i >= channels ? pixels[y * stride + i - channels] : 0;
+      const up = y > 0 ? pixels[(y - 1) * stride + i] : 0;
+      const corner = y > 0 && i >= channels ? pixels[(y - 1) * stride + i - channels] : 0;
+      let value = line[i];
+      if (filter === 1) value += left;
+      else if (filter === 2) value += up;
+      else if (filter === 3) value += (left + up) >> 1;
+      else if (filter === 4) {
+        const p = left + up - corner;
+        const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - corner)];
+        value += pa <= pb && pa <= pc ? left : pb <= pc ? up : corner;
+      }
+      pixels[y * stride + i] = value & 255;
+    }
+  }
+  return { width, height, channels, pixels };
+}
+
+
+/**
+ * Starts V8's sampling heap profiler on `page` (every allocation counted, also those the
+ * garbage collector took back); the returned function stops it and gives the bytes allocated,
+ * while it ran, by functions of `urlPattern` called (at any depth) from a function named
+ * `caller`, as `{ bytes, byFunction }`. Sampling every 32 bytes makes small figures
+ * approximate but never hides a steady per-frame allocation.
+ */
+export async function profileAllocations(page, urlPattern, caller) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.startSampling', {
+    samplingInterval: 32,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = await cdp.send('HeapProfiler.stopSampling');
+    await cdp.detach();
+    const byFunction = {};
+    let bytes = 0;
+    const walk = (node, inside) => {
+      const name = node.callFrame.functionName || '(anonymous)';
+      const within = inside || name === caller;
+      if (within && urlPattern.test(node.callFrame.url) && node.selfSize > 0) {
+        bytes += node.selfSize;
+        const key = `${name} (${node.callFrame.url.split('/').pop()})`;
+        byFunction[key] = (byFunction[key] ?? 0) + node.selfSize;
+      }
+      for (const child of node.children) walk(child, within);
+    };
+    walk(profile.head, false);
+    return { bytes, byFunction };
+  };
+}

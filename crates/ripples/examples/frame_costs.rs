@@ -1,0 +1,186 @@
+//! Times a frame (one step and one render, through `Pool::step_and_render` as a program runs
+//! them) for each solver, look and simulation scale asked for, and prints the milliseconds per
+//! frame, the nanoseconds per pixel and each scale's cost against scale 1 of the same solver and
+//! look. A benchmark, not a test.
+//!
+//! It exists to compare what the command's `ripples bench` cannot reach: the WebAssembly build,
+//! under node (V8, the engine of Chromium's pages), as well as natively, with the same code and
+//! the same water. `web/bench.sh` runs it both ways.
+//!
+//! ```text
+//! cargo run --release -p ripples --example frame_costs -- \
+//!     [--size WxH] [--frames N] [--reps R] [--solvers classic,wave,spring] \
+//!     [--looks classic,default,spring,natural] [--scales 1,2,4]
+//! ```
+//!
+//! The water is the same everywhere: `width * height / 256 + 1` random stones (SplitMix64 seed
+//! 12345, radius 1..=8 pixels, strength 32..=128), then 16 steps with a stone before each. Every
+//! repetition times each configuration in turn from a copy of that water, so a busy moment on a
+//! shared machine hits them all; the figures are medians over repetitions. With the default
+//! `parallel` feature the core's strips run on rayon's threads; build with
+//! `--no-default-features` (as wasm is) for one thread.
+
+use std::time::Instant;
+
+use ripples::{Look, Pool, RenderMode, SolverKind, SplitMix64};
+
+/// What to time.
+struct Options {
+    size: (u32, u32),
+    frames: u32,
+    reps: u32,
+    solvers: Vec<SolverKind>,
+    looks: Vec<RenderMode>,
+    scales: Vec<u32>,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options {
+        size: (1280, 720),
+        frames: 30,
+        reps: 5,
+        solvers: vec![SolverKind::Classic, SolverKind::Wave],
+        looks: vec![RenderMode::Classic, RenderMode::Default],
+        scales: vec![1, 2, 4],
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut pairs = args.chunks(2);
+    while let Some(pair) = pairs.next() {
+        let [name, value] = pair else {
+            return Err(format!("{} needs a value", pair[0]));
+        };
+        let number = |text: &str| {
+            text.parse::<u32>()
+                .map_err(|_| format!("{name}: not a whole number: '{text}'"))
+        };
+        let list = |value: &str| value.split(',').map(str::to_string).collect::<Vec<_>>();
+        match name.as_str() {
+            "--size" => {
+                let (width, height) = value
+                    .split_once('x')
+                    .ok_or_else(|| format!("--size must be WxH, got '{value}'"))?;
+                options.size = (number(width)?, number(height)?);
+            }
+            "--frames" => options.frames = number(value)?.max(1),
+            "--reps" => options.reps = number(value)?.max(1),
+            "--solvers" => {
+                options.solvers = list(value)
+                    .iter()
+                    .map(|name| name.parse().map_err(|e: ripples::Error| e.to_string()))
+                    .collect::<Result<_, _>>()?
+            }
+            "--looks" => {
+                options.looks = list(value)
+                    .iter()
+                    .map(|name| name.parse().map_err(|e: ripples::Error| e.to_string()))
+                    .collect::<Result<_, _>>()?
+            }
+            "--scales" => {
+                options.scales = list(value)
+                    .iter()
+                    .map(|scale| number(scale))
+                    .collect::<Result<_, _>>()?
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+    }
+    Ok(options)
+}
+
+/// The benchmark's water on a pool of `size` pixels at `scale`.
+fn rough_pool(size: (u32, u32), scale: u32, kind: SolverKind) -> Result<Pool, ripples::Error> {
+    let (width, height) = size;
+    let mut pool = Pool::with_sim_scale(width, height, scale)?;
+    pool.set_solver(kind)?;
+    let mut random = SplitMix64::new(12345);
+    let mut stone = |pool: &mut Pool| {
+        let x = random.below(width) as i32;
+        let y = random.below(height) as i32;
+        let radius = random.between(1, 8) as u32;
+        let strength = random.between(32, 128) as i16;
+        pool.drop_stone(x, y, radius, strength)
+    };
+    for _ in 0..u64::from(width) * u64::from(height) / 256 + 1 {
+        stone(&mut pool)?;
+    }
+    for _ in 0..16 {
+        stone(&mut pool)?;
+        pool.step();
+    }
+    Ok(pool)
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    let options = parse_options().unwrap_or_else(|error| {
+        eprintln!("frame_costs: {error}");
+        std::process::exit(2);
+    });
+    let (width, height) = options.size;
+    let src = ripples::pool_tiles(width, height).expect("pool size");
+    let mut dst = vec![0u8; src.len()];
+    let mut runs = Vec::new();
+    for &solver in &options.solvers {
+        for &mode in &options.looks {
+            for &scale in &options.scales {
+                let pool = rough_pool(options.size, scale, solver).unwrap_or_else(|error| {
+                    eprintln!("frame_costs: {error}");
+                    std::process::exit(2);
+                });
+                runs.push((solver, mode, scale, pool, Vec::new()));
+            }
+        }
+    }
+    println!(
+        "{width}x{height}, backend {}, {} frames per rep, median of {} reps",
+        ripples::backend(),
+        options.frames,
+        options.reps
+    );
+    for _ in 0..options.reps {
+        for (_, mode, _, start, seconds) in &mut runs {
+            let look = Look {
+                mode: *mode,
+                ..Look::default()
+            };
+            let mut pool = start.clone();
+            let started = Instant::now();
+            for _ in 0..options.frames {
+                pool.step_and_render(&look, &src, &mut dst)
+                    .expect("a valid frame");
+            }
+            seconds.push(started.elapsed().as_secs_f64() / f64::from(options.frames));
+            std::hint::black_box(&dst);
+        }
+    }
+    println!(
+        "{:<8} {:<8} {:>5} {:>10} {:>8} {:>9}",
+        "solver", "look", "scale", "ms/frame", "ns/px", "vs 1"
+    );
+    let pixels = f64::from(width) * f64::from(height);
+    // Scale 1 of the solver and look being printed, when it was timed.
+    let mut scale_one = None;
+    for (solver, mode, scale, _, seconds) in &mut runs {
+        let seconds = median(seconds);
+        if *scale == options.scales[0] {
+            scale_one = None;
+        }
+        if *scale == 1 {
+            scale_one = Some(seconds);
+        }
+        let against = scale_one.map_or(String::from("-"), |one| format!("{:.2}x", seconds / one));
+        println!(
+            "{:<8} {:<8} {:>5} {:>10.3} {:>8.3} {:>9}",
+            format!("{solver:?}").to_lowercase(),
+            format!("{mode:?}").to_lowercase(),
+            scale,
+            seconds * 1e3,
+            seconds * 1e9 / pixels,
+            against
+        );
+    }
+}

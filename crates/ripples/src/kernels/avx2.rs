@@ -11,7 +11,9 @@
 use std::arch::x86_64::*;
 
 use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::scalar::{
+    self, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+};
 
 /// AVX2 version of [`scalar::classic_step_row`].
 ///
@@ -262,6 +264,57 @@ pub unsafe fn resampled_classic_row(
         x += 8;
     }
     scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+}
+
+/// AVX2 version of [`scalar::upsample_row`], 8 columns per iteration.
+///
+/// The 8 columns' left cells lie within 8 consecutive cells of the grid row (left grows by at
+/// most one per column), so one load of the 8 cells from the first column's left cell and one
+/// `vpermps` put each column's left cell in its lane, and the same permutation of the load one
+/// cell further gives the cells after them, with no gather. The loop stops while a load would
+/// pass the row's last cell, so every cell after a left one is the reference's `min(l + 1, last)`,
+/// and the reference finishes the row. The arithmetic is the reference's, one operation per
+/// instruction (no FMA).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let width = out.len();
+    let grid_width = columns.grid_width();
+    if grid_width == 0 || grid_width > i32::MAX as usize {
+        scalar::upsample_row(row, columns, out);
+        return;
+    }
+    let row = &row[..grid_width];
+    let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
+    let mut x = 0;
+    while x + 8 <= width {
+        let first = left[x] as usize;
+        if first + 9 > grid_width {
+            break;
+        }
+        // SAFETY: x + 8 <= width, so the 8 entries of `left` and `weight` read and the 8 values
+        // written at x lie inside rows of `width`; first + 9 <= grid_width, so the 9 cells
+        // read from `first` lie inside `row`. `vpermps` uses the low 3 bits of each index, so
+        // any index selects a lane of the loaded vectors.
+        unsafe {
+            let lefts = _mm256_loadu_si256(left.as_ptr().add(x).cast());
+            let lanes = _mm256_sub_epi32(lefts, _mm256_set1_epi32(first as i32));
+            let cells = _mm256_loadu_ps(row.as_ptr().add(first));
+            let next_cells = _mm256_loadu_ps(row.as_ptr().add(first + 1));
+            let at_left = _mm256_permutevar8x32_ps(cells, lanes);
+            let at_right = _mm256_permutevar8x32_ps(next_cells, lanes);
+            let step = _mm256_mul_ps(
+                _mm256_sub_ps(at_right, at_left),
+                _mm256_loadu_ps(weight.as_ptr().add(x)),
+            );
+            _mm256_storeu_ps(out.as_mut_ptr().add(x), _mm256_add_ps(at_left, step));
+        }
+        x += 8;
+    }
+    scalar::upsample_span(row, columns, out, x..width);
 }
 
 /// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and

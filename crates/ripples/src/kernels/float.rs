@@ -243,6 +243,27 @@ pub fn spread_y_row(
     }
 }
 
+/// Blends two rows: `out[x] = top[x] + (bottom[x] - top[x]) * weight` (as written: a
+/// difference, a product, a sum). The renderer's vertical interpolation between two upsampled
+/// grid rows (see [`super::scalar::upsample_row`]). `out` sets the row width; the other rows
+/// must be at least as long.
+#[inline]
+pub fn lerp_rows(backend: Backend, top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `wave_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::lerp_rows(top, bottom, weight, out)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `wave_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::lerp_rows(top, bottom, weight, out)
+        },
+        _ => plain::lerp_rows(top, bottom, weight, out),
+    }
+}
+
 /// The kernel bodies: plain, safe Rust, inlined into each backend's wrapper.
 mod plain {
     use super::{FLUSH_TO_ZERO, RowValues, WaveCoefficients};
@@ -417,6 +438,15 @@ mod plain {
     }
 
     #[inline(always)]
+    pub(super) fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
+        let width = out.len();
+        let (top, bottom) = (&top[..width], &bottom[..width]);
+        for x in 0..width {
+            out[x] = top[x] + (bottom[x] - top[x]) * weight;
+        }
+    }
+
+    #[inline(always)]
     pub(super) fn spread_y_row(
         spread: f32,
         above: Option<&[f32]>,
@@ -501,6 +531,11 @@ macro_rules! backend_versions {
                 velocities_out: &mut [f32],
             ) {
                 plain::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
+                plain::lerp_rows(top, bottom, weight, out)
             }
 
             #[target_feature(enable = $feature)]

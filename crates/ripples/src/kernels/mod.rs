@@ -46,8 +46,8 @@ mod sse41;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use scalar::{
-    LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook, gradient_row,
-    gradient_row_scaled, spring_render_row,
+    GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+    gradient_row, gradient_row_scaled, spring_render_row,
 };
 
 /// A set of CPU instructions the kernels can use.
@@ -339,8 +339,7 @@ pub fn classic_render_columns(
 
 /// Renders one row with the classic refraction driven by gradient rows (the classic look over the
 /// wave and spring solvers, or at a simulation scale above 1); see
-/// [`scalar::resampled_classic_row`]. AVX2 has a version; the other backends, which lack a
-/// gather, use the reference.
+/// [`scalar::resampled_classic_row`].
 #[inline]
 pub fn resampled_classic_row(
     backend: Backend,
@@ -357,7 +356,41 @@ pub fn resampled_classic_row(
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2::resampled_classic_row(y, height, gx, gy, src, dst_row)
         },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::resampled_classic_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::resampled_classic_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::resampled_classic_row(y, height, gx, gy, src, dst_row),
         _ => scalar::resampled_classic_row(y, height, gx, gy, src, dst_row),
+    }
+}
+
+/// Upsamples one row of a coarser grid to image resolution along x; see
+/// [`scalar::upsample_row`].
+#[inline]
+pub fn upsample_row(backend: Backend, row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe { avx2::upsample_row(row, columns, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::upsample_row(row, columns, out)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe { neon::upsample_row(row, columns, out) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::upsample_row(row, columns, out),
+        _ => scalar::upsample_row(row, columns, out),
     }
 }
 

@@ -26,7 +26,9 @@
 use std::arch::aarch64::*;
 
 use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::scalar::{
+    self, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+};
 
 /// Lane numbers `0, 1, 2, 3`, for column indices.
 const LANES: [i32; 4] = [0, 1, 2, 3];
@@ -179,6 +181,113 @@ unsafe fn load_4_words(base: *const u32, index: int32x4_t) -> uint32x4_t {
     let v = vsetq_lane_u32::<1>(word(vgetq_lane_s32::<1>(index)), v);
     let v = vsetq_lane_u32::<2>(word(vgetq_lane_s32::<2>(index)), v);
     vsetq_lane_u32::<3>(word(vgetq_lane_s32::<3>(index)), v)
+}
+
+/// NEON version of [`scalar::resampled_classic_row`], 4 pixels per iteration.
+///
+/// `frinta` rounds to the nearest integer with halves away from zero, which is `f32::round`
+/// exactly; the clamp is the compare-and-select of [`clamp_f32`] (a NaN coordinate becomes 0, as
+/// the reference's `as usize` makes it). The four source pixels are loaded one by one.
+///
+/// # Safety
+///
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub unsafe fn resampled_classic_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    let cells = width * height;
+    if y >= height || cells > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let src = &src[..cells];
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let max_x = vdupq_n_f32(width as f32 - 1.0);
+    let max_y = vdupq_n_f32(height as f32 - 1.0);
+    let row_y = vdupq_n_f32(y as f32);
+    let stride = vdupq_n_s32(width as i32);
+    // SAFETY: `LANES` holds four `i32`.
+    let lanes = unsafe { vld1q_s32(LANES.as_ptr()) };
+    let base = src.as_ptr().cast::<u32>();
+    let mut x = 0;
+    while x + 4 <= width {
+        // SAFETY: x + 4 <= width, so the 4 gradients read and the 4 pixels written at x lie
+        // inside rows of `width`. The coordinates are clamped to [0, width - 1] and
+        // [0, height - 1] before conversion, so `sy * width + sx` lies inside `src`
+        // (`width * height` pixels, which fits in i32); `x + lane < 2^24` is exact in f32.
+        unsafe {
+            let column = vcvtq_f32_s32(vaddq_s32(vdupq_n_s32(x as i32), lanes));
+            let gx = vrndaq_f32(vld1q_f32(gx.as_ptr().add(x)));
+            let gy = vrndaq_f32(vld1q_f32(gy.as_ptr().add(x)));
+            let sx = clamp_f32(vaddq_f32(column, gx), max_x);
+            let sy = clamp_f32(vaddq_f32(row_y, gy), max_y);
+            let index = vmlaq_s32(vcvtq_s32_f32(sx), vcvtq_s32_f32(sy), stride);
+            let out = dst_row.as_mut_ptr().add(x).cast::<u8>();
+            vst1q_u8(out, vreinterpretq_u8_u32(load_4_words(base, index)));
+        }
+        x += 4;
+    }
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+}
+
+/// NEON version of [`scalar::upsample_row`], 4 columns per iteration.
+///
+/// As the x86 kernels, without a gather: the 4 columns' left cells lie within 4 consecutive
+/// cells, so one load from the first column's left cell and a table lookup of its bytes (`tbl`,
+/// with indices built from the columns' offsets from that cell) put each column's cell in its
+/// lane; the same lookup in the load one cell further gives the cells after them. The loop stops
+/// while a load would pass the row's last cell; the reference finishes the row. No fused
+/// multiply-add: the reference's operations, one instruction each.
+///
+/// # Safety
+///
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub unsafe fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let width = out.len();
+    let grid_width = columns.grid_width();
+    if grid_width == 0 || grid_width > i32::MAX as usize {
+        scalar::upsample_row(row, columns, out);
+        return;
+    }
+    let row = &row[..grid_width];
+    let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
+    let repeat = vdupq_n_u32(0x0404_0404);
+    let bytes = vdupq_n_u32(0x0302_0100);
+    let mut x = 0;
+    while x + 4 <= width {
+        let first = left[x] as usize;
+        if first + 5 > grid_width {
+            break;
+        }
+        // SAFETY: x + 4 <= width, so the 4 entries of `left` and `weight` read and the 4 values
+        // written at x lie inside rows of `width`; first + 5 <= grid_width, so the 5 cells
+        // read from `first` lie inside `row`. `tbl` gives 0 for an index past its table.
+        unsafe {
+            let lefts = vld1q_u32(left.as_ptr().add(x));
+            let offsets = vsubq_u32(lefts, vdupq_n_u32(first as u32));
+            // Lane i takes bytes 4 * offset .. 4 * offset + 4 of the loaded cells.
+            let control = vreinterpretq_u8_u32(vmlaq_u32(bytes, offsets, repeat));
+            let cells = vreinterpretq_u8_f32(vld1q_f32(row.as_ptr().add(first)));
+            let next_cells = vreinterpretq_u8_f32(vld1q_f32(row.as_ptr().add(first + 1)));
+            let at_left = vreinterpretq_f32_u8(vqtbl1q_u8(cells, control));
+            let at_right = vreinterpretq_f32_u8(vqtbl1q_u8(next_cells, control));
+            let step = vmulq_f32(
+                vsubq_f32(at_right, at_left),
+                vld1q_f32(weight.as_ptr().add(x)),
+            );
+            vst1q_f32(out.as_mut_ptr().add(x), vaddq_f32(at_left, step));
+        }
+        x += 4;
+    }
+    scalar::upsample_span(row, columns, out, x..width);
 }
 
 /// NEON version of [`scalar::lit_render_row`].

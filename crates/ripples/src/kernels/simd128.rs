@@ -24,7 +24,9 @@
 use core::arch::wasm32::*;
 
 use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::scalar::{
+    self, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+};
 
 /// WebAssembly SIMD version of [`scalar::classic_step_row`].
 ///
@@ -182,6 +184,119 @@ unsafe fn load_4_words(base: *const u32, index: v128) -> v128 {
         word(i32x4_extract_lane::<2>(index)),
         word(i32x4_extract_lane::<3>(index)),
     )
+}
+
+/// WebAssembly SIMD version of [`scalar::resampled_classic_row`], 4 pixels per iteration.
+///
+/// WebAssembly has no rounding of halves away from zero (`f32x4.nearest` rounds them to even),
+/// so it is built from `f32x4.trunc` as in the x86 kernels; the clamp is [`clamp_f32`] (a NaN
+/// coordinate becomes 0, as the reference's `as usize` makes it). The four source pixels are
+/// loaded one by one.
+pub fn resampled_classic_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    let cells = width * height;
+    if y >= height || cells > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let src = &src[..cells];
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let max_x = f32x4_splat(width as f32 - 1.0);
+    let max_y = f32x4_splat(height as f32 - 1.0);
+    let row_y = f32x4_splat(y as f32);
+    let stride = i32x4_splat(width as i32);
+    let lanes = i32x4(0, 1, 2, 3);
+    let pixels = src.as_ptr().cast::<u32>();
+    let mut x = 0;
+    while x + 4 <= width {
+        // SAFETY: x + 4 <= width, so the 4 gradients read and the 4 pixels written at x lie
+        // inside rows of `width`. The coordinates are clamped to [0, width - 1] and
+        // [0, height - 1] before conversion, so `sy * width + sx` lies inside `src`
+        // (`width * height` pixels, which fits in i32); `x + lane < 2^24` is exact in f32.
+        unsafe {
+            let column = f32x4_convert_i32x4(i32x4_add(i32x4_splat(x as i32), lanes));
+            let gx = round_half_away(v128_load(gx.as_ptr().add(x).cast()));
+            let gy = round_half_away(v128_load(gy.as_ptr().add(x).cast()));
+            let sx = clamp_f32(f32x4_add(column, gx), max_x);
+            let sy = clamp_f32(f32x4_add(row_y, gy), max_y);
+            let index = i32x4_add(
+                i32x4_mul(i32x4_trunc_sat_f32x4(sy), stride),
+                i32x4_trunc_sat_f32x4(sx),
+            );
+            v128_store(
+                dst_row.as_mut_ptr().add(x).cast(),
+                load_4_words(pixels, index),
+            );
+        }
+        x += 4;
+    }
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+}
+
+/// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and
+/// NaN pass through. The dropped fraction `v - trunc(v)` is exact, and when its size is at
+/// least one half the result moves one away from zero.
+#[inline]
+fn round_half_away(value: v128) -> v128 {
+    let truncated = f32x4_trunc(value);
+    let carries = f32x4_ge(f32x4_abs(f32x4_sub(value, truncated)), f32x4_splat(0.5));
+    let away = v128_or(v128_and(value, f32x4_splat(-0.0)), f32x4_splat(1.0));
+    f32x4_add(truncated, v128_and(carries, away))
+}
+
+/// WebAssembly SIMD version of [`scalar::upsample_row`], 4 columns per iteration.
+///
+/// As the x86 kernels, without a gather: the 4 columns' left cells lie within 4 consecutive
+/// cells, so one load from the first column's left cell and `i8x16.swizzle` (with byte indices
+/// built from the columns' offsets from that cell) put each column's cell in its lane; the same
+/// swizzle of the load one cell further gives the cells after them. The loop stops while a load
+/// would pass the row's last cell; the reference finishes the row.
+pub fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let width = out.len();
+    let grid_width = columns.grid_width();
+    if grid_width == 0 || grid_width > i32::MAX as usize {
+        scalar::upsample_row(row, columns, out);
+        return;
+    }
+    let row = &row[..grid_width];
+    let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
+    let repeat = u32x4_splat(0x0404_0404);
+    let bytes = u32x4_splat(0x0302_0100);
+    let mut x = 0;
+    while x + 4 <= width {
+        let first = left[x] as usize;
+        if first + 5 > grid_width {
+            break;
+        }
+        // SAFETY: x + 4 <= width, so the 4 entries of `left` and `weight` read and the 4 values
+        // written at x lie inside rows of `width`; first + 5 <= grid_width, so the 5 cells
+        // read from `first` lie inside `row` (`v128_load`/`v128_store` need no alignment).
+        // `swizzle` gives 0 for an index past its 16 bytes.
+        unsafe {
+            let lefts = v128_load(left.as_ptr().add(x).cast());
+            let offsets = i32x4_sub(lefts, u32x4_splat(first as u32));
+            // Lane i takes bytes 4 * offset .. 4 * offset + 4 of the loaded cells.
+            let control = i32x4_add(i32x4_mul(offsets, repeat), bytes);
+            let cells = v128_load(row.as_ptr().add(first).cast());
+            let next_cells = v128_load(row.as_ptr().add(first + 1).cast());
+            let at_left = i8x16_swizzle(cells, control);
+            let at_right = i8x16_swizzle(next_cells, control);
+            let step = f32x4_mul(
+                f32x4_sub(at_right, at_left),
+                v128_load(weight.as_ptr().add(x).cast()),
+            );
+            v128_store(out.as_mut_ptr().add(x).cast(), f32x4_add(at_left, step));
+        }
+        x += 4;
+    }
+    scalar::upsample_span(row, columns, out, x..width);
 }
 
 /// WebAssembly SIMD version of [`scalar::lit_render_row`].

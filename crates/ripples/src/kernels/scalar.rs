@@ -344,7 +344,7 @@ pub(crate) fn resampled_classic_span(
 #[inline]
 pub(crate) fn round_half_away(value: f32) -> f32 {
     const WHOLE_FROM: f32 = 8_388_608.0;
-    if !(value.abs() < WHOLE_FROM) {
+    if value.abs() >= WHOLE_FROM || value.is_nan() {
         return value;
     }
     // Exact: |value| < 2^23 fits in i32, and so does its truncation in f32.

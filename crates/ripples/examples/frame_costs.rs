@@ -44,8 +44,7 @@ fn parse_options() -> Result<Options, String> {
         scales: vec![1, 2, 4],
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut pairs = args.chunks(2);
-    while let Some(pair) = pairs.next() {
+    for pair in args.chunks(2) {
         let [name, value] = pair else {
             return Err(format!("{} needs a value", pair[0]));
         };

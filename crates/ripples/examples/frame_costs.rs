@@ -1,7 +1,7 @@
 //! Times a frame (one step and one render, through `Pool::step_and_render` as a program runs
-//! them) for each solver, look and simulation scale asked for, and prints the milliseconds per
-//! frame, the nanoseconds per pixel and each scale's cost against scale 1 of the same solver and
-//! look. A benchmark, not a test.
+//! them; and the step and the render alone) for each solver, look and simulation scale asked
+//! for, and prints the milliseconds per frame, the nanoseconds per pixel and each scale's frame
+//! against scale 1 of the same solver and look. A benchmark, not a test.
 //!
 //! It exists to compare what the command's `ripples bench` cannot reach: the WebAssembly build,
 //! under node (V8, the engine of Chromium's pages), as well as natively, with the same code and
@@ -10,13 +10,15 @@
 //! ```text
 //! cargo run --release -p ripples --example frame_costs -- \
 //!     [--size WxH] [--frames N] [--reps R] [--solvers classic,wave,spring] \
-//!     [--looks classic,default,spring,natural] [--scales 1,2,4]
+//!     [--looks classic,default,spring,natural] [--scales 1,2,4] [--water turbulent|calm]
 //! ```
 //!
 //! The water is the same everywhere: `width * height / 256 + 1` random stones (SplitMix64 seed
 //! 12345, radius 1..=8 pixels, strength 32..=128), then 16 steps with a stone before each. Every
 //! repetition times each configuration in turn from a copy of that water, so a busy moment on a
-//! shared machine hits them all; the figures are medians over repetitions. With the default
+//! shared machine hits them all; the figures are medians over repetitions. Such rough water
+//! makes the renders wait on scattered reads of the image; calm water (`--water calm`) shows
+//! what the arithmetic costs. With the default
 //! `parallel` feature the core's strips run on rayon's threads; build with
 //! `--no-default-features` (as wasm is) for one thread.
 
@@ -32,6 +34,8 @@ struct Options {
     solvers: Vec<SolverKind>,
     looks: Vec<RenderMode>,
     scales: Vec<u32>,
+    /// Start from calm water instead of the turbulent field.
+    calm: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -42,6 +46,7 @@ fn parse_options() -> Result<Options, String> {
         solvers: vec![SolverKind::Classic, SolverKind::Wave],
         looks: vec![RenderMode::Classic, RenderMode::Default],
         scales: vec![1, 2, 4],
+        calm: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -61,6 +66,13 @@ fn parse_options() -> Result<Options, String> {
                 options.size = (number(width)?, number(height)?);
             }
             "--frames" => options.frames = number(value)?.max(1),
+            "--water" => {
+                options.calm = match value.as_str() {
+                    "calm" => true,
+                    "turbulent" => false,
+                    _ => return Err(format!("--water must be calm or turbulent, got '{value}'")),
+                }
+            }
             "--reps" => options.reps = number(value)?.max(1),
             "--solvers" => {
                 options.solvers = list(value)
@@ -86,11 +98,19 @@ fn parse_options() -> Result<Options, String> {
     Ok(options)
 }
 
-/// The benchmark's water on a pool of `size` pixels at `scale`.
-fn rough_pool(size: (u32, u32), scale: u32, kind: SolverKind) -> Result<Pool, ripples::Error> {
+/// The benchmark's water on a pool of `size` pixels at `scale` (calm water if `calm`).
+fn start_pool(
+    size: (u32, u32),
+    scale: u32,
+    kind: SolverKind,
+    calm: bool,
+) -> Result<Pool, ripples::Error> {
     let (width, height) = size;
     let mut pool = Pool::with_sim_scale(width, height, scale)?;
     pool.set_solver(kind)?;
+    if calm {
+        return Ok(pool);
+    }
     let mut random = SplitMix64::new(12345);
     let mut stone = |pool: &mut Pool| {
         let x = random.below(width) as i32;
@@ -126,59 +146,84 @@ fn main() {
     for &solver in &options.solvers {
         for &mode in &options.looks {
             for &scale in &options.scales {
-                let pool = rough_pool(options.size, scale, solver).unwrap_or_else(|error| {
-                    eprintln!("frame_costs: {error}");
-                    std::process::exit(2);
-                });
+                let pool =
+                    start_pool(options.size, scale, solver, options.calm).unwrap_or_else(|error| {
+                        eprintln!("frame_costs: {error}");
+                        std::process::exit(2);
+                    });
                 runs.push((solver, mode, scale, pool, Vec::new()));
             }
         }
     }
     println!(
-        "{width}x{height}, backend {}, {} frames per rep, median of {} reps",
+        "{width}x{height}, {} water, backend {}, {} frames per rep, median of {} reps",
+        if options.calm { "calm" } else { "turbulent" },
         ripples::backend(),
         options.frames,
         options.reps
     );
+    let frames = options.frames;
     for _ in 0..options.reps {
         for (_, mode, _, start, seconds) in &mut runs {
             let look = Look {
                 mode: *mode,
                 ..Look::default()
             };
+            let per_frame = |started: Instant| started.elapsed().as_secs_f64() / f64::from(frames);
             let mut pool = start.clone();
             let started = Instant::now();
-            for _ in 0..options.frames {
+            for _ in 0..frames {
+                pool.step();
+            }
+            let step = per_frame(started);
+            let mut pool = start.clone();
+            let started = Instant::now();
+            for _ in 0..frames {
+                pool.render(&look, &src, &mut dst).expect("a valid frame");
+            }
+            let render = per_frame(started);
+            let mut pool = start.clone();
+            let started = Instant::now();
+            for _ in 0..frames {
                 pool.step_and_render(&look, &src, &mut dst)
                     .expect("a valid frame");
             }
-            seconds.push(started.elapsed().as_secs_f64() / f64::from(options.frames));
+            seconds.push([step, render, per_frame(started)]);
             std::hint::black_box(&dst);
         }
     }
     println!(
-        "{:<8} {:<8} {:>5} {:>10} {:>8} {:>9}",
-        "solver", "look", "scale", "ms/frame", "ns/px", "vs 1"
+        "{:<8} {:<8} {:>5} {:>8} {:>8} {:>12} {:>8} {:>7}",
+        "solver", "look", "scale", "step", "render", "step+render", "", "vs 1"
+    );
+    println!(
+        "{:<8} {:<8} {:>5} {:>8} {:>8} {:>12} {:>8}",
+        "", "", "", "ms", "ms", "ms", "ns/px"
     );
     let pixels = f64::from(width) * f64::from(height);
     // Scale 1 of the solver and look being printed, when it was timed.
     let mut scale_one = None;
     for (solver, mode, scale, _, seconds) in &mut runs {
-        let seconds = median(seconds);
+        let [step, render, frame] = [0, 1, 2].map(|work| {
+            let mut values: Vec<f64> = seconds.iter().map(|times| times[work]).collect();
+            median(&mut values)
+        });
         if *scale == options.scales[0] {
             scale_one = None;
         }
         if *scale == 1 {
-            scale_one = Some(seconds);
+            scale_one = Some(frame);
         }
-        let against = scale_one.map_or(String::from("-"), |one| format!("{:.2}x", seconds / one));
+        let against = scale_one.map_or(String::from("-"), |one| format!("{:.2}x", frame / one));
         println!(
-            "{:<8} {:<8} {:>5} {:>10.3} {:>8.3} {:>9}",
+            "{:<8} {:<8} {:>5} {:>8.3} {:>8.3} {:>12.3} {:>8.3} {:>7}",
             format!("{solver:?}").to_lowercase(),
             format!("{mode:?}").to_lowercase(),
             scale,
-            seconds * 1e3,
-            seconds * 1e9 / pixels,
+            step * 1e3,
+            render * 1e3,
+            frame * 1e3,
+            frame * 1e9 / pixels,
             against
         );
     }

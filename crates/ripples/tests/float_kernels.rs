@@ -229,7 +229,13 @@ fn upsampling_shapes() -> impl Iterator<Item = (usize, usize, u32)> {
             .chain([127, 128, 129, 1000])
             .map(move |width: usize| (width, width.div_ceil(scale as usize), scale))
     });
-    let unpaired = [(40, 3, 2), (40, 40, 4), (9, 30, 3), (5, 1, 7), (100, 13, 16)];
+    let unpaired = [
+        (40, 3, 2),
+        (40, 40, 4),
+        (9, 30, 3),
+        (5, 1, 7),
+        (100, 13, 16),
+    ];
     paired.chain(unpaired)
 }
 
@@ -258,7 +264,13 @@ fn lerp_rows_matches_the_scalar_kernel_on_every_backend() {
     let mut random = SplitMix64::new(18);
     for backend in simd_backends() {
         for width in widths() {
-            for weight in [0.0, 0.25, random.unit() as f32, 1.0, random_value(&mut random)] {
+            for weight in [
+                0.0,
+                0.25,
+                random.unit() as f32,
+                1.0,
+                random_value(&mut random),
+            ] {
                 let top = random_row(&mut random, width);
                 let bottom = random_row(&mut random, width);
                 let mut expected = vec![0.0; width];

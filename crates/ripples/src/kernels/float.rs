@@ -50,6 +50,26 @@ pub enum RowValues<'a> {
     PerCell(&'a [f32]),
 }
 
+impl<'a> RowValues<'a> {
+    /// The values of the first `width` cells (panics if a per-cell row has fewer).
+    #[inline]
+    pub(super) fn first(self, width: usize) -> Self {
+        match self {
+            Self::Uniform(value) => Self::Uniform(value),
+            Self::PerCell(cells) => Self::PerCell(&cells[..width]),
+        }
+    }
+
+    /// The values from cell `start` on.
+    #[inline]
+    pub(super) fn from(self, start: usize) -> Self {
+        match self {
+            Self::Uniform(value) => Self::Uniform(value),
+            Self::PerCell(cells) => Self::PerCell(&cells[start..]),
+        }
+    }
+}
+
 /// Steps one interior row of the wave solver: `above`, `row` and `below` are rows `y-1`, `y` and
 /// `y+1` of the current field; `out` is row `y` of the previous field, overwritten with the next
 /// field. For `1 <= x <= width - 2`:
@@ -82,6 +102,8 @@ pub fn wave_step_row(
         Backend::Sse41 if backend.is_available() => unsafe {
             sse41::wave_step_row(above, row, below, out, coefficients)
         },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => super::simd128::wave_step_row(above, row, below, out, coefficients),
         _ => plain::wave_step_row(above, row, below, out, coefficients),
     }
 }
@@ -131,6 +153,15 @@ pub fn spring_row(
                 velocities_out,
             )
         },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => super::simd128::spring_row(
+            heights,
+            velocities,
+            stiffness,
+            viscosity,
+            heights_out,
+            velocities_out,
+        ),
         _ => plain::spring_row(
             heights,
             velocities,
@@ -176,6 +207,10 @@ pub fn spread_x_row(
         Backend::Sse41 if backend.is_available() => unsafe {
             sse41::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
         },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => {
+            super::simd128::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
+        }
         _ => plain::spread_x_row(spread, heights, velocities, heights_out, velocities_out),
     }
 }
@@ -231,6 +266,16 @@ pub fn spread_y_row(
                 velocities_out,
             )
         },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => super::simd128::spread_y_row(
+            spread,
+            above,
+            heights,
+            below,
+            velocities,
+            heights_out,
+            velocities_out,
+        ),
         _ => plain::spread_y_row(
             spread,
             above,
@@ -260,16 +305,19 @@ pub fn lerp_rows(backend: Backend, top: &[f32], bottom: &[f32], weight: f32, out
         Backend::Sse41 if backend.is_available() => unsafe {
             sse41::lerp_rows(top, bottom, weight, out)
         },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => super::simd128::lerp_rows(top, bottom, weight, out),
         _ => plain::lerp_rows(top, bottom, weight, out),
     }
 }
 
-/// The kernel bodies: plain, safe Rust, inlined into each backend's wrapper.
-mod plain {
+/// The kernel bodies: plain, safe Rust, inlined into each backend's wrapper (and finishing the
+/// rows of the WebAssembly ones).
+pub(super) mod plain {
     use super::{FLUSH_TO_ZERO, RowValues, WaveCoefficients};
 
     #[inline(always)]
-    pub(super) fn wave_step_row(
+    pub(in crate::kernels) fn wave_step_row(
         above: &[f32],
         row: &[f32],
         below: &[f32],
@@ -295,7 +343,7 @@ mod plain {
     }
 
     #[inline(always)]
-    pub(super) fn spring_row(
+    pub(in crate::kernels) fn spring_row(
         heights: &[f32],
         velocities: &[f32],
         stiffness: RowValues<'_>,
@@ -382,7 +430,7 @@ mod plain {
     }
 
     #[inline(always)]
-    pub(super) fn spread_x_row(
+    pub(in crate::kernels) fn spread_x_row(
         spread: f32,
         heights: &[f32],
         velocities: &[f32],
@@ -417,8 +465,21 @@ mod plain {
             h_out[x] = centre[x] + from_previous + from_next;
             w_out[x] = w_centre[x] + from_previous + from_next;
         }
-        // Cells 0, 1, width-2 and width-1 lack a giver on one side (both, for cell 1 of a row of
-        // 3, which this visits twice with the same result).
+        spread_x_edges(spread, h, w, heights_out, velocities_out);
+    }
+
+    /// Cells 0, 1, width-2 and width-1 of [`spread_x_row`], which lack a giver on one side
+    /// (both, for cell 1 of a row of 3, which this visits twice with the same result). The
+    /// rows have the same width, at least 3.
+    #[inline(always)]
+    pub(in crate::kernels) fn spread_x_edges(
+        spread: f32,
+        h: &[f32],
+        w: &[f32],
+        heights_out: &mut [f32],
+        velocities_out: &mut [f32],
+    ) {
+        let width = heights_out.len();
         for x in [0, 1, width - 2, width - 1] {
             let mut height = h[x];
             let mut velocity = w[x];
@@ -438,7 +499,7 @@ mod plain {
     }
 
     #[inline(always)]
-    pub(super) fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
+    pub(in crate::kernels) fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
         let width = out.len();
         let (top, bottom) = (&top[..width], &bottom[..width]);
         for x in 0..width {
@@ -447,7 +508,7 @@ mod plain {
     }
 
     #[inline(always)]
-    pub(super) fn spread_y_row(
+    pub(in crate::kernels) fn spread_y_row(
         spread: f32,
         above: Option<&[f32]>,
         heights: &[f32],

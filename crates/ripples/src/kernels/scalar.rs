@@ -328,8 +328,11 @@ pub(crate) fn resampled_classic_span(
     let (gx, gy) = (&gx[..width], &gy[..width]);
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
     for x in columns {
-        let sx = (x as f32 + round_half_away(gx[x])).clamp(0.0, max_x) as usize;
-        let sy = (y as f32 + round_half_away(gy[x])).clamp(0.0, max_y) as usize;
+        // `clamp_position` sends NaN to 0, as `(NaN).clamp(..) as usize` does; the clamped
+        // coordinates fit in i32 (the image has at most `u32::MAX` pixels per side... and far
+        // fewer), which converts without the checks of a conversion to usize.
+        let sx = clamp_position(x as f32 + round_half_away(gx[x]), max_x) as i32 as usize;
+        let sy = clamp_position(y as f32 + round_half_away(gy[x]), max_y) as i32 as usize;
         dst_row[x] = src[sy * width + sx];
     }
 }
@@ -344,16 +347,20 @@ pub(crate) fn resampled_classic_span(
 #[inline]
 pub(crate) fn round_half_away(value: f32) -> f32 {
     const WHOLE_FROM: f32 = 8_388_608.0;
-    if value.abs() >= WHOLE_FROM || value.is_nan() {
-        return value;
-    }
-    // Exact: |value| < 2^23 fits in i32, and so does its truncation in f32.
-    let truncated = value as i32 as f32;
-    if (value - truncated).abs() >= 0.5 {
-        truncated + 1.0f32.copysign(value)
+    // Exact below 2^23: the value fits in i32, and its truncation in f32. Written as selects
+    // rather than early returns so that the compiler need not branch on the fraction, which
+    // water makes random.
+    let truncated = if value.abs() < WHOLE_FROM {
+        value as i32 as f32
     } else {
-        truncated
-    }
+        value
+    };
+    let carry = if (value - truncated).abs() >= 0.5 {
+        1.0f32.copysign(value)
+    } else {
+        0.0
+    };
+    truncated + carry
 }
 
 /// Renders one row with the Frogger HD seed's look: the pixel shows the source at

@@ -50,6 +50,8 @@ pub enum RowValues<'a> {
     PerCell(&'a [f32]),
 }
 
+/// Slicing for the WebAssembly kernels, which finish their rows with the plain bodies.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 impl<'a> RowValues<'a> {
     /// The values of the first `width` cells (panics if a per-cell row has fewer).
     #[inline]
@@ -62,7 +64,7 @@ impl<'a> RowValues<'a> {
 
     /// The values from cell `start` on.
     #[inline]
-    pub(super) fn from(self, start: usize) -> Self {
+    pub(super) fn starting_at(self, start: usize) -> Self {
         match self {
             Self::Uniform(value) => Self::Uniform(value),
             Self::PerCell(cells) => Self::PerCell(&cells[start..]),

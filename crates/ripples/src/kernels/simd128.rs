@@ -597,8 +597,8 @@ pub fn spring_row(
     plain::spring_row(
         &heights[x..],
         &velocities[x..],
-        stiffness.from(x),
-        viscosity.from(x),
+        stiffness.starting_at(x),
+        viscosity.starting_at(x),
         &mut heights_out[x..],
         &mut velocities_out[x..],
     );

@@ -1,7 +1,8 @@
 //! Times a frame (one step and one render, through `Pool::step_and_render` as a program runs
 //! them; and the step and the render alone) for each solver, look and simulation scale asked
 //! for, and prints the milliseconds per frame, the nanoseconds per pixel and each scale's frame
-//! against scale 1 of the same solver and look. A benchmark, not a test.
+//! against scale 1 of the same solver and look (the median of the per-repetition ratios). A
+//! benchmark, not a test.
 //!
 //! It exists to compare what the command's `ripples bench` cannot reach: the WebAssembly build,
 //! under node (V8, the engine of Chromium's pages), as well as natively, with the same code and
@@ -201,8 +202,10 @@ fn main() {
         "", "", "", "ms", "ms", "ms", "ns/px"
     );
     let pixels = f64::from(width) * f64::from(height);
-    // Scale 1 of the solver and look being printed, when it was timed.
-    let mut scale_one = None;
+    // The step+render seconds of each repetition at scale 1 of the solver and look being
+    // printed, when it was timed: "vs 1" is the median of the per-repetition ratios, each of two
+    // frames timed moments apart, which a busy neighbour spoils less than a ratio of medians.
+    let mut scale_one: Option<Vec<f64>> = None;
     for (solver, mode, scale, _, seconds) in &mut runs {
         let [step, render, frame] = [0, 1, 2].map(|work| {
             let mut values: Vec<f64> = seconds.iter().map(|times| times[work]).collect();
@@ -212,9 +215,16 @@ fn main() {
             scale_one = None;
         }
         if *scale == 1 {
-            scale_one = Some(frame);
+            scale_one = Some(seconds.iter().map(|times| times[2]).collect());
         }
-        let against = scale_one.map_or(String::from("-"), |one| format!("{:.2}x", frame / one));
+        let against = scale_one.as_ref().map_or(String::from("-"), |one| {
+            let mut ratios: Vec<f64> = seconds
+                .iter()
+                .zip(one)
+                .map(|(times, one)| times[2] / one)
+                .collect();
+            format!("{:.2}x", median(&mut ratios))
+        });
         println!(
             "{:<8} {:<8} {:>5} {:>8.3} {:>8.3} {:>12.3} {:>8.3} {:>7}",
             format!("{solver:?}").to_lowercase(),

@@ -18,7 +18,7 @@
 use crate::classic::ClassicSolver;
 use crate::error::Error;
 use crate::kernels::natural::{self, NaturalLook, NaturalParameters, PixelOrder, SurfaceMut};
-use crate::kernels::{self, Backend, FrameWrites, GridColumns, LitLook};
+use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
 use crate::limits::{MAX_SIDE, check_range};
 use crate::parallel;
 use std::ops::Range;
@@ -835,6 +835,29 @@ impl FrameJob<'_> {
                 }
             }
             let [above, below] = &*upsampled;
+            if self.mode == RenderMode::Classic {
+                // The classic look blends as it renders: no gradient rows written and read back.
+                let gradient_x = BlendedRow {
+                    top: &above.gradient_x,
+                    bottom: &below.gradient_x,
+                    weight: weight_below,
+                };
+                let gradient_y = BlendedRow {
+                    top: &above.gradient_y,
+                    bottom: &below.gradient_y,
+                    weight: weight_below,
+                };
+                kernels::resampled_classic_blended_row(
+                    self.backend,
+                    y,
+                    self.image_height,
+                    gradient_x,
+                    gradient_y,
+                    self.src,
+                    dst_row,
+                );
+                return;
+            }
             let blend = |top: &[f32], bottom: &[f32], out: &mut [f32]| {
                 kernels::float::lerp_rows(self.backend, top, bottom, weight_below, out);
             };

@@ -46,7 +46,7 @@ mod sse41;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use scalar::{
-    GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+    BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
     gradient_row, gradient_row_scaled, spring_render_row,
 };
 
@@ -152,6 +152,15 @@ impl std::str::FromStr for Backend {
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 const LIT_MAX_SIDE: usize = 1 << 24;
+
+/// The largest `f32` below one half (0.49999997): `trunc(v + copysign(ALMOST_HALF, v))` is
+/// `v.round()`, halves away from zero, for every `f32` (checked on all 2^32 of them), which
+/// gives the SIMD backends that lack such a rounding one in three instructions.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+const ALMOST_HALF: f32 = 0.499_999_97;
 
 /// 0 = not chosen yet; otherwise 1 + the index in [`Backend::ALL`].
 static ACTIVE: AtomicU8 = AtomicU8::new(0);
@@ -298,7 +307,8 @@ impl FrameWrites {
 
 /// Renders the columns `columns` of one row with the classic refraction (border columns
 /// included when the range reaches them); see [`scalar::classic_render_columns`]. `writes`
-/// chooses the stores (see [`FrameWrites`]); only AVX2 streams.
+/// chooses the stores (see [`FrameWrites`]); only AVX2 streams. NEON and simd128 have whole
+/// rows only: a part of a row there takes the reference.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn classic_render_columns(
@@ -333,6 +343,17 @@ pub fn classic_render_columns(
         Backend::Sse41 if backend.is_available() => unsafe {
             sse41::classic_render_columns(y, height, up, mid, down, src, dst_row, columns)
         },
+        // NEON and simd128 render whole rows only (the column tiles that ask for less are
+        // x86-64's).
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() && columns == (0..dst_row.len()) => unsafe {
+            neon::classic_render_row(y, height, up, mid, down, src, dst_row)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 if columns == (0..dst_row.len()) => {
+            simd128::classic_render_row(y, height, up, mid, down, src, dst_row)
+        }
         _ => scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns),
     }
 }
@@ -369,6 +390,41 @@ pub fn resampled_classic_row(
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         Backend::Simd128 => simd128::resampled_classic_row(y, height, gx, gy, src, dst_row),
         _ => scalar::resampled_classic_row(y, height, gx, gy, src, dst_row),
+    }
+}
+
+/// Renders one row with the classic refraction driven by gradient rows given as blends of two
+/// rows (the gradient between two upsampled grid rows); see
+/// [`scalar::resampled_classic_blended_row`].
+#[inline]
+pub fn resampled_classic_blended_row(
+    backend: Backend,
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
+        _ => scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
     }
 }
 
@@ -447,4 +503,17 @@ pub fn prefetch<T>(items: &[T]) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = items;
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
+    #[test]
+    fn almost_half_is_the_float_just_below_one_half() {
+        assert_eq!(super::ALMOST_HALF, f32::from_bits(0.5f32.to_bits() - 1));
+        assert!(super::ALMOST_HALF < 0.5);
+    }
 }

@@ -27,7 +27,8 @@ use std::arch::aarch64::*;
 
 use super::LIT_MAX_SIDE;
 use super::scalar::{
-    self, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+    self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
+    LitLook,
 };
 
 /// Lane numbers `0, 1, 2, 3`, for column indices.
@@ -187,7 +188,9 @@ unsafe fn load_4_words(base: *const u32, index: int32x4_t) -> uint32x4_t {
 ///
 /// `frinta` rounds to the nearest integer with halves away from zero, which is `f32::round`
 /// exactly; the clamp is the compare-and-select of [`clamp_f32`] (a NaN coordinate becomes 0, as
-/// the reference's `as usize` makes it). The four source pixels are loaded one by one.
+/// the reference's `as usize` makes it). The four source pixels are loaded one by one, or, where
+/// all four take the pixel under them (water whose slope rounds to no displacement), with one
+/// load.
 ///
 /// # Safety
 ///
@@ -202,13 +205,76 @@ pub unsafe fn resampled_classic_row(
     dst_row: &mut [[u8; 4]],
 ) {
     let width = dst_row.len();
-    let cells = width * height;
-    if y >= height || cells > i32::MAX as usize || width >= 1 << 24 {
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
         scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
         return;
     }
-    let src = &src[..cells];
     let (gx, gy) = (&gx[..width], &gy[..width]);
+    let gradient = |x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width.
+        unsafe { (vld1q_f32(gx.as_ptr().add(x)), vld1q_f32(gy.as_ptr().add(x))) }
+    };
+    // SAFETY: NEON is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// NEON version of [`scalar::resampled_classic_blended_row`]: the blend in vector lanes, in the
+/// reference's order (no fused multiply-add), then as [`resampled_classic_row`].
+///
+/// # Safety
+///
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub unsafe fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    let blend = |row: &BlendedRow<'_>, x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width, and
+        // `first` left both rows `width` long.
+        unsafe {
+            let top = vld1q_f32(row.top.as_ptr().add(x));
+            let bottom = vld1q_f32(row.bottom.as_ptr().add(x));
+            vaddq_f32(top, vmulq_n_f32(vsubq_f32(bottom, top), row.weight))
+        }
+    };
+    let gradient = |x: usize| (blend(&gx, x), blend(&gy, x));
+    // SAFETY: NEON is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// The classic refraction of row `y`, 4 pixels at a time, with the gradient of the 4 pixels
+/// from `x` given by `gradient(x)`; returns the column where the vectors stopped.
+///
+/// # Safety
+///
+/// The CPU must support NEON, `y < height`, `width * height` (`width` being `dst_row`'s) must
+/// fit in i32 and `width` must be below 2^24.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn resampled_classic(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (float32x4_t, float32x4_t),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) -> usize {
+    let width = dst_row.len();
+    let src = &src[..width * height];
     let max_x = vdupq_n_f32(width as f32 - 1.0);
     let max_y = vdupq_n_f32(height as f32 - 1.0);
     let row_y = vdupq_n_f32(y as f32);
@@ -216,25 +282,33 @@ pub unsafe fn resampled_classic_row(
     // SAFETY: `LANES` holds four `i32`.
     let lanes = unsafe { vld1q_s32(LANES.as_ptr()) };
     let base = src.as_ptr().cast::<u32>();
+    let row_start = y * width;
     let mut x = 0;
     while x + 4 <= width {
-        // SAFETY: x + 4 <= width, so the 4 gradients read and the 4 pixels written at x lie
-        // inside rows of `width`. The coordinates are clamped to [0, width - 1] and
-        // [0, height - 1] before conversion, so `sy * width + sx` lies inside `src`
-        // (`width * height` pixels, which fits in i32); `x + lane < 2^24` is exact in f32.
+        let (gx, gy) = gradient(x);
+        let column = vcvtq_f32_s32(vaddq_s32(vdupq_n_s32(x as i32), lanes));
+        let sx = clamp_f32(vaddq_f32(column, vrndaq_f32(gx)), max_x);
+        let sy = clamp_f32(vaddq_f32(row_y, vrndaq_f32(gy)), max_y);
+        let index = vmlaq_s32(vcvtq_s32_f32(sx), vcvtq_s32_f32(sy), stride);
+        let under = vaddq_s32(vdupq_n_s32((row_start + x) as i32), lanes);
+        let undisplaced = vminvq_u32(vceqq_s32(index, under)) == u32::MAX;
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row, and so do
+        // the 4 source pixels under them (row y < height). The coordinates are clamped to
+        // [0, width - 1] and [0, height - 1] before conversion, so `sy * width + sx` lies
+        // inside `src` (`width * height` pixels, which fits in i32); `x + lane < 2^24` is
+        // exact in f32.
         unsafe {
-            let column = vcvtq_f32_s32(vaddq_s32(vdupq_n_s32(x as i32), lanes));
-            let gx = vrndaq_f32(vld1q_f32(gx.as_ptr().add(x)));
-            let gy = vrndaq_f32(vld1q_f32(gy.as_ptr().add(x)));
-            let sx = clamp_f32(vaddq_f32(column, gx), max_x);
-            let sy = clamp_f32(vaddq_f32(row_y, gy), max_y);
-            let index = vmlaq_s32(vcvtq_s32_f32(sx), vcvtq_s32_f32(sy), stride);
             let out = dst_row.as_mut_ptr().add(x).cast::<u8>();
-            vst1q_u8(out, vreinterpretq_u8_u32(load_4_words(base, index)));
+            let pixels = if undisplaced {
+                vld1q_u8(src.as_ptr().add(row_start + x).cast())
+            } else {
+                vreinterpretq_u8_u32(load_4_words(base, index))
+            };
+            vst1q_u8(out, pixels);
         }
         x += 4;
     }
-    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+    x
 }
 
 /// NEON version of [`scalar::upsample_row`], 4 columns per iteration.

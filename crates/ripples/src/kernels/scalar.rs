@@ -326,13 +326,90 @@ pub(crate) fn resampled_classic_span(
 ) {
     let width = dst_row.len();
     let (gx, gy) = (&gx[..width], &gy[..width]);
+    resampled_classic_pixels(y, height, |x| (gx[x], gy[x]), src, dst_row, columns);
+}
+
+/// A row of values given as two rows and a weight: `top[x] + (bottom[x] - top[x]) * weight`,
+/// exactly what [`super::float::lerp_rows`] writes, for the kernels that blend as they render
+/// (the gradient between two upsampled grid rows at a simulation scale above 1).
+#[derive(Debug, Clone, Copy)]
+pub struct BlendedRow<'a> {
+    /// The row the weight moves away from.
+    pub top: &'a [f32],
+    /// The row the weight moves towards.
+    pub bottom: &'a [f32],
+    /// The weight of `bottom`.
+    pub weight: f32,
+}
+
+impl<'a> BlendedRow<'a> {
+    /// The blend of the first `width` values (panics if a row has fewer).
+    #[inline]
+    pub fn first(self, width: usize) -> Self {
+        Self {
+            top: &self.top[..width],
+            bottom: &self.bottom[..width],
+            weight: self.weight,
+        }
+    }
+
+    /// The blended value at `x`.
+    #[inline]
+    pub fn at(&self, x: usize) -> f32 {
+        self.top[x] + (self.bottom[x] - self.top[x]) * self.weight
+    }
+}
+
+/// [`resampled_classic_row`] of the gradient rows `gx` and `gy` given as blends: the same pixels
+/// as blending the rows with [`super::float::lerp_rows`] first, without writing the blends.
+#[inline]
+pub fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    resampled_classic_blended_span(y, height, gx, gy, src, dst_row, 0..width);
+}
+
+/// [`resampled_classic_blended_row`] for the pixels in `columns` only; SIMD backends finish
+/// their rows with it.
+#[inline]
+pub(crate) fn resampled_classic_blended_span(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: std::ops::Range<usize>,
+) {
+    let width = dst_row.len();
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    resampled_classic_pixels(y, height, |x| (gx.at(x), gy.at(x)), src, dst_row, columns);
+}
+
+/// The classic refraction of the pixels in `columns` with the gradient `gradient(x)`.
+#[inline(always)]
+fn resampled_classic_pixels(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (f32, f32),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: std::ops::Range<usize>,
+) {
+    let width = dst_row.len();
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
     for x in columns {
-        // `clamp_position` sends NaN to 0, as `(NaN).clamp(..) as usize` does; the clamped
-        // coordinates fit in i32 (the image has at most `u32::MAX` pixels per side... and far
-        // fewer), which converts without the checks of a conversion to usize.
-        let sx = clamp_position(x as f32 + round_half_away(gx[x]), max_x) as i32 as usize;
-        let sy = clamp_position(y as f32 + round_half_away(gy[x]), max_y) as i32 as usize;
+        let (gx, gy) = gradient(x);
+        // `clamp_position` sends NaN to 0, as `(NaN).clamp(..) as usize` does; clamped, the
+        // coordinates fit in i32, which converts without the checks of a conversion to usize.
+        let sx = clamp_position(x as f32 + round_half_away(gx), max_x) as i32 as usize;
+        let sy = clamp_position(y as f32 + round_half_away(gy), max_y) as i32 as usize;
         dst_row[x] = src[sy * width + sx];
     }
 }

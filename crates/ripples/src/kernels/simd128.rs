@@ -23,11 +23,12 @@
 
 use core::arch::wasm32::*;
 
-use super::LIT_MAX_SIDE;
 use super::float::{FLUSH_TO_ZERO, RowValues, WaveCoefficients, plain};
 use super::scalar::{
-    self, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+    self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
+    LitLook,
 };
+use super::{ALMOST_HALF, LIT_MAX_SIDE};
 
 /// WebAssembly SIMD version of [`scalar::classic_step_row`].
 ///
@@ -192,7 +193,8 @@ unsafe fn load_4_words(base: *const u32, index: v128) -> v128 {
 /// WebAssembly has no rounding of halves away from zero (`f32x4.nearest` rounds them to even),
 /// so it is built from `f32x4.trunc` as in the x86 kernels; the clamp is [`clamp_f32`] (a NaN
 /// coordinate becomes 0, as the reference's `as usize` makes it). The four source pixels are
-/// loaded one by one.
+/// loaded one by one, or, where all four take the pixel under them (water whose slope rounds
+/// to no displacement), with one load.
 pub fn resampled_classic_row(
     y: usize,
     height: usize,
@@ -202,54 +204,133 @@ pub fn resampled_classic_row(
     dst_row: &mut [[u8; 4]],
 ) {
     let width = dst_row.len();
-    let cells = width * height;
-    if y >= height || cells > i32::MAX as usize || width >= 1 << 24 {
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
         scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
         return;
     }
-    let src = &src[..cells];
     let (gx, gy) = (&gx[..width], &gy[..width]);
+    let gradient = |x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width.
+        unsafe {
+            (
+                v128_load(gx.as_ptr().add(x).cast()),
+                v128_load(gy.as_ptr().add(x).cast()),
+            )
+        }
+    };
+    let done = resampled_classic(y, height, gradient, src, dst_row);
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// WebAssembly SIMD version of [`scalar::resampled_classic_blended_row`]: the blend in vector
+/// lanes, in the reference's order, then as [`resampled_classic_row`].
+pub fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    let blend = |row: &BlendedRow<'_>, x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width, and
+        // `first` left both rows `width` long.
+        unsafe {
+            let top = v128_load(row.top.as_ptr().add(x).cast());
+            let bottom = v128_load(row.bottom.as_ptr().add(x).cast());
+            f32x4_add(
+                top,
+                f32x4_mul(f32x4_sub(bottom, top), f32x4_splat(row.weight)),
+            )
+        }
+    };
+    let gradient = |x: usize| (blend(&gx, x), blend(&gy, x));
+    let done = resampled_classic(y, height, gradient, src, dst_row);
+    scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// The classic refraction of row `y`, 4 pixels at a time, with the gradient of the 4 pixels
+/// from `x` given by `gradient(x)`; returns the column where the vectors stopped. The callers
+/// check that `y < height`, that `width * height` fits in i32 and that `width < 2^24`.
+#[inline]
+fn resampled_classic(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (v128, v128),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) -> usize {
+    let width = dst_row.len();
+    let src = &src[..width * height];
     let max_x = f32x4_splat(width as f32 - 1.0);
     let max_y = f32x4_splat(height as f32 - 1.0);
     let row_y = f32x4_splat(y as f32);
     let stride = i32x4_splat(width as i32);
     let lanes = i32x4(0, 1, 2, 3);
     let pixels = src.as_ptr().cast::<u32>();
+    let row_start = y * width;
+    let small = width < 1 << 23 && height < 1 << 23;
     let mut x = 0;
     while x + 4 <= width {
-        // SAFETY: x + 4 <= width, so the 4 gradients read and the 4 pixels written at x lie
-        // inside rows of `width`. The coordinates are clamped to [0, width - 1] and
-        // [0, height - 1] before conversion, so `sy * width + sx` lies inside `src`
-        // (`width * height` pixels, which fits in i32); `x + lane < 2^24` is exact in f32.
+        let (gx, gy) = gradient(x);
+        // `x + lane` converted from i32 is `(x + lane) as f32`, exactly as the reference.
+        let column = f32x4_convert_i32x4(i32x4_add(i32x4_splat(x as i32), lanes));
+        let sx = clamp_f32(f32x4_add(column, round_half_away(gx)), max_x);
+        let sy = clamp_f32(f32x4_add(row_y, round_half_away(gy)), max_y);
+        // Clamped, the coordinates are whole numbers from 0 to the width or height less one,
+        // which `whole_to_i32` converts when both are below 2^23 (always, within the limits).
+        let (column_index, row_index) = if small {
+            (whole_to_i32(sx), whole_to_i32(sy))
+        } else {
+            (i32x4_trunc_sat_f32x4(sx), i32x4_trunc_sat_f32x4(sy))
+        };
+        let index = i32x4_add(i32x4_mul(row_index, stride), column_index);
+        let under = i32x4_add(i32x4_splat((row_start + x) as i32), lanes);
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row, and so do
+        // the 4 source pixels under them (row y < height). The coordinates are clamped to
+        // [0, width - 1] and [0, height - 1] before conversion, so `sy * width + sx` lies
+        // inside `src` (`width * height` pixels, which fits in i32); `x + lane < 2^24` is
+        // exact in f32.
         unsafe {
-            let column = f32x4_convert_i32x4(i32x4_add(i32x4_splat(x as i32), lanes));
-            let gx = round_half_away(v128_load(gx.as_ptr().add(x).cast()));
-            let gy = round_half_away(v128_load(gy.as_ptr().add(x).cast()));
-            let sx = clamp_f32(f32x4_add(column, gx), max_x);
-            let sy = clamp_f32(f32x4_add(row_y, gy), max_y);
-            let index = i32x4_add(
-                i32x4_mul(i32x4_trunc_sat_f32x4(sy), stride),
-                i32x4_trunc_sat_f32x4(sx),
-            );
-            v128_store(
-                dst_row.as_mut_ptr().add(x).cast(),
-                load_4_words(pixels, index),
-            );
+            let out = if i32x4_all_true(i32x4_eq(index, under)) {
+                v128_load(src.as_ptr().add(row_start + x).cast())
+            } else {
+                load_4_words(pixels, index)
+            };
+            v128_store(dst_row.as_mut_ptr().add(x).cast(), out);
         }
         x += 4;
     }
-    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+    x
 }
 
 /// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and
-/// NaN pass through. The dropped fraction `v - trunc(v)` is exact, and when its size is at
-/// least one half the result moves one away from zero.
+/// NaN pass through. Computed as `trunc(v + copysign(0.49999997, v))`, the largest float below
+/// one half: adding it carries a value into the next integer exactly when its fraction is at
+/// least one half, and checked against `f32::round` on all 2^32 floats (equal but for the
+/// sign of some zeros, which no sum with a coordinate sees).
 #[inline]
 fn round_half_away(value: v128) -> v128 {
-    let truncated = f32x4_trunc(value);
-    let carries = f32x4_ge(f32x4_abs(f32x4_sub(value, truncated)), f32x4_splat(0.5));
-    let away = v128_or(v128_and(value, f32x4_splat(-0.0)), f32x4_splat(1.0));
-    f32x4_add(truncated, v128_and(carries, away))
+    let below_half = v128_or(v128_and(value, f32x4_splat(-0.0)), f32x4_splat(ALMOST_HALF));
+    f32x4_trunc(f32x4_add(value, below_half))
+}
+
+/// Whole numbers in `0..2^23` from `f32` to `i32` lanes: `bits(v + 2^23) - bits(2^23)`, two
+/// instructions where `i32x4.trunc_sat_f32x4` is a sequence of about eight on x86 (it must
+/// saturate and turn NaN into 0, which values known to be clamped whole numbers never need).
+#[inline]
+fn whole_to_i32(value: v128) -> v128 {
+    const TWO_TO_23: f32 = 8_388_608.0;
+    i32x4_sub(
+        f32x4_add(value, f32x4_splat(TWO_TO_23)),
+        u32x4_splat(TWO_TO_23.to_bits()),
+    )
 }
 
 /// WebAssembly SIMD version of [`scalar::upsample_row`], 4 columns per iteration.

@@ -19,10 +19,11 @@
 
 use std::arch::x86_64::*;
 
-use super::LIT_MAX_SIDE;
 use super::scalar::{
-    self, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+    self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
+    LitLook,
 };
+use super::{ALMOST_HALF, LIT_MAX_SIDE};
 
 /// SSE4.1 version of [`scalar::classic_step_row`].
 ///
@@ -255,7 +256,8 @@ unsafe fn load_4_pixels(base: *const i32, index: __m128i) -> __m128i {
 ///
 /// The coordinates are computed in vector lanes as in the AVX2 kernel (rounding halves away
 /// from zero built from truncation, `maxps` turning a NaN coordinate into 0 as the reference's
-/// `as usize` does); the four source pixels are then loaded one by one.
+/// `as usize` does); the four source pixels are then loaded one by one, or, where all four take
+/// the pixel under them (water whose slope rounds to no displacement), with one load.
 ///
 /// # Safety
 ///
@@ -270,57 +272,142 @@ pub unsafe fn resampled_classic_row(
     dst_row: &mut [[u8; 4]],
 ) {
     let width = dst_row.len();
-    let cells = width * height;
-    if y >= height || cells > i32::MAX as usize || width >= 1 << 24 {
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
         scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
         return;
     }
-    let src = &src[..cells];
     let (gx, gy) = (&gx[..width], &gy[..width]);
+    let gradient = |x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width.
+        unsafe {
+            (
+                _mm_loadu_ps(gx.as_ptr().add(x)),
+                _mm_loadu_ps(gy.as_ptr().add(x)),
+            )
+        }
+    };
+    // SAFETY: SSE4.1 is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// SSE4.1 version of [`scalar::resampled_classic_blended_row`]: the blend in vector lanes, in
+/// the reference's order, then as [`resampled_classic_row`].
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
+pub unsafe fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    let blend = |row: &BlendedRow<'_>, x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width, and
+        // `first` left both rows `width` long.
+        unsafe {
+            let top = _mm_loadu_ps(row.top.as_ptr().add(x));
+            let bottom = _mm_loadu_ps(row.bottom.as_ptr().add(x));
+            _mm_add_ps(
+                top,
+                _mm_mul_ps(_mm_sub_ps(bottom, top), _mm_set1_ps(row.weight)),
+            )
+        }
+    };
+    let gradient = |x: usize| (blend(&gx, x), blend(&gy, x));
+    // SAFETY: SSE4.1 is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// The classic refraction of row `y`, 4 pixels at a time, with the gradient of the 4 pixels
+/// from `x` given by `gradient(x)`; returns the column where the vectors stopped.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1, `y < height`, `width * height` (`width` being `dst_row`'s) must
+/// fit in i32 and `width` must be below 2^24.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+unsafe fn resampled_classic(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (__m128, __m128),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) -> usize {
+    let width = dst_row.len();
+    let src = &src[..width * height];
     let zero = _mm_setzero_ps();
     let max_x = _mm_set1_ps(width as f32 - 1.0);
     let max_y = _mm_set1_ps(height as f32 - 1.0);
     let row_y = _mm_set1_ps(y as f32);
     let stride = _mm_set1_epi32(width as i32);
     let lanes = _mm_setr_ps(0.0, 1.0, 2.0, 3.0);
+    let lane_numbers = _mm_setr_epi32(0, 1, 2, 3);
     let base = src.as_ptr().cast::<i32>();
+    let row_start = y * width;
     let mut x = 0;
     while x + 4 <= width {
-        // SAFETY: x + 4 <= width, so the 4 gradients read and the 4 pixels written at x lie
-        // inside rows of `width`. The coordinates are clamped to [0, width - 1] and
-        // [0, height - 1] before conversion, so `sy * width + sx` lies inside `src`
-        // (`width * height` pixels, which fits in i32); `x + lane < 2^24` is exact in f32.
+        let (gx, gy) = gradient(x);
+        let column = _mm_add_ps(_mm_set1_ps(x as f32), lanes);
+        let sx = _mm_min_ps(
+            _mm_max_ps(_mm_add_ps(column, round_half_away(gx)), zero),
+            max_x,
+        );
+        let sy = _mm_min_ps(
+            _mm_max_ps(_mm_add_ps(row_y, round_half_away(gy)), zero),
+            max_y,
+        );
+        let index = _mm_add_epi32(
+            _mm_mullo_epi32(_mm_cvttps_epi32(sy), stride),
+            _mm_cvttps_epi32(sx),
+        );
+        let under = _mm_add_epi32(_mm_set1_epi32((row_start + x) as i32), lane_numbers);
+        let undisplaced = _mm_movemask_epi8(_mm_cmpeq_epi32(index, under)) == 0xffff;
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row, and so do
+        // the 4 source pixels under them (row y < height). The coordinates are clamped to
+        // [0, width - 1] and [0, height - 1] before conversion, so `sy * width + sx` lies
+        // inside `src` (`width * height` pixels, which fits in i32); `x + lane < 2^24` is
+        // exact in f32.
         unsafe {
-            let column = _mm_add_ps(_mm_set1_ps(x as f32), lanes);
-            let gx = round_half_away(_mm_loadu_ps(gx.as_ptr().add(x)));
-            let gy = round_half_away(_mm_loadu_ps(gy.as_ptr().add(x)));
-            let sx = _mm_min_ps(_mm_max_ps(_mm_add_ps(column, gx), zero), max_x);
-            let sy = _mm_min_ps(_mm_max_ps(_mm_add_ps(row_y, gy), zero), max_y);
-            let index = _mm_add_epi32(
-                _mm_mullo_epi32(_mm_cvttps_epi32(sy), stride),
-                _mm_cvttps_epi32(sx),
-            );
-            _mm_storeu_si128(
-                dst_row.as_mut_ptr().add(x).cast(),
-                load_4_pixels(base, index),
-            );
+            let pixels = if undisplaced {
+                _mm_loadu_si128(src.as_ptr().add(row_start + x).cast())
+            } else {
+                load_4_pixels(base, index)
+            };
+            _mm_storeu_si128(dst_row.as_mut_ptr().add(x).cast(), pixels);
         }
         x += 4;
     }
-    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+    x
 }
 
 /// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and
-/// NaN pass through (see the AVX2 kernel's version).
+/// NaN pass through. Computed as `trunc(v + copysign(0.49999997, v))`, the largest float below
+/// one half: adding it carries a value into the next integer exactly when its fraction is at
+/// least one half, and checked against `f32::round` on all 2^32 floats (equal but for the
+/// sign of some zeros, which no sum with a coordinate sees).
 #[inline]
 #[target_feature(enable = "sse4.1")]
 fn round_half_away(value: __m128) -> __m128 {
-    let truncated = _mm_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(value);
-    let fraction = _mm_sub_ps(value, truncated);
-    let magnitude = _mm_andnot_ps(_mm_set1_ps(-0.0), fraction);
-    let carries = _mm_cmpge_ps(magnitude, _mm_set1_ps(0.5));
-    let away = _mm_or_ps(_mm_and_ps(value, _mm_set1_ps(-0.0)), _mm_set1_ps(1.0));
-    _mm_add_ps(truncated, _mm_and_ps(carries, away))
+    let below_half = _mm_or_ps(
+        _mm_and_ps(value, _mm_set1_ps(-0.0)),
+        _mm_set1_ps(ALMOST_HALF),
+    );
+    _mm_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm_add_ps(value, below_half))
 }
 
 /// SSE4.1 version of [`scalar::upsample_row`], 4 columns per iteration.

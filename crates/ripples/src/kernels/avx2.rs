@@ -216,9 +216,10 @@ pub unsafe fn classic_render_columns<const STREAM: bool>(
 /// from truncation (see [`round_half_away`]). `vmaxps` returns its second operand for NaN,
 /// which turns a NaN coordinate into 0 exactly as the reference's `as usize` does.
 ///
-/// Where all 8 pixels take the source pixel under them (water whose slope rounds to no
-/// displacement: calm water, and gentle waves), the 8 are copied with one load instead of a
-/// gather, which takes several times longer; the pixels are the same either way.
+/// Where the slopes of all 8 pixels are below one half in size, they round to no displacement
+/// (calm water, and gentle waves): the 8 pixels under them are copied with one load, before
+/// any rounding and instead of a gather, which takes several times longer. The pixels are the
+/// same either way.
 ///
 /// # Safety
 ///
@@ -316,11 +317,28 @@ unsafe fn resampled_classic(
     let row_y = _mm256_set1_ps(y as f32);
     let stride = _mm256_set1_epi32(width as i32);
     let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-    let lane_numbers = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     let row_start = y * width;
     let mut x = 0;
     while x + 8 <= width {
         let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement: every pixel shows the one
+        // under it (a NaN compares false and takes the full path).
+        let half = _mm256_set1_ps(0.5);
+        let magnitude = |g| _mm256_andnot_ps(_mm256_set1_ps(-0.0), g);
+        let small = _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_LT_OQ>(magnitude(gx), half),
+            _mm256_cmp_ps::<_CMP_LT_OQ>(magnitude(gy), half),
+        );
+        if _mm256_movemask_ps(small) == 0xff {
+            // SAFETY: x + 8 <= width and y < height, so the 8 source pixels under the 8
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = _mm256_loadu_si256(src.as_ptr().add(row_start + x).cast());
+                _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 8;
+            continue;
+        }
         let column = _mm256_add_ps(_mm256_set1_ps(x as f32), lanes);
         let sx = _mm256_min_ps(
             _mm256_max_ps(_mm256_add_ps(column, round_half_away(gx)), zero),
@@ -334,19 +352,12 @@ unsafe fn resampled_classic(
             _mm256_mullo_epi32(_mm256_cvttps_epi32(sy), stride),
             _mm256_cvttps_epi32(sx),
         );
-        let under = _mm256_add_epi32(_mm256_set1_epi32((row_start + x) as i32), lane_numbers);
-        let undisplaced = _mm256_movemask_epi8(_mm256_cmpeq_epi32(index, under)) == -1;
-        // SAFETY: x + 8 <= width, so the 8 pixels written at x lie inside the row, and so do
-        // the 8 source pixels under them (row y < height). The coordinates are clamped to
-        // [0, width - 1] and [0, height - 1] before conversion, so `sy * width + sx` lies
-        // inside `src` (`width * height` pixels, which fits in i32); `x + lane < 2^24` is
-        // exact in f32.
+        // SAFETY: x + 8 <= width, so the 8 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
         unsafe {
-            let pixels = if undisplaced {
-                _mm256_loadu_si256(src.as_ptr().add(row_start + x).cast())
-            } else {
-                _mm256_i32gather_epi32::<4>(src.as_ptr().cast(), index)
-            };
+            let pixels = _mm256_i32gather_epi32::<4>(src.as_ptr().cast(), index);
             _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), pixels);
         }
         x += 8;

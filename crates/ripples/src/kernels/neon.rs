@@ -189,7 +189,7 @@ unsafe fn load_4_words(base: *const u32, index: int32x4_t) -> uint32x4_t {
 /// `frinta` rounds to the nearest integer with halves away from zero, which is `f32::round`
 /// exactly; the clamp is the compare-and-select of [`clamp_f32`] (a NaN coordinate becomes 0, as
 /// the reference's `as usize` makes it). The four source pixels are loaded one by one, or, where
-/// all four take the pixel under them (water whose slope rounds to no displacement), with one
+/// all four slopes are below one half in size (no displacement), the four under them with one
 /// load.
 ///
 /// # Safety
@@ -286,25 +286,30 @@ unsafe fn resampled_classic(
     let mut x = 0;
     while x + 4 <= width {
         let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement (`facgt` compares sizes; a
+        // NaN compares false and takes the full path).
+        let half = vdupq_n_f32(0.5);
+        if vminvq_u32(vandq_u32(vcaltq_f32(gx, half), vcaltq_f32(gy, half))) == u32::MAX {
+            // SAFETY: x + 4 <= width and y < height, so the 4 source pixels under the 4
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = vld1q_u8(src.as_ptr().add(row_start + x).cast());
+                vst1q_u8(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 4;
+            continue;
+        }
         let column = vcvtq_f32_s32(vaddq_s32(vdupq_n_s32(x as i32), lanes));
         let sx = clamp_f32(vaddq_f32(column, vrndaq_f32(gx)), max_x);
         let sy = clamp_f32(vaddq_f32(row_y, vrndaq_f32(gy)), max_y);
         let index = vmlaq_s32(vcvtq_s32_f32(sx), vcvtq_s32_f32(sy), stride);
-        let under = vaddq_s32(vdupq_n_s32((row_start + x) as i32), lanes);
-        let undisplaced = vminvq_u32(vceqq_s32(index, under)) == u32::MAX;
-        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row, and so do
-        // the 4 source pixels under them (row y < height). The coordinates are clamped to
-        // [0, width - 1] and [0, height - 1] before conversion, so `sy * width + sx` lies
-        // inside `src` (`width * height` pixels, which fits in i32); `x + lane < 2^24` is
-        // exact in f32.
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
         unsafe {
-            let out = dst_row.as_mut_ptr().add(x).cast::<u8>();
-            let pixels = if undisplaced {
-                vld1q_u8(src.as_ptr().add(row_start + x).cast())
-            } else {
-                vreinterpretq_u8_u32(load_4_words(base, index))
-            };
-            vst1q_u8(out, pixels);
+            let pixels = vreinterpretq_u8_u32(load_4_words(base, index));
+            vst1q_u8(dst_row.as_mut_ptr().add(x).cast(), pixels);
         }
         x += 4;
     }

@@ -247,6 +247,11 @@ impl GridColumns {
         self.grid_width
     }
 
+    /// Image pixels per grid cell.
+    pub fn scale(&self) -> u32 {
+        self.scale
+    }
+
     /// The cell at or left of each column's centre (clamped to the grid).
     pub fn left(&self) -> &[u32] {
         &self.left

@@ -193,8 +193,8 @@ unsafe fn load_4_words(base: *const u32, index: v128) -> v128 {
 /// WebAssembly has no rounding of halves away from zero (`f32x4.nearest` rounds them to even),
 /// so it is built from `f32x4.trunc` as in the x86 kernels; the clamp is [`clamp_f32`] (a NaN
 /// coordinate becomes 0, as the reference's `as usize` makes it). The four source pixels are
-/// loaded one by one, or, where all four take the pixel under them (water whose slope rounds
-/// to no displacement), with one load.
+/// loaded one by one, or, where all four slopes are below one half in size (no displacement),
+/// the four under them with one load.
 pub fn resampled_classic_row(
     y: usize,
     height: usize,
@@ -275,35 +275,45 @@ fn resampled_classic(
     let lanes = i32x4(0, 1, 2, 3);
     let pixels = src.as_ptr().cast::<u32>();
     let row_start = y * width;
-    let small = width < 1 << 23 && height < 1 << 23;
+    let small_image = width < 1 << 23 && height < 1 << 23;
     let mut x = 0;
     while x + 4 <= width {
         let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement: every pixel shows the one
+        // under it (a NaN compares false and takes the full path).
+        let half = f32x4_splat(0.5);
+        let small = v128_and(f32x4_lt(f32x4_abs(gx), half), f32x4_lt(f32x4_abs(gy), half));
+        if i32x4_all_true(small) {
+            // SAFETY: x + 4 <= width and y < height, so the 4 source pixels under the 4
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = v128_load(src.as_ptr().add(row_start + x).cast());
+                v128_store(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 4;
+            continue;
+        }
         // `x + lane` converted from i32 is `(x + lane) as f32`, exactly as the reference.
         let column = f32x4_convert_i32x4(i32x4_add(i32x4_splat(x as i32), lanes));
         let sx = clamp_f32(f32x4_add(column, round_half_away(gx)), max_x);
         let sy = clamp_f32(f32x4_add(row_y, round_half_away(gy)), max_y);
         // Clamped, the coordinates are whole numbers from 0 to the width or height less one,
         // which `whole_to_i32` converts when both are below 2^23 (always, within the limits).
-        let (column_index, row_index) = if small {
+        let (column_index, row_index) = if small_image {
             (whole_to_i32(sx), whole_to_i32(sy))
         } else {
             (i32x4_trunc_sat_f32x4(sx), i32x4_trunc_sat_f32x4(sy))
         };
         let index = i32x4_add(i32x4_mul(row_index, stride), column_index);
-        let under = i32x4_add(i32x4_splat((row_start + x) as i32), lanes);
-        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row, and so do
-        // the 4 source pixels under them (row y < height). The coordinates are clamped to
-        // [0, width - 1] and [0, height - 1] before conversion, so `sy * width + sx` lies
-        // inside `src` (`width * height` pixels, which fits in i32); `x + lane < 2^24` is
-        // exact in f32.
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
         unsafe {
-            let out = if i32x4_all_true(i32x4_eq(index, under)) {
-                v128_load(src.as_ptr().add(row_start + x).cast())
-            } else {
-                load_4_words(pixels, index)
-            };
-            v128_store(dst_row.as_mut_ptr().add(x).cast(), out);
+            v128_store(
+                dst_row.as_mut_ptr().add(x).cast(),
+                load_4_words(pixels, index),
+            );
         }
         x += 4;
     }
@@ -348,6 +358,10 @@ pub fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
         return;
     }
     let row = &row[..grid_width];
+    if columns.scale() == 2 && columns.image_width() == width {
+        upsample_by_two(row, columns, out);
+        return;
+    }
     let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
     let repeat = u32x4_splat(0x0404_0404);
     let bytes = u32x4_splat(0x0302_0100);
@@ -379,6 +393,39 @@ pub fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
         x += 4;
     }
     scalar::upsample_span(row, columns, out, x..width);
+}
+
+/// [`upsample_row`] at a scale of 2, the most common coarser grid on a page, in a third of the
+/// instructions: every column from 1 up to where the grid's edge clamps them lies a quarter or
+/// three quarters of the way from cell `(x - 1) / 2` to the next one (`GridColumns` computes
+/// exactly 0.25 and 0.75 there: `(x + 0.5) / 2 - 0.5` is exact), so 4 cells and the 4 after them
+/// give 8 columns, blended with the two weights and interleaved, with no shuffle of cells per
+/// column. The reference does column 0 and the columns past the vectors.
+fn upsample_by_two(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let (width, grid_width) = (out.len(), row.len());
+    let (quarter, three_quarters) = (f32x4_splat(0.25), f32x4_splat(0.75));
+    let mut cell = 0;
+    // Columns 2 * cell + 1 ..= 2 * cell + 8 from cells cell..cell + 4 and the ones after them;
+    // cell + 5 <= grid_width keeps every cell after a left one inside the row, unclamped.
+    while cell + 5 <= grid_width && 2 * cell + 9 <= width {
+        // SAFETY: cell + 5 <= grid_width, so the cells read at cell and cell + 1 (up to index
+        // cell + 4) lie inside `row`; 2 * cell + 9 <= width, so the 8 values written from
+        // 2 * cell + 1 lie inside `out`.
+        unsafe {
+            let at_left = v128_load(row.as_ptr().add(cell).cast());
+            let at_right = v128_load(row.as_ptr().add(cell + 1).cast());
+            let step = f32x4_sub(at_right, at_left);
+            let odd = f32x4_add(at_left, f32x4_mul(step, quarter));
+            let even = f32x4_add(at_left, f32x4_mul(step, three_quarters));
+            let first = out.as_mut_ptr().add(2 * cell + 1).cast::<v128>();
+            v128_store(first, i32x4_shuffle::<0, 4, 1, 5>(odd, even));
+            v128_store(first.add(1), i32x4_shuffle::<2, 6, 3, 7>(odd, even));
+        }
+        cell += 4;
+    }
+    scalar::upsample_span(row, columns, out, 0..1.min(width));
+    let done = if cell == 0 { 1 } else { 2 * cell + 1 };
+    scalar::upsample_span(row, columns, out, done.min(width)..width);
 }
 
 /// WebAssembly SIMD version of [`scalar::lit_render_row`].

@@ -256,8 +256,8 @@ unsafe fn load_4_pixels(base: *const i32, index: __m128i) -> __m128i {
 ///
 /// The coordinates are computed in vector lanes as in the AVX2 kernel (rounding halves away
 /// from zero built from truncation, `maxps` turning a NaN coordinate into 0 as the reference's
-/// `as usize` does); the four source pixels are then loaded one by one, or, where all four take
-/// the pixel under them (water whose slope rounds to no displacement), with one load.
+/// `as usize` does); the four source pixels are then loaded one by one, or, where all four
+/// slopes are below one half in size (no displacement), the four under them with one load.
 ///
 /// # Safety
 ///
@@ -356,12 +356,28 @@ unsafe fn resampled_classic(
     let row_y = _mm_set1_ps(y as f32);
     let stride = _mm_set1_epi32(width as i32);
     let lanes = _mm_setr_ps(0.0, 1.0, 2.0, 3.0);
-    let lane_numbers = _mm_setr_epi32(0, 1, 2, 3);
     let base = src.as_ptr().cast::<i32>();
     let row_start = y * width;
     let mut x = 0;
     while x + 4 <= width {
         let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement (see the AVX2 kernel).
+        let half = _mm_set1_ps(0.5);
+        let magnitude = |g| _mm_andnot_ps(_mm_set1_ps(-0.0), g);
+        let small = _mm_and_ps(
+            _mm_cmplt_ps(magnitude(gx), half),
+            _mm_cmplt_ps(magnitude(gy), half),
+        );
+        if _mm_movemask_ps(small) == 0xf {
+            // SAFETY: x + 4 <= width and y < height, so the 4 source pixels under the 4
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = _mm_loadu_si128(src.as_ptr().add(row_start + x).cast());
+                _mm_storeu_si128(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 4;
+            continue;
+        }
         let column = _mm_add_ps(_mm_set1_ps(x as f32), lanes);
         let sx = _mm_min_ps(
             _mm_max_ps(_mm_add_ps(column, round_half_away(gx)), zero),
@@ -375,20 +391,15 @@ unsafe fn resampled_classic(
             _mm_mullo_epi32(_mm_cvttps_epi32(sy), stride),
             _mm_cvttps_epi32(sx),
         );
-        let under = _mm_add_epi32(_mm_set1_epi32((row_start + x) as i32), lane_numbers);
-        let undisplaced = _mm_movemask_epi8(_mm_cmpeq_epi32(index, under)) == 0xffff;
-        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row, and so do
-        // the 4 source pixels under them (row y < height). The coordinates are clamped to
-        // [0, width - 1] and [0, height - 1] before conversion, so `sy * width + sx` lies
-        // inside `src` (`width * height` pixels, which fits in i32); `x + lane < 2^24` is
-        // exact in f32.
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
         unsafe {
-            let pixels = if undisplaced {
-                _mm_loadu_si128(src.as_ptr().add(row_start + x).cast())
-            } else {
-                load_4_pixels(base, index)
-            };
-            _mm_storeu_si128(dst_row.as_mut_ptr().add(x).cast(), pixels);
+            _mm_storeu_si128(
+                dst_row.as_mut_ptr().add(x).cast(),
+                load_4_pixels(base, index),
+            );
         }
         x += 4;
     }

@@ -11,6 +11,11 @@
 //! by row by the [`crate::kernels`]; the [`Renderer`] only owns the scratch rows those kernels
 //! need, allocated once, so rendering a frame allocates nothing.
 //!
+//! A coarser simulation grid must cost less than a full one, so its rows are brought to the
+//! image's resolution once each: a strip keeps the two grid rows around its current image row
+//! upsampled along x ([`kernels::upsample_row`]) and blends them for each image row that lies
+//! between them, instead of interpolating four grid cells per pixel and per quantity.
+//!
 //! Pixels are 4 bytes with alpha in byte 3: RGBA bytes, or `u32` words `0xAARRGGBB` on a
 //! little-endian machine (what softbuffer and most framebuffers use). The classic look copies
 //! pixels whole, so it works for any 4-byte format.

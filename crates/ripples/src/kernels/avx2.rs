@@ -1,4 +1,5 @@
-//! AVX2 kernels: 16 cells of the classic step, 8 pixels of a render per iteration.
+//! AVX2 kernels: 16 cells of the classic step, 8 pixels of a render per iteration, and the
+//! upsampling of a coarser grid's rows (8 columns, with a lane permutation instead of a gather).
 //!
 //! The step widens `i16` to `i32` lanes so the sum of four neighbours cannot overflow, then
 //! narrows with `packs` (which saturates exactly as the reference clamps). The renders compute

@@ -19,6 +19,14 @@
 //! wave substep takes 0.85 ms with the baseline and 0.6 ms with AVX2; a spring step (4 passes,
 //! its rows kept in cache, see `spring.rs`) 5.9 ms and 3.3 ms. SSE4.1 brings these loops
 //! nothing over SSE2 (same times); it is compiled for completeness of the dispatch.
+//!
+//! WebAssembly is the exception: compiled for wasm32 with `+simd128`, the same bodies ran 1.4 to
+//! 3.2 times slower under V8 than vectors written out, so `simd128` has its own versions of
+//! every kernel here (the plain bodies' operations, in their order, on 4 lanes; see there),
+//! tested against the plain bodies by `.ci/cross-kernels` under node.
+//!
+//! [`lerp_rows`], the blend of two rows, is here too: the renderer's vertical interpolation
+//! between two upsampled grid rows at a simulation scale above 1, element-wise like the rest.
 
 use super::Backend;
 

@@ -16,7 +16,13 @@
 //!
 //! The `f32` kernels of the physical solvers live in [`float`]: element-wise loops that the
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
-//! construction (see there why).
+//! construction (see there why), except in WebAssembly, where `simd128` writes them out.
+//!
+//! A simulation grid coarser than the image (`sim_scale` above 1) is rendered through
+//! [`upsample_row`], which brings a grid row to image resolution along x once per grid row (the
+//! columns' cells and weights computed once, in [`GridColumns`]), and a blend of the two rows
+//! around each image row ([`float::lerp_rows`], or inside the render for the classic look:
+//! [`resampled_classic_blended_row`]); together they are [`gradient_row_scaled`], bit for bit.
 //!
 //! The natural look's kernels live in [`natural`]: for now a scalar reference only, which the
 //! renderer calls on every backend; the SIMD backends of that look are still to come and must

@@ -1,5 +1,6 @@
 //! NEON kernels (aarch64): 8 cells or pixels of the classic step and render, 4 of the lit look
-//! per iteration.
+//! and of the classic look over upsampled gradients per iteration, and the upsampling of a
+//! coarser grid's rows.
 //!
 //! The same design as the x86-64 kernels, in NEON's terms. The step sums the four neighbours
 //! with widening adds (`saddl`, `i16` to `i32`, so nothing overflows), shifts right by a negative

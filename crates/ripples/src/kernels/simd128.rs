@@ -1,5 +1,6 @@
-//! WebAssembly SIMD kernels: 8 cells or pixels of the classic step and render, 4 of the lit look
-//! per iteration.
+//! WebAssembly SIMD kernels: 8 cells or pixels of the classic step and render, 4 of the lit look,
+//! of the classic look over upsampled gradients and of the physical solvers' `f32` kernels per
+//! iteration, and the upsampling of a coarser grid's rows.
 //!
 //! Compiled in only when the module is built with `-C target-feature=+simd128`: a wasm module
 //! cannot detect features at run time (an engine without SIMD rejects the whole module), so the

@@ -1,5 +1,6 @@
-//! SSE4.1 kernels: 8 cells or pixels of the classic step and render, 4 of the lit look per
-//! iteration.
+//! SSE4.1 kernels: 8 cells or pixels of the classic step and render, 4 of the lit look and of the
+//! classic look over upsampled gradients per iteration, and the upsampling of a coarser grid's
+//! rows.
 //!
 //! The x86-64 fallback for CPUs without AVX2, shaped like [`super::avx2`] at half the width. The
 //! step loads 8 cells, widens each half to `i32` lanes (`pmovsxwd`) so the sum of four neighbours

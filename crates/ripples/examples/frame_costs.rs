@@ -11,7 +11,8 @@
 //! ```text
 //! cargo run --release -p ripples --example frame_costs -- \
 //!     [--size WxH] [--frames N] [--reps R] [--solvers classic,wave,spring] \
-//!     [--looks classic,default,spring,natural] [--scales 1,2,4] [--water turbulent|calm]
+//!     [--looks classic,default,spring,natural] [--scales 1,2,4] [--water turbulent|calm] \
+//!     [--backend scalar|sse4.1|avx2|neon|simd128]
 //! ```
 //!
 //! The water is the same everywhere: `width * height / 256 + 1` random stones (SplitMix64 seed
@@ -37,6 +38,8 @@ struct Options {
     scales: Vec<u32>,
     /// Start from calm water instead of the turbulent field.
     calm: bool,
+    /// The kernel backend, when not the best one.
+    backend: Option<ripples::Backend>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -48,6 +51,7 @@ fn parse_options() -> Result<Options, String> {
         looks: vec![RenderMode::Classic, RenderMode::Default],
         scales: vec![1, 2, 4],
         calm: false,
+        backend: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -67,6 +71,9 @@ fn parse_options() -> Result<Options, String> {
                 options.size = (number(width)?, number(height)?);
             }
             "--frames" => options.frames = number(value)?.max(1),
+            "--backend" => {
+                options.backend = Some(value.parse().map_err(|e: ripples::Error| e.to_string())?)
+            }
             "--water" => {
                 options.calm = match value.as_str() {
                     "calm" => true,
@@ -140,6 +147,12 @@ fn main() {
         eprintln!("frame_costs: {error}");
         std::process::exit(2);
     });
+    if let Some(backend) = options.backend {
+        ripples::set_backend(backend).unwrap_or_else(|error| {
+            eprintln!("frame_costs: {error}");
+            std::process::exit(2);
+        });
+    }
     let (width, height) = options.size;
     let src = ripples::pool_tiles(width, height).expect("pool size");
     let mut dst = vec![0u8; src.len()];

@@ -20,13 +20,15 @@
 //! its rows kept in cache, see `spring.rs`) 5.9 ms and 3.3 ms. SSE4.1 brings these loops
 //! nothing over SSE2 (same times); it is compiled for completeness of the dispatch.
 //!
-//! WebAssembly is the exception: compiled for wasm32 with `+simd128`, the same bodies ran 1.4 to
-//! 3.2 times slower under V8 than vectors written out, so `simd128` has its own versions of
-//! every kernel here (the plain bodies' operations, in their order, on 4 lanes; see there),
-//! tested against the plain bodies by `.ci/cross-kernels` under node.
+//! In WebAssembly (`+simd128`) the compiler vectorises these bodies too, and as well as vectors
+//! written out: under V8 (node, 1280x720, 9 interleaved runs in one process) a wave step took
+//! 0.491 ms through the plain body against 0.493 ms through a hand-written simd128 version, and
+//! a spring step 3.62 ms against 3.99, so there are none. [`lerp_rows`] is the exception: it is
+//! called row by row from the renderer, where the plain body blended a 1280x720 frame of rows
+//! in 0.36 ms and `simd128`'s version takes 0.17 ms.
 //!
-//! [`lerp_rows`], the blend of two rows, is here too: the renderer's vertical interpolation
-//! between two upsampled grid rows at a simulation scale above 1, element-wise like the rest.
+//! [`lerp_rows`], the blend of two rows, is the renderer's vertical interpolation between two
+//! upsampled grid rows at a simulation scale above 1, element-wise like the rest.
 
 use super::Backend;
 
@@ -56,28 +58,6 @@ pub enum RowValues<'a> {
     Uniform(f32),
     /// One value per cell (at least as many as the row has cells).
     PerCell(&'a [f32]),
-}
-
-/// Slicing for the WebAssembly kernels, which finish their rows with the plain bodies.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-impl<'a> RowValues<'a> {
-    /// The values of the first `width` cells (panics if a per-cell row has fewer).
-    #[inline]
-    pub(super) fn first(self, width: usize) -> Self {
-        match self {
-            Self::Uniform(value) => Self::Uniform(value),
-            Self::PerCell(cells) => Self::PerCell(&cells[..width]),
-        }
-    }
-
-    /// The values from cell `start` on.
-    #[inline]
-    pub(super) fn starting_at(self, start: usize) -> Self {
-        match self {
-            Self::Uniform(value) => Self::Uniform(value),
-            Self::PerCell(cells) => Self::PerCell(&cells[start..]),
-        }
-    }
 }
 
 /// Steps one interior row of the wave solver: `above`, `row` and `below` are rows `y-1`, `y` and
@@ -112,8 +92,6 @@ pub fn wave_step_row(
         Backend::Sse41 if backend.is_available() => unsafe {
             sse41::wave_step_row(above, row, below, out, coefficients)
         },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => super::simd128::wave_step_row(above, row, below, out, coefficients),
         _ => plain::wave_step_row(above, row, below, out, coefficients),
     }
 }
@@ -163,15 +141,6 @@ pub fn spring_row(
                 velocities_out,
             )
         },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => super::simd128::spring_row(
-            heights,
-            velocities,
-            stiffness,
-            viscosity,
-            heights_out,
-            velocities_out,
-        ),
         _ => plain::spring_row(
             heights,
             velocities,
@@ -217,10 +186,6 @@ pub fn spread_x_row(
         Backend::Sse41 if backend.is_available() => unsafe {
             sse41::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
         },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => {
-            super::simd128::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-        }
         _ => plain::spread_x_row(spread, heights, velocities, heights_out, velocities_out),
     }
 }
@@ -276,16 +241,6 @@ pub fn spread_y_row(
                 velocities_out,
             )
         },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => super::simd128::spread_y_row(
-            spread,
-            above,
-            heights,
-            below,
-            velocities,
-            heights_out,
-            velocities_out,
-        ),
         _ => plain::spread_y_row(
             spread,
             above,
@@ -322,12 +277,12 @@ pub fn lerp_rows(backend: Backend, top: &[f32], bottom: &[f32], weight: f32, out
 }
 
 /// The kernel bodies: plain, safe Rust, inlined into each backend's wrapper (and finishing the
-/// rows of the WebAssembly ones).
+/// rows of the WebAssembly blend).
 pub(super) mod plain {
     use super::{FLUSH_TO_ZERO, RowValues, WaveCoefficients};
 
     #[inline(always)]
-    pub(in crate::kernels) fn wave_step_row(
+    pub(super) fn wave_step_row(
         above: &[f32],
         row: &[f32],
         below: &[f32],
@@ -353,7 +308,7 @@ pub(super) mod plain {
     }
 
     #[inline(always)]
-    pub(in crate::kernels) fn spring_row(
+    pub(super) fn spring_row(
         heights: &[f32],
         velocities: &[f32],
         stiffness: RowValues<'_>,
@@ -440,7 +395,7 @@ pub(super) mod plain {
     }
 
     #[inline(always)]
-    pub(in crate::kernels) fn spread_x_row(
+    pub(super) fn spread_x_row(
         spread: f32,
         heights: &[f32],
         velocities: &[f32],
@@ -475,21 +430,8 @@ pub(super) mod plain {
             h_out[x] = centre[x] + from_previous + from_next;
             w_out[x] = w_centre[x] + from_previous + from_next;
         }
-        spread_x_edges(spread, h, w, heights_out, velocities_out);
-    }
-
-    /// Cells 0, 1, width-2 and width-1 of [`spread_x_row`], which lack a giver on one side
-    /// (both, for cell 1 of a row of 3, which this visits twice with the same result). The
-    /// rows have the same width, at least 3.
-    #[inline(always)]
-    pub(in crate::kernels) fn spread_x_edges(
-        spread: f32,
-        h: &[f32],
-        w: &[f32],
-        heights_out: &mut [f32],
-        velocities_out: &mut [f32],
-    ) {
-        let width = heights_out.len();
+        // Cells 0, 1, width-2 and width-1 lack a giver on one side (both, for cell 1 of a row of
+        // 3, which this visits twice with the same result).
         for x in [0, 1, width - 2, width - 1] {
             let mut height = h[x];
             let mut velocity = w[x];
@@ -518,7 +460,7 @@ pub(super) mod plain {
     }
 
     #[inline(always)]
-    pub(in crate::kernels) fn spread_y_row(
+    pub(super) fn spread_y_row(
         spread: f32,
         above: Option<&[f32]>,
         heights: &[f32],

@@ -16,7 +16,7 @@
 //!
 //! The `f32` kernels of the physical solvers live in [`float`]: element-wise loops that the
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
-//! construction (see there why), except in WebAssembly, where `simd128` writes them out.
+//! construction (see there why).
 //!
 //! A simulation grid coarser than the image (`sim_scale` above 1) is rendered through
 //! [`upsample_row`], which brings a grid row to image resolution along x once per grid row (the

@@ -499,6 +499,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "WxH", value_parser = parse_size, default_value = "1920x1080")]
     pub size: (u32, u32),
 
+    /// Pixels per simulation cell, 1..=16: 2 simulates a grid of half the pool's size and
+    /// renders it upsampled to every pixel. The figures stay per pixel, so scales compare.
+    #[arg(long, value_name = "S", value_parser = parse_sim_scale, default_value = "1")]
+    pub sim_scale: u32,
+
     /// Frames timed per repetition, 1..=100000.
     #[arg(long, value_name = "N", value_parser = parse_frames, default_value = "100")]
     pub frames: u32,

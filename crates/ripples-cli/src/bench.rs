@@ -90,9 +90,10 @@ pub fn field_hash(heights: Heights<'_>) -> u64 {
     }
 }
 
-/// A calm pool of `width x height` pixels (one cell each) with the solver `kind`.
-pub fn calm_pool(width: u32, height: u32, kind: SolverKind) -> Result<Pool> {
-    let mut pool = Pool::new(width, height)?;
+/// A calm pool of `width x height` pixels with the solver `kind`, simulated at `sim_scale`
+/// pixels per cell.
+pub fn calm_pool(width: u32, height: u32, sim_scale: u32, kind: SolverKind) -> Result<Pool> {
+    let mut pool = Pool::with_sim_scale(width, height, sim_scale)?;
     if pool.solver().kind() != kind {
         pool.set_solver(kind)?;
     }
@@ -103,9 +104,10 @@ pub fn calm_pool(width: u32, height: u32, kind: SolverKind) -> Result<Pool> {
 /// times one more stone and one step. Each stone takes four consecutive xorshift32 values
 /// (state [`FIELD_SEED`]): `x = v % width`, `y = v % height`, `radius = 1 + v % 8`,
 /// `strength = 32 + v % 97`, pressed with [`Pool::drop_stone`] (for the classic solver at
-/// scale 1 that is the classic `drop_stone`; damping shift 5).
-pub fn turbulent_pool(width: u32, height: u32, kind: SolverKind) -> Result<Pool> {
-    let mut pool = calm_pool(width, height, kind)?;
+/// scale 1 that is the classic `drop_stone`; damping shift 5). At a simulation scale above 1
+/// the stones are the same, in pixels; the pool presses them into its coarser grid.
+pub fn turbulent_pool(width: u32, height: u32, sim_scale: u32, kind: SolverKind) -> Result<Pool> {
+    let mut pool = calm_pool(width, height, sim_scale, kind)?;
     let mut random = Xorshift32::new(FIELD_SEED);
     for _ in 0..first_stones(width, height) {
         drop_random_stone(&mut pool, &mut random)?;
@@ -260,6 +262,8 @@ pub struct BenchReport {
     pub width: u32,
     /// Pool height in pixels (= cells).
     pub height: u32,
+    /// Pixels per simulation cell; the timings are per pixel whatever the scale.
+    pub sim_scale: u32,
     /// Solver name.
     pub solver: &'static str,
     /// Look name (`--render`; the `render` key holds the render timings).
@@ -354,16 +358,17 @@ pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<Be
     let src = ripples::pool_tiles(width, height)?;
     let mut dst = vec![0u8; src.len()];
 
-    let turbulent = turbulent_pool(width, height, args.solver)?;
-    let calm = calm_pool(width, height, args.solver)?;
+    let sim_scale = args.sim_scale;
+    let turbulent = turbulent_pool(width, height, sim_scale, args.solver)?;
+    let calm = calm_pool(width, height, sim_scale, args.solver)?;
     let seed = match (args.solver, args.render, turbulent.solver().as_classic()) {
-        (SolverKind::Classic, RenderMode::Classic, Some(classic)) => {
+        (SolverKind::Classic, RenderMode::Classic, Some(classic)) if sim_scale == 1 => {
             Some(SeedRipple::from_classic(classic))
         }
         _ => None,
     };
     let seed_frames = seed_port_frames(frames, width, height);
-    let traffic = FrameTraffic::for_field(turbulent.solver().heights(), width, height);
+    let traffic = FrameTraffic::for_field(turbulent.solver().heights(), width, height, sim_scale);
     let mut copy = CopyBench::new(traffic.copy_buffer_bytes());
 
     // Untimed: starts the worker threads and faults in every buffer once.
@@ -445,6 +450,7 @@ pub fn measure(args: &BenchArgs, workers: &[rayon::ThreadPool]) -> Result<Vec<Be
         reports.push(BenchReport {
             width,
             height,
+            sim_scale,
             solver: args.solver.name(),
             look: args.render.name(),
             backend: ripples::backend().name(),
@@ -573,6 +579,9 @@ impl std::fmt::Display for BenchReport {
             "ripples bench: {}x{}, solver {}, render {}, backend {}, {threads}",
             self.width, self.height, self.solver, self.look, self.backend
         );
+        if self.sim_scale > 1 {
+            let _ = write!(out, ", sim scale {} (figures per pixel)", self.sim_scale);
+        }
         if let Some(cpu) = &self.cpu {
             let _ = write!(out, ", CPU {cpu}");
         }
@@ -623,7 +632,8 @@ impl std::fmt::Display for BenchReport {
                 let _ = writeln!(
                     out,
                     "seed port (the original ripple algorithm, ported plainly): only with \
-                     --solver classic --render classic, the only solver and look it has"
+                     --solver classic --render classic at --sim-scale 1, the only solver, look \
+                     and scale it has"
                 );
             }
         }
@@ -701,7 +711,7 @@ mod tests {
     fn the_turbulent_field_follows_the_recipe() {
         // 40x20: 800 / 256 + 1 = 4 stones, then 16 stones and steps. Replayed by hand on a
         // classic solver, whose drop_stone is what the pool uses at scale 1.
-        let pool = turbulent_pool(40, 20, SolverKind::Classic).unwrap();
+        let pool = turbulent_pool(40, 20, 1, SolverKind::Classic).unwrap();
         let mut water = ripples::ClassicSolver::new(40, 20).unwrap();
         let mut random = Xorshift32::new(12345);
         let mut stone = |water: &mut ripples::ClassicSolver| {
@@ -729,7 +739,7 @@ mod tests {
     #[test]
     fn the_float_solvers_get_a_turbulent_field_too() {
         for kind in [SolverKind::Wave, SolverKind::Spring] {
-            let pool = turbulent_pool(48, 32, kind).unwrap();
+            let pool = turbulent_pool(48, 32, 1, kind).unwrap();
             let Heights::F32(heights) = pool.solver().heights() else {
                 panic!("{kind:?} has f32 heights");
             };
@@ -753,6 +763,7 @@ mod tests {
     fn tiny_bench<const N: usize>(reps: u32, threads: [usize; N]) -> (BenchArgs, [ThreadPool; N]) {
         let args = BenchArgs {
             size: (16, 12),
+            sim_scale: 1,
             frames: 2,
             reps,
             threads: threads.to_vec(),

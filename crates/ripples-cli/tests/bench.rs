@@ -229,6 +229,39 @@ fn float_solvers_and_other_looks_run() {
 }
 
 #[test]
+fn a_coarser_simulation_is_timed_per_pixel_over_its_own_grid() {
+    // 41x30 pixels at 2 pixels per cell: a grid of 21x15 cells.
+    let report = bench_json(&["--size", "41x30", "--sim-scale", "2", "--solver", "wave"]);
+    assert_eq!(report["sim_scale"], 2);
+    assert_eq!(
+        (report["width"].as_u64(), report["height"].as_u64()),
+        (Some(41), Some(30))
+    );
+    let ns = positive(&report, "/step_render/ns_per_cell");
+    let fps = positive(&report, "/step_render/fps");
+    assert!(
+        (ns * fps * 41.0 * 30.0 / 1e9 - 1.0).abs() < 1e-6,
+        "per pixel"
+    );
+    // The wave solver's f32 grid: 12 bytes a step and 4 a render per cell, 8 per pixel.
+    assert_eq!(
+        report["memory"]["bytes_per_frame"],
+        21 * 15 * 16 + 41 * 30 * 8
+    );
+    let zeros = vec![0u8; 21 * 15 * 4];
+    let mut hash: u64 = 0xcbf29ce484222325;
+    for byte in zeros {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x100000001b3);
+    }
+    assert_eq!(text(&report, "/calm/field_fnv1a64"), format!("{hash:016x}"));
+    // The seed port has no coarser grid.
+    let classic = bench_json(&["--size", "40x30", "--sim-scale", "3"]);
+    assert!(classic["seed_port"].is_null(), "{classic}");
+    assert_eq!(bench_json(&["--size", "40x30"])["sim_scale"], 1);
+}
+
+#[test]
 fn tiny_pools_do_not_break_anything() {
     for size in ["1x1", "2x7", "3x3"] {
         let report = bench_json(&["--size", size, "--frames", "2", "--reps", "1"]);
@@ -257,7 +290,7 @@ fn the_table_shows_both_fields_and_both_yardsticks() {
 
 #[test]
 fn bad_values_are_usage_errors_naming_the_value() {
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["--frames", "0"], "'0'"),
         (&["--frames", "100001"], "'100001'"),
         (&["--reps", "0"], "'0'"),
@@ -268,6 +301,8 @@ fn bad_values_are_usage_errors_naming_the_value() {
         (&["--backend", "mmx"], "'mmx'"),
         (&["--solver", "foo"], "'foo'"),
         (&["--render", "shiny"], "'shiny'"),
+        (&["--sim-scale", "0"], "'0'"),
+        (&["--sim-scale", "17"], "'17'"),
     ];
     for (args, needle) in cases {
         let mut all = vec!["bench"];
@@ -308,6 +343,7 @@ fn help_describes_the_hash() {
         "--solver",
         "--render",
         "--backend",
+        "--sim-scale",
         "FNV-1a",
     ] {
         assert!(help.contains(needle), "'{needle}' in {help}");

@@ -11,6 +11,11 @@
 //! by row by the [`crate::kernels`]; the [`Renderer`] only owns the scratch rows those kernels
 //! need, allocated once, so rendering a frame allocates nothing.
 //!
+//! A coarser simulation grid must cost less than a full one, so its rows are brought to the
+//! image's resolution once each: a strip keeps the two grid rows around its current image row
+//! upsampled along x ([`kernels::upsample_row`]) and blends them for each image row that lies
+//! between them, instead of interpolating four grid cells per pixel and per quantity.
+//!
 //! Pixels are 4 bytes with alpha in byte 3: RGBA bytes, or `u32` words `0xAARRGGBB` on a
 //! little-endian machine (what softbuffer and most framebuffers use). The classic look copies
 //! pixels whole, so it works for any 4-byte format.
@@ -18,7 +23,7 @@
 use crate::classic::ClassicSolver;
 use crate::error::Error;
 use crate::kernels::natural::{self, NaturalLook, NaturalParameters, PixelOrder, SurfaceMut};
-use crate::kernels::{self, Backend, FrameWrites, LitLook};
+use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
 use crate::limits::{MAX_SIDE, check_range};
 use crate::parallel;
 use std::ops::Range;
@@ -323,19 +328,46 @@ pub struct Renderer {
     lit_for: Look,
     /// How the natural look's colours sit in a pixel (set by the pool for `u32` frames).
     pixel_order: PixelOrder,
+    /// Where each image column samples a coarser grid (for simulation scales above 1).
+    columns: GridColumns,
 }
 
 /// Scratch rows of one strip.
 #[derive(Debug, Clone)]
 struct StripScratch {
+    /// The gradient (and velocity) of the image row being rendered.
     gradient_x: Vec<f32>,
     gradient_y: Vec<f32>,
     velocity: Vec<f32>,
-    grid_rows: [Vec<f32>; 6],
-    /// The grid row `grid_rows` hold (`usize::MAX`: none).
-    cached_grid_row: usize,
+    /// At a simulation scale above 1: the gradient of one grid row, before it is upsampled.
+    grid_gradient: [Vec<f32>; 2],
+    /// ... and the two grid rows an image row lies between, upsampled along x.
+    upsampled: [UpsampledRow; 2],
     /// The natural look's rows (empty until that look is first rendered).
     natural: NaturalScratch,
+}
+
+/// A grid row's gradient and velocity upsampled along x to image resolution
+/// ([`kernels::upsample_row`]): computed once per grid row and strip, then blended into every
+/// image row that lies next to it.
+#[derive(Debug, Clone)]
+struct UpsampledRow {
+    gradient_x: Vec<f32>,
+    gradient_y: Vec<f32>,
+    velocity: Vec<f32>,
+    /// The grid row these hold (`usize::MAX`: none).
+    grid_row: usize,
+}
+
+impl UpsampledRow {
+    fn new(image_width: usize) -> Self {
+        Self {
+            gradient_x: vec![0.0; image_width],
+            gradient_y: vec![0.0; image_width],
+            velocity: vec![0.0; image_width],
+            grid_row: usize::MAX,
+        }
+    }
 }
 
 /// The natural look's scratch rows of one strip.
@@ -448,8 +480,8 @@ impl StripScratch {
             gradient_x: vec![0.0; image_width],
             gradient_y: vec![0.0; image_width],
             velocity: vec![0.0; image_width],
-            grid_rows: std::array::from_fn(|_| vec![0.0; grid_width]),
-            cached_grid_row: usize::MAX,
+            grid_gradient: std::array::from_fn(|_| vec![0.0; grid_width]),
+            upsampled: std::array::from_fn(|_| UpsampledRow::new(image_width)),
             natural: NaturalScratch::default(),
         }
     }
@@ -464,6 +496,8 @@ struct FrameJob<'a> {
     lit: &'a LitLook,
     natural: NaturalLook,
     backend: Backend,
+    /// Where each image column samples the grid (at scales above 1).
+    columns: &'a GridColumns,
     src: &'a [[u8; 4]],
     image_width: usize,
     image_height: usize,
@@ -488,6 +522,12 @@ impl Renderer {
             lit: new_lit_look(&Look::default()),
             lit_for: Look::default(),
             pixel_order: PixelOrder::Rgba,
+            // Sized now; computed for the frame's scale when a frame needs them.
+            columns: if within_limits {
+                GridColumns::new(image_width, grid_width, 1)
+            } else {
+                GridColumns::default()
+            },
         }
     }
 
@@ -593,8 +633,13 @@ impl Renderer {
         let strip_rows = parallel::strip_rows(image_width, image_height);
         let strips = image_height.div_ceil(strip_rows);
         self.ensure_scratch(image_width, field.width, strips);
+        if scale > 1 {
+            self.columns.set(image_width, field.width, scale);
+        }
         for scratch in &mut self.strips {
-            scratch.cached_grid_row = usize::MAX;
+            for row in &mut scratch.upsampled {
+                row.grid_row = usize::MAX;
+            }
             if look.mode == RenderMode::Natural {
                 scratch.natural.prepare(image_width, field.width);
             }
@@ -607,6 +652,7 @@ impl Renderer {
             lit: &self.lit,
             natural: NaturalLook::new(&look.natural_parameters(), scale, self.pixel_order),
             backend,
+            columns: &self.columns,
             src,
             image_width,
             image_height,
@@ -808,8 +854,8 @@ impl FrameJob<'_> {
             gradient_x,
             gradient_y,
             velocity,
-            grid_rows,
-            cached_grid_row,
+            grid_gradient,
+            upsampled,
             ..
         } = scratch;
         // At scale 1 the velocity row is the field's own; otherwise it is upsampled below.
@@ -819,25 +865,52 @@ impl FrameJob<'_> {
         if scale == 1 {
             fill_gradient_row(field, y, gradient_x, gradient_y);
         } else {
+            // Bilinear, as `kernels::gradient_row_scaled` states it: each of the two grid rows
+            // around the image row upsampled along x (once per strip: the rows below reuse
+            // them), then the two blended.
             let v = ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
-            let row_a = v as usize;
-            let row_b = (row_a + 1).min(field.height - 1);
-            let fy = v - row_a as f32;
-            let [a_x, a_y, b_x, b_y, a_v, b_v] = grid_rows;
-            if row_a != *cached_grid_row {
-                fill_gradient_row(field, row_a, a_x, a_y);
-                fill_gradient_row(field, row_b, b_x, b_y);
-                if let Some(v) = velocities {
-                    let w = field.width;
-                    a_v.copy_from_slice(&v[row_a * w..(row_a + 1) * w]);
-                    b_v.copy_from_slice(&v[row_b * w..(row_b + 1) * w]);
-                }
-                *cached_grid_row = row_a;
+            let row_above = v as usize;
+            let row_below = (row_above + 1).min(field.height - 1);
+            let weight_below = v - row_above as f32;
+            if upsampled[0].grid_row != row_above && upsampled[1].grid_row == row_above {
+                upsampled.swap(0, 1);
             }
-            kernels::gradient_row_scaled(a_x, b_x, fy, scale, gradient_x);
-            kernels::gradient_row_scaled(a_y, b_y, fy, scale, gradient_y);
+            for (slot, grid_row) in upsampled.iter_mut().zip([row_above, row_below]) {
+                if slot.grid_row != grid_row {
+                    self.upsample_grid_row(grid_row, velocities, grid_gradient, slot);
+                }
+            }
+            let [above, below] = &*upsampled;
+            if self.mode == RenderMode::Classic {
+                // The classic look blends as it renders: no gradient rows written and read back.
+                let gradient_x = BlendedRow {
+                    top: &above.gradient_x,
+                    bottom: &below.gradient_x,
+                    weight: weight_below,
+                };
+                let gradient_y = BlendedRow {
+                    top: &above.gradient_y,
+                    bottom: &below.gradient_y,
+                    weight: weight_below,
+                };
+                kernels::resampled_classic_blended_row(
+                    self.backend,
+                    y,
+                    self.image_height,
+                    gradient_x,
+                    gradient_y,
+                    self.src,
+                    dst_row,
+                );
+                return;
+            }
+            let blend = |top: &[f32], bottom: &[f32], out: &mut [f32]| {
+                kernels::float::lerp_rows(self.backend, top, bottom, weight_below, out);
+            };
+            blend(&above.gradient_x, &below.gradient_x, gradient_x);
+            blend(&above.gradient_y, &below.gradient_y, gradient_y);
             if velocities.is_some() {
-                kernels::gradient_row_scaled(a_v, b_v, fy, scale, velocity);
+                blend(&above.velocity, &below.velocity, velocity);
                 velocity_row = Some(velocity);
             }
         }
@@ -876,6 +949,28 @@ impl FrameJob<'_> {
                 self.look.spring_transparency,
             ),
         }
+    }
+}
+
+impl FrameJob<'_> {
+    /// Fills `slot` with grid row `grid_row`'s gradient (and velocity, when the look uses it)
+    /// upsampled along x.
+    fn upsample_grid_row(
+        &self,
+        grid_row: usize,
+        velocities: Option<&[f32]>,
+        [grid_x, grid_y]: &mut [Vec<f32>; 2],
+        slot: &mut UpsampledRow,
+    ) {
+        let (field, backend, columns) = (self.field, self.backend, self.columns);
+        fill_gradient_row(field, grid_row, grid_x, grid_y);
+        kernels::upsample_row(backend, grid_x, columns, &mut slot.gradient_x);
+        kernels::upsample_row(backend, grid_y, columns, &mut slot.gradient_y);
+        if let Some(v) = velocities {
+            let cells = grid_row * field.width..(grid_row + 1) * field.width;
+            kernels::upsample_row(backend, &v[cells], columns, &mut slot.velocity);
+        }
+        slot.grid_row = grid_row;
     }
 }
 

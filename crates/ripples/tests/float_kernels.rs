@@ -4,8 +4,8 @@
 //! threshold, subnormals, infinities and NaNs.
 
 use ripples::SplitMix64;
-use ripples::kernels::Backend;
 use ripples::kernels::float::{self, RowValues, WaveCoefficients};
+use ripples::kernels::{self, Backend, GridColumns};
 
 fn simd_backends() -> Vec<Backend> {
     let backends: Vec<Backend> = Backend::available()
@@ -217,6 +217,95 @@ fn spreading_along_x_is_the_seed_loop() {
             }
             assert_eq!(bits(&h), bits(&heights), "{backend}, width {width}");
             assert_eq!(bits(&w), bits(&velocities), "{backend}, width {width}");
+        }
+    }
+}
+
+/// Image and grid widths as the renderer pairs them (`ceil(image / scale)` cells), and a few
+/// that it never pairs, which the kernels must handle alike.
+fn upsampling_shapes() -> impl Iterator<Item = (usize, usize, u32)> {
+    let paired = (1..=16u32).flat_map(|scale| {
+        (0..70)
+            .chain([127, 128, 129, 1000])
+            .map(move |width: usize| (width, width.div_ceil(scale as usize), scale))
+    });
+    let unpaired = [
+        (40, 3, 2),
+        (40, 40, 4),
+        (9, 30, 3),
+        (5, 1, 7),
+        (100, 13, 16),
+    ];
+    paired.chain(unpaired)
+}
+
+#[test]
+fn upsample_row_matches_the_scalar_kernel_on_every_backend() {
+    let mut random = SplitMix64::new(17);
+    for backend in simd_backends() {
+        for (image_width, grid_width, scale) in upsampling_shapes() {
+            let columns = GridColumns::new(image_width, grid_width, scale);
+            let row = random_row(&mut random, grid_width);
+            let mut expected = vec![7.0; image_width];
+            kernels::scalar::upsample_row(&row, &columns, &mut expected);
+            let mut got = vec![7.0; image_width];
+            kernels::upsample_row(backend, &row, &columns, &mut got);
+            assert_eq!(
+                bits(&got),
+                bits(&expected),
+                "{backend}, {image_width} px over {grid_width} cells at scale {scale}"
+            );
+        }
+    }
+}
+
+#[test]
+fn lerp_rows_matches_the_scalar_kernel_on_every_backend() {
+    let mut random = SplitMix64::new(18);
+    for backend in simd_backends() {
+        for width in widths() {
+            for weight in [
+                0.0,
+                0.25,
+                random.unit() as f32,
+                1.0,
+                random_value(&mut random),
+            ] {
+                let top = random_row(&mut random, width);
+                let bottom = random_row(&mut random, width);
+                let mut expected = vec![0.0; width];
+                float::lerp_rows(Backend::Scalar, &top, &bottom, weight, &mut expected);
+                let mut got = vec![0.0; width];
+                float::lerp_rows(backend, &top, &bottom, weight, &mut got);
+                assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
+            }
+        }
+    }
+}
+
+/// The renderer upsamples each grid row along x once and blends two of them per image row; that
+/// is the bilinear upsampling of `gradient_row_scaled`, bit for bit, on every backend.
+#[test]
+fn upsampled_rows_blended_are_the_bilinear_upsampling() {
+    let mut random = SplitMix64::new(19);
+    let mut backends = simd_backends();
+    backends.push(Backend::Scalar);
+    for backend in backends {
+        for (image_width, grid_width, scale) in upsampling_shapes() {
+            let columns = GridColumns::new(image_width, grid_width, scale);
+            let [above, below] = [(); 2].map(|_| random_row(&mut random, grid_width));
+            let fy = random.unit() as f32;
+            let mut expected = vec![0.0; image_width];
+            kernels::gradient_row_scaled(&above, &below, fy, scale, &mut expected);
+            let [mut top, mut bottom, mut got] = [(); 3].map(|_| vec![0.0; image_width]);
+            kernels::upsample_row(backend, &above, &columns, &mut top);
+            kernels::upsample_row(backend, &below, &columns, &mut bottom);
+            float::lerp_rows(backend, &top, &bottom, fy, &mut got);
+            assert_eq!(
+                bits(&got),
+                bits(&expected),
+                "{backend}, {image_width} px over {grid_width} cells at scale {scale}"
+            );
         }
     }
 }

@@ -5,7 +5,7 @@
 //! displacements that must clamp), gradients that are NaN, infinite or enormous, and looks with
 //! every parameter at the edge of its range.
 
-use ripples::kernels::{self, Backend, FrameWrites, LitLook};
+use ripples::kernels::{self, Backend, BlendedRow, FrameWrites, LitLook};
 use ripples::{Look, SplitMix64};
 
 fn simd_backends() -> Vec<Backend> {
@@ -345,6 +345,109 @@ fn resampled_classic_row_matches_the_reference_on_every_backend() {
                     );
                     let mut got = vec![[0u8; 4]; width];
                     kernels::resampled_classic_row(backend, y, height, &gx, &gy, &src, &mut got);
+                    assert_eq!(
+                        got, expected,
+                        "{backend}, {width}x{height}, row {y}, trial {trial}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Gradients of gentle water: mostly below one half (no displacement, where the SIMD kernels
+/// copy whole vectors of pixels without a gather), in runs of every length, with some just at
+/// or above a half.
+fn gentle_gradient(random: &mut SplitMix64, x: usize, calm_run: usize) -> f32 {
+    if (x / calm_run) % 3 != 2 {
+        return (random.unit() as f32 - 0.5) * 0.99;
+    }
+    match random.below(4) {
+        0 => 0.5,
+        1 => -0.5,
+        2 => 0.499_999_97,
+        _ => (random.unit() as f32 - 0.5) * 6.0,
+    }
+}
+
+#[test]
+fn resampled_classic_row_copies_undisplaced_pixels_on_every_backend() {
+    let mut random = SplitMix64::new(5);
+    for backend in simd_backends() {
+        for width in 1..45 {
+            for height in [1, 2, 9] {
+                let src = random_image(&mut random, width * height);
+                for calm_run in [1, 3, 4, 8, 9, 17] {
+                    let y = random.below(height as u32) as usize;
+                    let [gx, gy]: [Vec<f32>; 2] = [(); 2].map(|_| {
+                        (0..width)
+                            .map(|x| gentle_gradient(&mut random, x, calm_run))
+                            .collect()
+                    });
+                    let mut expected = vec![[0u8; 4]; width];
+                    kernels::scalar::resampled_classic_row(
+                        y,
+                        height,
+                        &gx,
+                        &gy,
+                        &src,
+                        &mut expected,
+                    );
+                    let mut got = vec![[0u8; 4]; width];
+                    kernels::resampled_classic_row(backend, y, height, &gx, &gy, &src, &mut got);
+                    assert_eq!(got, expected, "{backend}, {width}x{height}, run {calm_run}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn resampled_classic_blended_row_is_the_blend_then_the_render_on_every_backend() {
+    let mut random = SplitMix64::new(6);
+    let mut backends = simd_backends();
+    backends.push(Backend::Scalar);
+    for backend in backends {
+        for width in 1..45 {
+            for height in [1, 3, 33] {
+                let src = random_image(&mut random, width * height);
+                for trial in 0..8 {
+                    let y = random.below(height as u32) as usize;
+                    let gradient = |random: &mut SplitMix64, x: usize| match trial % 4 {
+                        3 => gentle_gradient(random, x, 1 + trial),
+                        2 => rounding_edge_gradient(random),
+                        kind => random_gradient(random, kind as u64),
+                    };
+                    let [top_x, bottom_x, top_y, bottom_y]: [Vec<f32>; 4] =
+                        [(); 4].map(|_| (0..width).map(|x| gradient(&mut random, x)).collect());
+                    let weight = [0.0, 0.25, 0.75, random.unit() as f32][trial % 4];
+                    let (mut gx, mut gy) = (vec![0.0; width], vec![0.0; width]);
+                    kernels::float::lerp_rows(Backend::Scalar, &top_x, &bottom_x, weight, &mut gx);
+                    kernels::float::lerp_rows(Backend::Scalar, &top_y, &bottom_y, weight, &mut gy);
+                    let mut expected = vec![[0u8; 4]; width];
+                    kernels::scalar::resampled_classic_row(
+                        y,
+                        height,
+                        &gx,
+                        &gy,
+                        &src,
+                        &mut expected,
+                    );
+                    let blended = |top, bottom| BlendedRow {
+                        top,
+                        bottom,
+                        weight,
+                    };
+                    let mut got = vec![[0u8; 4]; width];
+                    kernels::resampled_classic_blended_row(
+                        backend,
+                        y,
+                        height,
+                        blended(&top_x, &bottom_x),
+                        blended(&top_y, &bottom_y),
+                        &src,
+                        &mut got,
+                    );
                     assert_eq!(
                         got, expected,
                         "{backend}, {width}x{height}, row {y}, trial {trial}"

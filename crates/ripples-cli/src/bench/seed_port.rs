@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn the_seed_port_matches_the_classic_solver_and_look_bit_for_bit() {
         for (width, height) in [(61, 47), (3, 3), (2, 9), (9, 1)] {
-            let mut pool = turbulent_pool(width, height, SolverKind::Classic).unwrap();
+            let mut pool = turbulent_pool(width, height, 1, SolverKind::Classic).unwrap();
             let mut seed = SeedRipple::from_classic(pool.solver().as_classic().unwrap());
             let src = ripples::pool_tiles(width, height).unwrap();
             let (mut expected, mut got) = (vec![0u8; src.len()], vec![1u8; src.len()]);

@@ -1,4 +1,5 @@
-//! AVX2 kernels: 16 cells of the classic step, 8 pixels of a render per iteration.
+//! AVX2 kernels: 16 cells of the classic step, 8 pixels of a render per iteration, and the
+//! upsampling of a coarser grid's rows (8 columns, with a lane permutation instead of a gather).
 //!
 //! The step widens `i16` to `i32` lanes so the sum of four neighbours cannot overflow, then
 //! narrows with `packs` (which saturates exactly as the reference clamps). The renders compute
@@ -10,8 +11,11 @@
 
 use std::arch::x86_64::*;
 
-use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::scalar::{
+    self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
+    LitLook,
+};
+use super::{ALMOST_HALF, LIT_MAX_SIDE};
 
 /// AVX2 version of [`scalar::classic_step_row`].
 ///
@@ -210,9 +214,13 @@ pub unsafe fn classic_render_columns<const STREAM: bool>(
 /// AVX2 version of [`scalar::resampled_classic_row`].
 ///
 /// `f32::round` rounds halves away from zero, which no `vroundps` mode does, so it is built
-/// from truncation: the dropped fraction `g - trunc(g)` is exact, and when its size is at least
-/// one half the result moves one away from zero. `vmaxps` returns its second operand for NaN,
+/// from truncation (see [`round_half_away`]). `vmaxps` returns its second operand for NaN,
 /// which turns a NaN coordinate into 0 exactly as the reference's `as usize` does.
+///
+/// Where the slopes of all 8 pixels are below one half in size, they round to no displacement
+/// (calm water, and gentle waves): the 8 pixels under them are copied with one load, before
+/// any rounding and instead of a gather, which takes several times longer. The pixels are the
+/// same either way.
 ///
 /// # Safety
 ///
@@ -227,57 +235,199 @@ pub unsafe fn resampled_classic_row(
     dst_row: &mut [[u8; 4]],
 ) {
     let width = dst_row.len();
-    let cells = width * height;
-    if y >= height || cells > i32::MAX as usize || width >= 1 << 24 {
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
         scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
         return;
     }
-    let src = &src[..cells];
     let (gx, gy) = (&gx[..width], &gy[..width]);
+    let gradient = |x: usize| {
+        // SAFETY: `resampled_classic` asks for the 8 values at x only with x + 8 <= width.
+        unsafe {
+            (
+                _mm256_loadu_ps(gx.as_ptr().add(x)),
+                _mm256_loadu_ps(gy.as_ptr().add(x)),
+            )
+        }
+    };
+    // SAFETY: AVX2 is this function's precondition; the checks above are `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// AVX2 version of [`scalar::resampled_classic_blended_row`]: the blend in vector lanes, in the
+/// reference's order, then as [`resampled_classic_row`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    let blend = |row: &BlendedRow<'_>, x: usize| {
+        // SAFETY: `resampled_classic` asks for the 8 values at x only with x + 8 <= width, and
+        // `first` left both rows `width` long.
+        unsafe {
+            let top = _mm256_loadu_ps(row.top.as_ptr().add(x));
+            let bottom = _mm256_loadu_ps(row.bottom.as_ptr().add(x));
+            _mm256_add_ps(
+                top,
+                _mm256_mul_ps(_mm256_sub_ps(bottom, top), _mm256_set1_ps(row.weight)),
+            )
+        }
+    };
+    let gradient = |x: usize| (blend(&gx, x), blend(&gy, x));
+    // SAFETY: AVX2 is this function's precondition; the checks above are `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// The classic refraction of row `y`, 8 pixels at a time, with the gradient of the 8 pixels
+/// from `x` given by `gradient(x)`; returns the column where the vectors stopped (the caller
+/// finishes the row).
+///
+/// # Safety
+///
+/// The CPU must support AVX2, `y < height`, `width * height` (`width` being `dst_row`'s) must
+/// fit in i32 and `width` must be below 2^24.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn resampled_classic(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (__m256, __m256),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) -> usize {
+    let width = dst_row.len();
+    let src = &src[..width * height];
     let zero = _mm256_setzero_ps();
     let max_x = _mm256_set1_ps(width as f32 - 1.0);
     let max_y = _mm256_set1_ps(height as f32 - 1.0);
     let row_y = _mm256_set1_ps(y as f32);
     let stride = _mm256_set1_epi32(width as i32);
     let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    let row_start = y * width;
     let mut x = 0;
     while x + 8 <= width {
-        // SAFETY: x + 8 <= width, so the 8 gradients read and the 8 pixels written at x lie
-        // inside rows of `width`. The coordinates are clamped to [0, width - 1] and
-        // [0, height - 1] before conversion, so `sy * width + sx` lies inside `src`
-        // (`width * height` pixels, which fits in i32); `x + lane < 2^24` is exact in f32.
+        let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement: every pixel shows the one
+        // under it (a NaN compares false and takes the full path).
+        let half = _mm256_set1_ps(0.5);
+        let magnitude = |g| _mm256_andnot_ps(_mm256_set1_ps(-0.0), g);
+        let small = _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_LT_OQ>(magnitude(gx), half),
+            _mm256_cmp_ps::<_CMP_LT_OQ>(magnitude(gy), half),
+        );
+        if _mm256_movemask_ps(small) == 0xff {
+            // SAFETY: x + 8 <= width and y < height, so the 8 source pixels under the 8
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = _mm256_loadu_si256(src.as_ptr().add(row_start + x).cast());
+                _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 8;
+            continue;
+        }
+        let column = _mm256_add_ps(_mm256_set1_ps(x as f32), lanes);
+        let sx = _mm256_min_ps(
+            _mm256_max_ps(_mm256_add_ps(column, round_half_away(gx)), zero),
+            max_x,
+        );
+        let sy = _mm256_min_ps(
+            _mm256_max_ps(_mm256_add_ps(row_y, round_half_away(gy)), zero),
+            max_y,
+        );
+        let index = _mm256_add_epi32(
+            _mm256_mullo_epi32(_mm256_cvttps_epi32(sy), stride),
+            _mm256_cvttps_epi32(sx),
+        );
+        // SAFETY: x + 8 <= width, so the 8 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
         unsafe {
-            let column = _mm256_add_ps(_mm256_set1_ps(x as f32), lanes);
-            let gx = round_half_away(_mm256_loadu_ps(gx.as_ptr().add(x)));
-            let gy = round_half_away(_mm256_loadu_ps(gy.as_ptr().add(x)));
-            let sx = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(column, gx), zero), max_x);
-            let sy = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(row_y, gy), zero), max_y);
-            let index = _mm256_add_epi32(
-                _mm256_mullo_epi32(_mm256_cvttps_epi32(sy), stride),
-                _mm256_cvttps_epi32(sx),
-            );
             let pixels = _mm256_i32gather_epi32::<4>(src.as_ptr().cast(), index);
             _mm256_storeu_si256(dst_row.as_mut_ptr().add(x).cast(), pixels);
         }
         x += 8;
     }
-    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, x..width);
+    x
+}
+
+/// AVX2 version of [`scalar::upsample_row`], 8 columns per iteration.
+///
+/// The 8 columns' left cells lie within 8 consecutive cells of the grid row (left grows by at
+/// most one per column), so one load of the 8 cells from the first column's left cell and one
+/// `vpermps` put each column's left cell in its lane, and the same permutation of the load one
+/// cell further gives the cells after them, with no gather. The loop stops while a load would
+/// pass the row's last cell, so every cell after a left one is the reference's `min(l + 1, last)`,
+/// and the reference finishes the row. The arithmetic is the reference's, one operation per
+/// instruction (no FMA).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let width = out.len();
+    let grid_width = columns.grid_width();
+    if grid_width == 0 || grid_width > i32::MAX as usize {
+        scalar::upsample_row(row, columns, out);
+        return;
+    }
+    let row = &row[..grid_width];
+    let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
+    let mut x = 0;
+    while x + 8 <= width {
+        let first = left[x] as usize;
+        if first + 9 > grid_width {
+            break;
+        }
+        // SAFETY: x + 8 <= width, so the 8 entries of `left` and `weight` read and the 8 values
+        // written at x lie inside rows of `width`; first + 9 <= grid_width, so the 9 cells
+        // read from `first` lie inside `row`. `vpermps` uses the low 3 bits of each index, so
+        // any index selects a lane of the loaded vectors.
+        unsafe {
+            let lefts = _mm256_loadu_si256(left.as_ptr().add(x).cast());
+            let lanes = _mm256_sub_epi32(lefts, _mm256_set1_epi32(first as i32));
+            let cells = _mm256_loadu_ps(row.as_ptr().add(first));
+            let next_cells = _mm256_loadu_ps(row.as_ptr().add(first + 1));
+            let at_left = _mm256_permutevar8x32_ps(cells, lanes);
+            let at_right = _mm256_permutevar8x32_ps(next_cells, lanes);
+            let step = _mm256_mul_ps(
+                _mm256_sub_ps(at_right, at_left),
+                _mm256_loadu_ps(weight.as_ptr().add(x)),
+            );
+            _mm256_storeu_ps(out.as_mut_ptr().add(x), _mm256_add_ps(at_left, step));
+        }
+        x += 8;
+    }
+    scalar::upsample_span(row, columns, out, x..width);
 }
 
 /// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and
-/// NaN pass through.
+/// NaN pass through. Computed as `trunc(v + copysign(0.49999997, v))`, the largest float below
+/// one half: adding it carries a value into the next integer exactly when its fraction is at
+/// least one half, and checked against `f32::round` on all 2^32 floats (equal but for the
+/// sign of some zeros, which no sum with a coordinate sees).
 #[inline]
 #[target_feature(enable = "avx2")]
 fn round_half_away(value: __m256) -> __m256 {
-    let truncated = _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(value);
-    let fraction = _mm256_sub_ps(value, truncated);
-    let magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0), fraction);
-    let carries = _mm256_cmp_ps::<_CMP_GE_OQ>(magnitude, _mm256_set1_ps(0.5));
-    let away = _mm256_or_ps(
-        _mm256_and_ps(value, _mm256_set1_ps(-0.0)),
-        _mm256_set1_ps(1.0),
-    );
-    _mm256_add_ps(truncated, _mm256_and_ps(carries, away))
+    let sign = _mm256_and_ps(value, _mm256_set1_ps(-0.0));
+    let below_half = _mm256_or_ps(sign, _mm256_set1_ps(ALMOST_HALF));
+    _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_ps(value, below_half))
 }
 
 #[inline]

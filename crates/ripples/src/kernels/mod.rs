@@ -18,6 +18,12 @@
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
 //! construction (see there why).
 //!
+//! A simulation grid coarser than the image (`sim_scale` above 1) is rendered through
+//! [`upsample_row`], which brings a grid row to image resolution along x once per grid row (the
+//! columns' cells and weights computed once, in [`GridColumns`]), and a blend of the two rows
+//! around each image row ([`float::lerp_rows`], or inside the render for the classic look:
+//! [`resampled_classic_blended_row`]); together they are [`gradient_row_scaled`], bit for bit.
+//!
 //! The natural look's kernels live in [`natural`]: for now a scalar reference only, which the
 //! renderer calls on every backend; the SIMD backends of that look are still to come and must
 //! match it bit for bit.
@@ -46,8 +52,8 @@ mod sse41;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use scalar::{
-    LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook, gradient_row,
-    gradient_row_scaled, spring_render_row,
+    BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
+    gradient_row, gradient_row_scaled, spring_render_row,
 };
 
 /// A set of CPU instructions the kernels can use.
@@ -152,6 +158,15 @@ impl std::str::FromStr for Backend {
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 const LIT_MAX_SIDE: usize = 1 << 24;
+
+/// The largest `f32` below one half (0.49999997): `trunc(v + copysign(ALMOST_HALF, v))` is
+/// `v.round()`, halves away from zero, for every `f32` (checked on all 2^32 of them), which
+/// gives the SIMD backends that lack such a rounding one in three instructions.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+const ALMOST_HALF: f32 = 0.499_999_97;
 
 /// 0 = not chosen yet; otherwise 1 + the index in [`Backend::ALL`].
 static ACTIVE: AtomicU8 = AtomicU8::new(0);
@@ -298,7 +313,8 @@ impl FrameWrites {
 
 /// Renders the columns `columns` of one row with the classic refraction (border columns
 /// included when the range reaches them); see [`scalar::classic_render_columns`]. `writes`
-/// chooses the stores (see [`FrameWrites`]); only AVX2 streams.
+/// chooses the stores (see [`FrameWrites`]); only AVX2 streams. NEON and simd128 have whole
+/// rows only: a part of a row there takes the reference.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn classic_render_columns(
@@ -333,14 +349,24 @@ pub fn classic_render_columns(
         Backend::Sse41 if backend.is_available() => unsafe {
             sse41::classic_render_columns(y, height, up, mid, down, src, dst_row, columns)
         },
+        // NEON and simd128 render whole rows only (the column tiles that ask for less are
+        // x86-64's).
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() && columns == (0..dst_row.len()) => unsafe {
+            neon::classic_render_row(y, height, up, mid, down, src, dst_row)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 if columns == (0..dst_row.len()) => {
+            simd128::classic_render_row(y, height, up, mid, down, src, dst_row)
+        }
         _ => scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns),
     }
 }
 
 /// Renders one row with the classic refraction driven by gradient rows (the classic look over the
 /// wave and spring solvers, or at a simulation scale above 1); see
-/// [`scalar::resampled_classic_row`]. AVX2 has a version; the other backends, which lack a
-/// gather, use the reference.
+/// [`scalar::resampled_classic_row`].
 #[inline]
 pub fn resampled_classic_row(
     backend: Backend,
@@ -357,7 +383,76 @@ pub fn resampled_classic_row(
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2::resampled_classic_row(y, height, gx, gy, src, dst_row)
         },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::resampled_classic_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::resampled_classic_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::resampled_classic_row(y, height, gx, gy, src, dst_row),
         _ => scalar::resampled_classic_row(y, height, gx, gy, src, dst_row),
+    }
+}
+
+/// Renders one row with the classic refraction driven by gradient rows given as blends of two
+/// rows (the gradient between two upsampled grid rows); see
+/// [`scalar::resampled_classic_blended_row`].
+#[inline]
+pub fn resampled_classic_blended_row(
+    backend: Backend,
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
+        _ => scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
+    }
+}
+
+/// Upsamples one row of a coarser grid to image resolution along x; see
+/// [`scalar::upsample_row`].
+#[inline]
+pub fn upsample_row(backend: Backend, row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `classic_step_row`).
+        Backend::Avx2 if backend.is_available() => unsafe { avx2::upsample_row(row, columns, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::upsample_row(row, columns, out)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected (see `classic_step_row`).
+        Backend::Neon if backend.is_available() => unsafe { neon::upsample_row(row, columns, out) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::upsample_row(row, columns, out),
+        _ => scalar::upsample_row(row, columns, out),
     }
 }
 
@@ -414,4 +509,16 @@ pub fn prefetch<T>(items: &[T]) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = items;
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
+    #[test]
+    fn almost_half_is_the_float_just_below_one_half() {
+        assert_eq!(super::ALMOST_HALF, f32::from_bits(0.5f32.to_bits() - 1));
+    }
 }

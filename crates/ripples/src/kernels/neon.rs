@@ -1,5 +1,6 @@
 //! NEON kernels (aarch64): 8 cells or pixels of the classic step and render, 4 of the lit look
-//! per iteration.
+//! and of the classic look over upsampled gradients per iteration, and the upsampling of a
+//! coarser grid's rows.
 //!
 //! The same design as the x86-64 kernels, in NEON's terms. The step sums the four neighbours
 //! with widening adds (`saddl`, `i16` to `i32`, so nothing overflows), shifts right by a negative
@@ -26,7 +27,10 @@
 use std::arch::aarch64::*;
 
 use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::scalar::{
+    self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
+    LitLook,
+};
 
 /// Lane numbers `0, 1, 2, 3`, for column indices.
 const LANES: [i32; 4] = [0, 1, 2, 3];
@@ -179,6 +183,191 @@ unsafe fn load_4_words(base: *const u32, index: int32x4_t) -> uint32x4_t {
     let v = vsetq_lane_u32::<1>(word(vgetq_lane_s32::<1>(index)), v);
     let v = vsetq_lane_u32::<2>(word(vgetq_lane_s32::<2>(index)), v);
     vsetq_lane_u32::<3>(word(vgetq_lane_s32::<3>(index)), v)
+}
+
+/// NEON version of [`scalar::resampled_classic_row`], 4 pixels per iteration.
+///
+/// `frinta` rounds to the nearest integer with halves away from zero, which is `f32::round`
+/// exactly; the clamp is the compare-and-select of [`clamp_f32`] (a NaN coordinate becomes 0, as
+/// the reference's `as usize` makes it). The four source pixels are loaded one by one, or, where
+/// all four slopes are below one half in size (no displacement), the four under them with one
+/// load.
+///
+/// # Safety
+///
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub unsafe fn resampled_classic_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let gradient = |x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width.
+        unsafe { (vld1q_f32(gx.as_ptr().add(x)), vld1q_f32(gy.as_ptr().add(x))) }
+    };
+    // SAFETY: NEON is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// NEON version of [`scalar::resampled_classic_blended_row`]: the blend in vector lanes, in the
+/// reference's order (no fused multiply-add), then as [`resampled_classic_row`].
+///
+/// # Safety
+///
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub unsafe fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    let blend = |row: &BlendedRow<'_>, x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width, and
+        // `first` left both rows `width` long.
+        unsafe {
+            let top = vld1q_f32(row.top.as_ptr().add(x));
+            let bottom = vld1q_f32(row.bottom.as_ptr().add(x));
+            vaddq_f32(top, vmulq_n_f32(vsubq_f32(bottom, top), row.weight))
+        }
+    };
+    let gradient = |x: usize| (blend(&gx, x), blend(&gy, x));
+    // SAFETY: NEON is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// The classic refraction of row `y`, 4 pixels at a time, with the gradient of the 4 pixels
+/// from `x` given by `gradient(x)`; returns the column where the vectors stopped.
+///
+/// # Safety
+///
+/// The CPU must support NEON, `y < height`, `width * height` (`width` being `dst_row`'s) must
+/// fit in i32 and `width` must be below 2^24.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn resampled_classic(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (float32x4_t, float32x4_t),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) -> usize {
+    let width = dst_row.len();
+    let src = &src[..width * height];
+    let max_x = vdupq_n_f32(width as f32 - 1.0);
+    let max_y = vdupq_n_f32(height as f32 - 1.0);
+    let row_y = vdupq_n_f32(y as f32);
+    let stride = vdupq_n_s32(width as i32);
+    // SAFETY: `LANES` holds four `i32`.
+    let lanes = unsafe { vld1q_s32(LANES.as_ptr()) };
+    let base = src.as_ptr().cast::<u32>();
+    let row_start = y * width;
+    let mut x = 0;
+    while x + 4 <= width {
+        let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement (`facgt` compares sizes; a
+        // NaN compares false and takes the full path).
+        let half = vdupq_n_f32(0.5);
+        if vminvq_u32(vandq_u32(vcaltq_f32(gx, half), vcaltq_f32(gy, half))) == u32::MAX {
+            // SAFETY: x + 4 <= width and y < height, so the 4 source pixels under the 4
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = vld1q_u8(src.as_ptr().add(row_start + x).cast());
+                vst1q_u8(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 4;
+            continue;
+        }
+        let column = vcvtq_f32_s32(vaddq_s32(vdupq_n_s32(x as i32), lanes));
+        let sx = clamp_f32(vaddq_f32(column, vrndaq_f32(gx)), max_x);
+        let sy = clamp_f32(vaddq_f32(row_y, vrndaq_f32(gy)), max_y);
+        let index = vmlaq_s32(vcvtq_s32_f32(sx), vcvtq_s32_f32(sy), stride);
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
+        unsafe {
+            let pixels = vreinterpretq_u8_u32(load_4_words(base, index));
+            vst1q_u8(dst_row.as_mut_ptr().add(x).cast(), pixels);
+        }
+        x += 4;
+    }
+    x
+}
+
+/// NEON version of [`scalar::upsample_row`], 4 columns per iteration.
+///
+/// As the x86 kernels, without a gather: the 4 columns' left cells lie within 4 consecutive
+/// cells, so one load from the first column's left cell and a table lookup of its bytes (`tbl`,
+/// with indices built from the columns' offsets from that cell) put each column's cell in its
+/// lane; the same lookup in the load one cell further gives the cells after them. The loop stops
+/// while a load would pass the row's last cell; the reference finishes the row. No fused
+/// multiply-add: the reference's operations, one instruction each.
+///
+/// # Safety
+///
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub unsafe fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let width = out.len();
+    let grid_width = columns.grid_width();
+    if grid_width == 0 || grid_width > i32::MAX as usize {
+        scalar::upsample_row(row, columns, out);
+        return;
+    }
+    let row = &row[..grid_width];
+    let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
+    let repeat = vdupq_n_u32(0x0404_0404);
+    let bytes = vdupq_n_u32(0x0302_0100);
+    let mut x = 0;
+    while x + 4 <= width {
+        let first = left[x] as usize;
+        if first + 5 > grid_width {
+            break;
+        }
+        // SAFETY: x + 4 <= width, so the 4 entries of `left` and `weight` read and the 4 values
+        // written at x lie inside rows of `width`; first + 5 <= grid_width, so the 5 cells
+        // read from `first` lie inside `row`. `tbl` gives 0 for an index past its table.
+        unsafe {
+            let lefts = vld1q_u32(left.as_ptr().add(x));
+            let offsets = vsubq_u32(lefts, vdupq_n_u32(first as u32));
+            // Lane i takes bytes 4 * offset .. 4 * offset + 4 of the loaded cells.
+            let control = vreinterpretq_u8_u32(vmlaq_u32(bytes, offsets, repeat));
+            let cells = vreinterpretq_u8_f32(vld1q_f32(row.as_ptr().add(first)));
+            let next_cells = vreinterpretq_u8_f32(vld1q_f32(row.as_ptr().add(first + 1)));
+            let at_left = vreinterpretq_f32_u8(vqtbl1q_u8(cells, control));
+            let at_right = vreinterpretq_f32_u8(vqtbl1q_u8(next_cells, control));
+            let step = vmulq_f32(
+                vsubq_f32(at_right, at_left),
+                vld1q_f32(weight.as_ptr().add(x)),
+            );
+            vst1q_f32(out.as_mut_ptr().add(x), vaddq_f32(at_left, step));
+        }
+        x += 4;
+    }
+    scalar::upsample_span(row, columns, out, x..width);
 }
 
 /// NEON version of [`scalar::lit_render_row`].

@@ -190,6 +190,117 @@ pub fn gradient_row_scaled(row_a: &[f32], row_b: &[f32], fy: f32, scale: u32, ou
     }
 }
 
+/// Where each column of an image samples the rows of a grid `scale` times coarser: the grid
+/// cell at or left of the column's centre and the weight of the cell after it, exactly as
+/// [`gradient_row_scaled`] computes them (`u = clamp((x + 0.5) / scale - 0.5, 0, last)`,
+/// `left = trunc(u)`, `weight = u - left`).
+///
+/// They depend on the widths and the scale only, so a renderer computes them once and
+/// [`upsample_row`] looks them up for every row instead of recomputing them per pixel. Going
+/// right along a row `left` grows by at most one cell per column, which lets the SIMD backends
+/// fetch the cells of several columns from one vector of consecutive cells.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GridColumns {
+    left: Vec<u32>,
+    weight: Vec<f32>,
+    grid_width: usize,
+    scale: u32,
+}
+
+impl GridColumns {
+    /// The columns of an image `image_width` pixels wide over a grid `grid_width` cells wide at
+    /// `scale` pixels per cell (`scale >= 1`).
+    pub fn new(image_width: usize, grid_width: usize, scale: u32) -> Self {
+        let mut columns = Self::default();
+        columns.set(image_width, grid_width, scale);
+        columns
+    }
+
+    /// Recomputes the columns for other widths or another scale (nothing when they are the
+    /// same; no allocation unless the image is wider than any before).
+    pub fn set(&mut self, image_width: usize, grid_width: usize, scale: u32) {
+        let scale = scale.max(1);
+        if (self.left.len(), self.grid_width, self.scale) == (image_width, grid_width, scale) {
+            return;
+        }
+        self.grid_width = grid_width;
+        self.scale = scale;
+        self.left.clear();
+        self.weight.clear();
+        let last = grid_width.saturating_sub(1) as f32;
+        let inv_scale = 1.0 / scale as f32;
+        for x in 0..image_width {
+            let u = ((x as f32 + 0.5) * inv_scale - 0.5).clamp(0.0, last);
+            let left = u as usize;
+            self.left.push(left as u32);
+            self.weight.push(u - left as f32);
+        }
+    }
+
+    /// Image columns.
+    pub fn image_width(&self) -> usize {
+        self.left.len()
+    }
+
+    /// Grid cells per row.
+    pub fn grid_width(&self) -> usize {
+        self.grid_width
+    }
+
+    /// Image pixels per grid cell.
+    pub fn scale(&self) -> u32 {
+        self.scale
+    }
+
+    /// The cell at or left of each column's centre (clamped to the grid).
+    pub fn left(&self) -> &[u32] {
+        &self.left
+    }
+
+    /// The weight of the cell after `left` for each column, in `0..1`.
+    pub fn weight(&self) -> &[f32] {
+        &self.weight
+    }
+}
+
+/// Upsamples one grid row to image resolution along x: for every column,
+///
+/// ```text
+/// out[x] = row[l] + (row[r] - row[l]) * w
+/// ```
+///
+/// with `l`, `w` from `columns` and `r = min(l + 1, grid_width - 1)`. Two upsampled rows blended
+/// with [`super::float::lerp_rows`] give [`gradient_row_scaled`] of the two grid rows, bit for
+/// bit, and a grid row shared by several image rows is upsampled once. `row` must hold
+/// `columns.grid_width()` cells and `out` `columns.image_width()` pixels (an empty grid gives 0).
+#[inline]
+pub fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    upsample_span(row, columns, out, 0..out.len());
+}
+
+/// [`upsample_row`] for the columns in `span` only; SIMD backends finish their rows with it.
+#[inline]
+pub(crate) fn upsample_span(
+    row: &[f32],
+    columns: &GridColumns,
+    out: &mut [f32],
+    span: Range<usize>,
+) {
+    let grid_width = columns.grid_width;
+    if grid_width == 0 {
+        out[span].fill(0.0);
+        return;
+    }
+    let row = &row[..grid_width];
+    let width = out.len();
+    let (left, weight) = (&columns.left[..width], &columns.weight[..width]);
+    for x in span {
+        let l = left[x] as usize;
+        let r = (l + 1).min(grid_width - 1);
+        out[x] = row[l] + (row[r] - row[l]) * weight[x];
+    }
+}
+
 /// Classic nearest-pixel refraction driven by (possibly upsampled) gradient rows.
 ///
 /// The displacement is the gradient rounded to the nearest pixel. With a simulation scale of 1 and
@@ -220,12 +331,118 @@ pub(crate) fn resampled_classic_span(
 ) {
     let width = dst_row.len();
     let (gx, gy) = (&gx[..width], &gy[..width]);
+    resampled_classic_pixels(y, height, |x| (gx[x], gy[x]), src, dst_row, columns);
+}
+
+/// A row of values given as two rows and a weight: `top[x] + (bottom[x] - top[x]) * weight`,
+/// exactly what [`super::float::lerp_rows`] writes, for the kernels that blend as they render
+/// (the gradient between two upsampled grid rows at a simulation scale above 1).
+#[derive(Debug, Clone, Copy)]
+pub struct BlendedRow<'a> {
+    /// The row the weight moves away from.
+    pub top: &'a [f32],
+    /// The row the weight moves towards.
+    pub bottom: &'a [f32],
+    /// The weight of `bottom`.
+    pub weight: f32,
+}
+
+impl<'a> BlendedRow<'a> {
+    /// The blend of the first `width` values (panics if a row has fewer).
+    #[inline]
+    pub fn first(self, width: usize) -> Self {
+        Self {
+            top: &self.top[..width],
+            bottom: &self.bottom[..width],
+            weight: self.weight,
+        }
+    }
+
+    /// The blended value at `x`.
+    #[inline]
+    pub fn at(&self, x: usize) -> f32 {
+        self.top[x] + (self.bottom[x] - self.top[x]) * self.weight
+    }
+}
+
+/// [`resampled_classic_row`] of the gradient rows `gx` and `gy` given as blends: the same pixels
+/// as blending the rows with [`super::float::lerp_rows`] first, without writing the blends.
+#[inline]
+pub fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    resampled_classic_blended_span(y, height, gx, gy, src, dst_row, 0..width);
+}
+
+/// [`resampled_classic_blended_row`] for the pixels in `columns` only; SIMD backends finish
+/// their rows with it.
+#[inline]
+pub(crate) fn resampled_classic_blended_span(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: std::ops::Range<usize>,
+) {
+    let width = dst_row.len();
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    resampled_classic_pixels(y, height, |x| (gx.at(x), gy.at(x)), src, dst_row, columns);
+}
+
+/// The classic refraction of the pixels in `columns` with the gradient `gradient(x)`.
+#[inline(always)]
+fn resampled_classic_pixels(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (f32, f32),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+    columns: std::ops::Range<usize>,
+) {
+    let width = dst_row.len();
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
     for x in columns {
-        let sx = (x as f32 + gx[x].round()).clamp(0.0, max_x) as usize;
-        let sy = (y as f32 + gy[x].round()).clamp(0.0, max_y) as usize;
+        let (gx, gy) = gradient(x);
+        // `clamp_position` sends NaN to 0, as `(NaN).clamp(..) as usize` does; clamped, the
+        // coordinates fit in i32, which converts without the checks of a conversion to usize.
+        let sx = clamp_position(x as f32 + round_half_away(gx), max_x) as i32 as usize;
+        let sy = clamp_position(y as f32 + round_half_away(gy), max_y) as i32 as usize;
         dst_row[x] = src[sy * width + sx];
     }
+}
+
+/// `value.round()` (to the nearest integer, halves away from zero) for a value added to a
+/// non-negative coordinate: equal to `f32::round` except that it may return +0 for -0 (which
+/// changes no sum with a coordinate).
+///
+/// `f32::round` has no instruction on x86-64 without SSE4.1, nor in WebAssembly, where it is a
+/// call into the maths library; here it is a truncating conversion and a comparison. Values of
+/// 2^23 and more are whole already (or infinite, or NaN) and pass through.
+#[inline]
+pub(crate) fn round_half_away(value: f32) -> f32 {
+    const WHOLE_FROM: f32 = 8_388_608.0;
+    // Exact below 2^23: the value fits in i32, and its truncation in f32. Written as selects
+    // rather than early returns so that the compiler need not branch on the fraction, which
+    // water makes random.
+    let truncated = if value.abs() < WHOLE_FROM {
+        value as i32 as f32
+    } else {
+        value
+    };
+    let carry = if (value - truncated).abs() >= 0.5 {
+        1.0f32.copysign(value)
+    } else {
+        0.0
+    };
+    truncated + carry
 }
 
 /// Renders one row with the Frogger HD seed's look: the pixel shows the source at
@@ -435,5 +652,77 @@ impl LitLook {
         });
         self.table.clear();
         self.table.extend(entries);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_halves_away_from_zero_is_f32_round_wherever_a_sum_can_tell() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            0.499_999_97,
+            -0.499_999_97,
+            1.5,
+            -2.5,
+            4_194_304.5,
+            -4_194_304.5,
+            8_388_607.5,
+            -8_388_607.5,
+            8_388_608.0,
+            16_777_217.0,
+            1e30,
+            -1e30,
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        values.extend((-4000..4000).map(|i| i as f32 * 0.0625 + 0.001));
+        for value in values {
+            let expected = value.round();
+            let got = round_half_away(value);
+            // Equal, or -0 where f32::round gives -0 and this gives +0: added to any whole
+            // coordinate from 0 up, both give the same sum.
+            assert!(
+                got.to_bits() == expected.to_bits() || (got == 0.0 && expected == 0.0),
+                "{value}: {got} against {expected}"
+            );
+            for coordinate in [0.0f32, 1.0, 100.0] {
+                assert_eq!(
+                    (coordinate + got).to_bits(),
+                    (coordinate + expected).to_bits(),
+                    "{coordinate} + round({value})"
+                );
+            }
+        }
+        assert!(round_half_away(f32::NAN).is_nan());
+    }
+
+    #[test]
+    fn grid_columns_are_those_of_the_bilinear_upsampling() {
+        // 10 pixels over 5 cells at scale 2: pixel centres at cells -0.25, 0.25, 0.75, ...
+        let columns = GridColumns::new(10, 5, 2);
+        assert_eq!(columns.left(), [0, 0, 0, 1, 1, 2, 2, 3, 3, 4]);
+        assert_eq!(
+            columns.weight(),
+            [0.0, 0.25, 0.75, 0.25, 0.75, 0.25, 0.75, 0.25, 0.75, 0.0]
+        );
+        let mut out = [0.0; 10];
+        upsample_row(&[0.0, 4.0, 8.0, 12.0, 16.0], &columns, &mut out);
+        assert_eq!(out, [0.0, 1.0, 3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 15.0, 16.0]);
+        // Left grows by at most one cell per column, the SIMD kernels' premise.
+        for scale in 1..=16 {
+            for width in [1, 7, 100, 1921] {
+                let columns = GridColumns::new(width, width.div_ceil(scale as usize), scale);
+                assert!(columns.left().windows(2).all(|pair| pair[1] - pair[0] <= 1));
+            }
+        }
     }
 }

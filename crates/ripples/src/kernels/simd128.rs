@@ -1,5 +1,6 @@
 //! WebAssembly SIMD kernels: 8 cells or pixels of the classic step and render, 4 of the lit look
-//! per iteration.
+//! and of the classic look over upsampled gradients per iteration, the upsampling of a coarser
+//! grid's rows and the blend of two rows.
 //!
 //! Compiled in only when the module is built with `-C target-feature=+simd128`: a wasm module
 //! cannot detect features at run time (an engine without SIMD rejects the whole module), so the
@@ -23,8 +24,12 @@
 
 use core::arch::wasm32::*;
 
-use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::float::plain;
+use super::scalar::{
+    self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
+    LitLook,
+};
+use super::{ALMOST_HALF, LIT_MAX_SIDE};
 
 /// WebAssembly SIMD version of [`scalar::classic_step_row`].
 ///
@@ -182,6 +187,246 @@ unsafe fn load_4_words(base: *const u32, index: v128) -> v128 {
         word(i32x4_extract_lane::<2>(index)),
         word(i32x4_extract_lane::<3>(index)),
     )
+}
+
+/// WebAssembly SIMD version of [`scalar::resampled_classic_row`], 4 pixels per iteration.
+///
+/// WebAssembly has no rounding of halves away from zero (`f32x4.nearest` rounds them to even),
+/// so it is built from `f32x4.trunc` as in the x86 kernels; the clamp is [`clamp_f32`] (a NaN
+/// coordinate becomes 0, as the reference's `as usize` makes it). The four source pixels are
+/// loaded one by one, or, where all four slopes are below one half in size (no displacement),
+/// the four under them with one load.
+pub fn resampled_classic_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let gradient = |x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width.
+        unsafe {
+            (
+                v128_load(gx.as_ptr().add(x).cast()),
+                v128_load(gy.as_ptr().add(x).cast()),
+            )
+        }
+    };
+    let done = resampled_classic(y, height, gradient, src, dst_row);
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// WebAssembly SIMD version of [`scalar::resampled_classic_blended_row`]: the blend in vector
+/// lanes, in the reference's order, then as [`resampled_classic_row`].
+pub fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    let blend = |row: &BlendedRow<'_>, x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width, and
+        // `first` left both rows `width` long.
+        unsafe {
+            let top = v128_load(row.top.as_ptr().add(x).cast());
+            let bottom = v128_load(row.bottom.as_ptr().add(x).cast());
+            f32x4_add(
+                top,
+                f32x4_mul(f32x4_sub(bottom, top), f32x4_splat(row.weight)),
+            )
+        }
+    };
+    let gradient = |x: usize| (blend(&gx, x), blend(&gy, x));
+    let done = resampled_classic(y, height, gradient, src, dst_row);
+    scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// The classic refraction of row `y`, 4 pixels at a time, with the gradient of the 4 pixels
+/// from `x` given by `gradient(x)`; returns the column where the vectors stopped. The callers
+/// check that `y < height`, that `width * height` fits in i32 and that `width < 2^24`.
+#[inline]
+fn resampled_classic(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (v128, v128),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) -> usize {
+    let width = dst_row.len();
+    let src = &src[..width * height];
+    let max_x = f32x4_splat(width as f32 - 1.0);
+    let max_y = f32x4_splat(height as f32 - 1.0);
+    let row_y = f32x4_splat(y as f32);
+    let stride = i32x4_splat(width as i32);
+    let lanes = i32x4(0, 1, 2, 3);
+    let pixels = src.as_ptr().cast::<u32>();
+    let row_start = y * width;
+    let small_image = width < 1 << 23 && height < 1 << 23;
+    let mut x = 0;
+    while x + 4 <= width {
+        let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement: every pixel shows the one
+        // under it (a NaN compares false and takes the full path).
+        let half = f32x4_splat(0.5);
+        let small = v128_and(f32x4_lt(f32x4_abs(gx), half), f32x4_lt(f32x4_abs(gy), half));
+        if i32x4_all_true(small) {
+            // SAFETY: x + 4 <= width and y < height, so the 4 source pixels under the 4
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = v128_load(src.as_ptr().add(row_start + x).cast());
+                v128_store(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 4;
+            continue;
+        }
+        // `x + lane` converted from i32 is `(x + lane) as f32`, exactly as the reference.
+        let column = f32x4_convert_i32x4(i32x4_add(i32x4_splat(x as i32), lanes));
+        let sx = clamp_f32(f32x4_add(column, round_half_away(gx)), max_x);
+        let sy = clamp_f32(f32x4_add(row_y, round_half_away(gy)), max_y);
+        // Clamped, the coordinates are whole numbers from 0 to the width or height less one,
+        // which `whole_to_i32` converts when both are below 2^23 (always, within the limits).
+        let (column_index, row_index) = if small_image {
+            (whole_to_i32(sx), whole_to_i32(sy))
+        } else {
+            (i32x4_trunc_sat_f32x4(sx), i32x4_trunc_sat_f32x4(sy))
+        };
+        let index = i32x4_add(i32x4_mul(row_index, stride), column_index);
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
+        unsafe {
+            v128_store(
+                dst_row.as_mut_ptr().add(x).cast(),
+                load_4_words(pixels, index),
+            );
+        }
+        x += 4;
+    }
+    x
+}
+
+/// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and
+/// NaN pass through. Computed as `trunc(v + copysign(0.49999997, v))`, the largest float below
+/// one half: adding it carries a value into the next integer exactly when its fraction is at
+/// least one half, and checked against `f32::round` on all 2^32 floats (equal but for the
+/// sign of some zeros, which no sum with a coordinate sees).
+#[inline]
+fn round_half_away(value: v128) -> v128 {
+    let below_half = v128_or(v128_and(value, f32x4_splat(-0.0)), f32x4_splat(ALMOST_HALF));
+    f32x4_trunc(f32x4_add(value, below_half))
+}
+
+/// Whole numbers in `0..2^23` from `f32` to `i32` lanes: `bits(v + 2^23) - bits(2^23)`, two
+/// instructions where `i32x4.trunc_sat_f32x4` is a sequence of about eight on x86 (it must
+/// saturate and turn NaN into 0, which values known to be clamped whole numbers never need).
+#[inline]
+fn whole_to_i32(value: v128) -> v128 {
+    const TWO_TO_23: f32 = 8_388_608.0;
+    i32x4_sub(
+        f32x4_add(value, f32x4_splat(TWO_TO_23)),
+        u32x4_splat(TWO_TO_23.to_bits()),
+    )
+}
+
+/// WebAssembly SIMD version of [`scalar::upsample_row`], 4 columns per iteration.
+///
+/// As the x86 kernels, without a gather: the 4 columns' left cells lie within 4 consecutive
+/// cells, so one load from the first column's left cell and `i8x16.swizzle` (with byte indices
+/// built from the columns' offsets from that cell) put each column's cell in its lane; the same
+/// swizzle of the load one cell further gives the cells after them. The loop stops while a load
+/// would pass the row's last cell; the reference finishes the row.
+pub fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let width = out.len();
+    let grid_width = columns.grid_width();
+    if grid_width == 0 || grid_width > i32::MAX as usize {
+        scalar::upsample_row(row, columns, out);
+        return;
+    }
+    let row = &row[..grid_width];
+    if columns.scale() == 2 && columns.image_width() == width {
+        upsample_by_two(row, columns, out);
+        return;
+    }
+    let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
+    let repeat = u32x4_splat(0x0404_0404);
+    let bytes = u32x4_splat(0x0302_0100);
+    let mut x = 0;
+    while x + 4 <= width {
+        let first = left[x] as usize;
+        if first + 5 > grid_width {
+            break;
+        }
+        // SAFETY: x + 4 <= width, so the 4 entries of `left` and `weight` read and the 4 values
+        // written at x lie inside rows of `width`; first + 5 <= grid_width, so the 5 cells
+        // read from `first` lie inside `row` (`v128_load`/`v128_store` need no alignment).
+        // `swizzle` gives 0 for an index past its 16 bytes.
+        unsafe {
+            let lefts = v128_load(left.as_ptr().add(x).cast());
+            let offsets = i32x4_sub(lefts, u32x4_splat(first as u32));
+            // Lane i takes bytes 4 * offset .. 4 * offset + 4 of the loaded cells.
+            let control = i32x4_add(i32x4_mul(offsets, repeat), bytes);
+            let cells = v128_load(row.as_ptr().add(first).cast());
+            let next_cells = v128_load(row.as_ptr().add(first + 1).cast());
+            let at_left = i8x16_swizzle(cells, control);
+            let at_right = i8x16_swizzle(next_cells, control);
+            let step = f32x4_mul(
+                f32x4_sub(at_right, at_left),
+                v128_load(weight.as_ptr().add(x).cast()),
+            );
+            v128_store(out.as_mut_ptr().add(x).cast(), f32x4_add(at_left, step));
+        }
+        x += 4;
+    }
+    scalar::upsample_span(row, columns, out, x..width);
+}
+
+/// [`upsample_row`] at a scale of 2, the most common coarser grid on a page, in a third of the
+/// instructions: every column from 1 up to where the grid's edge clamps them lies a quarter or
+/// three quarters of the way from cell `(x - 1) / 2` to the next one (`GridColumns` computes
+/// exactly 0.25 and 0.75 there: `(x + 0.5) / 2 - 0.5` is exact), so 4 cells and the 4 after them
+/// give 8 columns, blended with the two weights and interleaved, with no shuffle of cells per
+/// column. The reference does column 0 and the columns past the vectors.
+fn upsample_by_two(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let (width, grid_width) = (out.len(), row.len());
+    let (quarter, three_quarters) = (f32x4_splat(0.25), f32x4_splat(0.75));
+    let mut cell = 0;
+    // Columns 2 * cell + 1 ..= 2 * cell + 8 from cells cell..cell + 4 and the ones after them;
+    // cell + 5 <= grid_width keeps every cell after a left one inside the row, unclamped.
+    while cell + 5 <= grid_width && 2 * cell + 9 <= width {
+        // SAFETY: cell + 5 <= grid_width, so the cells read at cell and cell + 1 (up to index
+        // cell + 4) lie inside `row`; 2 * cell + 9 <= width, so the 8 values written from
+        // 2 * cell + 1 lie inside `out`.
+        unsafe {
+            let at_left = v128_load(row.as_ptr().add(cell).cast());
+            let at_right = v128_load(row.as_ptr().add(cell + 1).cast());
+            let step = f32x4_sub(at_right, at_left);
+            let odd = f32x4_add(at_left, f32x4_mul(step, quarter));
+            let even = f32x4_add(at_left, f32x4_mul(step, three_quarters));
+            let first = out.as_mut_ptr().add(2 * cell + 1).cast::<v128>();
+            v128_store(first, i32x4_shuffle::<0, 4, 1, 5>(odd, even));
+            v128_store(first.add(1), i32x4_shuffle::<2, 6, 3, 7>(odd, even));
+        }
+        cell += 4;
+    }
+    scalar::upsample_span(row, columns, out, 0..1.min(width));
+    let done = if cell == 0 { 1 } else { 2 * cell + 1 };
+    scalar::upsample_span(row, columns, out, done.min(width)..width);
 }
 
 /// WebAssembly SIMD version of [`scalar::lit_render_row`].
@@ -365,4 +610,25 @@ fn shade(sample: v128, gain: v128, highlight: v128) -> v128 {
     let low = u32x4_shr(u32x4_extmul_low_u16x8(sample, gain), 8);
     let high = u32x4_shr(u32x4_extmul_high_u16x8(sample, gain), 8);
     u16x8_add_sat(u16x8_narrow_i32x4(low, high), highlight)
+}
+
+/// WebAssembly SIMD version of [`super::float::lerp_rows`], 4 values per iteration: the plain
+/// body's operations, in its order (wasm has no fused multiply-add), so every lane is its result
+/// bit for bit. (The solvers' own `f32` kernels need no such version: see `super::float`.)
+pub fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
+    let width = out.len();
+    let (top, bottom) = (&top[..width], &bottom[..width]);
+    let weight_lanes = f32x4_splat(weight);
+    let mut x = 0;
+    while x + 4 <= width {
+        // SAFETY: x + 4 <= width, and every row holds `width` cells.
+        unsafe {
+            let upper = v128_load(top.as_ptr().add(x).cast());
+            let lower = v128_load(bottom.as_ptr().add(x).cast());
+            let blended = f32x4_add(upper, f32x4_mul(f32x4_sub(lower, upper), weight_lanes));
+            v128_store(out.as_mut_ptr().add(x).cast(), blended);
+        }
+        x += 4;
+    }
+    plain::lerp_rows(&top[x..], &bottom[x..], weight, &mut out[x..]);
 }

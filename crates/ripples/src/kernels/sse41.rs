@@ -1,5 +1,6 @@
-//! SSE4.1 kernels: 8 cells or pixels of the classic step and render, 4 of the lit look per
-//! iteration.
+//! SSE4.1 kernels: 8 cells or pixels of the classic step and render, 4 of the lit look and of the
+//! classic look over upsampled gradients per iteration, and the upsampling of a coarser grid's
+//! rows.
 //!
 //! The x86-64 fallback for CPUs without AVX2, shaped like [`super::avx2`] at half the width. The
 //! step loads 8 cells, widens each half to `i32` lanes (`pmovsxwd`) so the sum of four neighbours
@@ -19,8 +20,11 @@
 
 use std::arch::x86_64::*;
 
-use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::scalar::{
+    self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
+    LitLook,
+};
+use super::{ALMOST_HALF, LIT_MAX_SIDE};
 
 /// SSE4.1 version of [`scalar::classic_step_row`].
 ///
@@ -247,6 +251,232 @@ unsafe fn load_4_pixels(base: *const i32, index: __m128i) -> __m128i {
         word(_mm_extract_epi32::<2>(index)),
         word(_mm_extract_epi32::<3>(index)),
     )
+}
+
+/// SSE4.1 version of [`scalar::resampled_classic_row`], 4 pixels per iteration.
+///
+/// The coordinates are computed in vector lanes as in the AVX2 kernel (rounding halves away
+/// from zero built from truncation, `maxps` turning a NaN coordinate into 0 as the reference's
+/// `as usize` does); the four source pixels are then loaded one by one, or, where all four
+/// slopes are below one half in size (no displacement), the four under them with one load.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
+pub unsafe fn resampled_classic_row(
+    y: usize,
+    height: usize,
+    gx: &[f32],
+    gy: &[f32],
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let gradient = |x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width.
+        unsafe {
+            (
+                _mm_loadu_ps(gx.as_ptr().add(x)),
+                _mm_loadu_ps(gy.as_ptr().add(x)),
+            )
+        }
+    };
+    // SAFETY: SSE4.1 is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// SSE4.1 version of [`scalar::resampled_classic_blended_row`]: the blend in vector lanes, in
+/// the reference's order, then as [`resampled_classic_row`].
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
+pub unsafe fn resampled_classic_blended_row(
+    y: usize,
+    height: usize,
+    gx: BlendedRow<'_>,
+    gy: BlendedRow<'_>,
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) {
+    let width = dst_row.len();
+    if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
+        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        return;
+    }
+    let (gx, gy) = (gx.first(width), gy.first(width));
+    let blend = |row: &BlendedRow<'_>, x: usize| {
+        // SAFETY: `resampled_classic` asks for the 4 values at x only with x + 4 <= width, and
+        // `first` left both rows `width` long.
+        unsafe {
+            let top = _mm_loadu_ps(row.top.as_ptr().add(x));
+            let bottom = _mm_loadu_ps(row.bottom.as_ptr().add(x));
+            _mm_add_ps(
+                top,
+                _mm_mul_ps(_mm_sub_ps(bottom, top), _mm_set1_ps(row.weight)),
+            )
+        }
+    };
+    let gradient = |x: usize| (blend(&gx, x), blend(&gy, x));
+    // SAFETY: SSE4.1 is this function's precondition; the checks above are
+    // `resampled_classic`'s.
+    let done = unsafe { resampled_classic(y, height, gradient, src, dst_row) };
+    scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
+}
+
+/// The classic refraction of row `y`, 4 pixels at a time, with the gradient of the 4 pixels
+/// from `x` given by `gradient(x)`; returns the column where the vectors stopped.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1, `y < height`, `width * height` (`width` being `dst_row`'s) must
+/// fit in i32 and `width` must be below 2^24.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+unsafe fn resampled_classic(
+    y: usize,
+    height: usize,
+    gradient: impl Fn(usize) -> (__m128, __m128),
+    src: &[[u8; 4]],
+    dst_row: &mut [[u8; 4]],
+) -> usize {
+    let width = dst_row.len();
+    let src = &src[..width * height];
+    let zero = _mm_setzero_ps();
+    let max_x = _mm_set1_ps(width as f32 - 1.0);
+    let max_y = _mm_set1_ps(height as f32 - 1.0);
+    let row_y = _mm_set1_ps(y as f32);
+    let stride = _mm_set1_epi32(width as i32);
+    let lanes = _mm_setr_ps(0.0, 1.0, 2.0, 3.0);
+    let base = src.as_ptr().cast::<i32>();
+    let row_start = y * width;
+    let mut x = 0;
+    while x + 4 <= width {
+        let (gx, gy) = gradient(x);
+        // Slopes below one half in size round to no displacement (see the AVX2 kernel).
+        let half = _mm_set1_ps(0.5);
+        let magnitude = |g| _mm_andnot_ps(_mm_set1_ps(-0.0), g);
+        let small = _mm_and_ps(
+            _mm_cmplt_ps(magnitude(gx), half),
+            _mm_cmplt_ps(magnitude(gy), half),
+        );
+        if _mm_movemask_ps(small) == 0xf {
+            // SAFETY: x + 4 <= width and y < height, so the 4 source pixels under the 4
+            // written at x lie inside `src` and the row.
+            unsafe {
+                let under = _mm_loadu_si128(src.as_ptr().add(row_start + x).cast());
+                _mm_storeu_si128(dst_row.as_mut_ptr().add(x).cast(), under);
+            }
+            x += 4;
+            continue;
+        }
+        let column = _mm_add_ps(_mm_set1_ps(x as f32), lanes);
+        let sx = _mm_min_ps(
+            _mm_max_ps(_mm_add_ps(column, round_half_away(gx)), zero),
+            max_x,
+        );
+        let sy = _mm_min_ps(
+            _mm_max_ps(_mm_add_ps(row_y, round_half_away(gy)), zero),
+            max_y,
+        );
+        let index = _mm_add_epi32(
+            _mm_mullo_epi32(_mm_cvttps_epi32(sy), stride),
+            _mm_cvttps_epi32(sx),
+        );
+        // SAFETY: x + 4 <= width, so the 4 pixels written at x lie inside the row. The
+        // coordinates are clamped to [0, width - 1] and [0, height - 1] before conversion, so
+        // `sy * width + sx` lies inside `src` (`width * height` pixels, which fits in i32);
+        // `x + lane < 2^24` is exact in f32.
+        unsafe {
+            _mm_storeu_si128(
+                dst_row.as_mut_ptr().add(x).cast(),
+                load_4_pixels(base, index),
+            );
+        }
+        x += 4;
+    }
+    x
+}
+
+/// `f32::round` in every lane: to the nearest integer, halves away from zero; infinities and
+/// NaN pass through. Computed as `trunc(v + copysign(0.49999997, v))`, the largest float below
+/// one half: adding it carries a value into the next integer exactly when its fraction is at
+/// least one half, and checked against `f32::round` on all 2^32 floats (equal but for the
+/// sign of some zeros, which no sum with a coordinate sees).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn round_half_away(value: __m128) -> __m128 {
+    let below_half = _mm_or_ps(
+        _mm_and_ps(value, _mm_set1_ps(-0.0)),
+        _mm_set1_ps(ALMOST_HALF),
+    );
+    _mm_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm_add_ps(value, below_half))
+}
+
+/// SSE4.1 version of [`scalar::upsample_row`], 4 columns per iteration.
+///
+/// As the AVX2 kernel, without a gather: the 4 columns' left cells lie within 4 consecutive
+/// cells, so one load from the first column's left cell and a byte shuffle (`pshufb`, whose
+/// control is built from the columns' offsets from that cell) put each column's cell in its lane;
+/// the same shuffle of the load one cell further gives the cells after them. The loop stops
+/// while a load would pass the row's last cell; the reference finishes the row.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
+pub unsafe fn upsample_row(row: &[f32], columns: &GridColumns, out: &mut [f32]) {
+    let width = out.len();
+    let grid_width = columns.grid_width();
+    if grid_width == 0 || grid_width > i32::MAX as usize {
+        scalar::upsample_row(row, columns, out);
+        return;
+    }
+    let row = &row[..grid_width];
+    let (left, weight) = (&columns.left()[..width], &columns.weight()[..width]);
+    // Byte 0 of each 32-bit lane, repeated over the lane's 4 bytes, and the byte numbers of a
+    // lane.
+    let spread = _mm_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
+    let bytes = _mm_set1_epi32(0x0302_0100);
+    let mut x = 0;
+    while x + 4 <= width {
+        let first = left[x] as usize;
+        if first + 5 > grid_width {
+            break;
+        }
+        // SAFETY: x + 4 <= width, so the 4 entries of `left` and `weight` read and the 4 values
+        // written at x lie inside rows of `width`; first + 5 <= grid_width, so the 5 cells
+        // read from `first` lie inside `row`. `pshufb` only selects bytes of its operand.
+        unsafe {
+            let lefts = _mm_loadu_si128(left.as_ptr().add(x).cast());
+            let offsets = _mm_sub_epi32(lefts, _mm_set1_epi32(first as i32));
+            // Lane i takes bytes 4 * offset .. 4 * offset + 4 of the loaded cells.
+            let control = _mm_add_epi32(
+                _mm_shuffle_epi8(_mm_slli_epi32::<2>(offsets), spread),
+                bytes,
+            );
+            let cells = _mm_castps_si128(_mm_loadu_ps(row.as_ptr().add(first)));
+            let next_cells = _mm_castps_si128(_mm_loadu_ps(row.as_ptr().add(first + 1)));
+            let at_left = _mm_castsi128_ps(_mm_shuffle_epi8(cells, control));
+            let at_right = _mm_castsi128_ps(_mm_shuffle_epi8(next_cells, control));
+            let step = _mm_mul_ps(
+                _mm_sub_ps(at_right, at_left),
+                _mm_loadu_ps(weight.as_ptr().add(x)),
+            );
+            _mm_storeu_ps(out.as_mut_ptr().add(x), _mm_add_ps(at_left, step));
+        }
+        x += 4;
+    }
+    scalar::upsample_span(row, columns, out, x..width);
 }
 
 /// SSE4.1 version of [`scalar::lit_render_row`].

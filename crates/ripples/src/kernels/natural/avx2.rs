@@ -1,0 +1,143 @@
+//! AVX2 bilinear sampler of the natural look: 8 positions per iteration.
+//!
+//! The positions are clamped and turned into 1/128-pixel fixed point in vector lanes, the four
+//! corners fetched with one `vpgatherdd` each, and the corners blended in 16-bit lanes (7-bit
+//! weights keep every product inside `i16`), as the lit look's AVX2 kernel does. The loop stops
+//! where a full vector would leave the row and the reference finishes it, so the output is the
+//! reference's, bit for bit.
+
+use std::arch::x86_64::*;
+
+use super::super::LIT_MAX_SIDE;
+use super::bilinear_span;
+
+/// AVX2 version of [`super::bilinear_row`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn bilinear_row(
+    src: &[[u8; 4]],
+    width: usize,
+    height: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    let count = out.len();
+    let cells = width * height;
+    if width == 0
+        || height == 0
+        || width > LIT_MAX_SIDE
+        || height > LIT_MAX_SIDE
+        || cells > i32::MAX as usize
+    {
+        bilinear_span(src, width, height, xs, ys, out, 0);
+        return;
+    }
+    let src = &src[..cells];
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let max_x = _mm256_set1_ps(width as f32 - 1.0);
+    let max_y = _mm256_set1_ps(height as f32 - 1.0);
+    let last_column = _mm256_set1_epi32(width as i32 - 1);
+    let last_row = _mm256_set1_epi32(height as i32 - 1);
+    let stride = _mm256_set1_epi32(width as i32);
+    let fixed_one = _mm256_set1_ps(128.0);
+    let weight_mask = _mm256_set1_epi32(127);
+    let one_step = _mm256_set1_epi32(1);
+    let base = src.as_ptr().cast::<i32>();
+    let mut i = 0;
+    while i + 8 <= count {
+        // SAFETY: i + 8 <= count, so the 8 positions read and the 8 pixels written at i lie
+        // inside `xs`, `ys` and `out`. Positions are clamped to [0, width-1] x [0, height-1]
+        // before they become indices (NaN to 0, as `max`/`min` order their operands), and the
+        // second column and row are clamped again, so every gathered pixel lies inside `src`
+        // (`width * height` pixels, which fits in i32); a clamped position times 128 fits in
+        // i32 because both sides are at most LIT_MAX_SIDE.
+        unsafe {
+            let sx = clamp_ps(_mm256_loadu_ps(xs.as_ptr().add(i)), max_x);
+            let sy = clamp_ps(_mm256_loadu_ps(ys.as_ptr().add(i)), max_y);
+            let fixed_x = _mm256_cvttps_epi32(_mm256_mul_ps(sx, fixed_one));
+            let fixed_y = _mm256_cvttps_epi32(_mm256_mul_ps(sy, fixed_one));
+            let (x0, y0) = (
+                _mm256_srai_epi32::<7>(fixed_x),
+                _mm256_srai_epi32::<7>(fixed_y),
+            );
+            let (wx, wy) = (
+                _mm256_and_si256(fixed_x, weight_mask),
+                _mm256_and_si256(fixed_y, weight_mask),
+            );
+            let x1 = _mm256_min_epi32(_mm256_add_epi32(x0, one_step), last_column);
+            let y1 = _mm256_min_epi32(_mm256_add_epi32(y0, one_step), last_row);
+            let (row0, row1) = (
+                _mm256_mullo_epi32(y0, stride),
+                _mm256_mullo_epi32(y1, stride),
+            );
+            let p00 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row0, x0));
+            let p10 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row0, x1));
+            let p01 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row1, x0));
+            let p11 = _mm256_i32gather_epi32::<4>(base, _mm256_add_epi32(row1, x1));
+            // Pixels 0, 1 | 4, 5 in `low`, 2, 3 | 6, 7 in `high`, four u16 channels each.
+            let (wx_low, wx_high) = spread_per_channel(wx);
+            let (wy_low, wy_high) = spread_per_channel(wy);
+            let low = lerp_u16(
+                lerp_u16(widen_low(p00), widen_low(p10), wx_low),
+                lerp_u16(widen_low(p01), widen_low(p11), wx_low),
+                wy_low,
+            );
+            let high = lerp_u16(
+                lerp_u16(widen_high(p00), widen_high(p10), wx_high),
+                lerp_u16(widen_high(p01), widen_high(p11), wx_high),
+                wy_high,
+            );
+            // Every lane is in 0..=255; `packus` restores pixel order.
+            let pixels = _mm256_packus_epi16(low, high);
+            _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), pixels);
+        }
+        i += 8;
+    }
+    bilinear_span(src, width, height, xs, ys, out, i);
+}
+
+/// `clamp(value, 0, max)` with NaN sent to 0: `max_ps` returns its second operand when the
+/// comparison fails, exactly as the reference's `clamp_position`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn clamp_ps(value: __m256, max: __m256) -> __m256 {
+    _mm256_min_ps(_mm256_max_ps(value, _mm256_setzero_ps()), max)
+}
+
+/// Bytes of pixels 0, 1 | 4, 5 as u16 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn widen_low(pixels: __m256i) -> __m256i {
+    _mm256_unpacklo_epi8(pixels, _mm256_setzero_si256())
+}
+
+/// Bytes of pixels 2, 3 | 6, 7 as u16 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn widen_high(pixels: __m256i) -> __m256i {
+    _mm256_unpackhi_epi8(pixels, _mm256_setzero_si256())
+}
+
+/// A per-pixel weight (< 2^16, in i32 lanes) repeated over the pixel's four u16 channels, in
+/// the order of [`widen_low`] and [`widen_high`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn spread_per_channel(value: __m256i) -> (__m256i, __m256i) {
+    let doubled = _mm256_or_si256(value, _mm256_slli_epi32::<16>(value));
+    (
+        _mm256_unpacklo_epi32(doubled, doubled),
+        _mm256_unpackhi_epi32(doubled, doubled),
+    )
+}
+
+/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 127: no overflow).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lerp_u16(a: __m256i, b: __m256i, weight: __m256i) -> __m256i {
+    let step = _mm256_mullo_epi16(_mm256_sub_epi16(b, a), weight);
+    _mm256_add_epi16(a, _mm256_srai_epi16::<7>(step))
+}

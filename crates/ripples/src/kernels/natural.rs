@@ -349,7 +349,7 @@ pub enum SurfaceRows<'a> {
 /// blend, per colour channel c:
 ///   value    = transmitted * (floor_rgba[c] * transmittance[c])
 ///              + (fresnel * sky_rgb[c] + sheen * glint[c])
-///   out[c]   = trunc(clamp(value + 0.5, 0, 255))      (NaN gives 0)
+///   out[c]   = round(clamp(value, 0, 255))             (to nearest, ties to even; NaN gives 0)
 ///   out[3]   = floor_rgba[3]
 /// ```
 ///
@@ -395,16 +395,21 @@ pub fn natural_render_row(
 }
 
 /// Samples `src` (`width x height` pixels) bilinearly at the positions `(xs[i], ys[i])` into
-/// `out[i]`, exactly as the lit look samples:
+/// `out[i]`, in 1/128-pixel fixed point:
 ///
 /// ```text
 /// sx, sy  = clamp(xs[i], 0, width-1), clamp(ys[i], 0, height-1)     (NaN becomes 0)
-/// fixed   = trunc(s * 128): x0 = fixed >> 7, weight wx = fixed & 127, x1 = min(x0+1, width-1)
+/// fixed   = trunc(s * 128)
+/// x0      = min(fixed >> 7, width - 2)      (0 when width is 1)
+/// wx      = fixed - 128 * x0                (0..=128: 128 only at the last column)
+/// x1      = min(x0 + 1, width - 1)          (and the same for y)
 /// lerp    = a + (((b - a) * w) >> 7)        (per channel, arithmetic shift)
 /// out     = lerp(lerp(p00, p10, wx), lerp(p01, p11, wx), wy)
 /// ```
 ///
-/// This is the reference; [`bilinear_row_on`] runs the backend's version.
+/// The left corner is never the last column, so a sampler can read the two corners of a row as
+/// one 8-byte pair (`p00` and `p10` are neighbours in memory), which halves the loads of the
+/// SIMD backends. This is the reference; [`bilinear_row_on`] runs the backend's version.
 #[inline]
 pub fn bilinear_row(
     src: &[[u8; 4]],
@@ -435,12 +440,14 @@ pub(crate) fn bilinear_span(
     let (xs, ys) = (&xs[..count], &ys[..count]);
     let src = &src[..width * height];
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
+    let (last_left, last_top) = (width.max(2) - 2, height.max(2) - 2);
     for i in start..count {
         let sx = clamp_position(xs[i], max_x);
         let sy = clamp_position(ys[i], max_y);
         let (fixed_x, fixed_y) = ((sx * 128.0) as i32, (sy * 128.0) as i32);
-        let (x0, y0) = ((fixed_x >> 7) as usize, (fixed_y >> 7) as usize);
-        let (wx, wy) = (fixed_x & 127, fixed_y & 127);
+        let x0 = ((fixed_x >> 7) as usize).min(last_left);
+        let y0 = ((fixed_y >> 7) as usize).min(last_top);
+        let (wx, wy) = (fixed_x - 128 * x0 as i32, fixed_y - 128 * y0 as i32);
         let x1 = (x0 + 1).min(width - 1);
         let y1 = (y0 + 1).min(height - 1);
         let (p00, p10) = (src[y0 * width + x0], src[y0 * width + x1]);
@@ -915,11 +922,17 @@ mod plain {
         }
     }
 
-    /// A channel value rounded to the nearest byte, clamped to `0..=255` (NaN becomes 0).
+    /// A channel value rounded to the nearest byte (ties to even), clamped to `0..=255` (NaN
+    /// becomes 0). The rounding is the addition of 2^23, after which the float's low mantissa
+    /// bits are the integer: exact IEEE arithmetic on every backend, where a float-to-integer
+    /// conversion would not vectorise (Rust's saturating `as` becomes a branch per lane).
     #[inline(always)]
     fn to_byte(value: f32) -> u32 {
-        clamp_position(value + 0.5, 255.0) as i32 as u32
+        (clamp_position(value, 255.0) + ROUNDING_BIAS).to_bits() & 0xff
     }
+
+    /// 2^23: added to a float in `0..=255`, it leaves the rounded integer in the low bits.
+    const ROUNDING_BIAS: f32 = 8_388_608.0;
 
     #[inline(always)]
     pub(super) fn smooth_columns<T: Copy + Into<f32>>(rows: [&[T]; 5], out: &mut [f32]) {

@@ -3,8 +3,9 @@
 //! The lit look's NEON sampling, alone: the positions are clamped with a compare and a select
 //! (`fmax`/`fmin` would propagate NaN, where the reference sends a NaN position to 0), turned
 //! into 1/128-pixel fixed point with `fcvtzs` (which truncates like Rust's `as i32`), the four
-//! corners loaded pixel by pixel into vector lanes (NEON has no gather), and blended in 16-bit
-//! lanes (7-bit weights keep every product inside `i16`). The loop stops where a full vector
+//! corners loaded into vector lanes two at a time (NEON has no gather; the left corner is never
+//! the last column, so the two corners of a row are one 8-byte word), and blended in 16-bit lanes
+//! (weights of at most 128 keep every product inside `i16`). The loop stops where a full vector
 //! would leave the row and the reference finishes it, so the output is the reference's, bit for
 //! bit.
 
@@ -29,8 +30,8 @@ pub unsafe fn bilinear_row(
 ) {
     let count = out.len();
     let cells = width * height;
-    if width == 0
-        || height == 0
+    if width < 2
+        || height < 2
         || width > LIT_MAX_SIDE
         || height > LIT_MAX_SIDE
         || cells > i32::MAX as usize
@@ -42,37 +43,31 @@ pub unsafe fn bilinear_row(
     let (xs, ys) = (&xs[..count], &ys[..count]);
     let max_x = vdupq_n_f32(width as f32 - 1.0);
     let max_y = vdupq_n_f32(height as f32 - 1.0);
-    let last_column = vdupq_n_s32(width as i32 - 1);
-    let last_row = vdupq_n_s32(height as i32 - 1);
+    let last_left = vdupq_n_s32(width as i32 - 2);
+    let last_top = vdupq_n_s32(height as i32 - 2);
     let stride = vdupq_n_s32(width as i32);
     let fixed_one = vdupq_n_f32(128.0);
-    let weight_mask = vdupq_n_s32(127);
-    let one_step = vdupq_n_s32(1);
     let pixels = src.as_ptr().cast::<u32>();
     let mut i = 0;
     while i + 4 <= count {
         // SAFETY: i + 4 <= count, so the 4 positions read and the 4 pixels written at i lie
         // inside `xs`, `ys` and `out`. Positions are clamped to [0, width-1] x [0, height-1]
-        // before they become indices (NaN to 0, see `clamp_f32`), and the second column and row
-        // are clamped again, so every loaded pixel lies inside `src` (`width * height` pixels,
-        // which fits in i32).
+        // before they become indices (NaN to 0, see `clamp_f32`), and the left column and top
+        // row are at most width - 2 and height - 2, so both pixels of every pair, in both rows,
+        // lie inside `src` (`width * height` pixels, which fits in i32).
         unsafe {
             let sx = clamp_f32(vld1q_f32(xs.as_ptr().add(i)), max_x);
             let sy = clamp_f32(vld1q_f32(ys.as_ptr().add(i)), max_y);
             let fixed_x = vcvtq_s32_f32(vmulq_f32(sx, fixed_one));
             let fixed_y = vcvtq_s32_f32(vmulq_f32(sy, fixed_one));
-            let (x0, y0) = (vshrq_n_s32::<7>(fixed_x), vshrq_n_s32::<7>(fixed_y));
-            let (wx, wy) = (
-                vreinterpretq_u32_s32(vandq_s32(fixed_x, weight_mask)),
-                vreinterpretq_u32_s32(vandq_s32(fixed_y, weight_mask)),
-            );
-            let x1 = vminq_s32(vaddq_s32(x0, one_step), last_column);
-            let y1 = vminq_s32(vaddq_s32(y0, one_step), last_row);
-            let (row0, row1) = (vmulq_s32(y0, stride), vmulq_s32(y1, stride));
-            let p00 = load_4_words(pixels, vaddq_s32(row0, x0));
-            let p10 = load_4_words(pixels, vaddq_s32(row0, x1));
-            let p01 = load_4_words(pixels, vaddq_s32(row1, x0));
-            let p11 = load_4_words(pixels, vaddq_s32(row1, x1));
+            let x0 = vminq_s32(vshrq_n_s32::<7>(fixed_x), last_left);
+            let y0 = vminq_s32(vshrq_n_s32::<7>(fixed_y), last_top);
+            let wx = vreinterpretq_u32_s32(vsubq_s32(fixed_x, vshlq_n_s32::<7>(x0)));
+            let wy = vreinterpretq_u32_s32(vsubq_s32(fixed_y, vshlq_n_s32::<7>(y0)));
+            let top = vaddq_s32(vmulq_s32(y0, stride), x0);
+            let bottom = vaddq_s32(top, stride);
+            let (p00, p10) = load_4_pairs(pixels, top);
+            let (p01, p11) = load_4_pairs(pixels, bottom);
             // Pixels 0, 1 in `low`, 2, 3 in `high`, four u16 channels each.
             let (wx_low, wx_high) = spread_per_channel(wx);
             let (wy_low, wy_high) = spread_per_channel(wy);
@@ -98,23 +93,28 @@ pub unsafe fn bilinear_row(
     bilinear_span(src, width, height, xs, ys, out, i);
 }
 
-/// The four words at the indices in `index`.
+/// The words at `index` (left) and at `index + 1` (right) of four lanes.
 ///
 /// # Safety
 ///
-/// Every lane of `index` must be a valid (non-negative) index of the words at `base`.
+/// `index + 1` must be a valid word index at `base` in every lane.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn load_4_words(base: *const u32, index: int32x4_t) -> uint32x4_t {
-    let word = |i: i32| {
-        // SAFETY: the caller guarantees that every lane is a valid index; pixels are `[u8; 4]`,
-        // so the word may be unaligned.
-        unsafe { base.add(i as u32 as usize).read_unaligned() }
+unsafe fn load_4_pairs(base: *const u32, index: int32x4_t) -> (uint32x4_t, uint32x4_t) {
+    let pair = |i: i32| {
+        // SAFETY: the caller guarantees both words; pixels are `[u8; 4]`, so the pair may be
+        // unaligned.
+        vcreate_u64(unsafe { base.add(i as u32 as usize).cast::<u64>().read_unaligned() })
     };
-    let v = vdupq_n_u32(word(vgetq_lane_s32::<0>(index)));
-    let v = vsetq_lane_u32::<1>(word(vgetq_lane_s32::<1>(index)), v);
-    let v = vsetq_lane_u32::<2>(word(vgetq_lane_s32::<2>(index)), v);
-    vsetq_lane_u32::<3>(word(vgetq_lane_s32::<3>(index)), v)
+    let first = vreinterpretq_u32_u64(vcombine_u64(
+        pair(vgetq_lane_s32::<0>(index)),
+        pair(vgetq_lane_s32::<1>(index)),
+    ));
+    let second = vreinterpretq_u32_u64(vcombine_u64(
+        pair(vgetq_lane_s32::<2>(index)),
+        pair(vgetq_lane_s32::<3>(index)),
+    ));
+    (vuzp1q_u32(first, second), vuzp2q_u32(first, second))
 }
 
 /// `clamp(value, 0, max)` with NaN sent to 0, as the reference's `clamp_position` writes it:
@@ -153,7 +153,7 @@ fn spread_per_channel(value: uint32x4_t) -> (uint16x8_t, uint16x8_t) {
     )
 }
 
-/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 127: no overflow).
+/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 128: no overflow).
 #[inline]
 #[target_feature(enable = "neon")]
 fn lerp_i16(a: int16x8_t, b: int16x8_t, weight: uint16x8_t) -> int16x8_t {

@@ -5,8 +5,9 @@
 //! `unsafe` only around the loads and stores). The lit look's sampling, alone: positions are
 //! clamped with `pmax`/`pmin`, whose "pseudo" semantics are the reference's `clamp_position`
 //! word for word when the bound is the first operand (a NaN becomes 0), converted with
-//! `i32x4.trunc_sat_f32x4` (truncation, like Rust's `as i32`), the four corners loaded pixel by
-//! pixel into vector lanes (no gather), and blended in 16-bit lanes. The loop stops where a full
+//! `i32x4.trunc_sat_f32x4` (truncation, like Rust's `as i32`), the corners loaded into vector
+//! lanes two at a time (no gather; the left corner is never the last column, so the two corners
+//! of a row are one 8-byte word), and blended in 16-bit lanes. The loop stops where a full
 //! vector would leave the row and the reference finishes it, so the output is the reference's,
 //! bit for bit.
 
@@ -26,8 +27,8 @@ pub fn bilinear_row(
 ) {
     let count = out.len();
     let cells = width * height;
-    if width == 0
-        || height == 0
+    if width < 2
+        || height < 2
         || width > LIT_MAX_SIDE
         || height > LIT_MAX_SIDE
         || cells > i32::MAX as usize
@@ -39,37 +40,31 @@ pub fn bilinear_row(
     let (xs, ys) = (&xs[..count], &ys[..count]);
     let max_x = f32x4_splat(width as f32 - 1.0);
     let max_y = f32x4_splat(height as f32 - 1.0);
-    let last_column = i32x4_splat(width as i32 - 1);
-    let last_row = i32x4_splat(height as i32 - 1);
+    let last_left = i32x4_splat(width as i32 - 2);
+    let last_top = i32x4_splat(height as i32 - 2);
     let stride = i32x4_splat(width as i32);
     let fixed_one = f32x4_splat(128.0);
-    let weight_mask = i32x4_splat(127);
-    let one_step = i32x4_splat(1);
     let pixels = src.as_ptr().cast::<u32>();
     let mut i = 0;
     while i + 4 <= count {
         // SAFETY: i + 4 <= count, so the 4 positions read and the 4 pixels written at i lie
         // inside `xs`, `ys` and `out` (unaligned `v128` accesses are allowed). Positions are
         // clamped to [0, width-1] x [0, height-1] before they become indices (NaN to 0), and the
-        // second column and row are clamped again, so every loaded pixel lies inside `src`
-        // (`width * height` pixels, which fits in i32).
+        // left column and top row are at most width - 2 and height - 2, so both pixels of every
+        // pair, in both rows, lie inside `src` (`width * height` pixels, which fits in i32).
         unsafe {
             let sx = clamp_f32(v128_load(xs.as_ptr().add(i).cast()), max_x);
             let sy = clamp_f32(v128_load(ys.as_ptr().add(i).cast()), max_y);
             let fixed_x = i32x4_trunc_sat_f32x4(f32x4_mul(sx, fixed_one));
             let fixed_y = i32x4_trunc_sat_f32x4(f32x4_mul(sy, fixed_one));
-            let (x0, y0) = (i32x4_shr(fixed_x, 7), i32x4_shr(fixed_y, 7));
-            let (wx, wy) = (
-                v128_and(fixed_x, weight_mask),
-                v128_and(fixed_y, weight_mask),
-            );
-            let x1 = i32x4_min(i32x4_add(x0, one_step), last_column);
-            let y1 = i32x4_min(i32x4_add(y0, one_step), last_row);
-            let (row0, row1) = (i32x4_mul(y0, stride), i32x4_mul(y1, stride));
-            let p00 = load_4_words(pixels, i32x4_add(row0, x0));
-            let p10 = load_4_words(pixels, i32x4_add(row0, x1));
-            let p01 = load_4_words(pixels, i32x4_add(row1, x0));
-            let p11 = load_4_words(pixels, i32x4_add(row1, x1));
+            let x0 = i32x4_min(i32x4_shr(fixed_x, 7), last_left);
+            let y0 = i32x4_min(i32x4_shr(fixed_y, 7), last_top);
+            let wx = i32x4_sub(fixed_x, i32x4_shl(x0, 7));
+            let wy = i32x4_sub(fixed_y, i32x4_shl(y0, 7));
+            let top = i32x4_add(i32x4_mul(y0, stride), x0);
+            let bottom = i32x4_add(top, stride);
+            let (p00, p10) = load_4_pairs(pixels, top);
+            let (p01, p11) = load_4_pairs(pixels, bottom);
             // Pixels 0, 1 in `low`, 2, 3 in `high`, four u16 channels each.
             let (wx_low, wx_high) = spread_per_channel(wx);
             let (wy_low, wy_high) = spread_per_channel(wy);
@@ -110,23 +105,29 @@ pub fn bilinear_row(
     bilinear_span(src, width, height, xs, ys, out, i);
 }
 
-/// The four words at the indices in `index`.
+/// The words at `index` (left) and at `index + 1` (right) of four lanes.
 ///
 /// # Safety
 ///
-/// Every lane of `index` must be a valid (non-negative) index of the words at `base`.
+/// `index + 1` must be a valid word index at `base` in every lane.
 #[inline]
-unsafe fn load_4_words(base: *const u32, index: v128) -> v128 {
-    let word = |i: i32| {
-        // SAFETY: the caller guarantees that every lane is a valid index; pixels are `[u8; 4]`,
-        // so the word may be unaligned.
-        unsafe { base.add(i as u32 as usize).read_unaligned() }
+unsafe fn load_4_pairs(base: *const u32, index: v128) -> (v128, v128) {
+    let pair = |i: i32| {
+        // SAFETY: the caller guarantees both words; pixels are `[u8; 4]`, so the pair may be
+        // unaligned.
+        unsafe { base.add(i as u32 as usize).cast::<u64>().read_unaligned() }
     };
-    u32x4(
-        word(i32x4_extract_lane::<0>(index)),
-        word(i32x4_extract_lane::<1>(index)),
-        word(i32x4_extract_lane::<2>(index)),
-        word(i32x4_extract_lane::<3>(index)),
+    let first = u64x2(
+        pair(i32x4_extract_lane::<0>(index)),
+        pair(i32x4_extract_lane::<1>(index)),
+    );
+    let second = u64x2(
+        pair(i32x4_extract_lane::<2>(index)),
+        pair(i32x4_extract_lane::<3>(index)),
+    );
+    (
+        i32x4_shuffle::<0, 2, 4, 6>(first, second),
+        i32x4_shuffle::<1, 3, 5, 7>(first, second),
     )
 }
 
@@ -147,7 +148,7 @@ fn spread_per_channel(value: v128) -> (v128, v128) {
     )
 }
 
-/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 127: no overflow).
+/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 128: no overflow).
 #[inline]
 fn lerp_i16(a: v128, b: v128, weight: v128) -> v128 {
     let step = i16x8_mul(i16x8_sub(b, a), weight);

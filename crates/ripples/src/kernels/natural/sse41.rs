@@ -1,9 +1,10 @@
 //! SSE4.1 bilinear sampler of the natural look: 4 positions per iteration.
 //!
-//! The positions are clamped and turned into 1/128-pixel fixed point in vector lanes, the four
-//! corners loaded pixel by pixel into vector lanes (SSE4.1 has no gather), and the corners
-//! blended in 16-bit lanes (7-bit weights keep every product inside `i16`), as the lit look's
-//! SSE4.1 kernel does. The loop stops
+//! The positions are clamped and turned into 1/128-pixel fixed point in vector lanes, the
+//! corners loaded into vector lanes two at a time (SSE4.1 has no gather; the left corner is never
+//! the last column, so the two corners of a row are one 8-byte word), and blended in 16-bit lanes
+//! (weights of at most 128 keep every product inside `i16`), as the lit look's SSE4.1 kernel
+//! does. The loop stops
 //! where a full vector would leave the row and the reference finishes it, so the output is the
 //! reference's, bit for bit.
 
@@ -28,8 +29,8 @@ pub unsafe fn bilinear_row(
 ) {
     let count = out.len();
     let cells = width * height;
-    if width == 0
-        || height == 0
+    if width < 2
+        || height < 2
         || width > LIT_MAX_SIDE
         || height > LIT_MAX_SIDE
         || cells > i32::MAX as usize
@@ -41,38 +42,32 @@ pub unsafe fn bilinear_row(
     let (xs, ys) = (&xs[..count], &ys[..count]);
     let max_x = _mm_set1_ps(width as f32 - 1.0);
     let max_y = _mm_set1_ps(height as f32 - 1.0);
-    let last_column = _mm_set1_epi32(width as i32 - 1);
-    let last_row = _mm_set1_epi32(height as i32 - 1);
+    let last_left = _mm_set1_epi32(width as i32 - 2);
+    let last_top = _mm_set1_epi32(height as i32 - 2);
     let stride = _mm_set1_epi32(width as i32);
     let fixed_one = _mm_set1_ps(128.0);
-    let weight_mask = _mm_set1_epi32(127);
-    let one_step = _mm_set1_epi32(1);
-    let base = src.as_ptr().cast::<i32>();
+    let base = src.as_ptr().cast::<i64>();
     let mut i = 0;
     while i + 4 <= count {
         // SAFETY: i + 4 <= count, so the 4 positions read and the 4 pixels written at i lie
         // inside `xs`, `ys` and `out`. Positions are clamped to [0, width-1] x [0, height-1]
         // before they become indices (NaN to 0, as `max`/`min` order their operands), and the
-        // second column and row are clamped again, so every loaded pixel lies inside `src`
-        // (`width * height` pixels, which fits in i32); a clamped position times 128 fits in
-        // i32 because both sides are at most LIT_MAX_SIDE.
+        // left column and top row are at most width - 2 and height - 2, so both pixels of every
+        // pair, in both rows, lie inside `src` (`width * height` pixels, which fits in i32); a
+        // clamped position times 128 fits in i32 because both sides are at most LIT_MAX_SIDE.
         unsafe {
             let sx = clamp_ps(_mm_loadu_ps(xs.as_ptr().add(i)), max_x);
             let sy = clamp_ps(_mm_loadu_ps(ys.as_ptr().add(i)), max_y);
             let fixed_x = _mm_cvttps_epi32(_mm_mul_ps(sx, fixed_one));
             let fixed_y = _mm_cvttps_epi32(_mm_mul_ps(sy, fixed_one));
-            let (x0, y0) = (_mm_srai_epi32::<7>(fixed_x), _mm_srai_epi32::<7>(fixed_y));
-            let (wx, wy) = (
-                _mm_and_si128(fixed_x, weight_mask),
-                _mm_and_si128(fixed_y, weight_mask),
-            );
-            let x1 = _mm_min_epi32(_mm_add_epi32(x0, one_step), last_column);
-            let y1 = _mm_min_epi32(_mm_add_epi32(y0, one_step), last_row);
-            let (row0, row1) = (_mm_mullo_epi32(y0, stride), _mm_mullo_epi32(y1, stride));
-            let p00 = load_4_pixels(base, _mm_add_epi32(row0, x0));
-            let p10 = load_4_pixels(base, _mm_add_epi32(row0, x1));
-            let p01 = load_4_pixels(base, _mm_add_epi32(row1, x0));
-            let p11 = load_4_pixels(base, _mm_add_epi32(row1, x1));
+            let x0 = _mm_min_epi32(_mm_srai_epi32::<7>(fixed_x), last_left);
+            let y0 = _mm_min_epi32(_mm_srai_epi32::<7>(fixed_y), last_top);
+            let wx = _mm_sub_epi32(fixed_x, _mm_slli_epi32::<7>(x0));
+            let wy = _mm_sub_epi32(fixed_y, _mm_slli_epi32::<7>(y0));
+            let top = _mm_add_epi32(_mm_mullo_epi32(y0, stride), x0);
+            let bottom = _mm_add_epi32(top, stride);
+            let (p00, p10) = load_4_pairs(base, top);
+            let (p01, p11) = load_4_pairs(base, bottom);
             // Pixels 0, 1 in `low`, 2, 3 in `high`, four u16 channels each.
             let (wx_low, wx_high) = spread_per_channel(wx);
             let (wy_low, wy_high) = spread_per_channel(wy);
@@ -129,7 +124,7 @@ fn spread_per_channel(value: __m128i) -> (__m128i, __m128i) {
     )
 }
 
-/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 127: no overflow).
+/// `a + (((b - a) * w) >> 7)` in i16 lanes (|b - a| <= 255, w <= 128: no overflow).
 #[inline]
 #[target_feature(enable = "sse4.1")]
 fn lerp_u16(a: __m128i, b: __m128i, weight: __m128i) -> __m128i {
@@ -137,23 +132,35 @@ fn lerp_u16(a: __m128i, b: __m128i, weight: __m128i) -> __m128i {
     _mm_add_epi16(a, _mm_srai_epi16::<7>(step))
 }
 
-/// The four pixels at the indices in `index`.
+/// The pixels at `index` (left) and at `index + 1` (right) of four lanes.
 ///
 /// # Safety
 ///
-/// Every lane of `index` must be a valid (non-negative) index of the pixels at `base`.
+/// `index + 1` must be a valid pixel index at `base` in every lane.
 #[inline]
 #[target_feature(enable = "sse4.1")]
-unsafe fn load_4_pixels(base: *const i32, index: __m128i) -> __m128i {
-    let word = |i: i32| {
-        // SAFETY: the caller guarantees that every lane is a valid index; pixels are `[u8; 4]`,
-        // so the word may be unaligned.
-        unsafe { base.add(i as u32 as usize).read_unaligned() }
+unsafe fn load_4_pairs(base: *const i64, index: __m128i) -> (__m128i, __m128i) {
+    let pair = |i: i32| {
+        // SAFETY: the caller guarantees both pixels; pixels are `[u8; 4]`, so the word may be
+        // unaligned.
+        unsafe {
+            base.cast::<i32>()
+                .add(i as u32 as usize)
+                .cast::<i64>()
+                .read_unaligned()
+        }
     };
-    _mm_setr_epi32(
-        word(_mm_cvtsi128_si32(index)),
-        word(_mm_extract_epi32::<1>(index)),
-        word(_mm_extract_epi32::<2>(index)),
-        word(_mm_extract_epi32::<3>(index)),
+    let first = _mm_set_epi64x(
+        pair(_mm_extract_epi32::<1>(index)),
+        pair(_mm_cvtsi128_si32(index)),
+    );
+    let second = _mm_set_epi64x(
+        pair(_mm_extract_epi32::<3>(index)),
+        pair(_mm_extract_epi32::<2>(index)),
+    );
+    let (first, second) = (_mm_castsi128_ps(first), _mm_castsi128_ps(second));
+    (
+        _mm_castps_si128(_mm_shuffle_ps::<0b10_00_10_00>(first, second)),
+        _mm_castps_si128(_mm_shuffle_ps::<0b11_01_11_01>(first, second)),
     )
 }

@@ -72,6 +72,9 @@ pub const FRESNEL_HEAD_ON: f32 = 0.02;
 /// light's landing map folds, the determinant passes through 0).
 pub const CAUSTIC_MAX: f32 = 6.0;
 
+/// The smallest `|det J|` the caustics divide by: `1 / CAUSTIC_MAX`.
+pub const MIN_SPREAD: f32 = 1.0 / CAUSTIC_MAX;
+
 /// The sun's glint is `max(0, reflected · sun)^(2^GLINT_SQUARINGS)`: exponent 256, a small sun.
 pub const GLINT_SQUARINGS: u32 = 8;
 
@@ -93,7 +96,7 @@ pub const SUN_COLOUR: [f32; 3] = [1.0, 0.97, 0.9];
 /// `u = (i + 0.5) * 2 / SKY_SIDE - 1`, `v = (j + 0.5) * 2 / SKY_SIDE - 1` (`u` along the image's
 /// `+x`, `v` along `+y`, down the image); the sky direction there is
 /// `(2u, 2v, 1 - u^2 - v^2) / (1 + u^2 + v^2)`.
-pub const SKY_SIDE: usize = 64;
+pub const SKY_SIDE: usize = 128;
 
 /// Pixels per chunk: the optics, samples and blend of this many pixels are kept in small
 /// arrays between the stages (9 KiB).
@@ -329,23 +332,27 @@ pub enum SurfaceRows<'a> {
 ///
 /// ```text
 /// optics (f32, each operation rounded in this order):
-///   t        = 1 / (1 + (p*p + q*q))                  cos^2 of the angle of incidence
+///   sec2     = 1 + (p*p + q*q)                        1 / cos^2 of the angle of incidence
+///   trace    = (c0 * z_xx + c1 * z_xy) + c2 * z_yy    (c = caustic_trace)
+///   det      = (1 + trace) + caustic_det * (z_xx * z_yy - z_xy * z_xy)
+///   spread   = |det|, or MIN_SPREAD unless it is larger (NaN too)
+///   inverse  = 1 / (sec2 * spread)
+///   t        = inverse * spread                       cos^2 of the angle of incidence
+///   focus    = inverse * sec2                         1 / |det J|, at most CAUSTIC_MAX
+///   gain     = 1 + caustics * (focus - 1)
 ///   root     = sqrt(t * (eta_complement + eta_squared * t))     = cos_i cos_t
 ///   bend     = eta * t - root                         = (eta cos_i - cos_t) cos_i
 ///   reach    = (bend * depth) / (bend - eta)          floor pixels per unit of slope
 ///   floor    = (x + p * reach, y + q * reach)         (Snell's law through the depth)
-///   trace    = (c0 * z_xx + c1 * z_xy) + c2 * z_yy    (c = caustic_trace)
-///   det      = (1 + trace) + caustic_det * (z_xx * z_yy - z_xy * z_xy)
-///   focus    = 1 / |det|, or CAUSTIC_MAX unless it is smaller (NaN too)
-///   gain     = 1 + caustics * (focus - 1)
 ///   g        = 1 - sqrt(t)
 ///   fresnel  = F0 + (1 - F0) * ((g*g) * (g*g) * g)    (Schlick)
 ///   transmitted = (1 - fresnel) * gain
 ///   sun_dot  = t * ((p * m.x + q * m.y) + m.z) - sun.z     (m = sun_mirror)
 ///   sheen    = fresnel * max(sun_dot, 0)^256          (eight squarings; NaN gives 0)
-///   sky_at   = (c - p * s, c - q * s)                 (c = (SKY_SIDE - 1) / 2, s = SKY_SIDE / 2)
-/// samples ([`bilinear_row`], the lit look's fixed-point bilinear filter):
-///   floor_rgba = bilinear(src, floor),   sky_rgb = bilinear(sky, sky_at)
+///   sky_at   = (s - p * s, s - q * s)                 (s = SKY_SIDE / 2)
+/// samples:
+///   floor_rgba = bilinear(src, floor)                 ([`bilinear_row`])
+///   sky_rgb    = nearest(sky, sky_at)                 ([`nearest_row`])
 /// blend, per colour channel c:
 ///   value    = transmitted * (floor_rgba[c] * transmittance[c])
 ///              + (fresnel * sky_rgb[c] + sheen * glint[c])
@@ -390,7 +397,14 @@ pub fn natural_render_row(
         Backend::Neon if backend.is_available() => unsafe { neon_stages::render_row(row, dst_row) },
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         Backend::Simd128 => simd128_stages::render_row(row, dst_row),
-        _ => plain::render_row(row, dst_row, bilinear_row),
+        _ => plain::render_row(
+            row,
+            dst_row,
+            Samplers {
+                bilinear: bilinear_row,
+                nearest: nearest_row,
+            },
+        ),
     }
 }
 
@@ -457,6 +471,71 @@ pub(crate) fn bilinear_span(
             let bottom = lerp7(p01[channel], p11[channel], wx);
             (top + (((bottom - top) * wy) >> 7)) as u8
         });
+    }
+}
+
+/// Reads a `side x side` table at the nearest texel of `(xs[i], ys[i])` into `out[i]`:
+/// `table[trunc(clamp(y, 0, side-1)) * side + trunc(clamp(x, 0, side-1))]` (NaN becomes 0), so
+/// texel `i` covers coordinates `i..i + 1`. This is the reference; [`nearest_row_on`] runs the
+/// backend's version.
+#[inline]
+pub fn nearest_row(table: &[[u8; 4]], side: usize, xs: &[f32], ys: &[f32], out: &mut [[u8; 4]]) {
+    nearest_span(table, side, xs, ys, out, 0);
+}
+
+/// [`nearest_row`] from position `start` on; SIMD backends finish their rows with it.
+#[inline]
+pub(crate) fn nearest_span(
+    table: &[[u8; 4]],
+    side: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+    start: usize,
+) {
+    let count = out.len();
+    if side == 0 {
+        return;
+    }
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let table = &table[..side * side];
+    let last = side as f32 - 1.0;
+    for i in start..count {
+        let x = clamp_position(xs[i], last) as usize;
+        let y = clamp_position(ys[i], last) as usize;
+        out[i] = table[y * side + x];
+    }
+}
+
+/// [`nearest_row`] with `backend`'s kernel (for the tests that compare backends).
+#[inline]
+pub fn nearest_row_on(
+    backend: Backend,
+    table: &[[u8; 4]],
+    side: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `natural_render_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::nearest_row(table, side, xs, ys, out)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::nearest_row(table, side, xs, ys, out)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected.
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::nearest_row(table, side, xs, ys, out)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::nearest_row(table, side, xs, ys, out),
+        _ => nearest_row(table, side, xs, ys, out),
     }
 }
 
@@ -606,8 +685,12 @@ struct RowJob<'a> {
     sky: &'a [[u8; 4]],
 }
 
-/// A backend's bilinear sampler (see [`bilinear_row`]).
-type Sampler = fn(&[[u8; 4]], usize, usize, &[f32], &[f32], &mut [[u8; 4]]);
+/// A backend's samplers: [`bilinear_row`] for the floor and [`nearest_row`] for the sky.
+#[derive(Clone, Copy)]
+struct Samplers {
+    bilinear: fn(&[[u8; 4]], usize, usize, &[f32], &[f32], &mut [[u8; 4]]),
+    nearest: fn(&[[u8; 4]], usize, &[f32], &[f32], &mut [[u8; 4]]),
+}
 
 /// The plain bodies of the stages, compiled once per backend (see the module docs).
 mod plain {
@@ -638,7 +721,7 @@ mod plain {
     }
 
     #[inline(always)]
-    pub(super) fn render_row(row: RowJob<'_>, dst_row: &mut [[u8; 4]], sample: Sampler) {
+    pub(super) fn render_row(row: RowJob<'_>, dst_row: &mut [[u8; 4]], sample: Samplers) {
         let width = dst_row.len();
         if width == 0
             || row.height == 0
@@ -713,10 +796,10 @@ mod plain {
         row: RowJob<'_>,
         chunk: &mut Chunk,
         count: usize,
-        sample: Sampler,
+        sample: Samplers,
         out: &mut [[u8; 4]],
     ) {
-        sample(
+        (sample.bilinear)(
             row.src,
             row.width,
             row.height,
@@ -724,9 +807,8 @@ mod plain {
             &chunk.floor_y[..count],
             &mut chunk.floor[..count],
         );
-        sample(
+        (sample.nearest)(
             row.sky,
-            SKY_SIDE,
             SKY_SIDE,
             &chunk.sky_x[..count],
             &chunk.sky_y[..count],
@@ -746,9 +828,14 @@ mod plain {
         chunk: &mut Chunk,
         count: usize,
     ) {
+        // Each neighbour as its own slice, indexed by `i` alone: offsets within one slice
+        // (`mid[i + 2]`) made the compiler run the last vector's worth of pixels one by one.
         let [up, mid, down] = rows.map(|r| &r[..count + 2]);
+        let (left, centre, right) = (&mid[..count], &mid[1..count + 1], &mid[2..count + 2]);
+        let (up_left, above, up_right) = (&up[..count], &up[1..count + 1], &up[2..count + 2]);
+        let (down_left, below, down_right) =
+            (&down[..count], &down[1..count + 1], &down[2..count + 2]);
         let offsets = &OFFSETS[..count];
-        let outputs = Outputs::new(chunk, count);
         let Outputs {
             floor_x,
             floor_y,
@@ -757,16 +844,16 @@ mod plain {
             transmitted,
             fresnel,
             sheen,
-        } = outputs;
+        } = Outputs::new(chunk, count);
         for i in 0..count {
-            let (left, centre, right) = (mid[i], mid[i + 1], mid[i + 2]);
-            let (above, below) = (up[i + 1], down[i + 1]);
+            let (l, c, r) = (left[i], centre[i], right[i]);
+            let (a, b) = (above[i], below[i]);
             let surface = [
-                look.slope_scale * (right - left),
-                look.slope_scale * (below - above),
-                look.curvature_scale * ((right - centre) - (centre - left)),
-                look.cross_scale * ((down[i + 2] - down[i]) - (up[i + 2] - up[i])),
-                look.curvature_scale * ((below - centre) - (centre - above)),
+                look.slope_scale * (r - l),
+                look.slope_scale * (b - a),
+                look.curvature_scale * ((r - c) - (c - l)),
+                look.cross_scale * ((down_right[i] - down_left[i]) - (up_right[i] - up_left[i])),
+                look.curvature_scale * ((b - c) - (c - a)),
             ];
             let light = optics(look, column + offsets[i], y, surface);
             [
@@ -795,7 +882,7 @@ mod plain {
         chunk: &mut Chunk,
         count: usize,
     ) {
-        let [p, q, xx, xy, yy] = rows.map(|r| &r[..count + 1]);
+        let [p, q, xx, xy, yy] = rows.map(|r| (&r[..count], &r[1..count + 1]));
         let offsets = &OFFSETS[..count];
         let Outputs {
             floor_x,
@@ -806,7 +893,7 @@ mod plain {
             fresnel,
             sheen,
         } = Outputs::new(chunk, count);
-        let lerp = |row: &[f32], i: usize| row[i] + (row[i + 1] - row[i]) * weight;
+        let lerp = |(a, b): (&[f32], &[f32]), i: usize| a[i] + (b[i] - a[i]) * weight;
         for i in 0..count {
             let surface = [
                 lerp(p, i),
@@ -859,23 +946,27 @@ mod plain {
     #[inline(always)]
     fn optics(look: &NaturalLook, column: f32, row: f32, surface: [f32; 5]) -> [f32; 7] {
         let [p, q, xx, xy, yy] = surface;
-        let cos_squared = 1.0 / (1.0 + (p * p + q * q));
+        let secant_squared = 1.0 + (p * p + q * q);
+        let [c0, c1, c2] = look.caustic_trace;
+        let trace = (c0 * xx + c1 * xy) + c2 * yy;
+        let det = (1.0 + trace) + look.caustic_det * (xx * yy - xy * xy);
+        let spread = det.abs();
+        let spread = if spread > MIN_SPREAD {
+            spread
+        } else {
+            MIN_SPREAD
+        };
+        // One division for two reciprocals.
+        let inverse = 1.0 / (secant_squared * spread);
+        let cos_squared = inverse * spread;
+        let focus = inverse * secant_squared;
+        let gain = 1.0 + look.caustics * (focus - 1.0);
+
         let root = (cos_squared * (look.eta_complement + look.eta_squared * cos_squared)).sqrt();
         let bend = look.eta * cos_squared - root;
         let reach = (bend * look.depth) / (bend - look.eta);
         let floor_x = column + p * reach;
         let floor_y = row + q * reach;
-
-        let [c0, c1, c2] = look.caustic_trace;
-        let trace = (c0 * xx + c1 * xy) + c2 * yy;
-        let det = (1.0 + trace) + look.caustic_det * (xx * yy - xy * xy);
-        let focus = 1.0 / det.abs();
-        let focus = if focus < CAUSTIC_MAX {
-            focus
-        } else {
-            CAUSTIC_MAX
-        };
-        let gain = 1.0 + look.caustics * (focus - 1.0);
 
         let grazing = 1.0 - cos_squared.sqrt();
         let grazing_squared = grazing * grazing;
@@ -891,10 +982,9 @@ mod plain {
         }
         let sheen = fresnel * glint;
 
-        const CENTRE: f32 = (SKY_SIDE as f32 - 1.0) / 2.0;
         const SPAN: f32 = SKY_SIDE as f32 / 2.0;
-        let sky_x = CENTRE - p * SPAN;
-        let sky_y = CENTRE - q * SPAN;
+        let sky_x = SPAN - p * SPAN;
+        let sky_y = SPAN - q * SPAN;
         [floor_x, floor_y, sky_x, sky_y, transmitted, fresnel, sheen]
     }
 
@@ -981,14 +1071,19 @@ mod plain {
         let (p_out, q_out) = (&mut p[inner.clone()], &mut q[inner.clone()]);
         let (xx_out, xy_out) = (&mut xx[inner.clone()], &mut xy[inner.clone()]);
         let yy_out = &mut yy[inner];
+        let (left, centre, right) = (&mid[..width], &mid[1..width + 1], &mid[2..width + 2]);
+        let (up_left, above, up_right) = (&up[..width], &up[1..width + 1], &up[2..width + 2]);
+        let (down_left, below, down_right) =
+            (&down[..width], &down[1..width + 1], &down[2..width + 2]);
         for x in 0..width {
-            let (left, centre, right) = (mid[x], mid[x + 1], mid[x + 2]);
-            let (above, below) = (up[x + 1], down[x + 1]);
-            p_out[x] = look.slope_scale * (right - left);
-            q_out[x] = look.slope_scale * (below - above);
-            xx_out[x] = look.curvature_scale * ((right - centre) - (centre - left));
-            xy_out[x] = look.cross_scale * ((down[x + 2] - down[x]) - (up[x + 2] - up[x]));
-            yy_out[x] = look.curvature_scale * ((below - centre) - (centre - above));
+            let (l, c, r) = (left[x], centre[x], right[x]);
+            let (a, b) = (above[x], below[x]);
+            p_out[x] = look.slope_scale * (r - l);
+            q_out[x] = look.slope_scale * (b - a);
+            xx_out[x] = look.curvature_scale * ((r - c) - (c - l));
+            xy_out[x] =
+                look.cross_scale * ((down_right[x] - down_left[x]) - (up_right[x] - up_left[x]));
+            yy_out[x] = look.curvature_scale * ((b - c) - (c - a));
         }
         for row in [p, q, xx, xy, yy] {
             row[0] = row[1];
@@ -1027,13 +1122,13 @@ mod plain {
 
 /// The stages compiled for one backend's instruction set, with its sampler.
 macro_rules! backend_stages {
-    ($stages:ident, $feature:literal, $sampler:path) => {
+    ($stages:ident, $feature:literal, $backend:ident) => {
         #[allow(dead_code)]
         mod $stages {
             use super::*;
 
             /// The backend's bilinear sampler as a plain function.
-            fn sample(
+            fn bilinear(
                 src: &[[u8; 4]],
                 width: usize,
                 height: usize,
@@ -1045,13 +1140,29 @@ macro_rules! backend_stages {
                 // `natural_render_row`), and so is this, from inside them.
                 #[allow(unused_unsafe)]
                 unsafe {
-                    $sampler(src, width, height, xs, ys, out)
+                    $backend::bilinear_row(src, width, height, xs, ys, out)
+                }
+            }
+
+            /// The backend's nearest-texel sampler as a plain function.
+            fn nearest(
+                table: &[[u8; 4]],
+                side: usize,
+                xs: &[f32],
+                ys: &[f32],
+                out: &mut [[u8; 4]],
+            ) {
+                // SAFETY: as for `bilinear`.
+                #[allow(unused_unsafe)]
+                unsafe {
+                    $backend::nearest_row(table, side, xs, ys, out)
                 }
             }
 
             #[target_feature(enable = $feature)]
             pub(super) fn render_row(row: RowJob<'_>, dst_row: &mut [[u8; 4]]) {
-                plain::render_row(row, dst_row, sample)
+                let samplers = Samplers { bilinear, nearest };
+                plain::render_row(row, dst_row, samplers)
             }
 
             #[target_feature(enable = $feature)]
@@ -1089,13 +1200,13 @@ macro_rules! backend_stages {
 }
 
 #[cfg(target_arch = "x86_64")]
-backend_stages!(avx2_stages, "avx2", avx2::bilinear_row);
+backend_stages!(avx2_stages, "avx2", avx2);
 #[cfg(target_arch = "x86_64")]
-backend_stages!(sse41_stages, "sse4.1", sse41::bilinear_row);
+backend_stages!(sse41_stages, "sse4.1", sse41);
 #[cfg(target_arch = "aarch64")]
-backend_stages!(neon_stages, "neon", neon::bilinear_row);
+backend_stages!(neon_stages, "neon", neon);
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-backend_stages!(simd128_stages, "simd128", simd128::bilinear_row);
+backend_stages!(simd128_stages, "simd128", simd128);
 
 /// Bakes the built-in sky (a gradient from [`SKY_HORIZON`] to [`SKY_ZENITH`] with the height
 /// of the direction, `horizon + (zenith - horizon) * max(z, 0)`, and the horizon's colour

@@ -119,6 +119,26 @@ fn bilinear_row_matches_the_reference_on_every_backend() {
     }
 }
 
+#[test]
+fn nearest_row_matches_the_reference_on_every_backend() {
+    let mut random = SplitMix64::new(14);
+    for backend in simd_backends() {
+        for side in [1, 2, 3, 5, 16, SKY_SIDE] {
+            let table = random_image(&mut random, side * side);
+            for count in [0, 1, 3, 4, 7, 8, 9, 17, 40] {
+                let reach = side as f32 + 4.0;
+                let xs = random_row(&mut random, count, reach);
+                let ys = random_row(&mut random, count, reach);
+                let mut expected = vec![[0u8; 4]; count];
+                natural::nearest_row(&table, side, &xs, &ys, &mut expected);
+                let mut got = vec![[7u8; 4]; count];
+                natural::nearest_row_on(backend, &table, side, &xs, &ys, &mut got);
+                assert_eq!(got, expected, "{backend}, side {side}, {count} positions");
+            }
+        }
+    }
+}
+
 /// A sky table of random texels (any table must give the same result on every backend).
 fn random_sky(random: &mut SplitMix64) -> Vec<[u8; 4]> {
     random_image(random, SKY_SIDE * SKY_SIDE)

@@ -13,7 +13,7 @@
 use std::arch::x86_64::*;
 
 use super::super::LIT_MAX_SIDE;
-use super::bilinear_span;
+use super::{bilinear_span, nearest_span};
 
 /// AVX2 version of [`super::bilinear_row`].
 ///
@@ -158,4 +158,45 @@ fn spread_per_channel(value: __m256i) -> (__m256i, __m256i) {
 fn lerp_u16(a: __m256i, b: __m256i, weight: __m256i) -> __m256i {
     let step = _mm256_mullo_epi16(_mm256_sub_epi16(b, a), weight);
     _mm256_add_epi16(a, _mm256_srai_epi16::<7>(step))
+}
+
+/// AVX2 version of [`super::nearest_row`]: one `vpgatherdd` per 8 positions.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn nearest_row(
+    table: &[[u8; 4]],
+    side: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    let count = out.len();
+    if side == 0 || side > LIT_MAX_SIDE || side * side > i32::MAX as usize {
+        nearest_span(table, side, xs, ys, out, 0);
+        return;
+    }
+    let table = &table[..side * side];
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let last = _mm256_set1_ps(side as f32 - 1.0);
+    let stride = _mm256_set1_epi32(side as i32);
+    let base = table.as_ptr().cast::<i32>();
+    let mut i = 0;
+    while i + 8 <= count {
+        // SAFETY: i + 8 <= count, so the 8 positions read and the 8 texels written at i lie
+        // inside `xs`, `ys` and `out`. Positions are clamped to [0, side-1] (NaN to 0) before
+        // they become indices, so every gathered texel lies inside `table` (`side * side`
+        // texels, which fits in i32).
+        unsafe {
+            let x = _mm256_cvttps_epi32(clamp_ps(_mm256_loadu_ps(xs.as_ptr().add(i)), last));
+            let y = _mm256_cvttps_epi32(clamp_ps(_mm256_loadu_ps(ys.as_ptr().add(i)), last));
+            let index = _mm256_add_epi32(_mm256_mullo_epi32(y, stride), x);
+            let texels = _mm256_i32gather_epi32::<4>(base, index);
+            _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), texels);
+        }
+        i += 8;
+    }
+    nearest_span(table, side, xs, ys, out, i);
 }

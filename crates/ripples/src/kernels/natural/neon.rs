@@ -12,7 +12,7 @@
 use std::arch::aarch64::*;
 
 use super::super::LIT_MAX_SIDE;
-use super::bilinear_span;
+use super::{bilinear_span, nearest_span};
 
 /// NEON version of [`super::bilinear_row`].
 ///
@@ -159,4 +159,64 @@ fn spread_per_channel(value: uint32x4_t) -> (uint16x8_t, uint16x8_t) {
 fn lerp_i16(a: int16x8_t, b: int16x8_t, weight: uint16x8_t) -> int16x8_t {
     let step = vmulq_s16(vsubq_s16(b, a), vreinterpretq_s16_u16(weight));
     vaddq_s16(a, vshrq_n_s16::<7>(step))
+}
+
+/// NEON version of [`super::nearest_row`]: 4 positions per iteration.
+///
+/// # Safety
+///
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub unsafe fn nearest_row(
+    table: &[[u8; 4]],
+    side: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    let count = out.len();
+    if side == 0 || side > LIT_MAX_SIDE || side * side > i32::MAX as usize {
+        nearest_span(table, side, xs, ys, out, 0);
+        return;
+    }
+    let table = &table[..side * side];
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let last = vdupq_n_f32(side as f32 - 1.0);
+    let stride = vdupq_n_s32(side as i32);
+    let base = table.as_ptr().cast::<u32>();
+    let mut i = 0;
+    while i + 4 <= count {
+        // SAFETY: i + 4 <= count, so the 4 positions read and the 4 texels written at i lie
+        // inside `xs`, `ys` and `out`. Positions are clamped to [0, side-1] (NaN to 0) before
+        // they become indices, so every loaded texel lies inside `table` (`side * side` texels,
+        // which fits in i32).
+        unsafe {
+            let x = vcvtq_s32_f32(clamp_f32(vld1q_f32(xs.as_ptr().add(i)), last));
+            let y = vcvtq_s32_f32(clamp_f32(vld1q_f32(ys.as_ptr().add(i)), last));
+            let index = vaddq_s32(vmulq_s32(y, stride), x);
+            let texels = load_4_words(base, index);
+            vst1q_u32(out.as_mut_ptr().add(i).cast::<u32>(), texels);
+        }
+        i += 4;
+    }
+    nearest_span(table, side, xs, ys, out, i);
+}
+
+/// The four words at the indices in `index`.
+///
+/// # Safety
+///
+/// Every lane of `index` must be a valid (non-negative) index of the words at `base`.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn load_4_words(base: *const u32, index: int32x4_t) -> uint32x4_t {
+    let word = |i: i32| {
+        // SAFETY: the caller guarantees that every lane is a valid index; texels are `[u8; 4]`,
+        // so the word may be unaligned.
+        unsafe { base.add(i as u32 as usize).read_unaligned() }
+    };
+    let v = vdupq_n_u32(word(vgetq_lane_s32::<0>(index)));
+    let v = vsetq_lane_u32::<1>(word(vgetq_lane_s32::<1>(index)), v);
+    let v = vsetq_lane_u32::<2>(word(vgetq_lane_s32::<2>(index)), v);
+    vsetq_lane_u32::<3>(word(vgetq_lane_s32::<3>(index)), v)
 }

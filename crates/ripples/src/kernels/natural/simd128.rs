@@ -14,7 +14,7 @@
 use core::arch::wasm32::*;
 
 use super::super::LIT_MAX_SIDE;
-use super::bilinear_span;
+use super::{bilinear_span, nearest_span};
 
 /// WebAssembly SIMD version of [`super::bilinear_row`].
 pub fn bilinear_row(
@@ -153,4 +153,53 @@ fn spread_per_channel(value: v128) -> (v128, v128) {
 fn lerp_i16(a: v128, b: v128, weight: v128) -> v128 {
     let step = i16x8_mul(i16x8_sub(b, a), weight);
     i16x8_add(a, i16x8_shr(step, 7))
+}
+
+/// WebAssembly SIMD version of [`super::nearest_row`]: 4 positions per iteration.
+pub fn nearest_row(table: &[[u8; 4]], side: usize, xs: &[f32], ys: &[f32], out: &mut [[u8; 4]]) {
+    let count = out.len();
+    if side == 0 || side > LIT_MAX_SIDE || side * side > i32::MAX as usize {
+        nearest_span(table, side, xs, ys, out, 0);
+        return;
+    }
+    let table = &table[..side * side];
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let last = f32x4_splat(side as f32 - 1.0);
+    let stride = i32x4_splat(side as i32);
+    let base = table.as_ptr().cast::<u32>();
+    let mut i = 0;
+    while i + 4 <= count {
+        // SAFETY: i + 4 <= count, so the 4 positions read and the 4 texels written at i lie
+        // inside `xs`, `ys` and `out` (unaligned `v128` accesses are allowed). Positions are
+        // clamped to [0, side-1] (NaN to 0) before they become indices, so every loaded texel
+        // lies inside `table` (`side * side` texels, which fits in i32).
+        unsafe {
+            let x = i32x4_trunc_sat_f32x4(clamp_f32(v128_load(xs.as_ptr().add(i).cast()), last));
+            let y = i32x4_trunc_sat_f32x4(clamp_f32(v128_load(ys.as_ptr().add(i).cast()), last));
+            let index = i32x4_add(i32x4_mul(y, stride), x);
+            v128_store(out.as_mut_ptr().add(i).cast(), load_4_words(base, index));
+        }
+        i += 4;
+    }
+    nearest_span(table, side, xs, ys, out, i);
+}
+
+/// The four words at the indices in `index`.
+///
+/// # Safety
+///
+/// Every lane of `index` must be a valid (non-negative) index of the words at `base`.
+#[inline]
+unsafe fn load_4_words(base: *const u32, index: v128) -> v128 {
+    let word = |i: i32| {
+        // SAFETY: the caller guarantees that every lane is a valid index; texels are `[u8; 4]`,
+        // so the word may be unaligned.
+        unsafe { base.add(i as u32 as usize).read_unaligned() }
+    };
+    u32x4(
+        word(i32x4_extract_lane::<0>(index)),
+        word(i32x4_extract_lane::<1>(index)),
+        word(i32x4_extract_lane::<2>(index)),
+        word(i32x4_extract_lane::<3>(index)),
+    )
 }

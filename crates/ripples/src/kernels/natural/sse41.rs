@@ -11,7 +11,7 @@
 use std::arch::x86_64::*;
 
 use super::super::LIT_MAX_SIDE;
-use super::bilinear_span;
+use super::{bilinear_span, nearest_span};
 
 /// SSE4.1 version of [`super::bilinear_row`].
 ///
@@ -162,5 +162,67 @@ unsafe fn load_4_pairs(base: *const i64, index: __m128i) -> (__m128i, __m128i) {
     (
         _mm_castps_si128(_mm_shuffle_ps::<0b10_00_10_00>(first, second)),
         _mm_castps_si128(_mm_shuffle_ps::<0b11_01_11_01>(first, second)),
+    )
+}
+
+/// SSE4.1 version of [`super::nearest_row`]: 4 positions per iteration.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
+pub unsafe fn nearest_row(
+    table: &[[u8; 4]],
+    side: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    let count = out.len();
+    if side == 0 || side > LIT_MAX_SIDE || side * side > i32::MAX as usize {
+        nearest_span(table, side, xs, ys, out, 0);
+        return;
+    }
+    let table = &table[..side * side];
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let last = _mm_set1_ps(side as f32 - 1.0);
+    let stride = _mm_set1_epi32(side as i32);
+    let base = table.as_ptr().cast::<i32>();
+    let mut i = 0;
+    while i + 4 <= count {
+        // SAFETY: i + 4 <= count, so the 4 positions read and the 4 texels written at i lie
+        // inside `xs`, `ys` and `out`. Positions are clamped to [0, side-1] (NaN to 0) before
+        // they become indices, so every loaded texel lies inside `table` (`side * side` texels,
+        // which fits in i32).
+        unsafe {
+            let x = _mm_cvttps_epi32(clamp_ps(_mm_loadu_ps(xs.as_ptr().add(i)), last));
+            let y = _mm_cvttps_epi32(clamp_ps(_mm_loadu_ps(ys.as_ptr().add(i)), last));
+            let index = _mm_add_epi32(_mm_mullo_epi32(y, stride), x);
+            let texels = load_4_words(base, index);
+            _mm_storeu_si128(out.as_mut_ptr().add(i).cast(), texels);
+        }
+        i += 4;
+    }
+    nearest_span(table, side, xs, ys, out, i);
+}
+
+/// The four words at the indices in `index`.
+///
+/// # Safety
+///
+/// Every lane of `index` must be a valid (non-negative) index of the words at `base`.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+unsafe fn load_4_words(base: *const i32, index: __m128i) -> __m128i {
+    let word = |i: i32| {
+        // SAFETY: the caller guarantees that every lane is a valid index; texels are `[u8; 4]`,
+        // so the word may be unaligned.
+        unsafe { base.add(i as u32 as usize).read_unaligned() }
+    };
+    _mm_setr_epi32(
+        word(_mm_cvtsi128_si32(index)),
+        word(_mm_extract_epi32::<1>(index)),
+        word(_mm_extract_epi32::<2>(index)),
+        word(_mm_extract_epi32::<3>(index)),
     )
 }

@@ -7,7 +7,7 @@
 //! normal. The natural look treats the image as the floor of a pool seen through real water
 //! (Snell's law through a depth, caustics, Fresnel sky reflection, absorption; see
 //! [`crate::kernels`]' `natural` module), from a smoothed field so that cell-sized noise does not
-//! show. The work is done row
+//! show; its frame, scratch rows and sky live in the `natural` submodule. The work is done row
 //! by row by the [`crate::kernels`]; the [`Renderer`] only owns the scratch rows those kernels
 //! need, allocated once, so rendering a frame allocates nothing.
 //!

@@ -16,31 +16,38 @@
 //! # Why it is shaped like this
 //!
 //! The look has to run in real time on a CPU, on four instruction sets, with every backend equal
-//! to this reference bit for bit. Three choices make that affordable:
+//! to this reference bit for bit. These choices make that affordable:
 //!
 //! - **One scalar of the slope.** With the view ray straight down, everything the refraction and
 //!   the reflection need depends on the slope `(p, q)` only through `t = 1 / (1 + p^2 + q^2)`
 //!   (the squared cosine of the angle of incidence): the floor is displaced by `(p, q)` times a
 //!   function of `t`, the Fresnel term is a function of `sqrt(t)`, and the reflected ray is
-//!   `(-2tp, -2tq, 2t - 1)`. A pixel costs one division and one square root for the refraction,
-//!   one square root for Fresnel and one division for the caustics; no `powf`, `sin` or table of
-//!   the slope.
+//!   `(-2tp, -2tq, 2t - 1)`. A pixel costs two divisions (one gives both `t` and the caustics'
+//!   `1 / |det J|`) and two square roots; no `powf`, `sin` or table of the slope.
 //! - **The sky as a table in stereographic coordinates.** Projected from the nadir, the
 //!   reflected ray's direction lands at exactly `-(p, q)` on the plane: the horizon is the unit
 //!   circle, the zenith its centre. So the sky is a [`SKY_SIDE`]-square RGBA table over
-//!   `[-1, 1]^2`, sampled bilinearly at `-(p, q)` like the floor; texels outside the disc hold
-//!   what lies beyond the horizon. Any sky (the built-in gradient, a photograph) is baked into
-//!   it once.
+//!   `[-1, 1]^2`, read at the nearest texel of `-(p, q)`; texels outside the disc hold what lies
+//!   beyond the horizon. Any sky (the built-in gradient, a photograph) is baked into it once.
+//!   Nearest is enough: above the horizon Fresnel reflects 2 to 2.2% of the sky, so a texel's
+//!   step in the built-in gradient is a fraction of a level, and bilinear reads cost four times
+//!   the memory accesses.
 //! - **Three stages per chunk of [`CHUNK`] pixels.** The *optics* (slopes to sample positions and
 //!   light factors) and the *blend* (samples and factors to bytes) are element-wise `f32` loops
 //!   in plain Rust, which the compiler vectorises for each backend from one body: Rust never
 //!   contracts `a * b + c` into a fused multiply-add nor reassociates, and `sqrt` and division
 //!   are exactly rounded on every instruction set, so the vector code does exactly the
-//!   reference's operations on each lane (the same reasoning as [`super::float`]). Only the
-//!   *bilinear sampling* between them gathers from memory, which compilers do not vectorise; it
-//!   is written by hand per backend (`natural/avx2.rs`, ...) in the fixed-point arithmetic of the
-//!   lit look (1/128-pixel weights, blends in 16-bit lanes), once for the floor and once for
-//!   the sky. The chunk's positions and factors live in small arrays that stay in L1.
+//!   reference's operations on each lane (the same reasoning as [`super::float`]). Between them,
+//!   the *samplers* read memory at computed positions, which compilers do not vectorise; they are
+//!   written by hand per backend (`natural/avx2.rs`, `sse41.rs`, `neon.rs`, `simd128.rs`): the
+//!   floor bilinearly in the fixed-point arithmetic of the lit look (1/128-pixel weights, blends
+//!   in 16-bit lanes), the sky at the nearest texel. The chunk's positions and factors live in
+//!   small arrays that stay in L1.
+//! - **Vectorisable arithmetic only.** Bytes are rounded by adding `2^23` (a float-to-integer
+//!   conversion with Rust's saturating semantics became a branch per lane), neighbours are read
+//!   from separate slices (offsets inside one slice left the last vector of every chunk to
+//!   scalar code), and the glint is cut off before its squarings reach subnormal numbers (which
+//!   cost x86 a hundred cycles each).
 //!
 //! The slopes and curvatures come from a *smoothed* height field ([`smooth_columns`] and
 //! [`smooth_row`], a 5x5 binomial filter): the filter cancels a cell-sized checkerboard exactly,

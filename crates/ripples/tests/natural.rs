@@ -471,7 +471,7 @@ fn reflected(heights: &[f32], look: &Look, sky: Option<&SkyImage<'_>>) -> [u8; 4
     pool.set_solver(SolverKind::Wave).unwrap();
     pool.set_heights(Heights::F32(heights)).unwrap();
     pool.set_sky(sky);
-    let floor = vec![0, 0, 0, 255].repeat(WIDTH * HEIGHT);
+    let floor = [0, 0, 0, 255].repeat(WIDTH * HEIGHT);
     let mut frame = vec![0; floor.len()];
     pool.render(look, &floor, &mut frame).unwrap();
     let middle = ((HEIGHT / 2) * WIDTH + WIDTH / 2) * 4;
@@ -506,7 +506,7 @@ fn a_sky_picture_is_reflected_top_edge_overhead_and_bottom_edge_at_the_horizon()
     let mut pool = Pool::new(8, 8).unwrap();
     pool.set_sky(Some(&sky));
     pool.set_sky(None);
-    let floor = vec![0, 0, 0, 255].repeat(64);
+    let floor = [0, 0, 0, 255].repeat(64);
     let mut frame = vec![0; floor.len()];
     pool.render(&look, &floor, &mut frame).unwrap();
     assert_eq!(frame[..4], [1, 2, 4, 255]);

@@ -697,11 +697,17 @@ struct RowJob<'a> {
     sky: &'a [[u8; 4]],
 }
 
+/// A bilinear sampler: [`bilinear_row`]'s arguments.
+type BilinearSampler = fn(&[[u8; 4]], usize, usize, &[f32], &[f32], &mut [[u8; 4]]);
+
+/// A nearest-texel sampler: [`nearest_row`]'s arguments.
+type NearestSampler = fn(&[[u8; 4]], usize, &[f32], &[f32], &mut [[u8; 4]]);
+
 /// A backend's samplers: [`bilinear_row`] for the floor and [`nearest_row`] for the sky.
 #[derive(Clone, Copy)]
 struct Samplers {
-    bilinear: fn(&[[u8; 4]], usize, usize, &[f32], &[f32], &mut [[u8; 4]]),
-    nearest: fn(&[[u8; 4]], usize, &[f32], &[f32], &mut [[u8; 4]]),
+    bilinear: BilinearSampler,
+    nearest: NearestSampler,
 }
 
 /// The plain bodies of the stages, compiled once per backend (see the module docs).

@@ -80,6 +80,9 @@ pub struct Scene {
     pub boundary: Boundary,
     /// Wall mask image (dark pixels are walls), relative to the scene file.
     pub obstacles: Option<String>,
+    /// The sky the natural look reflects: a picture, relative to the scene file, mapped as
+    /// [`crate::SkyImage`] says (the built-in gradient when absent).
+    pub sky: Option<String>,
     /// Wave solver: speed in cells per step, `(0, 4]`.
     pub wave_speed: f32,
     /// Wave solver: fraction of amplitude lost per step, `[0, 1)`.
@@ -123,6 +126,7 @@ impl Default for Scene {
             sources: Vec::new(),
             boundary: Boundary::Reflect,
             obstacles: None,
+            sky: None,
             wave_speed: WaveSolver::DEFAULT_WAVE_SPEED,
             damping: WaveSolver::DEFAULT_DAMPING,
             stiffness: SpringSolver::DEFAULT_STIFFNESS,

@@ -407,7 +407,7 @@ pub struct WaterArgs {
     pub depth: Option<f32>,
 
     /// Natural look: strength of the caustics, the bright and dark patterns of sunlight
-    /// focused by the waves on the floor, 0..=4 [default: 0.15].
+    /// focused by the waves on the floor, 0..=4 [default: 0.1].
     #[arg(
         long,
         value_name = "K",
@@ -459,7 +459,7 @@ pub struct WaterArgs {
     pub sky: Option<PathBuf>,
 
     /// Natural look: pixels of surface height per unit of the simulation's height, 0..=16;
-    /// taller waves bend and focus the light more [default: 0.04].
+    /// taller waves bend and focus the light more [default: 0.03].
     #[arg(
         long,
         value_name = "K",

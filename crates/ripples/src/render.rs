@@ -144,12 +144,12 @@ impl Default for Look {
             spring_refraction: -0.35,
             spring_transparency: 0.0005,
             depth: 48.0,
-            caustics: 0.15,
+            caustics: 0.1,
             sun_elevation: 60.0,
             sun_azimuth: 120.0,
             water_colour: [190, 230, 225],
             clarity: 600.0,
-            wave_height: 0.04,
+            wave_height: 0.03,
         }
     }
 }

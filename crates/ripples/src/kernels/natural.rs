@@ -77,7 +77,7 @@ pub const FRESNEL_HEAD_ON: f32 = 0.02;
 
 /// Largest brightening the caustics give a pixel (`1 / |det J|` is clamped to it: where the
 /// light's landing map folds, the determinant passes through 0).
-pub const CAUSTIC_MAX: f32 = 6.0;
+pub const CAUSTIC_MAX: f32 = 4.0;
 
 /// The smallest `|det J|` the caustics divide by: `1 / CAUSTIC_MAX`.
 pub const MIN_SPREAD: f32 = 1.0 / CAUSTIC_MAX;

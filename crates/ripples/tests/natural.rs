@@ -93,6 +93,17 @@ fn flat_water_is_the_floor_tinted_by_absorption_with_two_percent_of_sky() {
             );
         }
         assert_eq!(frame[0][3], 255);
+        // At every simulation scale, every row.
+        for scale in [2_u32, 3, 5] {
+            let cells = WIDTH.div_ceil(scale as usize) * HEIGHT.div_ceil(scale as usize);
+            let coarse = render_scaled(
+                &vec![0.0; cells],
+                scale,
+                &look,
+                &uniform_floor(floor_colour),
+            );
+            assert_eq!(coarse, frame, "flat water at scale {scale}");
+        }
     }
     // Deep murky water is visibly tinted; white water colour tints nothing.
     let clear = Look {

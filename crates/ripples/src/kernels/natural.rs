@@ -319,17 +319,18 @@ pub enum SurfaceRows<'a> {
         /// Smoothed grid row `y + 1`.
         down: &'a [f32],
     },
-    /// Simulation scale `scale` > 1: the surface (`p`, `q`, `z_xx`, `z_xy`, `z_yy`, see
+    /// Simulation scale `scale` > 1: the slopes and the caustic gain (`p`, `q`, `gain`, see
     /// [`surface_row`]) of this image row at the grid's columns, already blended between the
     /// two grid rows around it ([`lerp_rows`]), each `grid_width + 2 * ROW_PAD` long with the
-    /// edge values repeated in the padding. Pixel `x` interpolates it linearly at grid column
+    /// edge values repeated in the padding. The optics then take `t = 1 / (1 + (p*p + q*q))`
+    /// with its own division and the interpolated gain. Pixel `x` interpolates it linearly at grid column
     /// `u = (x + 0.5) / scale - 0.5`: with `k = x % scale`, `i = x / scale` and
     /// `d = (k + 0.5) / scale - 0.5`, between padded columns `i + 1` and `i + 2` with weight `d`
     /// when `d >= 0`, between `i` and `i + 1` with weight `1 + d` otherwise
     /// (`a + (b - a) * weight`).
     Grid {
-        /// The five surface quantities at the grid's columns.
-        rows: [&'a [f32]; 5],
+        /// `p`, `q` and the caustic gain at the grid's columns.
+        rows: [&'a [f32]; 3],
         /// Pixels per cell.
         scale: u32,
     },
@@ -633,9 +634,13 @@ pub fn smooth_row(backend: Backend, columns: &[f32], out: &mut [f32]) {
     }
 }
 
-/// The surface of one grid row for a simulation scale above 1: `p`, `q`, `z_xx`, `z_xy`,
-/// `z_yy` (in pixel units, as [`SurfaceRows::Smoothed`] states them) from three smoothed rows,
-/// each output `width + 2 * ROW_PAD` long with its edge values repeated in the padding.
+/// The surface of one grid row for a simulation scale above 1: the slopes `p`, `q` (in pixel
+/// units, as [`SurfaceRows::Smoothed`] states them) and the caustic gain, from three smoothed
+/// rows, each output `width + 2 * ROW_PAD` long with its edge values repeated in the padding.
+/// The gain is the reference's with the grid's curvatures: `focus = 1 / spread` (one division;
+/// see [`natural_render_row`] for `spread`), `gain = 1 + caustics * (focus - 1)`. Coarse
+/// simulations interpolate the gain rather than the three curvatures, which keeps the caustics'
+/// arithmetic on the grid, once per cell.
 #[inline]
 pub fn surface_row(
     backend: Backend,
@@ -643,7 +648,7 @@ pub fn surface_row(
     mid: &[f32],
     down: &[f32],
     look: &NaturalLook,
-    out: [&mut [f32]; 5],
+    out: [&mut [f32]; 3],
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
@@ -660,15 +665,15 @@ pub fn surface_row(
     }
 }
 
-/// Blends the surfaces of two grid rows for an image row between them:
+/// Blends the surfaces (`p`, `q`, gain) of two grid rows for an image row between them:
 /// `out[k][i] = above[k][i] + (below[k][i] - above[k][i]) * weight`.
 #[inline]
 pub fn lerp_rows(
     backend: Backend,
-    above: [&[f32]; 5],
-    below: [&[f32]; 5],
+    above: [&[f32]; 3],
+    below: [&[f32]; 3],
     weight: f32,
-    out: [&mut [f32]; 5],
+    out: [&mut [f32]; 3],
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
@@ -778,31 +783,63 @@ mod plain {
                 let scale = scale.max(1) as usize;
                 let grid_width = width.div_ceil(scale);
                 let rows = rows.map(|r| &r[..grid_width + 2 * ROW_PAD]);
-                let mut scattered = [[0u8; 4]; CHUNK];
-                for phase in 0..scale.min(width) {
-                    // Pixels `phase + scale * i`: the same interpolation weight for every `i`.
-                    let pixels = (width - phase).div_ceil(scale);
-                    let offset = (phase as f32 + 0.5) / scale as f32 - 0.5;
-                    let (first, weight) = if offset >= 0.0 {
-                        (1, offset)
-                    } else {
-                        (0, 1.0 + offset)
-                    };
-                    let mut start = 0;
-                    while start < pixels {
-                        let count = CHUNK.min(pixels - start);
+                // Blocks of grid columns; in each, the pixels of one phase (`x % scale`) share
+                // their interpolation weight, so each phase is one vectorised pass, and the
+                // phases are then interleaved into the row in order (written one phase at a
+                // time, a row's pixels took a fifth of the frame at scale 2).
+                let block = (CHUNK / scale / 8 * 8).max(1);
+                let mut phased = [[0u8; 4]; CHUNK];
+                let mut start = 0;
+                while start < grid_width {
+                    let columns = block.min(grid_width - start);
+                    let x0 = scale * start;
+                    let x_end = width.min(x0 + scale * columns);
+                    for phase in 0..scale.min(x_end - x0) {
+                        let count = (x_end - x0 - phase).div_ceil(scale);
+                        let offset = (phase as f32 + 0.5) / scale as f32 - 0.5;
+                        let (first, weight) = if offset >= 0.0 {
+                            (1, offset)
+                        } else {
+                            (0, 1.0 + offset)
+                        };
                         let window = rows.map(|r| &r[first + start..first + start + count + 1]);
-                        let column = (phase + scale * start) as f32;
+                        let column = (x0 + phase) as f32;
                         let step = scale as f32;
                         optics_grid(row.look, window, weight, column, step, y, &mut chunk, count);
-                        finish_chunk(row, &mut chunk, count, sample, &mut scattered[..count]);
-                        let x0 = phase + scale * start;
-                        for (i, pixel) in scattered[..count].iter().enumerate() {
-                            dst_row[x0 + scale * i] = *pixel;
-                        }
-                        start += count;
+                        let out = &mut phased[phase * block..phase * block + count];
+                        finish_chunk(row, &mut chunk, count, sample, out);
                     }
+                    let mut interleaved = [[0u8; 4]; CHUNK];
+                    match scale {
+                        2 => interleave::<2>(&phased, block, &mut interleaved),
+                        3 => interleave::<3>(&phased, block, &mut interleaved),
+                        4 => interleave::<4>(&phased, block, &mut interleaved),
+                        _ => {
+                            for phase in 0..scale {
+                                let pixels = &phased[phase * block..(phase + 1) * block];
+                                let targets = interleaved[phase..].iter_mut().step_by(scale);
+                                for (target, pixel) in targets.zip(pixels) {
+                                    *target = *pixel;
+                                }
+                            }
+                        }
+                    }
+                    dst_row[x0..x_end].copy_from_slice(&interleaved[..x_end - x0]);
+                    start += columns;
                 }
+            }
+        }
+    }
+
+    /// Puts `S` phases of `block` pixels each (`phased[phase * block + i]`) in pixel order
+    /// (`out[S * i + phase]`), as words, which the compiler interleaves in vector registers.
+    #[inline(always)]
+    fn interleave<const S: usize>(phased: &[[u8; 4]], block: usize, out: &mut [[u8; 4]]) {
+        let phases: [&[[u8; 4]]; S] =
+            std::array::from_fn(|phase| &phased[phase * block..(phase + 1) * block]);
+        for (i, group) in out[..S * block].chunks_exact_mut(S).enumerate() {
+            for phase in 0..S {
+                group[phase] = phases[phase][i];
             }
         }
     }
@@ -892,7 +929,7 @@ mod plain {
     #[inline(always)]
     fn optics_grid(
         look: &NaturalLook,
-        rows: [&[f32]; 5],
+        rows: [&[f32]; 3],
         weight: f32,
         column: f32,
         step: f32,
@@ -900,7 +937,10 @@ mod plain {
         chunk: &mut Chunk,
         count: usize,
     ) {
-        let [p, q, xx, xy, yy] = rows.map(|r| (&r[..count], &r[1..count + 1]));
+        let [p, q, gain] = rows.map(|r| &r[..count + 1]);
+        let (p0, p1) = (&p[..count], &p[1..count + 1]);
+        let (q0, q1) = (&q[..count], &q[1..count + 1]);
+        let (gain0, gain1) = (&gain[..count], &gain[1..count + 1]);
         let offsets = &OFFSETS[..count];
         let Outputs {
             floor_x,
@@ -911,16 +951,11 @@ mod plain {
             fresnel,
             sheen,
         } = Outputs::new(chunk, count);
-        let lerp = |(a, b): (&[f32], &[f32]), i: usize| a[i] + (b[i] - a[i]) * weight;
         for i in 0..count {
-            let surface = [
-                lerp(p, i),
-                lerp(q, i),
-                lerp(xx, i),
-                lerp(xy, i),
-                lerp(yy, i),
-            ];
-            let light = optics(look, column + step * offsets[i], y, surface);
+            let p = p0[i] + (p1[i] - p0[i]) * weight;
+            let q = q0[i] + (q1[i] - q0[i]) * weight;
+            let gain = gain0[i] + (gain1[i] - gain0[i]) * weight;
+            let light = optics_with_gain(look, column + step * offsets[i], y, p, q, gain);
             [
                 floor_x[i],
                 floor_y[i],
@@ -959,27 +994,62 @@ mod plain {
         }
     }
 
-    /// One pixel's optics (see [`natural_render_row`]): the floor's and the sky's sample
-    /// positions, and the transmitted, Fresnel and sheen factors.
+    /// One pixel's optics from its surface (see [`natural_render_row`]): the floor's and the
+    /// sky's sample positions, and the transmitted, Fresnel and sheen factors.
     #[inline(always)]
     fn optics(look: &NaturalLook, column: f32, row: f32, surface: [f32; 5]) -> [f32; 7] {
         let [p, q, xx, xy, yy] = surface;
         let secant_squared = 1.0 + (p * p + q * q);
-        let [c0, c1, c2] = look.caustic_trace;
-        let trace = (c0 * xx + c1 * xy) + c2 * yy;
-        let det = (1.0 + trace) + look.caustic_det * (xx * yy - xy * xy);
-        let spread = det.abs();
-        let spread = if spread > MIN_SPREAD {
-            spread
-        } else {
-            MIN_SPREAD
-        };
+        let spread = caustic_spread(look, xx, xy, yy);
         // One division for two reciprocals.
         let inverse = 1.0 / (secant_squared * spread);
         let cos_squared = inverse * spread;
         let focus = inverse * secant_squared;
         let gain = 1.0 + look.caustics * (focus - 1.0);
+        light(look, column, row, p, q, cos_squared, gain)
+    }
 
+    /// [`optics`] from a slope and a caustic gain computed on the grid.
+    #[inline(always)]
+    fn optics_with_gain(
+        look: &NaturalLook,
+        column: f32,
+        row: f32,
+        p: f32,
+        q: f32,
+        gain: f32,
+    ) -> [f32; 7] {
+        let cos_squared = 1.0 / (1.0 + (p * p + q * q));
+        light(look, column, row, p, q, cos_squared, gain)
+    }
+
+    /// `|det J|` of the sunlight's landing map, or [`MIN_SPREAD`] unless it is larger (NaN
+    /// too).
+    #[inline(always)]
+    fn caustic_spread(look: &NaturalLook, xx: f32, xy: f32, yy: f32) -> f32 {
+        let [c0, c1, c2] = look.caustic_trace;
+        let trace = (c0 * xx + c1 * xy) + c2 * yy;
+        let det = (1.0 + trace) + look.caustic_det * (xx * yy - xy * xy);
+        let spread = det.abs();
+        if spread > MIN_SPREAD {
+            spread
+        } else {
+            MIN_SPREAD
+        }
+    }
+
+    /// The optics once the squared cosine of incidence and the caustic gain are known.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn light(
+        look: &NaturalLook,
+        column: f32,
+        row: f32,
+        p: f32,
+        q: f32,
+        cos_squared: f32,
+        gain: f32,
+    ) -> [f32; 7] {
         let root = (cos_squared * (look.eta_complement + look.eta_squared * cos_squared)).sqrt();
         let bend = look.eta * cos_squared - root;
         let reach = (bend * look.depth) / (bend - look.eta);
@@ -1077,9 +1147,9 @@ mod plain {
         mid: &[f32],
         down: &[f32],
         look: &NaturalLook,
-        out: [&mut [f32]; 5],
+        out: [&mut [f32]; 3],
     ) {
-        let [p, q, xx, xy, yy] = out;
+        let [p, q, gain] = out;
         let padded = p.len();
         let Some(width) = padded.checked_sub(2 * ROW_PAD).filter(|&w| w > 0) else {
             return;
@@ -1087,8 +1157,7 @@ mod plain {
         let (up, mid, down) = (&up[..padded], &mid[..padded], &down[..padded]);
         let inner = ROW_PAD..ROW_PAD + width;
         let (p_out, q_out) = (&mut p[inner.clone()], &mut q[inner.clone()]);
-        let (xx_out, xy_out) = (&mut xx[inner.clone()], &mut xy[inner.clone()]);
-        let yy_out = &mut yy[inner];
+        let gain_out = &mut gain[inner];
         let (left, centre, right) = (&mid[..width], &mid[1..width + 1], &mid[2..width + 2]);
         let (up_left, above, up_right) = (&up[..width], &up[1..width + 1], &up[2..width + 2]);
         let (down_left, below, down_right) =
@@ -1098,12 +1167,14 @@ mod plain {
             let (a, b) = (above[x], below[x]);
             p_out[x] = look.slope_scale * (r - l);
             q_out[x] = look.slope_scale * (b - a);
-            xx_out[x] = look.curvature_scale * ((r - c) - (c - l));
-            xy_out[x] =
+            let xx = look.curvature_scale * ((r - c) - (c - l));
+            let xy =
                 look.cross_scale * ((down_right[x] - down_left[x]) - (up_right[x] - up_left[x]));
-            yy_out[x] = look.curvature_scale * ((b - c) - (c - a));
+            let yy = look.curvature_scale * ((b - c) - (c - a));
+            let focus = 1.0 / caustic_spread(look, xx, xy, yy);
+            gain_out[x] = 1.0 + look.caustics * (focus - 1.0);
         }
-        for row in [p, q, xx, xy, yy] {
+        for row in [p, q, gain] {
             row[0] = row[1];
             row[width + 1] = row[width];
         }
@@ -1111,10 +1182,10 @@ mod plain {
 
     #[inline(always)]
     pub(super) fn lerp_rows(
-        above: [&[f32]; 5],
-        below: [&[f32]; 5],
+        above: [&[f32]; 3],
+        below: [&[f32]; 3],
         weight: f32,
-        out: [&mut [f32]; 5],
+        out: [&mut [f32]; 3],
     ) {
         for ((a, b), out) in above.into_iter().zip(below).zip(out) {
             let width = out.len();
@@ -1199,17 +1270,17 @@ macro_rules! backend_stages {
                 mid: &[f32],
                 down: &[f32],
                 look: &NaturalLook,
-                out: [&mut [f32]; 5],
+                out: [&mut [f32]; 3],
             ) {
                 plain::surface_row(up, mid, down, look, out)
             }
 
             #[target_feature(enable = $feature)]
             pub(super) fn lerp_rows(
-                above: [&[f32]; 5],
-                below: [&[f32]; 5],
+                above: [&[f32]; 3],
+                below: [&[f32]; 3],
                 weight: f32,
-                out: [&mut [f32]; 5],
+                out: [&mut [f32]; 3],
             ) {
                 plain::lerp_rows(above, below, weight, out)
             }

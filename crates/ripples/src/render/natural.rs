@@ -341,10 +341,10 @@ struct StripRows {
     holds: [usize; 4],
     /// Scale above 1: the surfaces of the grid rows above and below the image row, the upper
     /// one's index (`usize::MAX`: none), and their blend for the image row.
-    above: [Vec<f32>; 5],
-    below: [Vec<f32>; 5],
+    above: [Vec<f32>; 3],
+    below: [Vec<f32>; 3],
     above_row: usize,
-    blended: [Vec<f32>; 5],
+    blended: [Vec<f32>; 3],
 }
 
 impl StripRows {
@@ -383,7 +383,7 @@ impl StripRows {
             let above = v as usize;
             let below = (above + 1).min(field.height - 1);
             if above != self.above_row {
-                if above == self.above_row.wrapping_add(1) {
+                if self.above_row != usize::MAX && above == self.above_row + 1 {
                     std::mem::swap(&mut self.above, &mut self.below);
                 } else {
                     self.surface(frame, above, Slot::Above);
@@ -392,19 +392,19 @@ impl StripRows {
                 self.above_row = above;
             }
             let weight = v - above as f32;
-            let [a0, a1, a2, a3, a4] = &self.above;
-            let [b0, b1, b2, b3, b4] = &self.below;
-            let [o0, o1, o2, o3, o4] = &mut self.blended;
+            let [a0, a1, a2] = &self.above;
+            let [b0, b1, b2] = &self.below;
+            let [o0, o1, o2] = &mut self.blended;
             natural::lerp_rows(
                 frame.backend,
-                [a0, a1, a2, a3, a4],
-                [b0, b1, b2, b3, b4],
+                [a0, a1, a2],
+                [b0, b1, b2],
                 weight,
-                [o0, o1, o2, o3, o4],
+                [o0, o1, o2],
             );
-            let [r0, r1, r2, r3, r4] = &self.blended;
+            let [r0, r1, r2] = &self.blended;
             SurfaceRows::Grid {
-                rows: [r0, r1, r2, r3, r4],
+                rows: [r0, r1, r2],
                 scale: frame.scale as u32,
             }
         };
@@ -456,14 +456,14 @@ impl StripRows {
             Slot::Above => &mut self.above,
             Slot::Below => &mut self.below,
         };
-        let [o0, o1, o2, o3, o4] = out;
+        let [o0, o1, o2] = out;
         natural::surface_row(
             frame.backend,
             &self.smoothed[up % 4],
             &self.smoothed[mid % 4],
             &self.smoothed[down % 4],
             &frame.look,
-            [o0, o1, o2, o3, o4],
+            [o0, o1, o2],
         );
     }
 }

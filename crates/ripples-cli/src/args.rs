@@ -408,7 +408,7 @@ pub struct WaterArgs {
     pub depth: Option<f32>,
 
     /// Natural look: strength of the caustics, the bright and dark patterns of sunlight
-    /// focused by the waves on the floor, 0..=4 [default: 0.15].
+    /// focused by the waves on the floor, 0..=4 [default: 0.1].
     #[arg(
         long,
         value_name = "K",
@@ -452,8 +452,15 @@ pub struct WaterArgs {
     )]
     pub clarity: Option<f32>,
 
+    /// Natural look: a picture of the sky for the reflections: its top edge is straight up, its
+    /// bottom edge the horizon, and its width goes once around, its middle beyond the top of
+    /// the picture (an ordinary photo of a sky works; crop a 2:1 panorama to its top half)
+    /// [default: a blue sky, paler at the horizon].
+    #[arg(long, value_name = "FILE")]
+    pub sky: Option<PathBuf>,
+
     /// Natural look: pixels of surface height per unit of the simulation's height, 0..=16;
-    /// taller waves bend and focus the light more [default: 0.04].
+    /// taller waves bend and focus the light more [default: 0.03].
     #[arg(
         long,
         value_name = "K",

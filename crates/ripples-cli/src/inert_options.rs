@@ -162,6 +162,7 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             args.wave_height.is_some(),
             RenderMode::Natural,
         ),
+        ("--sky", args.sky.is_some(), RenderMode::Natural),
     ];
     for (option, given, owner) in look_options {
         if given && !reachable(owner) {
@@ -183,6 +184,13 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             "--spring-transparency has no effect: the transparency comes from the water's \
              velocity, which only the spring solver keeps, and the solver is {}",
             solver.name()
+        ));
+    }
+    if args.sky.is_none() && scene.sky.is_some() && !reachable(RenderMode::Natural) {
+        warnings.push(format!(
+            "the scene's sky has no effect: the natural look reflects it, and the look is {} \
+             (--render natural uses it)",
+            look.name()
         ));
     }
     warnings

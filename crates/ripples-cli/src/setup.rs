@@ -58,6 +58,7 @@ struct PicturePaths {
     obstacles: Option<InputFile>,
     stiffness_map: Option<InputFile>,
     viscosity_map: Option<InputFile>,
+    sky: Option<InputFile>,
 }
 
 impl PicturePaths {
@@ -86,6 +87,7 @@ impl PicturePaths {
             obstacles: pick(&args.obstacles, |s| &s.obstacles, "obstacles image"),
             stiffness_map: pick(&args.stiffness_map, |s| &s.stiffness_map, "stiffness map"),
             viscosity_map: pick(&args.viscosity_map, |s| &s.viscosity_map, "viscosity map"),
+            sky: pick(&args.sky, |s| &s.sky, "sky image"),
         }
     }
 }
@@ -109,6 +111,7 @@ pub fn input_files(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Vec<Inpu
         paths.obstacles,
         paths.stiffness_map,
         paths.viscosity_map,
+        paths.sky,
     ]
     .into_iter()
     .flatten()
@@ -133,6 +136,8 @@ pub struct WaterPlan {
     /// The spring maps' pictures (loaded only for the spring solver).
     stiffness_map: Option<SourceImage>,
     viscosity_map: Option<SourceImage>,
+    /// The sky picture the natural look reflects (loaded only when that look can be shown).
+    sky: Option<SourceImage>,
     /// How pictures, and the scene with them, meet a pool of another shape.
     pub fit: Fit,
     /// The colour of the bars around a picture fitted with [`Fit::Contain`].
@@ -274,6 +279,13 @@ impl WaterPlan {
             } else {
                 (None, None)
             };
+        // Only the natural look reflects a sky; the window's L key switches it with the classic
+        // look, so a window that starts natural keeps it.
+        let sky = if scene.render == ripples::RenderMode::Natural {
+            load_optional(paths.sky.as_ref())?
+        } else {
+            None
+        };
         Ok(Self {
             scene,
             scene_name,
@@ -282,6 +294,7 @@ impl WaterPlan {
             obstacles,
             stiffness_map,
             viscosity_map,
+            sky,
             fit,
             background,
             scene_size,
@@ -319,6 +332,13 @@ impl WaterPlan {
         let mut runner = SceneRunner::new(scene, width, height)
             .map_err(|error| anyhow!("{}: {error}", self.scene_name))?;
         let pool = runner.pool_mut();
+        if let Some(sky) = &self.sky {
+            pool.set_sky(Some(&ripples::SkyImage::new(
+                &sky.pixels,
+                sky.width,
+                sky.height,
+            )?));
+        }
         if let Some(picture) = &self.obstacles {
             let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
             let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();

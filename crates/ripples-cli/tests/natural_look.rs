@@ -120,3 +120,102 @@ fn natural_options_warn_when_the_look_is_another() {
         assert!(messages.contains(&warning), "{messages}");
     }
 }
+
+/// An `8x4` sky picture at `dir/name`: `top` along the top row, `rest` below it.
+fn sky_png(dir: &Path, name: &str, top: [u8; 3], rest: [u8; 3]) {
+    image::RgbaImage::from_fn(8, 4, |_, y| {
+        let [r, g, b] = if y == 0 { top } else { rest };
+        image::Rgba([r, g, b, 255])
+    })
+    .save_with_format(dir.join(name), image::ImageFormat::Png)
+    .unwrap();
+}
+
+#[test]
+fn a_sky_picture_from_the_options_or_the_scene_is_reflected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    sky_png(path, "sky.png", [255, 40, 0], [255, 255, 255]);
+    let (built_in, _) = still(path, "built-in.png", &["--render", "natural"]);
+    let (sunset, messages) = still(
+        path,
+        "sunset.png",
+        &["--render", "natural", "--sky", "sky.png"],
+    );
+    assert!(!messages.contains("warning"), "{messages}");
+    assert_ne!(sunset, built_in, "the sky shows in the reflections");
+    // The calm corner reflects the zenith, the picture's top row, at 2%: redder than blue.
+    let corner = &sunset[..4];
+    assert!(
+        corner[0] > built_in[0] && corner[2] < built_in[2],
+        "{corner:?}"
+    );
+    std::fs::create_dir(path.join("scenes")).unwrap();
+    sky_png(
+        &path.join("scenes"),
+        "sky.png",
+        [255, 40, 0],
+        [255, 255, 255],
+    );
+    std::fs::write(
+        path.join("scenes/sunset.toml"),
+        "render = \"natural\"\nsky = \"sky.png\"\n",
+    )
+    .unwrap();
+    let (from_scene, _) = still(path, "scene.png", &["--scene", "scenes/sunset.toml"]);
+    assert_eq!(from_scene, sunset, "the scene's sky is the option's");
+}
+
+#[test]
+fn a_sky_picture_that_cannot_be_used_is_one_clear_error_and_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let run = |args: &[&str]| {
+        let mut all = vec![
+            "render", "--render", "natural", "--size", "24x16", "--frames", "2",
+        ];
+        all.extend_from_slice(args);
+        ripples(&all, path)
+    };
+    let output = run(&["--sky", "nowhere.png", "--out", "x.gif"]);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(message.contains("nowhere.png"), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(!path.join("x.gif").exists());
+
+    sky_png(path, "sky.png", [0, 0, 0], [9, 9, 9]);
+    let original = std::fs::read(path.join("sky.png")).unwrap();
+    let output = run(&["--sky", "sky.png", "--out", "sky.png"]);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{message}");
+    assert!(
+        message.contains("output 'sky.png' is the sky image 'sky.png'"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(path.join("sky.png")).unwrap(), original);
+}
+
+#[test]
+fn a_sky_warns_when_the_look_is_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    sky_png(path, "sky.png", [0, 0, 0], [9, 9, 9]);
+    let (_, messages) = still(path, "lit.png", &["--sky", "sky.png"]);
+    assert!(
+        messages.contains(
+            "warning: --sky has no effect: it tunes the natural look, and the look is default \
+             (--render natural uses it)"
+        ),
+        "{messages}"
+    );
+    std::fs::write(path.join("lit.toml"), "sky = \"sky.png\"\n").unwrap();
+    let (_, messages) = still(path, "scene.png", &["--scene", "lit.toml"]);
+    assert!(
+        messages.contains(
+            "warning: the scene's sky has no effect: the natural look reflects it, and the look \
+             is default (--render natural uses it)"
+        ),
+        "{messages}"
+    );
+}

@@ -10,7 +10,7 @@ use crate::boundary::{Boundary, Obstacles, Sponge};
 use crate::error::Error;
 use crate::kernels::natural::PixelOrder;
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
-use crate::render::{FieldView, Heights, Look, Renderer};
+use crate::render::{FieldView, Heights, Look, Renderer, SkyImage};
 use crate::solver::{Solver, SolverKind};
 use crate::sources::{Generator, Reach, Stone, stamp_polyline};
 use crate::wall_look::WallLook;
@@ -366,6 +366,13 @@ impl Pool {
             .iter()
             .map(|&[x, y]| [x.div_euclid(scale), y.div_euclid(scale)]);
         self.solver.swipe_path(cells, radius, strength);
+    }
+
+    /// Sets the sky the natural look reflects: a picture (see [`SkyImage`] for how it is
+    /// mapped onto the sky), or the built-in gradient for `None`. The picture is reduced to a
+    /// small table now, so it costs nothing per frame.
+    pub fn set_sky(&mut self, sky: Option<&SkyImage<'_>>) {
+        self.renderer.set_sky(sky);
     }
 
     /// Renders the water over `src` into `dst`, both RGBA bytes of `width x height` pixels. A

@@ -7,7 +7,7 @@
 //! normal. The natural look treats the image as the floor of a pool seen through real water
 //! (Snell's law through a depth, caustics, Fresnel sky reflection, absorption; see
 //! [`crate::kernels`]' `natural` module), from a smoothed field so that cell-sized noise does not
-//! show. The work is done row
+//! show; its frame, scratch rows and sky live in the `natural` submodule. The work is done row
 //! by row by the [`crate::kernels`]; the [`Renderer`] only owns the scratch rows those kernels
 //! need, allocated once, so rendering a frame allocates nothing.
 //!
@@ -22,11 +22,15 @@
 
 use crate::classic::ClassicSolver;
 use crate::error::Error;
-use crate::kernels::natural::{self, NaturalLook, NaturalParameters, PixelOrder, SurfaceMut};
+use crate::kernels::natural::{NaturalParameters, PixelOrder};
 use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
 use crate::limits::{MAX_SIDE, check_range};
 use crate::parallel;
 use std::ops::Range;
+
+mod natural;
+
+pub use natural::SkyImage;
 
 /// Which look to render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -174,12 +178,12 @@ impl Default for Look {
             spring_refraction: -0.35,
             spring_transparency: 0.0005,
             depth: 48.0,
-            caustics: 0.15,
+            caustics: 0.1,
             sun_elevation: 60.0,
             sun_azimuth: 120.0,
             water_colour: [190, 230, 225],
             clarity: 600.0,
-            wave_height: 0.04,
+            wave_height: 0.03,
         }
     }
 }
@@ -255,7 +259,7 @@ impl Look {
         lit.set_light(self.shading, self.specular, self.shininess);
     }
 
-    /// The natural look's parameters, as its kernel's [`NaturalLook::new`] takes them.
+    /// The natural look's parameters, as its kernel's `NaturalLook::new` takes them.
     pub(crate) fn natural_parameters(&self) -> NaturalParameters {
         NaturalParameters {
             depth: self.depth,
@@ -330,6 +334,8 @@ pub struct Renderer {
     pixel_order: PixelOrder,
     /// Where each image column samples a coarser grid (for simulation scales above 1).
     columns: GridColumns,
+    /// The natural look's scratch rows and sky.
+    natural: natural::NaturalRenderer,
 }
 
 /// Scratch rows of one strip.
@@ -343,8 +349,6 @@ struct StripScratch {
     grid_gradient: [Vec<f32>; 2],
     /// ... and the two grid rows an image row lies between, upsampled along x.
     upsampled: [UpsampledRow; 2],
-    /// The natural look's rows (empty until that look is first rendered).
-    natural: NaturalScratch,
 }
 
 /// A grid row's gradient and velocity upsampled along x to image resolution
@@ -370,110 +374,6 @@ impl UpsampledRow {
     }
 }
 
-/// The natural look's scratch rows of one strip.
-#[derive(Debug, Clone, Default)]
-struct NaturalScratch {
-    smoothed: SmoothedRows,
-    /// The surface (slopes and curvatures, see [`natural::Surface`]) of the two grid rows an
-    /// upsampled image row lies between, and the upper one's index (`usize::MAX`: none).
-    grid_above: [Vec<f32>; 5],
-    grid_below: [Vec<f32>; 5],
-    cached_grid_row: usize,
-    /// The surface at image resolution.
-    pixels: [Vec<f32>; 5],
-}
-
-impl NaturalScratch {
-    /// Sizes the rows (allocating only when a width changed) and forgets the last frame's.
-    fn prepare(&mut self, image_width: usize, grid_width: usize) {
-        let rows = self.smoothed.rows.iter_mut();
-        for row in rows.chain(&mut self.grid_above).chain(&mut self.grid_below) {
-            row.resize(grid_width, 0.0);
-        }
-        for row in &mut self.pixels {
-            row.resize(image_width, 0.0);
-        }
-        self.smoothed.holds = [usize::MAX; 4];
-        self.cached_grid_row = usize::MAX;
-    }
-}
-
-/// Smoothed grid rows ([`natural::smooth_row`]), each computed once per frame: row `r` lives in
-/// slot `r % 4`, so the rows one or two surface rows need (at most four in a row) never evict
-/// each other.
-#[derive(Debug, Clone, Default)]
-struct SmoothedRows {
-    rows: [Vec<f32>; 4],
-    /// The grid row each slot holds (`usize::MAX`: none).
-    holds: [usize; 4],
-}
-
-impl SmoothedRows {
-    /// Smooths grid row `row` into its slot unless it is there.
-    fn ensure(&mut self, field: FieldView<'_>, row: usize) {
-        let slot = row % 4;
-        if self.holds[slot] == row {
-            return;
-        }
-        let width = field.width;
-        let rows = [-2, -1, 0, 1, 2].map(|step| {
-            let i = mirrored_row(row, step, field.height);
-            i * width..(i + 1) * width
-        });
-        let out = &mut self.rows[slot];
-        match field.heights {
-            Heights::I16(h) => natural::smooth_row(rows.map(|r| &h[r]), out),
-            Heights::F32(h) => natural::smooth_row(rows.map(|r| &h[r]), out),
-        }
-        self.holds[slot] = row;
-    }
-
-    /// The surface of grid row `row`, from the smoothed rows around it.
-    fn surface(&mut self, field: FieldView<'_>, row: usize, out: SurfaceMut<'_>) {
-        let above = mirrored_row(row, -1, field.height);
-        let below = mirrored_row(row, 1, field.height);
-        for r in [above, row, below] {
-            self.ensure(field, r);
-        }
-        natural::surface_row(
-            &self.rows[above % 4],
-            &self.rows[row % 4],
-            &self.rows[below % 4],
-            out,
-        );
-    }
-}
-
-/// Row `row + step` of a grid `height` rows tall, mirrored at its edges (row -1 is row 1), as
-/// the natural look's smoothing and slopes read it.
-fn mirrored_row(row: usize, step: isize, height: usize) -> usize {
-    natural::mirrored(row, step, height)
-}
-
-/// The five surface rows as the natural kernel writes them.
-fn surface_mut(rows: &mut [Vec<f32>; 5]) -> SurfaceMut<'_> {
-    let [slope_x, slope_y, curvature_xx, curvature_xy, curvature_yy] = rows;
-    SurfaceMut {
-        slope_x,
-        slope_y,
-        curvature_xx,
-        curvature_xy,
-        curvature_yy,
-    }
-}
-
-/// The five surface rows as the natural kernel reads them.
-fn surface(rows: &[Vec<f32>; 5]) -> natural::Surface<'_> {
-    let [slope_x, slope_y, curvature_xx, curvature_xy, curvature_yy] = rows;
-    natural::Surface {
-        slope_x,
-        slope_y,
-        curvature_xx,
-        curvature_xy,
-        curvature_yy,
-    }
-}
-
 impl StripScratch {
     fn new(image_width: usize, grid_width: usize) -> Self {
         Self {
@@ -482,7 +382,6 @@ impl StripScratch {
             velocity: vec![0.0; image_width],
             grid_gradient: std::array::from_fn(|_| vec![0.0; grid_width]),
             upsampled: std::array::from_fn(|_| UpsampledRow::new(image_width)),
-            natural: NaturalScratch::default(),
         }
     }
 }
@@ -494,7 +393,6 @@ struct FrameJob<'a> {
     mode: RenderMode,
     look: &'a Look,
     lit: &'a LitLook,
-    natural: NaturalLook,
     backend: Backend,
     /// Where each image column samples the grid (at scales above 1).
     columns: &'a GridColumns,
@@ -528,7 +426,15 @@ impl Renderer {
             } else {
                 GridColumns::default()
             },
+            natural: natural::NaturalRenderer::new(),
         }
+    }
+
+    /// Sets the sky the natural look reflects: a picture (see [`SkyImage`] for how it is
+    /// mapped onto the sky), or the built-in gradient for `None`. The picture is reduced to a
+    /// small table now, so it costs nothing per frame.
+    pub fn set_sky(&mut self, sky: Option<&SkyImage<'_>>) {
+        self.natural.set_sky(sky);
     }
 
     /// Sets how the natural look's colours sit in a pixel: [`PixelOrder::Rgba`] (the default)
@@ -629,6 +535,12 @@ impl Renderer {
             });
             return Ok(());
         }
+        if look.mode == RenderMode::Natural {
+            let order = self.pixel_order;
+            self.natural
+                .render(field, scale, look, order, src, dst, image_width);
+            return Ok(());
+        }
         self.prepare_lit(look);
         let strip_rows = parallel::strip_rows(image_width, image_height);
         let strips = image_height.div_ceil(strip_rows);
@@ -640,9 +552,6 @@ impl Renderer {
             for row in &mut scratch.upsampled {
                 row.grid_row = usize::MAX;
             }
-            if look.mode == RenderMode::Natural {
-                scratch.natural.prepare(image_width, field.width);
-            }
         }
         let job = FrameJob {
             field,
@@ -650,7 +559,6 @@ impl Renderer {
             mode: look.mode,
             look,
             lit: &self.lit,
-            natural: NaturalLook::new(&look.natural_parameters(), scale, self.pixel_order),
             backend,
             columns: &self.columns,
             src,
@@ -842,10 +750,6 @@ impl Renderer {
 impl FrameJob<'_> {
     /// Renders image row `y` with the strip's scratch rows.
     fn render_row(&self, y: usize, dst_row: &mut [[u8; 4]], scratch: &mut StripScratch) {
-        if self.mode == RenderMode::Natural {
-            self.render_natural_row(y, dst_row, &mut scratch.natural);
-            return;
-        }
         let (field, scale) = (self.field, self.scale);
         let velocities = field
             .velocities
@@ -935,7 +839,7 @@ impl FrameJob<'_> {
                 dst_row,
                 self.lit,
             ),
-            // Returned above, through `render_natural_row`.
+            // Rendered by `natural::NaturalRenderer` instead.
             RenderMode::Natural => {}
             RenderMode::Spring => kernels::spring_render_row(
                 y,
@@ -971,47 +875,6 @@ impl FrameJob<'_> {
             kernels::upsample_row(backend, &v[cells], columns, &mut slot.velocity);
         }
         slot.grid_row = grid_row;
-    }
-}
-
-impl FrameJob<'_> {
-    /// Renders image row `y` with the natural look: the surface of grid row `y` at scale 1, or
-    /// the surfaces of the two grid rows around it upsampled bilinearly (each grid row's surface
-    /// computed once per strip).
-    fn render_natural_row(&self, y: usize, dst_row: &mut [[u8; 4]], scratch: &mut NaturalScratch) {
-        let (field, scale) = (self.field, self.scale);
-        let NaturalScratch {
-            smoothed,
-            grid_above,
-            grid_below,
-            cached_grid_row,
-            pixels,
-        } = scratch;
-        if scale == 1 {
-            smoothed.surface(field, y, surface_mut(pixels));
-        } else {
-            let v = ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (field.height - 1) as f32);
-            let row_above = v as usize;
-            let row_below = (row_above + 1).min(field.height - 1);
-            if row_above != *cached_grid_row {
-                smoothed.surface(field, row_above, surface_mut(grid_above));
-                smoothed.surface(field, row_below, surface_mut(grid_below));
-                *cached_grid_row = row_above;
-            }
-            let weight_below = v - row_above as f32;
-            for ((above, below), out) in grid_above.iter().zip(&*grid_below).zip(pixels.iter_mut())
-            {
-                kernels::gradient_row_scaled(above, below, weight_below, scale, out);
-            }
-        }
-        natural::natural_render_row(
-            y,
-            self.image_height,
-            surface(pixels),
-            self.src,
-            dst_row,
-            &self.natural,
-        );
     }
 }
 

@@ -83,6 +83,9 @@ pub struct Scene {
     /// A NumPy `.npy` height field the water starts from, relative to the scene file (read by
     /// `ripples render`; [`crate::Pool::set_heights`] takes the values).
     pub heights: Option<String>,
+    /// The sky the natural look reflects: a picture, relative to the scene file, mapped as
+    /// [`crate::SkyImage`] says (the built-in gradient when absent).
+    pub sky: Option<String>,
     /// Wave solver: speed in cells per step, `(0, 4]`.
     pub wave_speed: f32,
     /// Wave solver: fraction of amplitude lost per step, `[0, 1)`.
@@ -127,6 +130,7 @@ impl Default for Scene {
             boundary: Boundary::Reflect,
             obstacles: None,
             heights: None,
+            sky: None,
             wave_speed: WaveSolver::DEFAULT_WAVE_SPEED,
             damping: WaveSolver::DEFAULT_DAMPING,
             stiffness: SpringSolver::DEFAULT_STIFFNESS,

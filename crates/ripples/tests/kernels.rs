@@ -8,6 +8,9 @@
 use ripples::kernels::{self, Backend, BlendedRow, FrameWrites, LitLook};
 use ripples::{Look, SplitMix64};
 
+#[path = "kernels/natural.rs"]
+mod natural;
+
 fn simd_backends() -> Vec<Backend> {
     let backends: Vec<Backend> = Backend::available()
         .filter(|&b| b != Backend::Scalar)

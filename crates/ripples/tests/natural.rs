@@ -6,7 +6,7 @@
 //! The surfaces are built directly as height fields (a plane, a Gaussian, a checkerboard) so
 //! each expectation can be computed from the optics by hand.
 
-use ripples::{FieldView, Heights, Look, Pool, RenderMode, Renderer, SolverKind};
+use ripples::{FieldView, Heights, Look, Pool, RenderMode, Renderer, SkyImage, SolverKind};
 
 const WIDTH: usize = 96;
 const HEIGHT: usize = 64;
@@ -93,6 +93,17 @@ fn flat_water_is_the_floor_tinted_by_absorption_with_two_percent_of_sky() {
             );
         }
         assert_eq!(frame[0][3], 255);
+        // At every simulation scale, every row.
+        for scale in [2_u32, 3, 5] {
+            let cells = WIDTH.div_ceil(scale as usize) * HEIGHT.div_ceil(scale as usize);
+            let coarse = render_scaled(
+                &vec![0.0; cells],
+                scale,
+                &look,
+                &uniform_floor(floor_colour),
+            );
+            assert_eq!(coarse, frame, "flat water at scale {scale}");
+        }
     }
     // Deep murky water is visibly tinted; white water colour tints nothing.
     let clear = Look {
@@ -452,4 +463,122 @@ fn absurd_parameters_are_refused_naming_the_value() {
     );
     assert_eq!(Look::natural().mode, RenderMode::Natural);
     assert!(Look::natural().validate().is_ok());
+}
+
+/// A sky picture of `width x height` pixels whose colour is `colour(x, y)`.
+fn sky_picture(width: u32, height: u32, colour: impl Fn(u32, u32) -> [u8; 3]) -> Vec<u8> {
+    (0..width * height)
+        .flat_map(|i| {
+            let [r, g, b] = colour(i % width, i / width);
+            [r, g, b, 255]
+        })
+        .collect()
+}
+
+/// Renders `heights` over a black floor through a pool reflecting `sky`, and returns the
+/// middle pixel.
+fn reflected(heights: &[f32], look: &Look, sky: Option<&SkyImage<'_>>) -> [u8; 4] {
+    let mut pool = Pool::new(WIDTH as u32, HEIGHT as u32).unwrap();
+    pool.set_solver(SolverKind::Wave).unwrap();
+    pool.set_heights(Heights::F32(heights)).unwrap();
+    pool.set_sky(sky);
+    let floor = [0, 0, 0, 255].repeat(WIDTH * HEIGHT);
+    let mut frame = vec![0; floor.len()];
+    pool.render(look, &floor, &mut frame).unwrap();
+    let middle = ((HEIGHT / 2) * WIDTH + WIDTH / 2) * 4;
+    frame[middle..middle + 4].try_into().unwrap()
+}
+
+#[test]
+fn a_sky_picture_is_reflected_top_edge_overhead_and_bottom_edge_at_the_horizon() {
+    let look = Look {
+        sun_elevation: 30.0,
+        sun_azimuth: 90.0,
+        ..Look::natural()
+    };
+    // Red at the top edge, blue below it.
+    let picture = sky_picture(40, 20, |_, y| if y < 4 { [255, 0, 0] } else { [0, 0, 255] });
+    let sky = SkyImage::new(&picture, 40, 20).unwrap();
+    // Flat water reflects the zenith at 2%: the top edge, red.
+    let flat_water = reflected(&flat(), &look, Some(&sky));
+    assert_eq!(flat_water, [5, 0, 0, 255], "flat water");
+    // The built-in sky there is its zenith colour.
+    assert_eq!(reflected(&flat(), &look, None), [1, 2, 4, 255]);
+    // A slope of 3 reflects below the horizon, which shows the picture's bottom edge, at
+    // Schlick's 16.7%.
+    let steep = reflected(&ramp(3.0, &look), &look, Some(&sky));
+    let fresnel = 0.02 + 0.98 * (1.0 - 1.0 / 10f64.sqrt()).powi(5);
+    assert_eq!(
+        steep,
+        [0, 0, (255.0 * fresnel).round() as u8, 255],
+        "steep slope"
+    );
+    // Back to the built-in sky.
+    let mut pool = Pool::new(8, 8).unwrap();
+    pool.set_sky(Some(&sky));
+    pool.set_sky(None);
+    let floor = [0, 0, 0, 255].repeat(64);
+    let mut frame = vec![0; floor.len()];
+    pool.render(&look, &floor, &mut frame).unwrap();
+    assert_eq!(frame[..4], [1, 2, 4, 255]);
+}
+
+#[test]
+fn a_sky_picture_wraps_around_the_horizon_its_middle_beyond_the_top_of_the_picture() {
+    let look = Look {
+        sun_elevation: 30.0,
+        sun_azimuth: 90.0,
+        ..Look::natural()
+    };
+    // Quarters of the horizon, left to right: behind the viewer (grey), to the left (green),
+    // ahead, beyond the top of the picture (red), to the right (blue), behind again (grey).
+    let picture = sky_picture(80, 10, |x, _| match x {
+        0..10 | 70.. => [90, 90, 90],
+        10..30 => [0, 255, 0],
+        30..50 => [255, 0, 0],
+        _ => [0, 0, 255],
+    });
+    let sky = SkyImage::new(&picture, 80, 10).unwrap();
+    let level = (255.0 * (0.02 + 0.98 * (1.0 - 1.0 / 10f64.sqrt()).powi(5))).round() as u8;
+    // A surface rising to the right reflects the view to the left, and so on.
+    let slopes = [
+        ((3.0, 0.0), [0, level, 0]),
+        ((-3.0, 0.0), [0, 0, level]),
+        ((0.0, 3.0), [level, 0, 0]),
+    ];
+    for ((p, q), colour) in slopes {
+        let plane = field(WIDTH, HEIGHT, |x, y| (p * x + q * y) / look.wave_height);
+        let pixel = reflected(&plane, &look, Some(&sky));
+        assert_eq!(pixel[..3], colour, "slope ({p}, {q})");
+    }
+}
+
+#[test]
+fn sky_pictures_of_a_wrong_size_are_refused_naming_it() {
+    let cases: [(Vec<u8>, u32, u32, &str); 3] = [
+        (
+            Vec::new(),
+            0,
+            5,
+            "sky image: size must be at least 1x1, got 0x5",
+        ),
+        (
+            vec![0; 12],
+            2,
+            2,
+            "sky image has 12 elements, expected 16 for 2x2",
+        ),
+        (
+            Vec::new(),
+            100_000,
+            1,
+            "sky image: size 100000x1 is too large",
+        ),
+    ];
+    for (rgba, width, height, message) in cases {
+        let error = SkyImage::new(&rgba, width, height).unwrap_err().to_string();
+        assert!(error.contains(message), "{error}");
+    }
+    let sky = SkyImage::new(&[1, 2, 3, 4], 1, 1).unwrap();
+    assert_eq!((sky.width(), sky.height()), (1, 1));
 }

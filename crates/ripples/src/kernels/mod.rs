@@ -24,9 +24,8 @@
 //! around each image row ([`float::lerp_rows`], or inside the render for the classic look:
 //! [`resampled_classic_blended_row`]); together they are [`gradient_row_scaled`], bit for bit.
 //!
-//! The natural look's kernels live in [`natural`]: for now a scalar reference only, which the
-//! renderer calls on every backend; the SIMD backends of that look are still to come and must
-//! match it bit for bit.
+//! The natural look's kernels live in [`natural`], with their own per-backend files: element-wise
+//! stages compiled per backend like [`float`]'s, and hand-written samplers between them.
 //!
 //! This module is public only with the crate's `kernels` feature, which exists for the crate's
 //! own benchmarks, tests and fuzz targets: they call the row kernels one by one and compare the

@@ -1,4 +1,4 @@
-//! The natural look's row kernels: the scalar reference of water seen from above.
+//! The natural look's row kernels: water seen from above, on every backend.
 //!
 //! The picture is the floor of a pool `depth` pixels under the water, seen straight down through
 //! the surface and lit by a sun and a sky. Per pixel, from the surface's slope and curvature:
@@ -9,19 +9,65 @@
 //!   brightness is the ratio of areas `1 / |det J|` of the light's landing map (clamped to
 //!   [`CAUSTIC_MAX`]), mixed in by the `caustics` strength;
 //! - **absorption**: the light is tinted per channel by Beer-Lambert over its path in the water;
-//! - **reflection**: a sky gradient, in the direction of the reflected view ray, and the sun's
-//!   glint, weighted by Schlick's Fresnel term (2% head on, more on steep slopes).
+//! - **reflection**: the sky in the direction of the reflected view ray, read from a small table
+//!   (see [`SKY_SIDE`]), and the sun's glint, weighted by Schlick's Fresnel term (2% head on,
+//!   more on steep slopes).
 //!
-//! The slopes and curvatures come from a *smoothed* height field ([`smooth_row`], a 5x5 binomial
-//! filter, then [`surface_row`]'s central differences): the binomial filter cancels a cell-sized
-//! checkerboard exactly, so noise at the grid's own frequency never shows as speckle, and at a
-//! simulation scale above 1 the renderer upsamples these smooth rows bilinearly.
+//! # Why it is shaped like this
 //!
-//! This is the reference only: every backend calls it for now (no SIMD version yet). It is plain
-//! `f32` arithmetic, each operation rounded in the order written, with no fused multiply-add and
-//! no transcendental function per pixel (the glint's power is eight squarings; everything that
-//! needs `powf`, `sin` or `cos` is computed once per frame in [`NaturalLook::new`]), so a SIMD
-//! backend can match it bit for bit by doing the same operations in the same order.
+//! The look has to run in real time on a CPU, on four instruction sets, with every backend equal
+//! to this reference bit for bit. These choices make that affordable:
+//!
+//! - **One scalar of the slope.** With the view ray straight down, everything the refraction and
+//!   the reflection need depends on the slope `(p, q)` only through `t = 1 / (1 + p^2 + q^2)`
+//!   (the squared cosine of the angle of incidence): the floor is displaced by `(p, q)` times a
+//!   function of `t`, the Fresnel term is a function of `sqrt(t)`, and the reflected ray is
+//!   `(-2tp, -2tq, 2t - 1)`. A pixel costs two divisions (one gives both `t` and the caustics'
+//!   `1 / |det J|`) and two square roots; no `powf`, `sin` or table of the slope.
+//! - **The sky as a table in stereographic coordinates.** Projected from the nadir, the
+//!   reflected ray's direction lands at exactly `-(p, q)` on the plane: the horizon is the unit
+//!   circle, the zenith its centre. So the sky is a [`SKY_SIDE`]-square RGBA table over
+//!   `[-1, 1]^2`, read at the nearest texel of `-(p, q)`; texels outside the disc hold what lies
+//!   beyond the horizon. Any sky (the built-in gradient, a photograph) is baked into it once.
+//!   Nearest is enough: above the horizon Fresnel reflects 2 to 2.2% of the sky, so a texel's
+//!   step in the built-in gradient is a fraction of a level, and bilinear reads cost four times
+//!   the memory accesses.
+//! - **Three stages per chunk of [`CHUNK`] pixels.** The *optics* (slopes to sample positions and
+//!   light factors) and the *blend* (samples and factors to bytes) are element-wise `f32` loops
+//!   in plain Rust, which the compiler vectorises for each backend from one body: Rust never
+//!   contracts `a * b + c` into a fused multiply-add nor reassociates, and `sqrt` and division
+//!   are exactly rounded on every instruction set, so the vector code does exactly the
+//!   reference's operations on each lane (the same reasoning as [`super::float`]). Between them,
+//!   the *samplers* read memory at computed positions, which compilers do not vectorise; they are
+//!   written by hand per backend (`natural/avx2.rs`, `sse41.rs`, `neon.rs`, `simd128.rs`): the
+//!   floor bilinearly in the fixed-point arithmetic of the lit look (1/128-pixel weights, blends
+//!   in 16-bit lanes), the sky at the nearest texel. The chunk's positions and factors live in
+//!   small arrays that stay in L1.
+//! - **Vectorisable arithmetic only.** Bytes are rounded by adding `2^23` (a float-to-integer
+//!   conversion with Rust's saturating semantics became a branch per lane), neighbours are read
+//!   from separate slices (offsets inside one slice left the last vector of every chunk to
+//!   scalar code), and the glint is cut off before its squarings reach subnormal numbers (which
+//!   cost x86 a hundred cycles each).
+//!
+//! The slopes and curvatures come from a *smoothed* height field ([`smooth_columns`] and
+//! [`smooth_row`], a 5x5 binomial filter): the filter cancels a cell-sized checkerboard exactly,
+//! so noise at the grid's own frequency never shows as speckle. At a simulation scale of 1 the
+//! optics read the surface straight from three smoothed rows ([`SurfaceRows::Smoothed`]); above
+//! it, the surface is computed once per grid row ([`surface_row`]), blended between the two grid
+//! rows around an image row ([`lerp_rows`]) and interpolated along the row inside the optics
+//! ([`SurfaceRows::Grid`]), so the smoothing runs once per cell, not per pixel.
+
+use super::Backend;
+use super::scalar::clamp_position;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+#[cfg(target_arch = "x86_64")]
+mod sse41;
 
 /// The refractive index of water.
 pub const WATER_INDEX: f32 = 1.333;
@@ -31,10 +77,18 @@ pub const FRESNEL_HEAD_ON: f32 = 0.02;
 
 /// Largest brightening the caustics give a pixel (`1 / |det J|` is clamped to it: where the
 /// light's landing map folds, the determinant passes through 0).
-pub const CAUSTIC_MAX: f32 = 6.0;
+pub const CAUSTIC_MAX: f32 = 4.0;
+
+/// The smallest `|det J|` the caustics divide by: `1 / CAUSTIC_MAX`.
+pub const MIN_SPREAD: f32 = 1.0 / CAUSTIC_MAX;
 
 /// The sun's glint is `max(0, reflected · sun)^(2^GLINT_SQUARINGS)`: exponent 256, a small sun.
 pub const GLINT_SQUARINGS: u32 = 8;
+
+/// The glint is 0 where `reflected · sun` is at most this: there its power, below `1e-24`, is
+/// invisible, and the squarings would pass through subnormal numbers, which cost x86 CPUs a
+/// hundred cycles each (rough water has many pixels there: a frame took 60% longer).
+pub const GLINT_FLOOR: f32 = 0.8;
 
 /// The glint's peak brightness before Fresnel, in units of a full channel (255): the sun is far
 /// brighter than the sky, so even its 2% reflection head on is near white.
@@ -49,36 +103,23 @@ pub const SKY_ZENITH: [f32; 3] = [70.0, 120.0, 200.0];
 /// The sun's colour (RGB, 0..=1), a little warm.
 pub const SUN_COLOUR: [f32; 3] = [1.0, 0.97, 0.9];
 
-/// Smooths one grid row with the 5x5 binomial filter (`[1 4 6 4 1] x [1 4 6 4 1] / 256`).
-///
-/// `rows` are the grid rows two above to two below (the caller mirrors them at the grid's
-/// edges: the row above row 0 is row 1); columns are mirrored the same way (column -1 is column
-/// 1). A checkerboard of `+-a` becomes exactly 0, away from edges and at them, and other noise
-/// near the cell size is damped far more than waves a few cells long.
-#[inline]
-pub fn smooth_row<T: Copy + Into<f32>>(rows: [&[T]; 5], out: &mut [f32]) {
-    let width = out.len();
-    let [far_up, up, mid, down, far_down] = rows.map(|row| &row[..width]);
-    let column = |x: usize| -> f32 {
-        (far_up[x].into() + far_down[x].into())
-            + 4.0 * (up[x].into() + down[x].into())
-            + 6.0 * mid[x].into()
-    };
-    for (x, smoothed) in out.iter_mut().enumerate() {
-        let [far_left, left, right, far_right] =
-            [-2, -1, 1, 2].map(|step| mirrored(x, step, width));
-        let outer = column(far_left) + column(far_right);
-        let inner = column(left) + column(right);
-        *smoothed = (outer + 4.0 * inner + 6.0 * column(x)) * (1.0 / 256.0);
-    }
-}
+/// Texels per side of the sky table: `SKY_SIDE x SKY_SIDE` RGBA texels over the stereographic
+/// square `[-1, 1]^2` (16 KiB, which stays in L1). Texel `(i, j)` is centred at
+/// `u = (i + 0.5) * 2 / SKY_SIDE - 1`, `v = (j + 0.5) * 2 / SKY_SIDE - 1` (`u` along the image's
+/// `+x`, `v` along `+y`, down the image); the sky direction there is
+/// `(2u, 2v, 1 - u^2 - v^2) / (1 + u^2 + v^2)`.
+pub const SKY_SIDE: usize = 64;
 
-/// The columns left and right of `x` in a row `width` wide, mirrored at its ends (column -1 is
-/// column 1), so a slope across an edge is 0, as at a reflecting wall.
-#[inline]
-fn mirrored_neighbours(x: usize, width: usize) -> (usize, usize) {
-    (mirrored(x, -1, width), mirrored(x, 1, width))
-}
+/// Pixels per chunk: the optics, samples and blend of this many pixels are kept in small
+/// arrays between the stages (9 KiB).
+pub const CHUNK: usize = 256;
+
+/// Columns of padding on each side of a row of [`smooth_columns`].
+pub const COLUMN_PAD: usize = 2;
+
+/// Columns of padding on each side of a smoothed row ([`smooth_row`]) and of a surface row
+/// ([`surface_row`]).
+pub const ROW_PAD: usize = 1;
 
 /// Index `index + step` of a row or column `len` long, mirrored at its ends (-1 is 1, -2 is 2,
 /// `len` is `len - 2`), and kept inside it when it is too short to mirror.
@@ -96,94 +137,45 @@ pub fn mirrored(index: usize, step: isize, len: usize) -> usize {
     mirrored.clamp(0, last.max(0)) as usize
 }
 
-/// Slopes and curvatures of a surface along one row, in height units per cell (per cell
-/// squared for the curvatures): `z_x`, `z_y`, `z_xx`, `z_xy`, `z_yy`.
-#[derive(Debug)]
-pub struct Surface<'a> {
-    /// `dz/dx`.
-    pub slope_x: &'a [f32],
-    /// `dz/dy` (image rows grow downwards).
-    pub slope_y: &'a [f32],
-    /// `d2z/dx2`.
-    pub curvature_xx: &'a [f32],
-    /// `d2z/dxdy`.
-    pub curvature_xy: &'a [f32],
-    /// `d2z/dy2`.
-    pub curvature_yy: &'a [f32],
-}
-
-/// [`Surface`] rows to write.
-#[derive(Debug)]
-pub struct SurfaceMut<'a> {
-    /// `dz/dx`.
-    pub slope_x: &'a mut [f32],
-    /// `dz/dy`.
-    pub slope_y: &'a mut [f32],
-    /// `d2z/dx2`.
-    pub curvature_xx: &'a mut [f32],
-    /// `d2z/dxdy`.
-    pub curvature_xy: &'a mut [f32],
-    /// `d2z/dy2`.
-    pub curvature_yy: &'a mut [f32],
-}
-
-/// The slopes and curvatures of one row of a smoothed field (see [`smooth_row`]) by central
-/// differences: `z_x = (s[x+1] - s[x-1]) / 2`, `z_xx = s[x+1] - 2 s[x] + s[x-1]`, the same
-/// down the column for `z_y` and `z_yy`, and `z_xy` from the four diagonal neighbours / 4.
-/// `up` and `down` are the smoothed rows around `mid` (mirrored at the grid's edges, as the
-/// columns are here).
-#[inline]
-pub fn surface_row(up: &[f32], mid: &[f32], down: &[f32], out: SurfaceMut<'_>) {
-    let width = out.slope_x.len();
-    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
-    let SurfaceMut {
-        slope_x,
-        slope_y,
-        curvature_xx,
-        curvature_xy,
-        curvature_yy,
-    } = out;
-    let (slope_y, curvature_xx) = (&mut slope_y[..width], &mut curvature_xx[..width]);
-    let (curvature_xy, curvature_yy) = (&mut curvature_xy[..width], &mut curvature_yy[..width]);
-    for x in 0..width {
-        let (left, right) = mirrored_neighbours(x, width);
-        slope_x[x] = (mid[right] - mid[left]) * 0.5;
-        slope_y[x] = (down[x] - up[x]) * 0.5;
-        curvature_xx[x] = (mid[right] - mid[x]) - (mid[x] - mid[left]);
-        curvature_yy[x] = (down[x] - mid[x]) - (mid[x] - up[x]);
-        curvature_xy[x] = ((down[right] - down[left]) - (up[right] - up[left])) * 0.25;
-    }
-}
-
-/// The natural look's parameters, ready for [`natural_render_row`]: everything that needs a
-/// square root of a constant, a power or an angle, computed once per frame.
+/// The natural look's parameters, ready for the kernels: everything that needs a square root
+/// of a constant, a power or an angle, computed once per frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NaturalLook {
-    /// Pixels of surface height per unit of slope as the kernel reads it (the field's height
-    /// units and the simulation scale folded in).
+    /// Slope in pixels per pixel per unit of smoothed difference across two cells:
+    /// `p = slope_scale * (s[x+1] - s[x-1])` on the smoothed field `s` (the filter's 1/256,
+    /// the central difference's 1/2, the field's height units and the simulation scale folded
+    /// in).
     pub slope_scale: f32,
-    /// The same for the curvatures (per pixel squared).
+    /// The same for the second differences: `z_xx = curvature_scale * (s[x+1] - 2 s[x] + s[x-1])`
+    /// in per-pixel units.
     pub curvature_scale: f32,
+    /// The same for the cross difference of the four diagonal neighbours (`curvature_scale / 4`).
+    pub cross_scale: f32,
     /// Depth of the floor under the surface at rest, in pixels.
     pub depth: f32,
     /// `1 / WATER_INDEX`: the ratio of indices from air into water.
     pub eta: f32,
     /// `eta * eta`.
     pub eta_squared: f32,
+    /// `1 - eta * eta`.
+    pub eta_complement: f32,
     /// How strongly the caustics brighten and darken the floor (0 = not at all).
     pub caustics: f32,
-    /// How far the sunlight's landing point moves per unit of slope, `[dx/dp, dx/dq, dy/dp,
-    /// dy/dq]` at flat water (the sun's direction and `depth` folded in): the landing map's
-    /// Jacobian is `I + caustic_matrix * Hessian`.
-    pub caustic_matrix: [f32; 4],
+    /// The landing map's Jacobian is `J = I + A H` for the Hessian `H` of the surface (in
+    /// pixels) and the matrix `A` of how far the sunlight's landing point moves per unit of
+    /// slope (the sun's direction and `depth` folded in). Its determinant is
+    /// `1 + tr(A H) + det(A) det(H)`: these are the weights of `z_xx`, `z_xy` and `z_yy` in
+    /// `tr(A H)`: `[a00, a01 + a10, a11]`.
+    pub caustic_trace: [f32; 3],
+    /// `det(A)`.
+    pub caustic_det: f32,
+    /// `(-2 sun.x, -2 sun.y, 2 sun.z)`: the reflected ray `(-2tp, -2tq, 2t - 1)` meets the sun at
+    /// `reflected · sun = t * (p m.x + q m.y + m.z) - sun.z`.
+    pub sun_mirror: [f32; 3],
     /// Unit vector towards the sun (x right, y down the image, z up out of the water).
     pub sun: [f32; 3],
     /// Light left after the path through the water, per colour byte (0..=1).
     pub transmittance: [f32; 3],
-    /// The sky at the horizon, per colour byte (0..=255).
-    pub sky_horizon: [f32; 3],
-    /// The sky at the zenith, per colour byte.
-    pub sky_zenith: [f32; 3],
     /// The sun's glint at its brightest, per colour byte, before Fresnel.
     pub glint: [f32; 3],
 }
@@ -197,6 +189,16 @@ pub enum PixelOrder {
     Rgba,
     /// Bytes B, G, R, A (`0xAARRGGBB` little-endian words).
     Bgra,
+}
+
+impl PixelOrder {
+    /// An RGB triple in this order's first three bytes.
+    pub fn arrange<T: Copy>(self, rgb: [T; 3]) -> [T; 3] {
+        match self {
+            PixelOrder::Rgba => rgb,
+            PixelOrder::Bgra => [rgb[2], rgb[1], rgb[0]],
+        }
+    }
 }
 
 /// The natural look's parameters, as a user gives them (see `crate::Look`).
@@ -225,20 +227,13 @@ impl NaturalLook {
         let scale = f64::from(scale.max(1));
         let eta = 1.0 / f64::from(WATER_INDEX);
         let depth = f64::from(parameters.depth);
-        let elevation = f64::from(parameters.sun_elevation).to_radians();
-        let azimuth = f64::from(parameters.sun_azimuth).to_radians();
-        // Image rows grow downwards, so "towards the top" is -y.
-        let sun = [
-            elevation.cos() * azimuth.cos(),
-            -elevation.cos() * azimuth.sin(),
-            elevation.sin(),
-        ];
+        let sun = sun_direction(parameters.sun_elevation, parameters.sun_azimuth);
         let landing = |p: f64, q: f64| sun_landing_offset(sun, eta, depth, p, q);
         let step = 1e-4;
         let (right, left) = (landing(step, 0.0), landing(-step, 0.0));
         let (down, up) = (landing(0.0, step), landing(0.0, -step));
-        let derivative = |a: f64, b: f64| ((a - b) / (2.0 * step)) as f32;
-        let caustic_matrix = [
+        let derivative = |a: f64, b: f64| (a - b) / (2.0 * step);
+        let [a00, a01, a10, a11] = [
             derivative(right[0], left[0]),
             derivative(down[0], up[0]),
             derivative(right[1], left[1]),
@@ -253,26 +248,39 @@ impl NaturalLook {
             .water_colour
             .map(|byte| (f64::from(byte) / 255.0).powf(path / clarity) as f32);
         let glint = SUN_COLOUR.map(|channel| channel * GLINT_STRENGTH * 255.0);
-        let ordered = |rgb: [f32; 3]| match order {
-            PixelOrder::Rgba => rgb,
-            PixelOrder::Bgra => [rgb[2], rgb[1], rgb[0]],
-        };
         let wave_height = f64::from(parameters.wave_height);
+        // The smoothing filter's weights sum to 256; a central difference spans two cells.
+        let curvature_scale = wave_height / (scale * scale) / 256.0;
         Self {
-            slope_scale: (wave_height / scale) as f32,
-            curvature_scale: (wave_height / (scale * scale)) as f32,
+            slope_scale: (wave_height / scale / 512.0) as f32,
+            curvature_scale: curvature_scale as f32,
+            cross_scale: (curvature_scale / 4.0) as f32,
             depth: parameters.depth,
             eta: eta as f32,
             eta_squared: (eta * eta) as f32,
+            eta_complement: (1.0 - eta * eta) as f32,
             caustics: parameters.caustics,
-            caustic_matrix,
+            caustic_trace: [a00 as f32, (a01 + a10) as f32, a11 as f32],
+            caustic_det: (a00 * a11 - a01 * a10) as f32,
+            sun_mirror: [-2.0 * sun[0], -2.0 * sun[1], 2.0 * sun[2]].map(|c| c as f32),
             sun: sun.map(|c| c as f32),
-            transmittance: ordered(transmittance),
-            sky_horizon: ordered(SKY_HORIZON),
-            sky_zenith: ordered(SKY_ZENITH),
-            glint: ordered(glint),
+            transmittance: order.arrange(transmittance),
+            glint: order.arrange(glint),
         }
     }
+}
+
+/// Unit vector towards a sun at `elevation` degrees above the horizon and `azimuth` degrees
+/// counter-clockwise from the image's +x axis (x right, y down the image, z up).
+pub fn sun_direction(elevation: f32, azimuth: f32) -> [f64; 3] {
+    let elevation = f64::from(elevation).to_radians();
+    let azimuth = f64::from(azimuth).to_radians();
+    // Image rows grow downwards, so "towards the top" is -y.
+    [
+        elevation.cos() * azimuth.cos(),
+        -elevation.cos() * azimuth.sin(),
+        elevation.sin(),
+    ]
 }
 
 /// Where a sun ray refracted by a surface of slope `(p, q)` lands on the floor `depth` below,
@@ -289,127 +297,1036 @@ fn sun_landing_offset(sun: [f64; 3], eta: f64, depth: f64, p: f64, q: f64) -> [f
     [ray[0] * reach, ray[1] * reach]
 }
 
+/// The surface an image row is rendered from.
+#[derive(Debug, Clone, Copy)]
+pub enum SurfaceRows<'a> {
+    /// Simulation scale 1: the smoothed rows ([`smooth_row`]) of grid rows `y - 1`, `y` and
+    /// `y + 1` (mirrored at the grid's edges), each `width + 2 * ROW_PAD` long. The optics take
+    /// the slopes and curvatures from them by central differences:
+    ///
+    /// ```text
+    /// p    = slope_scale * (mid[x+1] - mid[x-1])
+    /// q    = slope_scale * (down[x] - up[x])
+    /// z_xx = curvature_scale * ((mid[x+1] - mid[x]) - (mid[x] - mid[x-1]))
+    /// z_yy = curvature_scale * ((down[x] - mid[x]) - (mid[x] - up[x]))
+    /// z_xy = cross_scale * ((down[x+1] - down[x-1]) - (up[x+1] - up[x-1]))
+    /// ```
+    Smoothed {
+        /// Smoothed grid row `y - 1`.
+        up: &'a [f32],
+        /// Smoothed grid row `y`.
+        mid: &'a [f32],
+        /// Smoothed grid row `y + 1`.
+        down: &'a [f32],
+    },
+    /// Simulation scale `scale` > 1: the slopes and the caustic gain (`p`, `q`, `gain`, see
+    /// [`surface_row`]) of this image row at the grid's columns, already blended between the
+    /// two grid rows around it ([`lerp_rows`]), each `grid_width + 2 * ROW_PAD` long with the
+    /// edge values repeated in the padding. The optics then take `t = 1 / (1 + (p*p + q*q))`
+    /// with its own division and the interpolated gain. Pixel `x` interpolates it linearly at grid column
+    /// `u = (x + 0.5) / scale - 0.5`: with `k = x % scale`, `i = x / scale` and
+    /// `d = (k + 0.5) / scale - 0.5`, between padded columns `i + 1` and `i + 2` with weight `d`
+    /// when `d >= 0`, between `i` and `i + 1` with weight `1 + d` otherwise
+    /// (`a + (b - a) * weight`).
+    Grid {
+        /// `p`, `q` and the caustic gain at the grid's columns.
+        rows: [&'a [f32]; 3],
+        /// Pixels per cell.
+        scale: u32,
+    },
+}
+
 /// Renders one row of the natural look.
 ///
-/// Per pixel, with `p = slope_scale * z_x`, `q = slope_scale * z_y` (the surface's slope in
-/// pixels per pixel) and the view ray `d = (0, 0, -1)` straight down:
+/// `y` is the image row, `height` the image's height, `src` the whole floor image
+/// (`dst_row.len() * height` pixels) and `sky` the sky table (`SKY_SIDE * SKY_SIDE` texels, in
+/// the pixel order `look` was made for). Per pixel `x`, with the surface `(p, q, z_xx, z_xy,
+/// z_yy)` from `surface` (see [`SurfaceRows`]):
 ///
 /// ```text
-/// n        = (-p, -q, 1) / sqrt((1 + p*p) + q*q),   cos_i = n.z
-/// cos_t    = sqrt(1 - eta^2 (1 - cos_i^2)),          bend = eta cos_i - cos_t
-/// t        = eta d + bend n                          (Snell's law, the refracted ray)
-/// sample   = bilinear(src, clamp(x + t.x depth / -t.z), clamp(y + t.y depth / -t.z))
-/// J        = I + caustic_matrix * curvature_scale * [[z_xx, z_xy], [z_xy, z_yy]]
-/// gain     = 1 + caustics (min(1 / |det J|, CAUSTIC_MAX) - 1)
-/// r        = d - 2 (d.n) n                           (the reflected view ray)
-/// fresnel  = F0 + (1 - F0) (1 - cos_i)^5
-/// sky      = horizon + (zenith - horizon) max(r.z, 0)
-/// glint    = max(r . sun, 0)^256
-/// rgb      = (1 - fresnel) sample gain transmittance + fresnel (sky + glint colour)
-/// alpha    = the sample's alpha
+/// optics (f32, each operation rounded in this order):
+///   sec2     = 1 + (p*p + q*q)                        1 / cos^2 of the angle of incidence
+///   trace    = (c0 * z_xx + c1 * z_xy) + c2 * z_yy    (c = caustic_trace)
+///   det      = (1 + trace) + caustic_det * (z_xx * z_yy - z_xy * z_xy)
+///   spread   = |det|, or MIN_SPREAD unless it is larger (NaN too)
+///   inverse  = 1 / (sec2 * spread)
+///   t        = inverse * spread                       cos^2 of the angle of incidence
+///   focus    = inverse * sec2                         1 / |det J|, at most CAUSTIC_MAX
+///   gain     = 1 + caustics * (focus - 1)
+///   root     = sqrt(t * (eta_complement + eta_squared * t))     = cos_i cos_t
+///   bend     = eta * t - root                         = (eta cos_i - cos_t) cos_i
+///   reach    = (bend * depth) / (bend - eta)          floor pixels per unit of slope
+///   floor    = (x + p * reach, y + q * reach)         (Snell's law through the depth)
+///   g        = 1 - sqrt(t)
+///   fresnel  = F0 + (1 - F0) * ((g*g) * (g*g) * g)    (Schlick)
+///   transmitted = (1 - fresnel) * gain
+///   sun_dot  = t * ((p * m.x + q * m.y) + m.z) - sun.z     (m = sun_mirror)
+///   sheen    = fresnel * (sun_dot if > GLINT_FLOOR, else 0)^256    (eight squarings; NaN gives 0)
+///   sky_at   = (s - p * s, s - q * s)                 (s = SKY_SIDE / 2)
+/// samples:
+///   floor_rgba = bilinear(src, floor)                 ([`bilinear_row`])
+///   sky_rgb    = nearest(sky, sky_at)                 ([`nearest_row`])
+/// blend, per colour channel c:
+///   value    = transmitted * (floor_rgba[c] * transmittance[c])
+///              + (fresnel * sky_rgb[c] + sheen * glint[c])
+///   out[c]   = round(clamp(value, 0, 255))             (to nearest, ties to even; NaN gives 0)
+///   out[3]   = floor_rgba[3]
 /// ```
 ///
-/// each channel rounded to the nearest byte and clamped to `0..=255` (a NaN becomes 0). Flat
-/// water (every row 0) shows the floor unmoved, with no caustics: `0.98 src transmittance +
-/// 0.02 zenith` (plus the glint only when the sun is overhead).
+/// Flat water (every slope and curvature 0) shows the floor unmoved, with no caustics:
+/// `0.98 src transmittance + 0.02 sky overhead` (plus the glint only when the sun is overhead).
+#[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn natural_render_row(
+    backend: Backend,
     y: usize,
     height: usize,
-    surface: Surface<'_>,
+    surface: SurfaceRows<'_>,
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
     look: &NaturalLook,
+    sky: &[[u8; 4]],
 ) {
-    let width = dst_row.len();
-    let Surface {
-        slope_x,
-        slope_y,
-        curvature_xx,
-        curvature_xy,
-        curvature_yy,
-    } = surface;
-    let (slope_x, slope_y) = (&slope_x[..width], &slope_y[..width]);
-    let (curvature_xx, curvature_xy) = (&curvature_xx[..width], &curvature_xy[..width]);
-    let curvature_yy = &curvature_yy[..width];
-    let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
-    let [a00, a01, a10, a11] = look.caustic_matrix;
-    let [sun_x, sun_y, sun_z] = look.sun;
-    for x in 0..width {
-        let p = look.slope_scale * slope_x[x];
-        let q = look.slope_scale * slope_y[x];
-        let inv_len = 1.0 / ((1.0 + p * p) + q * q).sqrt();
-        let (normal_x, normal_y, cos_i) = (-p * inv_len, -q * inv_len, inv_len);
-
-        // Refraction: where the view ray meets the floor.
-        let cos_t = (1.0 - look.eta_squared * (1.0 - cos_i * cos_i)).sqrt();
-        let bend = look.eta * cos_i - cos_t;
-        let ray_z = bend * cos_i - look.eta;
-        let reach = look.depth / -ray_z;
-        let sx = super::scalar::clamp_position(x as f32 + bend * normal_x * reach, max_x);
-        let sy = super::scalar::clamp_position(y as f32 + bend * normal_y * reach, max_y);
-        let sample = bilinear(src, width, height, sx, sy);
-
-        // Caustics: the area ratio of the sunlight's landing map.
-        let hxx = look.curvature_scale * curvature_xx[x];
-        let hxy = look.curvature_scale * curvature_xy[x];
-        let hyy = look.curvature_scale * curvature_yy[x];
-        let j00 = 1.0 + (a00 * hxx + a01 * hxy);
-        let j01 = a00 * hxy + a01 * hyy;
-        let j10 = a10 * hxx + a11 * hxy;
-        let j11 = 1.0 + (a10 * hxy + a11 * hyy);
-        let focus = (1.0 / (j00 * j11 - j01 * j10).abs()).min(CAUSTIC_MAX);
-        let gain = 1.0 + look.caustics * (focus - 1.0);
-
-        // Reflection: the sky and the sun in the reflected view ray, by Fresnel.
-        let twice_cos = 2.0 * cos_i;
-        let (reflected_x, reflected_y) = (twice_cos * normal_x, twice_cos * normal_y);
-        let reflected_z = twice_cos * cos_i - 1.0;
-        let grazing = 1.0 - cos_i;
-        let grazing_squared = grazing * grazing;
-        let fresnel = FRESNEL_HEAD_ON
-            + (1.0 - FRESNEL_HEAD_ON) * (grazing_squared * grazing_squared * grazing);
-        let sky_height = if reflected_z > 0.0 { reflected_z } else { 0.0 };
-        let towards_sun = reflected_x * sun_x + reflected_y * sun_y + reflected_z * sun_z;
-        let mut glint = if towards_sun > 0.0 { towards_sun } else { 0.0 };
-        for _ in 0..GLINT_SQUARINGS {
-            glint *= glint;
-        }
-
-        let transmitted = (1.0 - fresnel) * gain;
-        let mut out = [0u8; 4];
-        for channel in 0..3 {
-            let sky = look.sky_horizon[channel]
-                + (look.sky_zenith[channel] - look.sky_horizon[channel]) * sky_height;
-            let floor = sample[channel] * look.transmittance[channel];
-            let value = transmitted * floor + fresnel * (sky + glint * look.glint[channel]);
-            out[channel] = to_byte(value);
-        }
-        out[3] = to_byte(sample[3]);
-        dst_row[x] = out;
+    let row = RowJob {
+        y,
+        width: dst_row.len(),
+        height,
+        surface,
+        src,
+        look,
+        sky,
+    };
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2 on this CPU.
+        Backend::Avx2 if backend.is_available() => unsafe { avx2_stages::render_row(row, dst_row) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, for SSE4.1.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41_stages::render_row(row, dst_row)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, for NEON.
+        Backend::Neon if backend.is_available() => unsafe { neon_stages::render_row(row, dst_row) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128_stages::render_row(row, dst_row),
+        _ => plain::render_row(
+            row,
+            dst_row,
+            Samplers {
+                bilinear: bilinear_row,
+                nearest: nearest_row,
+            },
+        ),
     }
 }
 
-/// The four channels of `src` at `(sx, sy)` (inside the image), interpolated bilinearly.
+/// Samples `src` (`width x height` pixels) bilinearly at the positions `(xs[i], ys[i])` into
+/// `out[i]`, in 1/128-pixel fixed point:
+///
+/// ```text
+/// sx, sy  = clamp(xs[i], 0, width-1), clamp(ys[i], 0, height-1)     (NaN becomes 0)
+/// fixed   = trunc(s * 128)
+/// x0      = min(fixed >> 7, width - 2)      (0 when width is 1)
+/// wx      = fixed - 128 * x0                (0..=128: 128 only at the last column)
+/// x1      = min(x0 + 1, width - 1)          (and the same for y)
+/// lerp    = a + (((b - a) * w) >> 7)        (per channel, arithmetic shift)
+/// out     = lerp(lerp(p00, p10, wx), lerp(p01, p11, wx), wy)
+/// ```
+///
+/// The left corner is never the last column, so a sampler can read the two corners of a row as
+/// one 8-byte pair (`p00` and `p10` are neighbours in memory), which halves the loads of the
+/// SIMD backends. This is the reference; [`bilinear_row_on`] runs the backend's version.
 #[inline]
-fn bilinear(src: &[[u8; 4]], width: usize, height: usize, sx: f32, sy: f32) -> [f32; 4] {
-    let (x0, y0) = (sx as usize, sy as usize);
-    let (fx, fy) = (sx - x0 as f32, sy - y0 as f32);
-    let x1 = (x0 + 1).min(width - 1);
-    let y1 = (y0 + 1).min(height - 1);
-    let (p00, p10) = (src[y0 * width + x0], src[y0 * width + x1]);
-    let (p01, p11) = (src[y1 * width + x0], src[y1 * width + x1]);
-    std::array::from_fn(|channel| {
-        let (a, b) = (f32::from(p00[channel]), f32::from(p10[channel]));
-        let (c, d) = (f32::from(p01[channel]), f32::from(p11[channel]));
-        let top = a + (b - a) * fx;
-        let bottom = c + (d - c) * fx;
-        top + (bottom - top) * fy
-    })
+pub fn bilinear_row(
+    src: &[[u8; 4]],
+    width: usize,
+    height: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    bilinear_span(src, width, height, xs, ys, out, 0);
 }
 
-/// A channel value rounded to the nearest byte, clamped to `0..=255` (NaN becomes 0).
+/// [`bilinear_row`] from position `start` on; SIMD backends finish their rows with it.
 #[inline]
-fn to_byte(value: f32) -> u8 {
-    (value + 0.5).clamp(0.0, 255.0) as u8
+pub(crate) fn bilinear_span(
+    src: &[[u8; 4]],
+    width: usize,
+    height: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+    start: usize,
+) {
+    let count = out.len();
+    if width == 0 || height == 0 {
+        return;
+    }
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let src = &src[..width * height];
+    let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
+    let (last_left, last_top) = (width.max(2) - 2, height.max(2) - 2);
+    for i in start..count {
+        let sx = clamp_position(xs[i], max_x);
+        let sy = clamp_position(ys[i], max_y);
+        let (fixed_x, fixed_y) = ((sx * 128.0) as i32, (sy * 128.0) as i32);
+        let x0 = ((fixed_x >> 7) as usize).min(last_left);
+        let y0 = ((fixed_y >> 7) as usize).min(last_top);
+        let (wx, wy) = (fixed_x - 128 * x0 as i32, fixed_y - 128 * y0 as i32);
+        let x1 = (x0 + 1).min(width - 1);
+        let y1 = (y0 + 1).min(height - 1);
+        let (p00, p10) = (src[y0 * width + x0], src[y0 * width + x1]);
+        let (p01, p11) = (src[y1 * width + x0], src[y1 * width + x1]);
+        out[i] = std::array::from_fn(|channel| {
+            let top = lerp7(p00[channel], p10[channel], wx);
+            let bottom = lerp7(p01[channel], p11[channel], wx);
+            (top + (((bottom - top) * wy) >> 7)) as u8
+        });
+    }
+}
+
+/// Reads a `side x side` table at the nearest texel of `(xs[i], ys[i])` into `out[i]`:
+/// `table[trunc(clamp(y, 0, side-1)) * side + trunc(clamp(x, 0, side-1))]` (NaN becomes 0), so
+/// texel `i` covers coordinates `i..i + 1`. This is the reference; [`nearest_row_on`] runs the
+/// backend's version.
+#[inline]
+pub fn nearest_row(table: &[[u8; 4]], side: usize, xs: &[f32], ys: &[f32], out: &mut [[u8; 4]]) {
+    nearest_span(table, side, xs, ys, out, 0);
+}
+
+/// [`nearest_row`] from position `start` on; SIMD backends finish their rows with it.
+#[inline]
+pub(crate) fn nearest_span(
+    table: &[[u8; 4]],
+    side: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+    start: usize,
+) {
+    let count = out.len();
+    if side == 0 {
+        return;
+    }
+    let (xs, ys) = (&xs[..count], &ys[..count]);
+    let table = &table[..side * side];
+    let last = side as f32 - 1.0;
+    for i in start..count {
+        let x = clamp_position(xs[i], last) as usize;
+        let y = clamp_position(ys[i], last) as usize;
+        out[i] = table[y * side + x];
+    }
+}
+
+/// [`nearest_row`] with `backend`'s kernel (for the tests that compare backends).
+#[inline]
+pub fn nearest_row_on(
+    backend: Backend,
+    table: &[[u8; 4]],
+    side: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `natural_render_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::nearest_row(table, side, xs, ys, out)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::nearest_row(table, side, xs, ys, out)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected.
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::nearest_row(table, side, xs, ys, out)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::nearest_row(table, side, xs, ys, out),
+        _ => nearest_row(table, side, xs, ys, out),
+    }
+}
+
+#[inline]
+fn lerp7(a: u8, b: u8, weight: i32) -> i32 {
+    let a = i32::from(a);
+    a + (((i32::from(b) - a) * weight) >> 7)
+}
+
+/// [`bilinear_row`] with `backend`'s kernel (for the tests that compare backends).
+#[inline]
+pub fn bilinear_row_on(
+    backend: Backend,
+    src: &[[u8; 4]],
+    width: usize,
+    height: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [[u8; 4]],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `natural_render_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2::bilinear_row(src, width, height, xs, ys, out)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41::bilinear_row(src, width, height, xs, ys, out)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON was detected.
+        Backend::Neon if backend.is_available() => unsafe {
+            neon::bilinear_row(src, width, height, xs, ys, out)
+        },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Backend::Simd128 => simd128::bilinear_row(src, width, height, xs, ys, out),
+        _ => bilinear_row(src, width, height, xs, ys, out),
+    }
+}
+
+/// The first pass of the smoothing: one row of vertical binomial sums of five grid rows (two
+/// above to two below; the caller mirrors them at the grid's edges, so the row above row 0 is
+/// row 1), `out[COLUMN_PAD + x] = (r0[x] + r4[x]) + 4 (r1[x] + r3[x]) + 6 r2[x]`, with
+/// [`COLUMN_PAD`] mirrored columns on each side (column -1 is column 1). `out` is
+/// `width + 2 * COLUMN_PAD` long.
+#[inline]
+pub fn smooth_columns<T: Copy + Into<f32>>(backend: Backend, rows: [&[T]; 5], out: &mut [f32]) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `natural_render_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2_stages::smooth_columns(rows, out)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41_stages::smooth_columns(rows, out)
+        },
+        _ => plain::smooth_columns(rows, out),
+    }
+}
+
+/// The second pass of the smoothing: the horizontal binomial sums of a row of
+/// [`smooth_columns`], `out[ROW_PAD + x] = (c[x-2] + c[x+2]) + 4 (c[x-1] + c[x+1]) + 6 c[x]`
+/// (`c` unpadded), with [`ROW_PAD`] mirrored columns on each side. The result is the 5x5
+/// binomial filter times 256 (the kernels' scales fold the 1/256 in). A checkerboard of `+-a`
+/// becomes exactly 0, away from edges and at them. `columns` is `width + 2 * COLUMN_PAD` long,
+/// `out` `width + 2 * ROW_PAD`.
+#[inline]
+pub fn smooth_row(backend: Backend, columns: &[f32], out: &mut [f32]) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `natural_render_row`).
+        Backend::Avx2 if backend.is_available() => unsafe { avx2_stages::smooth_row(columns, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41_stages::smooth_row(columns, out)
+        },
+        _ => plain::smooth_row(columns, out),
+    }
+}
+
+/// The surface of one grid row for a simulation scale above 1: the slopes `p`, `q` (in pixel
+/// units, as [`SurfaceRows::Smoothed`] states them) and the caustic gain, from three smoothed
+/// rows, each output `width + 2 * ROW_PAD` long with its edge values repeated in the padding.
+/// The gain is the reference's with the grid's curvatures: `focus = 1 / spread` (one division;
+/// see [`natural_render_row`] for `spread`), `gain = 1 + caustics * (focus - 1)`. Coarse
+/// simulations interpolate the gain rather than the three curvatures, which keeps the caustics'
+/// arithmetic on the grid, once per cell.
+#[inline]
+pub fn surface_row(
+    backend: Backend,
+    up: &[f32],
+    mid: &[f32],
+    down: &[f32],
+    look: &NaturalLook,
+    out: [&mut [f32]; 3],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `natural_render_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2_stages::surface_row(up, mid, down, look, out)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41_stages::surface_row(up, mid, down, look, out)
+        },
+        _ => plain::surface_row(up, mid, down, look, out),
+    }
+}
+
+/// Blends the surfaces (`p`, `q`, gain) of two grid rows for an image row between them:
+/// `out[k][i] = above[k][i] + (below[k][i] - above[k][i]) * weight`.
+#[inline]
+pub fn lerp_rows(
+    backend: Backend,
+    above: [&[f32]; 3],
+    below: [&[f32]; 3],
+    weight: f32,
+    out: [&mut [f32]; 3],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 was detected (see `natural_render_row`).
+        Backend::Avx2 if backend.is_available() => unsafe {
+            avx2_stages::lerp_rows(above, below, weight, out)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE4.1 was detected.
+        Backend::Sse41 if backend.is_available() => unsafe {
+            sse41_stages::lerp_rows(above, below, weight, out)
+        },
+        _ => plain::lerp_rows(above, below, weight, out),
+    }
+}
+
+/// What one row render reads.
+#[derive(Clone, Copy)]
+struct RowJob<'a> {
+    y: usize,
+    width: usize,
+    height: usize,
+    surface: SurfaceRows<'a>,
+    src: &'a [[u8; 4]],
+    look: &'a NaturalLook,
+    sky: &'a [[u8; 4]],
+}
+
+/// A bilinear sampler: [`bilinear_row`]'s arguments.
+type BilinearSampler = fn(&[[u8; 4]], usize, usize, &[f32], &[f32], &mut [[u8; 4]]);
+
+/// A nearest-texel sampler: [`nearest_row`]'s arguments.
+type NearestSampler = fn(&[[u8; 4]], usize, &[f32], &[f32], &mut [[u8; 4]]);
+
+/// A backend's samplers: [`bilinear_row`] for the floor and [`nearest_row`] for the sky.
+#[derive(Clone, Copy)]
+struct Samplers {
+    bilinear: BilinearSampler,
+    nearest: NearestSampler,
+}
+
+/// The plain bodies of the stages, compiled once per backend (see the module docs).
+mod plain {
+    use super::*;
+
+    /// Column offsets `0, 1, 2, ...` as `f32`: a vectorisable source of `x` for the optics.
+    static OFFSETS: [f32; CHUNK] = {
+        let mut offsets = [0.0; CHUNK];
+        let mut i = 0;
+        while i < CHUNK {
+            offsets[i] = i as f32;
+            i += 1;
+        }
+        offsets
+    };
+
+    /// The per-chunk arrays between the stages.
+    struct Chunk {
+        floor_x: [f32; CHUNK],
+        floor_y: [f32; CHUNK],
+        sky_x: [f32; CHUNK],
+        sky_y: [f32; CHUNK],
+        transmitted: [f32; CHUNK],
+        fresnel: [f32; CHUNK],
+        sheen: [f32; CHUNK],
+        floor: [[u8; 4]; CHUNK],
+        sky: [[u8; 4]; CHUNK],
+    }
+
+    #[inline(always)]
+    pub(super) fn render_row(row: RowJob<'_>, dst_row: &mut [[u8; 4]], sample: Samplers) {
+        let width = dst_row.len();
+        if width == 0
+            || row.height == 0
+            || row.src.len() < width * row.height
+            || row.sky.len() < SKY_SIDE * SKY_SIDE
+        {
+            return;
+        }
+        let mut chunk = Chunk {
+            floor_x: [0.0; CHUNK],
+            floor_y: [0.0; CHUNK],
+            sky_x: [0.0; CHUNK],
+            sky_y: [0.0; CHUNK],
+            transmitted: [0.0; CHUNK],
+            fresnel: [0.0; CHUNK],
+            sheen: [0.0; CHUNK],
+            floor: [[0; 4]; CHUNK],
+            sky: [[0; 4]; CHUNK],
+        };
+        let y = row.y as f32;
+        match row.surface {
+            SurfaceRows::Smoothed { up, mid, down } => {
+                let padded = width + 2 * ROW_PAD;
+                let (up, mid, down) = (&up[..padded], &mid[..padded], &down[..padded]);
+                let mut start = 0;
+                while start < width {
+                    let count = CHUNK.min(width - start);
+                    let rows = [up, mid, down].map(|r| &r[start..start + count + 2]);
+                    optics_smoothed(row.look, rows, start as f32, y, &mut chunk, count);
+                    let out = &mut dst_row[start..start + count];
+                    finish_chunk(row, &mut chunk, count, sample, out);
+                    start += count;
+                }
+            }
+            SurfaceRows::Grid { rows, scale } => {
+                let scale = scale.max(1) as usize;
+                let grid_width = width.div_ceil(scale);
+                let rows = rows.map(|r| &r[..grid_width + 2 * ROW_PAD]);
+                // Blocks of grid columns; in each, the pixels of one phase (`x % scale`) share
+                // their interpolation weight, so each phase is one vectorised pass, and the
+                // phases are then interleaved into the row in order (written one phase at a
+                // time, a row's pixels took a fifth of the frame at scale 2).
+                let block = (CHUNK / scale / 8 * 8).max(1);
+                let mut phased = [[0u8; 4]; CHUNK];
+                let mut start = 0;
+                while start < grid_width {
+                    let columns = block.min(grid_width - start);
+                    let x0 = scale * start;
+                    let x_end = width.min(x0 + scale * columns);
+                    for phase in 0..scale.min(x_end - x0) {
+                        let count = (x_end - x0 - phase).div_ceil(scale);
+                        let offset = (phase as f32 + 0.5) / scale as f32 - 0.5;
+                        let (first, weight) = if offset >= 0.0 {
+                            (1, offset)
+                        } else {
+                            (0, 1.0 + offset)
+                        };
+                        let window = rows.map(|r| &r[first + start..first + start + count + 1]);
+                        let column = (x0 + phase) as f32;
+                        let step = scale as f32;
+                        optics_grid(row.look, window, weight, column, step, y, &mut chunk, count);
+                        let out = &mut phased[phase * block..phase * block + count];
+                        finish_chunk(row, &mut chunk, count, sample, out);
+                    }
+                    let mut interleaved = [[0u8; 4]; CHUNK];
+                    match scale {
+                        2 => interleave::<2>(&phased, block, &mut interleaved),
+                        3 => interleave::<3>(&phased, block, &mut interleaved),
+                        4 => interleave::<4>(&phased, block, &mut interleaved),
+                        _ => {
+                            for phase in 0..scale {
+                                let pixels = &phased[phase * block..(phase + 1) * block];
+                                let targets = interleaved[phase..].iter_mut().step_by(scale);
+                                for (target, pixel) in targets.zip(pixels) {
+                                    *target = *pixel;
+                                }
+                            }
+                        }
+                    }
+                    dst_row[x0..x_end].copy_from_slice(&interleaved[..x_end - x0]);
+                    start += columns;
+                }
+            }
+        }
+    }
+
+    /// Puts `S` phases of `block` pixels each (`phased[phase * block + i]`) in pixel order
+    /// (`out[S * i + phase]`), as words, which the compiler interleaves in vector registers.
+    #[inline(always)]
+    fn interleave<const S: usize>(phased: &[[u8; 4]], block: usize, out: &mut [[u8; 4]]) {
+        let phases: [&[[u8; 4]]; S] =
+            std::array::from_fn(|phase| &phased[phase * block..(phase + 1) * block]);
+        for (i, group) in out[..S * block].chunks_exact_mut(S).enumerate() {
+            for phase in 0..S {
+                group[phase] = phases[phase][i];
+            }
+        }
+    }
+
+    /// Samples the floor and the sky of a chunk whose optics are done, and blends them into
+    /// `out`.
+    #[inline(always)]
+    fn finish_chunk(
+        row: RowJob<'_>,
+        chunk: &mut Chunk,
+        count: usize,
+        sample: Samplers,
+        out: &mut [[u8; 4]],
+    ) {
+        (sample.bilinear)(
+            row.src,
+            row.width,
+            row.height,
+            &chunk.floor_x[..count],
+            &chunk.floor_y[..count],
+            &mut chunk.floor[..count],
+        );
+        (sample.nearest)(
+            row.sky,
+            SKY_SIDE,
+            &chunk.sky_x[..count],
+            &chunk.sky_y[..count],
+            &mut chunk.sky[..count],
+        );
+        blend(row.look, chunk, count, out);
+    }
+
+    /// The optics of `count` pixels from three smoothed rows (`rows[k][i + 1]` is column
+    /// `column + i`).
+    #[inline(always)]
+    fn optics_smoothed(
+        look: &NaturalLook,
+        rows: [&[f32]; 3],
+        column: f32,
+        y: f32,
+        chunk: &mut Chunk,
+        count: usize,
+    ) {
+        // Each neighbour as its own slice, indexed by `i` alone: offsets within one slice
+        // (`mid[i + 2]`) made the compiler run the last vector's worth of pixels one by one.
+        let [up, mid, down] = rows.map(|r| &r[..count + 2]);
+        let (left, centre, right) = (&mid[..count], &mid[1..count + 1], &mid[2..count + 2]);
+        let (up_left, above, up_right) = (&up[..count], &up[1..count + 1], &up[2..count + 2]);
+        let (down_left, below, down_right) =
+            (&down[..count], &down[1..count + 1], &down[2..count + 2]);
+        let offsets = &OFFSETS[..count];
+        let Outputs {
+            floor_x,
+            floor_y,
+            sky_x,
+            sky_y,
+            transmitted,
+            fresnel,
+            sheen,
+        } = Outputs::new(chunk, count);
+        for i in 0..count {
+            let (l, c, r) = (left[i], centre[i], right[i]);
+            let (a, b) = (above[i], below[i]);
+            let surface = [
+                look.slope_scale * (r - l),
+                look.slope_scale * (b - a),
+                look.curvature_scale * ((r - c) - (c - l)),
+                look.cross_scale * ((down_right[i] - down_left[i]) - (up_right[i] - up_left[i])),
+                look.curvature_scale * ((b - c) - (c - a)),
+            ];
+            let light = optics(look, column + offsets[i], y, surface);
+            [
+                floor_x[i],
+                floor_y[i],
+                sky_x[i],
+                sky_y[i],
+                transmitted[i],
+                fresnel[i],
+                sheen[i],
+            ] = light;
+        }
+    }
+
+    /// The optics of `count` pixels `step` apart from `column` on, interpolating the surface
+    /// between `rows[k][i]` and `rows[k][i + 1]` with `weight`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn optics_grid(
+        look: &NaturalLook,
+        rows: [&[f32]; 3],
+        weight: f32,
+        column: f32,
+        step: f32,
+        y: f32,
+        chunk: &mut Chunk,
+        count: usize,
+    ) {
+        let [p, q, gain] = rows.map(|r| &r[..count + 1]);
+        let (p0, p1) = (&p[..count], &p[1..count + 1]);
+        let (q0, q1) = (&q[..count], &q[1..count + 1]);
+        let (gain0, gain1) = (&gain[..count], &gain[1..count + 1]);
+        let offsets = &OFFSETS[..count];
+        let Outputs {
+            floor_x,
+            floor_y,
+            sky_x,
+            sky_y,
+            transmitted,
+            fresnel,
+            sheen,
+        } = Outputs::new(chunk, count);
+        for i in 0..count {
+            let p = p0[i] + (p1[i] - p0[i]) * weight;
+            let q = q0[i] + (q1[i] - q0[i]) * weight;
+            let gain = gain0[i] + (gain1[i] - gain0[i]) * weight;
+            let light = optics_with_gain(look, column + step * offsets[i], y, p, q, gain);
+            [
+                floor_x[i],
+                floor_y[i],
+                sky_x[i],
+                sky_y[i],
+                transmitted[i],
+                fresnel[i],
+                sheen[i],
+            ] = light;
+        }
+    }
+
+    /// The optics' output arrays of a chunk, cut to `count`.
+    struct Outputs<'a> {
+        floor_x: &'a mut [f32],
+        floor_y: &'a mut [f32],
+        sky_x: &'a mut [f32],
+        sky_y: &'a mut [f32],
+        transmitted: &'a mut [f32],
+        fresnel: &'a mut [f32],
+        sheen: &'a mut [f32],
+    }
+
+    impl<'a> Outputs<'a> {
+        #[inline(always)]
+        fn new(chunk: &'a mut Chunk, count: usize) -> Self {
+            Self {
+                floor_x: &mut chunk.floor_x[..count],
+                floor_y: &mut chunk.floor_y[..count],
+                sky_x: &mut chunk.sky_x[..count],
+                sky_y: &mut chunk.sky_y[..count],
+                transmitted: &mut chunk.transmitted[..count],
+                fresnel: &mut chunk.fresnel[..count],
+                sheen: &mut chunk.sheen[..count],
+            }
+        }
+    }
+
+    /// One pixel's optics from its surface (see [`natural_render_row`]): the floor's and the
+    /// sky's sample positions, and the transmitted, Fresnel and sheen factors.
+    #[inline(always)]
+    fn optics(look: &NaturalLook, column: f32, row: f32, surface: [f32; 5]) -> [f32; 7] {
+        let [p, q, xx, xy, yy] = surface;
+        let secant_squared = 1.0 + (p * p + q * q);
+        let spread = caustic_spread(look, xx, xy, yy);
+        // One division for two reciprocals.
+        let inverse = 1.0 / (secant_squared * spread);
+        let cos_squared = inverse * spread;
+        let focus = inverse * secant_squared;
+        let gain = 1.0 + look.caustics * (focus - 1.0);
+        light(look, column, row, p, q, cos_squared, gain)
+    }
+
+    /// [`optics`] from a slope and a caustic gain computed on the grid.
+    #[inline(always)]
+    fn optics_with_gain(
+        look: &NaturalLook,
+        column: f32,
+        row: f32,
+        p: f32,
+        q: f32,
+        gain: f32,
+    ) -> [f32; 7] {
+        let cos_squared = 1.0 / (1.0 + (p * p + q * q));
+        light(look, column, row, p, q, cos_squared, gain)
+    }
+
+    /// `|det J|` of the sunlight's landing map, or [`MIN_SPREAD`] unless it is larger (NaN
+    /// too).
+    #[inline(always)]
+    fn caustic_spread(look: &NaturalLook, xx: f32, xy: f32, yy: f32) -> f32 {
+        let [c0, c1, c2] = look.caustic_trace;
+        let trace = (c0 * xx + c1 * xy) + c2 * yy;
+        let det = (1.0 + trace) + look.caustic_det * (xx * yy - xy * xy);
+        let spread = det.abs();
+        if spread > MIN_SPREAD {
+            spread
+        } else {
+            MIN_SPREAD
+        }
+    }
+
+    /// The optics once the squared cosine of incidence and the caustic gain are known.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn light(
+        look: &NaturalLook,
+        column: f32,
+        row: f32,
+        p: f32,
+        q: f32,
+        cos_squared: f32,
+        gain: f32,
+    ) -> [f32; 7] {
+        let root = (cos_squared * (look.eta_complement + look.eta_squared * cos_squared)).sqrt();
+        let bend = look.eta * cos_squared - root;
+        let reach = (bend * look.depth) / (bend - look.eta);
+        let floor_x = column + p * reach;
+        let floor_y = row + q * reach;
+
+        let grazing = 1.0 - cos_squared.sqrt();
+        let grazing_squared = grazing * grazing;
+        let fresnel = FRESNEL_HEAD_ON
+            + (1.0 - FRESNEL_HEAD_ON) * (grazing_squared * grazing_squared * grazing);
+        let transmitted = (1.0 - fresnel) * gain;
+
+        let [m_x, m_y, m_z] = look.sun_mirror;
+        let sun_dot = cos_squared * ((p * m_x + q * m_y) + m_z) - look.sun[2];
+        let mut glint = if sun_dot > GLINT_FLOOR { sun_dot } else { 0.0 };
+        for _ in 0..GLINT_SQUARINGS {
+            glint *= glint;
+        }
+        let sheen = fresnel * glint;
+
+        const SPAN: f32 = SKY_SIDE as f32 / 2.0;
+        let sky_x = SPAN - p * SPAN;
+        let sky_y = SPAN - q * SPAN;
+        [floor_x, floor_y, sky_x, sky_y, transmitted, fresnel, sheen]
+    }
+
+    /// The blend of a chunk's samples and factors into bytes (see [`natural_render_row`]).
+    #[inline(always)]
+    fn blend(look: &NaturalLook, chunk: &Chunk, count: usize, out: &mut [[u8; 4]]) {
+        let out = &mut out[..count];
+        let (floor, sky) = (&chunk.floor[..count], &chunk.sky[..count]);
+        let transmitted = &chunk.transmitted[..count];
+        let (fresnel, sheen) = (&chunk.fresnel[..count], &chunk.sheen[..count]);
+        let [t0, t1, t2] = look.transmittance;
+        let [g0, g1, g2] = look.glint;
+        for i in 0..count {
+            let floor_word = u32::from_le_bytes(floor[i]);
+            let sky_word = u32::from_le_bytes(sky[i]);
+            let channel = |word: u32, shift: u32| ((word >> shift) & 0xff) as i32 as f32;
+            let mix = |shift: u32, tint: f32, glint: f32| {
+                let value = transmitted[i] * (channel(floor_word, shift) * tint)
+                    + (fresnel[i] * channel(sky_word, shift) + sheen[i] * glint);
+                to_byte(value) << shift
+            };
+            let word =
+                (floor_word & 0xff00_0000) | mix(0, t0, g0) | mix(8, t1, g1) | mix(16, t2, g2);
+            out[i] = word.to_le_bytes();
+        }
+    }
+
+    /// A channel value rounded to the nearest byte (ties to even), clamped to `0..=255` (NaN
+    /// becomes 0). The rounding is the addition of 2^23, after which the float's low mantissa
+    /// bits are the integer: exact IEEE arithmetic on every backend, where a float-to-integer
+    /// conversion would not vectorise (Rust's saturating `as` becomes a branch per lane).
+    #[inline(always)]
+    fn to_byte(value: f32) -> u32 {
+        (clamp_position(value, 255.0) + ROUNDING_BIAS).to_bits() & 0xff
+    }
+
+    /// 2^23: added to a float in `0..=255`, it leaves the rounded integer in the low bits.
+    const ROUNDING_BIAS: f32 = 8_388_608.0;
+
+    #[inline(always)]
+    pub(super) fn smooth_columns<T: Copy + Into<f32>>(rows: [&[T]; 5], out: &mut [f32]) {
+        let Some(width) = out.len().checked_sub(2 * COLUMN_PAD).filter(|&w| w > 0) else {
+            return;
+        };
+        let [a, b, c, d, e] = rows.map(|row| &row[..width]);
+        let sums = &mut out[COLUMN_PAD..COLUMN_PAD + width];
+        for x in 0..width {
+            sums[x] =
+                (a[x].into() + e[x].into()) + 4.0 * (b[x].into() + d[x].into()) + 6.0 * c[x].into();
+        }
+        pad_mirrored(out, COLUMN_PAD);
+    }
+
+    #[inline(always)]
+    pub(super) fn smooth_row(columns: &[f32], out: &mut [f32]) {
+        let Some(width) = out.len().checked_sub(2 * ROW_PAD).filter(|&w| w > 0) else {
+            return;
+        };
+        let c = &columns[..width + 2 * COLUMN_PAD];
+        let (c0, c1, c2) = (&c[..width], &c[1..width + 1], &c[2..width + 2]);
+        let (c3, c4) = (&c[3..width + 3], &c[4..width + 4]);
+        let sums = &mut out[ROW_PAD..ROW_PAD + width];
+        for x in 0..width {
+            sums[x] = (c0[x] + c4[x]) + 4.0 * (c1[x] + c3[x]) + 6.0 * c2[x];
+        }
+        pad_mirrored(out, ROW_PAD);
+    }
+
+    #[inline(always)]
+    pub(super) fn surface_row(
+        up: &[f32],
+        mid: &[f32],
+        down: &[f32],
+        look: &NaturalLook,
+        out: [&mut [f32]; 3],
+    ) {
+        let [p, q, gain] = out;
+        let padded = p.len();
+        let Some(width) = padded.checked_sub(2 * ROW_PAD).filter(|&w| w > 0) else {
+            return;
+        };
+        let (up, mid, down) = (&up[..padded], &mid[..padded], &down[..padded]);
+        let inner = ROW_PAD..ROW_PAD + width;
+        let (p_out, q_out) = (&mut p[inner.clone()], &mut q[inner.clone()]);
+        let gain_out = &mut gain[inner];
+        let (left, centre, right) = (&mid[..width], &mid[1..width + 1], &mid[2..width + 2]);
+        let (up_left, above, up_right) = (&up[..width], &up[1..width + 1], &up[2..width + 2]);
+        let (down_left, below, down_right) =
+            (&down[..width], &down[1..width + 1], &down[2..width + 2]);
+        for x in 0..width {
+            let (l, c, r) = (left[x], centre[x], right[x]);
+            let (a, b) = (above[x], below[x]);
+            p_out[x] = look.slope_scale * (r - l);
+            q_out[x] = look.slope_scale * (b - a);
+            let xx = look.curvature_scale * ((r - c) - (c - l));
+            let xy =
+                look.cross_scale * ((down_right[x] - down_left[x]) - (up_right[x] - up_left[x]));
+            let yy = look.curvature_scale * ((b - c) - (c - a));
+            let focus = 1.0 / caustic_spread(look, xx, xy, yy);
+            gain_out[x] = 1.0 + look.caustics * (focus - 1.0);
+        }
+        for row in [p, q, gain] {
+            row[0] = row[1];
+            row[width + 1] = row[width];
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn lerp_rows(
+        above: [&[f32]; 3],
+        below: [&[f32]; 3],
+        weight: f32,
+        out: [&mut [f32]; 3],
+    ) {
+        for ((a, b), out) in above.into_iter().zip(below).zip(out) {
+            let width = out.len();
+            let (a, b) = (&a[..width], &b[..width]);
+            for x in 0..width {
+                out[x] = a[x] + (b[x] - a[x]) * weight;
+            }
+        }
+    }
+
+    /// Fills `pad` columns on each side of `row` with the row's own columns mirrored at its
+    /// ends (column -1 is column 1).
+    #[inline(always)]
+    fn pad_mirrored(row: &mut [f32], pad: usize) {
+        let width = row.len() - 2 * pad;
+        for k in 1..=pad {
+            let step = k as isize;
+            row[pad - k] = row[pad + mirrored(0, -step, width)];
+            row[pad + width - 1 + k] = row[pad + mirrored(width - 1, step, width)];
+        }
+    }
+}
+
+/// The stages compiled for one backend's instruction set, with its sampler.
+macro_rules! backend_stages {
+    ($stages:ident, $feature:literal, $backend:ident) => {
+        #[allow(dead_code)]
+        mod $stages {
+            use super::*;
+
+            /// The backend's bilinear sampler as a plain function.
+            fn bilinear(
+                src: &[[u8; 4]],
+                width: usize,
+                height: usize,
+                xs: &[f32],
+                ys: &[f32],
+                out: &mut [[u8; 4]],
+            ) {
+                // SAFETY: the stages below are only called once the backend was detected (see
+                // `natural_render_row`), and so is this, from inside them.
+                #[allow(unused_unsafe)]
+                unsafe {
+                    $backend::bilinear_row(src, width, height, xs, ys, out)
+                }
+            }
+
+            /// The backend's nearest-texel sampler as a plain function.
+            fn nearest(
+                table: &[[u8; 4]],
+                side: usize,
+                xs: &[f32],
+                ys: &[f32],
+                out: &mut [[u8; 4]],
+            ) {
+                // SAFETY: as for `bilinear`.
+                #[allow(unused_unsafe)]
+                unsafe {
+                    $backend::nearest_row(table, side, xs, ys, out)
+                }
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn render_row(row: RowJob<'_>, dst_row: &mut [[u8; 4]]) {
+                let samplers = Samplers { bilinear, nearest };
+                plain::render_row(row, dst_row, samplers)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn smooth_columns<T: Copy + Into<f32>>(rows: [&[T]; 5], out: &mut [f32]) {
+                plain::smooth_columns(rows, out)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn smooth_row(columns: &[f32], out: &mut [f32]) {
+                plain::smooth_row(columns, out)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn surface_row(
+                up: &[f32],
+                mid: &[f32],
+                down: &[f32],
+                look: &NaturalLook,
+                out: [&mut [f32]; 3],
+            ) {
+                plain::surface_row(up, mid, down, look, out)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn lerp_rows(
+                above: [&[f32]; 3],
+                below: [&[f32]; 3],
+                weight: f32,
+                out: [&mut [f32]; 3],
+            ) {
+                plain::lerp_rows(above, below, weight, out)
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+backend_stages!(avx2_stages, "avx2", avx2);
+#[cfg(target_arch = "x86_64")]
+backend_stages!(sse41_stages, "sse4.1", sse41);
+#[cfg(target_arch = "aarch64")]
+backend_stages!(neon_stages, "neon", neon);
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+backend_stages!(simd128_stages, "simd128", simd128);
+
+/// Bakes the built-in sky (a gradient from [`SKY_HORIZON`] to [`SKY_ZENITH`] with the height
+/// of the direction, `horizon + (zenith - horizon) * max(z, 0)`, and the horizon's colour
+/// beyond it) into a table of `SKY_SIDE * SKY_SIDE` texels (RGBA, alpha 255).
+pub fn gradient_sky(out: &mut [[u8; 4]]) {
+    for (index, texel) in out.iter_mut().enumerate().take(SKY_SIDE * SKY_SIDE) {
+        let z = sky_texel_direction(index % SKY_SIDE, index / SKY_SIDE)[2].max(0.0);
+        let colour: [f64; 3] = std::array::from_fn(|c| {
+            let (horizon, zenith) = (f64::from(SKY_HORIZON[c]), f64::from(SKY_ZENITH[c]));
+            horizon + (zenith - horizon) * z
+        });
+        *texel =
+            [colour[0], colour[1], colour[2], 255.0].map(|c| c.round().clamp(0.0, 255.0) as u8);
+    }
+}
+
+/// The sky direction at the centre of texel `(i, j)` of the sky table: the inverse
+/// stereographic projection of `(u, v)` (see [`SKY_SIDE`]), a unit vector whose `z` is below 0
+/// outside the unit disc.
+pub fn sky_texel_direction(i: usize, j: usize) -> [f64; 3] {
+    let to_plane = |k: usize| (k as f64 + 0.5) * 2.0 / SKY_SIDE as f64 - 1.0;
+    sky_direction(to_plane(i), to_plane(j))
+}
+
+/// The sky direction at stereographic coordinates `(u, v)`.
+pub fn sky_direction(u: f64, v: f64) -> [f64; 3] {
+    let radius_squared = u * u + v * v;
+    let scale = 1.0 / (1.0 + radius_squared);
+    [
+        2.0 * u * scale,
+        2.0 * v * scale,
+        (1.0 - radius_squared) * scale,
+    ]
 }

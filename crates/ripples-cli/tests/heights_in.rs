@@ -221,7 +221,9 @@ fn a_bump_spreads_into_rings() {
             })
     };
     let start = reach(0).expect("frame 0 shows the bump");
-    assert!(start < 12.0, "frame 0 differs far from the bump: {start}");
+    // The bump's tail, the natural look's 5x5 smoothing and one step's spread: a few pixels
+    // past its visible width, nowhere near the edges.
+    assert!(start < 16.0, "frame 0 differs far from the bump: {start}");
     let later = reach(15).expect("frame 15 shows the ring");
     assert!(
         later > start + 4.0,

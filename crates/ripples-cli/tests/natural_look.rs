@@ -201,10 +201,10 @@ fn a_sky_warns_when_the_look_is_another() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
     sky_png(path, "sky.png", [0, 0, 0], [9, 9, 9]);
-    let (_, messages) = still(path, "lit.png", &["--sky", "sky.png"]);
+    let (_, messages) = still(path, "lit.png", &["--render", "lit", "--sky", "sky.png"]);
     assert!(
         messages.contains(
-            "warning: --sky has no effect: it tunes the natural look, and the look is default \
+            "warning: --sky has no effect: it tunes the natural look, and the look is lit \
              (--render natural uses it)"
         ),
         "{messages}"

@@ -209,12 +209,12 @@ fn a_sky_warns_when_the_look_is_another() {
         ),
         "{messages}"
     );
-    std::fs::write(path.join("lit.toml"), "sky = \"sky.png\"\n").unwrap();
+    std::fs::write(path.join("lit.toml"), "render = \"lit\"\nsky = \"sky.png\"\n").unwrap();
     let (_, messages) = still(path, "scene.png", &["--scene", "lit.toml"]);
     assert!(
         messages.contains(
             "warning: the scene's sky has no effect: the natural look reflects it, and the look \
-             is default (--render natural uses it)"
+             is lit (--render natural uses it)"
         ),
         "{messages}"
     );

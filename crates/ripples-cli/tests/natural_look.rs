@@ -209,7 +209,11 @@ fn a_sky_warns_when_the_look_is_another() {
         ),
         "{messages}"
     );
-    std::fs::write(path.join("lit.toml"), "render = \"lit\"\nsky = \"sky.png\"\n").unwrap();
+    std::fs::write(
+        path.join("lit.toml"),
+        "render = \"lit\"\nsky = \"sky.png\"\n",
+    )
+    .unwrap();
     let (_, messages) = still(path, "scene.png", &["--scene", "lit.toml"]);
     assert!(
         messages.contains(

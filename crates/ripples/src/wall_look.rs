@@ -121,10 +121,21 @@ impl WallLook {
             ..
         } = key;
         let scale = scale.max(1) as usize;
+        self.wall_pixels.clear();
+        self.shaded_pixels.clear();
+        // Only a window around the walls can change: as far as a shadow, a bevel or a wall's
+        // foot reaches. Walls painted in one corner of a large pool rebuild only that corner.
+        let reach = shadow.max(CORNER_REACH).ceil() as usize + BEVEL as usize + 2;
+        let Some([x0, y0, x1, y1]) = wall_window(obstacles, scale, width, height, reach) else {
+            return;
+        };
+        let image_width = width;
+        let (width, height) = (x1 - x0, y1 - y0);
+        let global = |x: usize, y: usize| ((y + y0) * image_width + x + x0) as u32;
         let (cells, grid_width) = (obstacles.cells(), obstacles.width());
         self.mask.clear();
         self.mask.extend((0..width * height).map(|index| {
-            let (x, y) = (index % width, index / width);
+            let (x, y) = (index % width + x0, index / width + y0);
             cells[(y / scale) * grid_width + x / scale]
         }));
         let mask = &self.mask;
@@ -145,8 +156,6 @@ impl WallLook {
             let t = (d / BEVEL).min(1.0);
             BEVEL * (1.0 - (1.0 - t) * (1.0 - t)).sqrt()
         };
-        self.wall_pixels.clear();
-        self.shaded_pixels.clear();
         for y in 0..height {
             for x in 0..width {
                 if !is_wall(x, y) {
@@ -170,10 +179,11 @@ impl WallLook {
                 let facing = normal[0] * light[0] + normal[1] * light[1] + normal[2] * light[2];
                 // Wet and darker along the waterline, dry on top.
                 let wet = 1.0 - 0.25 * (1.0 - (here / 1.5).min(1.0));
-                let shade = (AMBIENT + (1.0 - AMBIENT) * facing.max(0.0)) * wet * mottle(x, y);
+                let shade =
+                    (AMBIENT + (1.0 - AMBIENT) * facing.max(0.0)) * wet * mottle(x + x0, y + y0);
                 let rgb = STONE.map(|channel| (channel * shade).round().clamp(0.0, 255.0) as u8);
                 self.wall_pixels
-                    .push(((y * width + x) as u32, [rgb[0], rgb[1], rgb[2], 255]));
+                    .push((global(x, y), [rgb[0], rgb[1], rgb[2], 255]));
             }
         }
 
@@ -235,11 +245,42 @@ impl WallLook {
                 let light_kept = corner * shadowed;
                 if light_kept < 1.0 {
                     self.shaded_pixels
-                        .push((index as u32, (light_kept * 256.0).round() as u16));
+                        .push((global(x, y), (light_kept * 256.0).round() as u16));
                 }
             }
         }
     }
+}
+
+/// The pixels within `reach` of a wall, `[x0, y0, x1, y1]` (ends excluded) inside the image, or
+/// `None` without walls.
+fn wall_window(
+    obstacles: &Obstacles,
+    scale: usize,
+    width: usize,
+    height: usize,
+    reach: usize,
+) -> Option<[usize; 4]> {
+    let grid_width = obstacles.width();
+    let (mut low, mut high) = ([usize::MAX; 2], [0usize; 2]);
+    for (index, _) in obstacles
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|(_, wall)| **wall)
+    {
+        let (x, y) = (index % grid_width, index / grid_width);
+        low = [low[0].min(x), low[1].min(y)];
+        high = [high[0].max(x), high[1].max(y)];
+    }
+    (low[0] != usize::MAX).then(|| {
+        [
+            (low[0] * scale).saturating_sub(reach).min(width),
+            (low[1] * scale).saturating_sub(reach).min(height),
+            ((high[0] + 1) * scale + reach).min(width),
+            ((high[1] + 1) * scale + reach).min(height),
+        ]
+    })
 }
 
 /// The direction the light comes from (a unit vector: x right, y down the image, z up) and the

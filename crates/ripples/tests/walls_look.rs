@@ -163,3 +163,26 @@ fn u32_frames_get_the_same_walls() {
         assert_eq!([r, g, b, a], rgba);
     }
 }
+
+#[test]
+fn walls_at_the_edges_of_a_coarser_grid_are_stone_too() {
+    // 121x79 at three pixels per cell: the last cells are partly outside the picture.
+    let (width, height) = (121u32, 79u32);
+    let mut pool = Pool::with_sim_scale(width, height, 3).unwrap();
+    let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
+    for y in 0..i64::from(grid_height) {
+        pool.obstacles_mut().set(0, y, true);
+        pool.obstacles_mut().set(i64::from(grid_width) - 1, y, true);
+    }
+    let src = [120u8, 120, 120, 255].repeat((width * height) as usize);
+    let mut frame = vec![0u8; src.len()];
+    pool.render(&eastern_sun(), &src, &mut frame).unwrap();
+    for (x, y) in [(0, 0), (2, 40), (width - 1, height - 1), (width - 1, 10)] {
+        let i = ((y * width + x) * 4) as usize;
+        assert!(
+            frame[i] > frame[i + 2] + 10,
+            "({x}, {y}): {:?}",
+            &frame[i..i + 4]
+        );
+    }
+}

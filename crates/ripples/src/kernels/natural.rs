@@ -1214,7 +1214,13 @@ mod plain {
     }
 }
 
-/// The stages compiled for one backend's instruction set, with its sampler.
+/// The stages compiled for one backend's instruction set, with its sampler. (Defined only where a
+/// backend uses it: wasm32 without simd128 has none.)
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 macro_rules! backend_stages {
     ($stages:ident, $feature:literal, $backend:ident) => {
         #[allow(dead_code)]

@@ -47,8 +47,16 @@ pub struct Obstacles {
     height: usize,
     walls: Vec<bool>,
     count: usize,
-    /// Changes with every edit, so what is built from the walls knows when to rebuild.
+    /// Changes with every edit, so what is built from the walls knows when to rebuild: a
+    /// number no other mask in the process has had (see [`next_generation`]).
     generation: u64,
+}
+
+/// A number no mask has had before, so that a cache keyed by it cannot mistake one mask for
+/// another, even one put in the pool's place wholesale.
+fn next_generation() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl PartialEq for Obstacles {
@@ -73,7 +81,7 @@ impl Obstacles {
             height,
             walls: vec![false; width * height],
             count: 0,
-            generation: 0,
+            generation: next_generation(),
         })
     }
 
@@ -97,8 +105,9 @@ impl Obstacles {
         self.count
     }
 
-    /// A number that changes whenever a cell changes (two masks with the same walls may still
-    /// differ in it): what is drawn from the walls is rebuilt when it changes.
+    /// A number that changes whenever a cell changes, unique to this state of this mask in the
+    /// process (a clone shares it; two masks with the same walls may still differ in it): what
+    /// is drawn from the walls is rebuilt when it changes.
     pub fn generation(&self) -> u64 {
         self.generation
     }
@@ -119,7 +128,7 @@ impl Obstacles {
             && self.walls[i] != wall
         {
             self.walls[i] = wall;
-            self.generation += 1;
+            self.generation = next_generation();
             if wall {
                 self.count += 1;
             } else {
@@ -153,7 +162,7 @@ impl Obstacles {
         }
         self.walls.copy_from_slice(walls);
         self.count = walls.iter().filter(|&&wall| wall).count();
-        self.generation += 1;
+        self.generation = next_generation();
         Ok(())
     }
 
@@ -161,7 +170,7 @@ impl Obstacles {
     pub fn clear(&mut self) {
         self.walls.fill(false);
         self.count = 0;
-        self.generation += 1;
+        self.generation = next_generation();
     }
 
     /// Sets every wall cell of `field` to `rest`.

@@ -186,3 +186,23 @@ fn walls_at_the_edges_of_a_coarser_grid_are_stone_too() {
         );
     }
 }
+
+#[test]
+fn walls_put_in_the_pool_wholesale_are_drawn_afresh() {
+    let look = eastern_sun();
+    let mut pool = walled_pool();
+    let square = render(&mut pool, &look);
+    // Another mask with the same number of edits, put in the pool's place.
+    let mut other = ripples::Obstacles::new(WIDTH as usize, HEIGHT as usize).unwrap();
+    for y in 10..30 {
+        for x in 10..30 {
+            other.set(x, y, true);
+        }
+    }
+    *pool.obstacles_mut() = other;
+    let moved = render(&mut pool, &look);
+    let mut fresh = Pool::new(WIDTH, HEIGHT).unwrap();
+    *fresh.obstacles_mut() = pool.obstacles().clone();
+    assert_ne!(moved, square);
+    assert_eq!(moved, render(&mut fresh, &look));
+}

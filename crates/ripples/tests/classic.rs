@@ -465,3 +465,87 @@ fn wrong_buffer_sizes_are_errors_not_panics() {
     assert!(Pool::with_sim_scale(10, 10, 0).is_err());
     assert!(Pool::with_sim_scale(10, 10, 17).is_err());
 }
+
+/// The classic look at a simulation scale above 1, written out from the kernels' reference
+/// pieces: each grid row's gradient, bilinearly upsampled to every pixel
+/// (`gradient_row_scaled`), then the nearest-pixel refraction of each image row.
+fn reference_scaled_classic(pool: &Pool, src: &[u8], width: usize, height: usize) -> Vec<u8> {
+    use ripples::kernels::scalar;
+    let scale = pool.sim_scale();
+    let (grid_width, grid_height) = (
+        pool.solver().width() as usize,
+        pool.solver().height() as usize,
+    );
+    let heights: Vec<f32> = match pool.solver().heights() {
+        ripples::Heights::I16(h) => h.iter().map(|&v| f32::from(v)).collect(),
+        ripples::Heights::F32(h) => h.to_vec(),
+    };
+    let grid_gradient: Vec<[Vec<f32>; 2]> = (0..grid_height)
+        .map(|y| {
+            let (mut gx, mut gy) = (vec![0.0; grid_width], vec![0.0; grid_width]);
+            if y > 0 && y + 1 < grid_height {
+                let row = |r: usize| &heights[r * grid_width..(r + 1) * grid_width];
+                scalar::gradient_row(row(y - 1), row(y), row(y + 1), &mut gx, &mut gy);
+            }
+            [gx, gy]
+        })
+        .collect();
+    let src: Vec<[u8; 4]> = src.chunks_exact(4).map(|p| p.try_into().unwrap()).collect();
+    let mut frame = vec![[0u8; 4]; width * height];
+    let (mut gx, mut gy) = (vec![0.0; width], vec![0.0; width]);
+    for (y, dst_row) in frame.chunks_exact_mut(width).enumerate() {
+        let v = ((y as f32 + 0.5) / scale as f32 - 0.5).clamp(0.0, (grid_height - 1) as f32);
+        let above = v as usize;
+        let below = (above + 1).min(grid_height - 1);
+        let weight = v - above as f32;
+        let [above_x, above_y] = &grid_gradient[above];
+        let [below_x, below_y] = &grid_gradient[below];
+        scalar::gradient_row_scaled(above_x, below_x, weight, scale, &mut gx);
+        scalar::gradient_row_scaled(above_y, below_y, weight, scale, &mut gy);
+        scalar::resampled_classic_row(y, height, &gx, &gy, &src, dst_row);
+    }
+    frame.into_iter().flatten().collect()
+}
+
+/// The renderer upsamples each grid row once per strip and blends two per image row, instead of
+/// interpolating per pixel: the frame must still be the reference, on rough water, over the
+/// integer and the float fields, on wide and narrow frames.
+#[test]
+fn the_classic_look_at_coarser_scales_is_the_upsampled_gradient() {
+    for (width, height) in [(1100u32, 48u32), (1400, 37), (300, 40)] {
+        let src = numbered_image(width as usize, height as usize);
+        for scale in [2, 3] {
+            for solver in [ripples::SolverKind::Classic, ripples::SolverKind::Wave] {
+                let mut pool = Pool::with_sim_scale(width, height, scale).unwrap();
+                pool.set_solver(solver).unwrap();
+                let mut state = 7u32;
+                for _ in 0..60 {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    let (x, y) = ((state % width) as i32, ((state >> 12) % height) as i32);
+                    pool.drop_stone(x, y, 3 + state % 6, 150).unwrap();
+                }
+                for _ in 0..6 {
+                    pool.step();
+                }
+                let mut frame = vec![0u8; src.len()];
+                pool.render(&Look::classic(), &src, &mut frame).unwrap();
+                let expected =
+                    reference_scaled_classic(&pool, &src, width as usize, height as usize);
+                let moved = frame
+                    .chunks_exact(4)
+                    .zip(src.chunks_exact(4))
+                    .filter(|(a, b)| a != b);
+                assert!(
+                    moved.count() > frame.len() / 16,
+                    "{width}x{height} x{scale} {solver:?}: rough water shows"
+                );
+                assert!(
+                    frame == expected,
+                    "{width}x{height} at scale {scale}, {solver:?}"
+                );
+            }
+        }
+    }
+}

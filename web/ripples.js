@@ -8,7 +8,8 @@
 // fetch, shared by every instance), finds the element's image (the `imageUrl` option, else its
 // CSS background image, else the built-in pool tiles), overlays a canvas that follows the
 // element's size, CSS background and devicePixelRatio (or draws into the element when it is a
-// <canvas>), turns pointer and touch input into stones and swipes, and runs one
+// <canvas>), loads the natural look's sky picture (the `skyUrl` option) once and hands it to
+// every pool it makes, turns pointer and touch input into stones and swipes, and runs one
 // requestAnimationFrame loop per instance. The water itself (solvers, rendering, the
 // time-based step clock, option checks, the CSS background arithmetic) is Rust; each frame is
 // one call into it and one putImageData of a view into the wasm memory, with no copy between.
@@ -85,6 +86,17 @@ const DEFAULTS = Object.freeze({
   clarity: 600,
   /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16. */
   waveHeight: 0.04,
+  /**
+   * Natural look: URL of a picture of the sky the water reflects, or null for the built-in
+   * sky (blue, paler at the horizon). The picture is the sky above the horizon all around,
+   * like the top half of a panorama: its top edge is straight up (the zenith: what calm water
+   * reflects), its bottom edge the horizon (what the steepest waves reflect), its width once
+   * around the horizon, its middle column the sky beyond the top of the element (where
+   * sunAzimuth 90 puts the sun), its left and right edges behind the viewer. An ordinary photo
+   * of a sky works; crop a 2:1 panorama to its top half. Loaded like imageUrl (crossOrigin
+   * applies), read once at up to 1024x256 pixels, alpha ignored. Only the natural look shows it.
+   */
+  skyUrl: null,
 });
 
 /** Other spellings of option names. */
@@ -268,6 +280,13 @@ function corsMode(url, crossOrigin) {
   return crossOrigin;
 }
 
+// A sky picture is read at most this size: more than the core keeps of it (it averages the
+// picture down to a 256x64 panorama), and a large photograph stays out of the wasm memory. Its
+// aspect does not matter (the picture is stretched over the whole sky), so each side is
+// capped on its own.
+const SKY_MAX_WIDTH = 1024;
+const SKY_MAX_HEIGHT = 256;
+
 /** Loads an image; rejects with a message that says why it likely failed. */
 function loadImage(url, crossOrigin, where, what) {
   return new Promise((resolve, reject) => {
@@ -336,6 +355,21 @@ function readPixels(context, width, height, loaded, where, what) {
   }
 }
 
+/**
+ * The pixels of a loaded sky picture (see skyUrl), read once, for every pool to come:
+ * `{ url, absolute, cors, pixels, width, height }` (RGBA pixels; the image itself is not kept).
+ * Throws the SecurityError explanation for a tainted picture.
+ */
+function readSky(loaded, where) {
+  const { image, ...source } = loaded;
+  const width = Math.min(image.naturalWidth, SKY_MAX_WIDTH);
+  const height = Math.min(image.naturalHeight, SKY_MAX_HEIGHT);
+  const context = scratchContext(width, height);
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(image, 0, 0, width, height);
+  return { ...source, pixels: readPixels(context, width, height, loaded, where, 'skyUrl'), width, height };
+}
+
 /** A context whose fillStyle parses CSS colours (made on first use). */
 let colourParser = null;
 
@@ -394,9 +428,10 @@ export class Ripples extends EventTarget {
   #canvas = null;
   #context = null;
   #pool = null;
-  #image = null; // { image, url, absolute, cors } or null for the built-in tiles
+  // What the options' URLs loaded, each { image, url, absolute, cors } (the sky its pixels
+  // instead of the image: see readSky), or null: the built-in tiles, no walls, the built-in sky.
+  #loaded = { image: null, obstacles: null, sky: null };
   #cssImage = null; // { url, index }: the element's CSS background image as attach found it
-  #obstacles = null; // loaded obstacle image or null
   #savedStyle = null;
   #cssSize = { width: 0, height: 0, ratio: 1 };
   #seed = Math.floor(Math.random() * 2 ** 32);
@@ -409,8 +444,8 @@ export class Ripples extends EventTarget {
   #imageData = null;
   #last = new Map();
   #rebuildPending = false;
-  #imageRequest = 0;
-  #obstacleRequest = 0;
+  // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
+  #requests = { image: 0, obstacles: 0, sky: 0 };
   #statTimes = new Float64Array(STATS_FRAMES);
   #statWork = new Float64Array(STATS_FRAMES);
   #statDraw = new Float64Array(STATS_FRAMES);
@@ -520,15 +555,15 @@ export class Ripples extends EventTarget {
     // case the layer whose size and position place the image.
     this.#cssImage = this.#ownsCanvas ? cssBackground(element) : null;
     const imageUrl = options.imageUrl ?? this.#cssImage?.url ?? null;
-    const [image, obstacles] = await Promise.all([
+    const [image, obstacles, sky] = await Promise.all([
       imageUrl === null ? null : loadImage(imageUrl, options.crossOrigin, where, 'image'),
       options.obstacles === null ? null : loadImage(options.obstacles, options.crossOrigin, where, 'obstacles image'),
+      options.skyUrl === null ? null : loadImage(options.skyUrl, options.crossOrigin, where, 'skyUrl'),
     ]);
     if (!element.isConnected) {
       throw new Error(`${where}: ${describeElement(element)} was removed from the document while its image loaded`);
     }
-    this.#image = image;
-    this.#obstacles = obstacles;
+    this.#loaded = { image, obstacles, sky: sky && readSky(sky, where) };
     const size = this.#measure(where);
     if (this.#ownsCanvas) this.#overlay();
     else this.#canvas = element;
@@ -708,7 +743,7 @@ export class Ripples extends EventTarget {
     this.#savedStyle = null;
   }
 
-  /** A new pool for `size`, configured, with the image and walls drawn into it. */
+  /** A new pool for `size`, configured, with the image, walls and sky drawn into it. */
   #build(size, where) {
     const options = this.#options;
     let pool;
@@ -721,6 +756,7 @@ export class Ripples extends EventTarget {
       this.#configure(pool, size);
       this.#composeImage(pool, size, where);
       this.#composeObstacles(pool, size, where);
+      this.#composeSky(pool);
       // The ripples go on in the new pool (a new size, pixel ratio or resolution), resampled
       // onto its grid; only a pool of another solver cannot take them.
       const old = this.#pool;
@@ -770,7 +806,7 @@ export class Ripples extends EventTarget {
 
   /** Draws the image where CSS (or a cover fit) puts it, and hands the pixels to the pool. */
   #composeImage(pool, size, where) {
-    const loaded = this.#image;
+    const loaded = this.#loaded.image;
     if (!loaded) {
       pool.useDefaultImage();
       return;
@@ -816,7 +852,7 @@ export class Ripples extends EventTarget {
   }
 
   #composeObstacles(pool, size, where) {
-    const loaded = this.#obstacles;
+    const loaded = this.#loaded.obstacles;
     if (!loaded) {
       pool.clearObstacles();
       return;
@@ -824,6 +860,23 @@ export class Ripples extends EventTarget {
     const context = scratchContext(size.width, size.height);
     context.drawImage(loaded.image, 0, 0, size.width, size.height);
     pool.setObstacles(readPixels(context, size.width, size.height, loaded, where, 'obstacles image'));
+  }
+
+  /**
+   * Hands the sky picture to `pool` (its pixels, read once when it loaded; the pool reduces
+   * them to its sky table), or the built-in sky. Every new pool needs it again.
+   */
+  #composeSky(pool) {
+    const sky = this.#loaded.sky;
+    if (sky) pool.setSky(sky.pixels, sky.width, sky.height);
+    else pool.useDefaultSky();
+  }
+
+  /** Puts what `which` ('image', 'obstacles' or 'sky') loaded into `pool`. */
+  #compose(which, pool, size, where) {
+    if (which === 'image') this.#composeImage(pool, size, where);
+    else if (which === 'obstacles') this.#composeObstacles(pool, size, where);
+    else this.#composeSky(pool);
   }
 
   /** Puts the pool's frame on the canvas, through a view of the wasm memory (no copy). */
@@ -1070,8 +1123,8 @@ export class Ripples extends EventTarget {
 
   /**
    * Changes options. Bad values throw before anything changes. Returns a promise that settles
-   * once a new image or obstacles image has loaded (at once otherwise); if one fails, the
-   * promise rejects, an `error` event fires, and the previous image stays.
+   * once a new image, obstacles image or sky picture has loaded (at once otherwise); if one
+   * fails, the promise rejects, an `error` event fires, and the previous one stays.
    */
   set(changes) {
     this.#alive('set');
@@ -1110,33 +1163,35 @@ export class Ripples extends EventTarget {
       if (options.interactive) this.#listenToInput();
     }
     const loads = [];
-    if (changed('imageUrl') || (changed('crossOrigin') && this.#image)) {
-      loads.push(this.#loadInto('image', ++this.#imageRequest, where));
-    }
-    if (changed('obstacles') || (changed('crossOrigin') && this.#obstacles)) {
-      loads.push(this.#loadInto('obstacles', ++this.#obstacleRequest, where));
+    for (const [which, option] of [['image', 'imageUrl'], ['obstacles', 'obstacles'], ['sky', 'skyUrl']]) {
+      if (changed(option) || (changed('crossOrigin') && this.#loaded[which])) {
+        loads.push(this.#loadInto(which, ++this.#requests[which], where));
+      }
     }
     return Promise.all(loads).then(() => undefined);
   }
 
+  /**
+   * Loads what option `which` ('image', 'obstacles' or 'sky') names now and puts it into the
+   * pool; on failure (reported as an `error` event too) the pool keeps what it had.
+   */
   async #loadInto(which, request, where) {
     const options = this.#options;
-    const isImage = which === 'image';
-    const url = isImage ? options.imageUrl ?? this.#cssImage?.url ?? null : options.obstacles;
-    const what = isImage ? 'image' : 'obstacles image';
+    const { url, what } = {
+      image: { url: options.imageUrl ?? this.#cssImage?.url ?? null, what: 'image' },
+      obstacles: { url: options.obstacles, what: 'obstacles image' },
+      sky: { url: options.skyUrl, what: 'skyUrl' },
+    }[which];
     try {
-      const loaded = url === null ? null : await loadImage(url, options.crossOrigin, where, what);
-      const current = isImage ? this.#imageRequest : this.#obstacleRequest;
-      if (this.#destroyed || request !== current) return; // superseded or gone
-      const previous = isImage ? this.#image : this.#obstacles;
-      if (isImage) this.#image = loaded;
-      else this.#obstacles = loaded;
+      let loaded = url === null ? null : await loadImage(url, options.crossOrigin, where, what);
+      if (this.#destroyed || request !== this.#requests[which]) return; // superseded or gone
+      if (which === 'sky' && loaded) loaded = readSky(loaded, where);
+      const previous = this.#loaded[which];
+      this.#loaded[which] = loaded;
       try {
-        if (isImage) this.#composeImage(this.#pool, this.#cssSize, where);
-        else this.#composeObstacles(this.#pool, this.#cssSize, where);
+        this.#compose(which, this.#pool, this.#cssSize, where);
       } catch (error) {
-        if (isImage) this.#image = previous;
-        else this.#obstacles = previous;
+        this.#loaded[which] = previous;
         throw error;
       }
       this.#pool.advance(0);
@@ -1244,8 +1299,7 @@ export class Ripples extends EventTarget {
     this.#imageData = null;
     this.#context = null;
     this.#canvas = null;
-    this.#image = null;
-    this.#obstacles = null;
+    this.#loaded = { image: null, obstacles: null, sky: null };
     this.#last.clear();
   }
 }

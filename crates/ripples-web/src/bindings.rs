@@ -98,6 +98,20 @@ impl WasmPool {
         self.inner.use_default_image().map_err(js_error)
     }
 
+    /// Natural look: reflects a picture of the sky (RGBA, `width * height * 4` bytes; its top
+    /// edge the zenith, its bottom edge the horizon, its middle column beyond the top of the
+    /// pool picture: see [`WebPool::set_sky`]).
+    #[wasm_bindgen(js_name = setSky)]
+    pub fn set_sky(&mut self, rgba: &[u8], width: f64, height: f64) -> Result<(), JsError> {
+        self.inner.set_sky(rgba, width, height).map_err(js_error)
+    }
+
+    /// Natural look: reflects the built-in sky again.
+    #[wasm_bindgen(js_name = useDefaultSky)]
+    pub fn use_default_sky(&mut self) {
+        self.inner.use_default_sky();
+    }
+
     /// `'classic'`, `'wave'` or `'spring'`.
     #[wasm_bindgen(js_name = setSolver)]
     pub fn set_solver(&mut self, name: &str) -> Result<(), JsError> {

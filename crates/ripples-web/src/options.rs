@@ -67,7 +67,7 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 21] = [
+pub const OPTION_NAMES: [&str; 22] = [
     "imageUrl",
     "resolution",
     "dropRadius",
@@ -89,6 +89,7 @@ pub const OPTION_NAMES: [&str; 21] = [
     "waterColour",
     "clarity",
     "waveHeight",
+    "skyUrl",
 ];
 
 /// Largest `perturbance` (refraction this many times the default look's).
@@ -120,7 +121,7 @@ pub const WAVE_HEIGHT_RANGE: (f64, f64) = (0.0, 16.0);
 /// option counts something), strings as given, `Null` where the option falls back to a default.
 pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebError> {
     let checked = match name {
-        "imageUrl" | "obstacles" => url_or_null(name, value)?,
+        "imageUrl" | "obstacles" | "skyUrl" => url_or_null(name, value)?,
         "resolution" => OptionValue::Number(f64::from(resolution(number(name, &value)?)?)),
         "dropRadius" => OptionValue::Number(drop_radius(number(name, &value)?)?),
         "perturbance" => OptionValue::Number(perturbance(number(name, &value)?)?),
@@ -482,6 +483,27 @@ mod tests {
         assert!(check("interactive", OptionValue::Number(1.0)).is_err());
         assert!(check("imageUrl", OptionValue::Text("  ".into())).is_err());
         assert!(check("obstacles", OptionValue::Text("walls.png".into())).is_ok());
+    }
+
+    #[test]
+    fn the_sky_is_a_url_or_null_for_the_built_in_gradient() {
+        let text = |s: &str| OptionValue::Text(s.into());
+        assert_eq!(check("skyUrl", OptionValue::Null), Ok(OptionValue::Null));
+        assert_eq!(check("skyUrl", text("sky.jpg")), Ok(text("sky.jpg")));
+        for (bad, shown) in [
+            (OptionValue::Number(3.0), "3"),
+            (OptionValue::Bool(true), "true"),
+            (text(" "), "' '"),
+            (
+                OptionValue::Other("a value of type object".into()),
+                "a value of type object",
+            ),
+        ] {
+            assert_eq!(
+                check("skyUrl", bad).unwrap_err(),
+                format!("skyUrl must be a URL string or null, got {shown}")
+            );
+        }
     }
 
     #[test]

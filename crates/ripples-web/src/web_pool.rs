@@ -12,7 +12,7 @@
 //! against [`MAX_PIXELS`] before anything is allocated, so a huge element is an error that
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
-use ripples::{Look, Pool, Rain, RenderMode, Solver, SolverKind, WaveSolver};
+use ripples::{Look, Pool, Rain, RenderMode, SkyImage, Solver, SolverKind, WaveSolver};
 
 use crate::clock::StepClock;
 use crate::options::{self, WebError};
@@ -181,6 +181,35 @@ impl WebPool {
         self.image = ripples::pool_tiles(self.width(), self.height())?;
         self.stale = true;
         Ok(())
+    }
+
+    /// Natural look: reflects a picture of the sky, `rgba` holding `width * height` RGBA
+    /// pixels (alpha ignored). Its top edge is the zenith, its bottom edge the horizon, its
+    /// width once around the horizon with its middle column beyond the top of the pool
+    /// picture ([`SkyImage`] says it in full). The picture is reduced to the core's small sky
+    /// table now, so its size costs nothing per frame; the other looks do not show it. A size
+    /// that is not a whole number of pixels, or `rgba` of another length, is an error, and
+    /// the sky stays as it was.
+    pub fn set_sky(&mut self, rgba: &[u8], width: f64, height: f64) -> Result<(), WebError> {
+        let width = options::whole("sky image width", width, 1, MAX_SIDE)?;
+        let height = options::whole("sky image height", height, 1, MAX_SIDE)?;
+        let expected = width as usize * height as usize * 4;
+        if rgba.len() != expected {
+            return Err(WebError(format!(
+                "sky image has {} bytes, expected {expected} for {width}x{height} RGBA",
+                rgba.len()
+            )));
+        }
+        self.pool
+            .set_sky(Some(&SkyImage::new(rgba, width, height)?));
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Natural look: reflects the built-in sky (a blue gradient, paler at the horizon) again.
+    pub fn use_default_sky(&mut self) {
+        self.pool.set_sky(None);
+        self.stale = true;
     }
 
     /// Switches solver (`'classic'`, `'wave'`, `'spring'`); the water calms.
@@ -990,6 +1019,98 @@ mod tests {
             assert_ne!(water.frame_pixels(), &last[..], "{name}");
             last = water.frame_pixels().to_vec();
         }
+    }
+
+    /// How much redder than green each pixel of `after` is, compared with `before`: the change
+    /// in red minus green, per pixel.
+    fn redder(before: &[u8], after: &[u8]) -> Vec<i32> {
+        let red_over_green = |p: &[u8]| i32::from(p[0]) - i32::from(p[1]);
+        before
+            .chunks_exact(4)
+            .zip(after.chunks_exact(4))
+            .map(|(b, a)| red_over_green(a) - red_over_green(b))
+            .collect()
+    }
+
+    #[test]
+    fn a_sky_picture_is_what_steep_waves_reflect_until_the_built_in_sky_is_back() {
+        let mut water = WebPool::new(96.0, 64.0, 1.0, 1).unwrap();
+        water.set_image(&[128; 96 * 64 * 4]).unwrap();
+        water.advance(0).unwrap();
+        let calm = water.frame_pixels().to_vec();
+        water.drop_stone(48.0, 32.0, 8.0, 400.0).unwrap();
+        water.advance(12).unwrap();
+        let built_in = water.frame_pixels().to_vec();
+        // A pure red sky, of any size: the same water (no step) reflects it.
+        let red = [255, 0, 0, 255].repeat(7 * 3);
+        water.set_sky(&red, 7.0, 3.0).unwrap();
+        assert!(
+            water.frame(0.0).unwrap(),
+            "a new sky is drawn without a step"
+        );
+        let shift = redder(&built_in, water.frame_pixels());
+        let disturbed: Vec<bool> = calm
+            .chunks_exact(4)
+            .zip(built_in.chunks_exact(4))
+            .map(|(c, b)| c[..3] != b[..3])
+            .collect();
+        let (ring, flat): (Vec<i32>, Vec<i32>) = {
+            let pick = |wanted: bool| {
+                shift
+                    .iter()
+                    .zip(&disturbed)
+                    .filter(|&(_, &d)| d == wanted)
+                    .map(|(&s, _)| s)
+                    .collect()
+            };
+            (pick(true), pick(false))
+        };
+        assert!(ring.len() > 500, "{} pixels of ring", ring.len());
+        // Calm water reflects the zenith (the picture's top edge) at about 2% everywhere...
+        let mut flat = flat;
+        flat.sort_unstable();
+        let calm_shift = flat[flat.len() / 2];
+        assert!(
+            calm_shift > 2 && flat.iter().all(|&s| s.abs_diff(calm_shift) <= 1),
+            "calm water reflects the red zenith evenly: {calm_shift} ({}..={})",
+            flat[0],
+            flat[flat.len() - 1]
+        );
+        // ...and by Fresnel's law the ring's slopes reflect more of the red sky: a fifth of
+        // its pixels take on at least twice the red that calm water does.
+        let steep = ring.iter().filter(|&&s| s >= 2 * calm_shift).count();
+        assert!(
+            steep * 5 >= ring.len(),
+            "{steep} of {} ring pixels reflect twice the red of calm water ({calm_shift})",
+            ring.len()
+        );
+        water.use_default_sky();
+        water.advance(0).unwrap();
+        assert_eq!(
+            water.frame_pixels(),
+            &built_in[..],
+            "the built-in sky is back"
+        );
+    }
+
+    #[test]
+    fn a_wrong_sky_picture_is_an_error_and_the_sky_stays() {
+        let mut water = rippling(32.0, 24.0, "wave");
+        water.advance(0).unwrap();
+        let before = water.frame_pixels().to_vec();
+        let pixel = [255u8, 0, 0, 255];
+        assert_eq!(
+            water.set_sky(&pixel.repeat(6), 2.0, 2.0).unwrap_err().0,
+            "sky image has 24 bytes, expected 16 for 2x2 RGBA"
+        );
+        assert_eq!(
+            water.set_sky(&pixel, 0.5, 2.0).unwrap_err().0,
+            "sky image width must be a whole number from 1 to 16384, got 0.5"
+        );
+        assert!(water.set_sky(&[], 0.0, 0.0).is_err());
+        assert!(water.set_sky(&pixel, 1.0, f64::NAN).is_err());
+        water.advance(0).unwrap();
+        assert_eq!(water.frame_pixels(), &before[..]);
     }
 
     #[test]

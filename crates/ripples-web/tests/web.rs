@@ -144,6 +144,38 @@ fn the_natural_looks_options_arrive_from_javascript_values() {
 }
 
 #[wasm_bindgen_test]
+fn a_sky_picture_from_javascript_is_reflected_and_the_built_in_sky_comes_back() {
+    assert_eq!(
+        message(check_option("skyUrl", JsValue::from(3.0)).unwrap_err()),
+        "skyUrl must be a URL string or null, got 3"
+    );
+    assert_eq!(
+        check_option("skyUrl", JsValue::NULL).unwrap(),
+        JsValue::NULL
+    );
+    let mut pool = WasmPool::new(64.0, 48.0, 1.0, 1.0).unwrap();
+    pool.drop_stone(32.0, 24.0, 6.0, 300.0).unwrap();
+    pool.advance(8.0).unwrap();
+    let built_in = pool.inner().frame_pixels().to_vec();
+    // The bytes a canvas's getImageData gives: a Uint8ClampedArray, copied in by the glue.
+    let red = Uint8ClampedArray::new_with_length(4 * 3 * 4);
+    for i in (0..red.length()).step_by(4) {
+        red.set_index(i, 255);
+        red.set_index(i + 3, 255);
+    }
+    pool.set_sky(&red.to_vec(), 4.0, 3.0).unwrap();
+    pool.advance(0.0).unwrap();
+    assert_ne!(pool.inner().frame_pixels(), &built_in[..]);
+    assert_eq!(
+        message(pool.set_sky(&red.to_vec(), 4.0, 4.0).unwrap_err()),
+        "sky image has 48 bytes, expected 64 for 4x4 RGBA"
+    );
+    pool.use_default_sky();
+    pool.advance(0.0).unwrap();
+    assert_eq!(pool.inner().frame_pixels(), &built_in[..]);
+}
+
+#[wasm_bindgen_test]
 fn the_water_moves_at_the_same_speed_at_30_60_and_144_hz() {
     let run = |hz: f64| {
         let mut pool = WasmPool::new(128.0, 96.0, 1.0, 3.0).unwrap();

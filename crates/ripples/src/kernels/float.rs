@@ -83,6 +83,12 @@ pub fn wave_step_row(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
+        // DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512::wave_step_row(above, row, below, out, coefficients)
+        },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2 on this CPU.
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2::wave_step_row(above, row, below, out, coefficients)
@@ -117,6 +123,19 @@ pub fn spring_row(
     velocities_out: &mut [f32],
 ) {
     match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
+        // DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512::spring_row(
+                heights,
+                velocities,
+                stiffness,
+                viscosity,
+                heights_out,
+                velocities_out,
+            )
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `wave_step_row`).
         Backend::Avx2 if backend.is_available() => unsafe {
@@ -177,6 +196,12 @@ pub fn spread_x_row(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
+        // DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
+        },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `wave_step_row`).
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
@@ -215,6 +240,20 @@ pub fn spread_y_row(
     velocities_out: &mut [f32],
 ) {
     match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
+        // DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512::spread_y_row(
+                spread,
+                above,
+                heights,
+                below,
+                velocities,
+                heights_out,
+                velocities_out,
+            )
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `wave_step_row`).
         Backend::Avx2 if backend.is_available() => unsafe {
@@ -260,6 +299,12 @@ pub fn spread_y_row(
 #[inline]
 pub fn lerp_rows(backend: Backend, top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
     match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
+        // DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512::lerp_rows(top, bottom, weight, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `wave_step_row`).
         Backend::Avx2 if backend.is_available() => unsafe {
@@ -575,6 +620,7 @@ macro_rules! backend_versions {
     };
 }
 
+backend_versions!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2");
 backend_versions!(avx2, "avx2");
 backend_versions!(sse41, "sse4.1");
 

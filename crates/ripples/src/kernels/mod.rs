@@ -14,6 +14,11 @@
 //! backend at run time (a binary built on one x86-64 runs on any other), and the functions in
 //! this module dispatch on a [`Backend`] value the caller passes, once per row.
 //!
+//! [`Backend::Avx512`] has kernels of its own only where AVX-512 measurably wins (the natural
+//! look, see [`natural`]). Every dispatcher here, and every other one without an AVX-512
+//! version, runs the AVX2 kernel for it: a CPU with AVX-512 has AVX2, and
+//! [`Backend::is_available`] checks both.
+//!
 //! The `f32` kernels of the physical solvers live in [`float`]: element-wise loops that the
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
 //! construction (see there why).
@@ -64,6 +69,9 @@ pub enum Backend {
     Sse41,
     /// x86-64 AVX2 (256-bit vectors, gathers).
     Avx2,
+    /// x86-64 AVX-512 (F, BW, VL and DQ, with AVX2): the natural look's stages compiled for it
+    /// (see [`natural`]); every kernel without an AVX-512 version runs the AVX2 one.
+    Avx512,
     /// aarch64 NEON (128-bit vectors).
     Neon,
     /// WebAssembly SIMD (128-bit vectors; chosen when the module is built with `+simd128`).
@@ -72,10 +80,11 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend, best last.
-    pub const ALL: [Backend; 5] = [
+    pub const ALL: [Backend; 6] = [
         Backend::Scalar,
         Backend::Sse41,
         Backend::Avx2,
+        Backend::Avx512,
         Backend::Neon,
         Backend::Simd128,
     ];
@@ -97,6 +106,15 @@ impl Backend {
             Backend::Sse41 => std::arch::is_x86_feature_detected!("sse4.1"),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            // AVX2 too, so that the kernels this backend borrows from AVX2 may run.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+                    && std::arch::is_x86_feature_detected!("avx2")
+            }
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -113,13 +131,14 @@ impl Backend {
             .filter(|backend| backend.is_available())
     }
 
-    /// The name used on the command line and in reports (`scalar`, `sse4.1`, `avx2`, `neon`,
-    /// `simd128`).
+    /// The name used on the command line and in reports (`scalar`, `sse4.1`, `avx2`, `avx512`,
+    /// `neon`, `simd128`).
     pub fn name(self) -> &'static str {
         match self {
             Backend::Scalar => "scalar",
             Backend::Sse41 => "sse4.1",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
             Backend::Neon => "neon",
             Backend::Simd128 => "simd128",
         }
@@ -140,8 +159,10 @@ impl std::str::FromStr for Backend {
             .into_iter()
             .find(|backend| backend.name() == text)
             .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.into_iter().map(Backend::name).collect();
                 crate::Error::Invalid(format!(
-                    "backend must be one of scalar, sse4.1, avx2, neon, simd128; got '{text}'"
+                    "backend must be one of {}; got '{text}'",
+                    names.join(", ")
                 ))
             })
     }
@@ -218,8 +239,9 @@ pub fn classic_step_row(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Backend::Avx2` is only used once `is_available` confirmed AVX2 (see
-        // `backend`, `set_backend`), or by tests that check it first.
-        Backend::Avx2 if backend.is_available() => unsafe {
+        // `backend`, `set_backend`), or by tests that check it first; `Backend::Avx512`'s
+        // `is_available` confirms AVX2 as well.
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             avx2::classic_step_row(up, mid, down, out, damping_shift)
         },
         #[cfg(target_arch = "x86_64")]
@@ -254,7 +276,7 @@ pub fn classic_render_row(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             avx2::classic_render_row(y, height, up, mid, down, src, dst_row)
         },
         #[cfg(target_arch = "x86_64")]
@@ -333,7 +355,7 @@ pub fn classic_render_columns(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             match writes {
                 FrameWrites::Cached => avx2::classic_render_columns::<false>(
                     y, height, up, mid, down, src, dst_row, columns,
@@ -379,7 +401,7 @@ pub fn resampled_classic_row(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             avx2::resampled_classic_row(y, height, gx, gy, src, dst_row)
         },
         #[cfg(target_arch = "x86_64")]
@@ -414,7 +436,7 @@ pub fn resampled_classic_blended_row(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             avx2::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
         },
         #[cfg(target_arch = "x86_64")]
@@ -440,7 +462,9 @@ pub fn upsample_row(backend: Backend, row: &[f32], columns: &GridColumns, out: &
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe { avx2::upsample_row(row, columns, out) },
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
+            avx2::upsample_row(row, columns, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE4.1 was detected (see `classic_step_row`).
         Backend::Sse41 if backend.is_available() => unsafe {
@@ -471,7 +495,7 @@ pub fn lit_render_row(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             avx2::lit_render_row(y, height, gx, gy, src, dst_row, look)
         },
         #[cfg(target_arch = "x86_64")]

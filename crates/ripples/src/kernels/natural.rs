@@ -403,6 +403,12 @@ pub fn natural_render_row(
     };
     match backend {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW,
+        // VL, DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512_stages::render_row(row, dst_row)
+        },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2 on this CPU.
         Backend::Avx2 if backend.is_available() => unsafe { avx2_stages::render_row(row, dst_row) },
         #[cfg(target_arch = "x86_64")]
@@ -538,7 +544,7 @@ pub fn nearest_row_on(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             avx2::nearest_row(table, side, xs, ys, out)
         },
         #[cfg(target_arch = "x86_64")]
@@ -577,7 +583,7 @@ pub fn bilinear_row_on(
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
+        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
             avx2::bilinear_row(src, width, height, xs, ys, out)
         },
         #[cfg(target_arch = "x86_64")]
@@ -605,6 +611,11 @@ pub fn bilinear_row_on(
 pub fn smooth_columns<T: Copy + Into<f32>>(backend: Backend, rows: [&[T]; 5], out: &mut [f32]) {
     match backend {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512_stages::smooth_columns(rows, out)
+        },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `natural_render_row`).
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2_stages::smooth_columns(rows, out)
@@ -627,6 +638,11 @@ pub fn smooth_columns<T: Copy + Into<f32>>(backend: Backend, rows: [&[T]; 5], ou
 #[inline]
 pub fn smooth_row(backend: Backend, columns: &[f32], out: &mut [f32]) {
     match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512_stages::smooth_row(columns, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `natural_render_row`).
         Backend::Avx2 if backend.is_available() => unsafe { avx2_stages::smooth_row(columns, out) },
@@ -657,6 +673,11 @@ pub fn surface_row(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512_stages::surface_row(up, mid, down, look, out)
+        },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `natural_render_row`).
         Backend::Avx2 if backend.is_available() => unsafe {
             avx2_stages::surface_row(up, mid, down, look, out)
@@ -681,6 +702,11 @@ pub fn lerp_rows(
     out: [&mut [f32]; 3],
 ) {
     match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
+        Backend::Avx512 if backend.is_available() => unsafe {
+            avx512_stages::lerp_rows(above, below, weight, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected (see `natural_render_row`).
         Backend::Avx2 if backend.is_available() => unsafe {
@@ -1299,6 +1325,12 @@ macro_rules! backend_stages {
     };
 }
 
+#[cfg(target_arch = "x86_64")]
+backend_stages!(
+    avx512_stages,
+    "avx512f,avx512bw,avx512vl,avx512dq,avx2",
+    avx2
+);
 #[cfg(target_arch = "x86_64")]
 backend_stages!(avx2_stages, "avx2", avx2);
 #[cfg(target_arch = "x86_64")]

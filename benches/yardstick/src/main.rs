@@ -54,8 +54,8 @@ struct Options {
     #[arg(long, value_name = "LOOK", default_value = "natural")]
     render: RenderMode,
 
-    /// Ripples' kernel backend: scalar, sse4.1, avx2, neon or simd128 [default: the best this
-    /// CPU has].
+    /// Ripples' kernel backend: scalar, sse4.1, avx2, avx512, neon or simd128 [default: the best
+    /// this CPU has].
     #[arg(long, value_name = "NAME")]
     backend: Option<Backend>,
 }

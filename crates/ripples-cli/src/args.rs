@@ -549,7 +549,8 @@ pub struct BenchArgs {
     )]
     pub render: RenderMode,
 
-    /// Kernel backend: scalar, sse4.1, avx2, neon or simd128 [default: the best this CPU has].
+    /// Kernel backend: scalar, sse4.1, avx2, avx512, neon or simd128 [default: the best this CPU
+    /// has].
     #[arg(long, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<ripples::Backend>,
 

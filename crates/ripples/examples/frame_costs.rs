@@ -12,7 +12,7 @@
 //! cargo run --release -p ripples --example frame_costs -- \
 //!     [--size WxH] [--frames N] [--reps R] [--solvers classic,wave,spring] \
 //!     [--looks classic,lit,spring,natural] [--scales 1,2,4] [--water turbulent|calm] \
-//!     [--backend scalar|sse4.1|avx2|neon|simd128]
+//!     [--backend scalar|sse4.1|avx2|avx512|neon|simd128]
 //! ```
 //!
 //! The water is the same everywhere: `width * height / 256 + 1` random stones (SplitMix64 seed

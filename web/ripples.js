@@ -1149,6 +1149,12 @@ export class Ripples extends EventTarget {
         if (changed('pixelRatio')) this.#watchPixelRatio();
       } else {
         this.#configure(this.#pool, this.#cssSize);
+        // A paused instance shows a new look (or any other setting) now, on the same water; a
+        // running one does at its next frame.
+        if (!this.#running) {
+          this.#pool.advance(0);
+          this.#draw();
+        }
       }
     } catch (error) {
       // A failed rebuild keeps the old pool: put its settings back as they were.

@@ -491,6 +491,11 @@ async function main() {
       JSON.stringify(sky.red),
     );
     check("skyUrl: set({ skyUrl: null }) brings the built-in sky back, pixel for pixel", sky.backToBuiltIn === 0, `${sky.backToBuiltIn} pixels differ`);
+    check(
+      'set({ look }) on a paused instance draws the new look at once, on the same water',
+      sky.pausedLook.classicDiffers > 1000 && sky.pausedLook.naturalAgain === 0,
+      `${sky.pausedLook.classicDiffers} pixels changed by the classic look, ${sky.pausedLook.naturalAgain} differ back in the natural look`,
+    );
     for (const [change, shift] of Object.entries(sky.kept)) {
       check(`skyUrl: the sky picture stays after ${change}`, shift >= 2, `red-over-green shift ${shift.toFixed(2)}`);
     }
@@ -666,7 +671,6 @@ async function skyPicture(browser, origin, otherOrigin) {
     };
     const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
     // The paused water's frame under the red sky, then under the built-in sky: the mean shift.
-    // (updateSize() draws the paused water as it is now: set() of a look or solver does not.)
     const redShift = async () => {
       ripples.updateSize();
       const withRed = read();
@@ -714,6 +718,20 @@ async function skyPicture(browser, origin, otherOrigin) {
       // The shift of the ring's steepest tenth (its 90th percentile).
       steepShift: ring[Math.floor(ring.length * 0.9)],
     };
+
+    // set() of a look on a paused instance draws it at once, on the same water.
+    const differing = (a, b) => {
+      let count = 0;
+      for (let i = 0; i < a.length; i += 4) {
+        if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) count++;
+      }
+      return count;
+    };
+    const asNatural = read();
+    await ripples.set({ look: 'classic' });
+    const asClassic = read();
+    await ripples.set({ look: 'natural' });
+    const pausedLook = { classicDiffers: differing(asNatural, asClassic), naturalAgain: differing(asNatural, read()) };
 
     // The picture goes into every new pool, and stays through a new look or solver.
     await ripples.set({ skyUrl: red });
@@ -768,7 +786,7 @@ async function skyPicture(browser, origin, otherOrigin) {
     await wait(300);
     afterErrors.steps = ripples.stats().steps - steps;
     ripples.destroy();
-    return { red: redFigures, backToBuiltIn, kept, autoRatio, errors, afterErrors };
+    return { red: redFigures, backToBuiltIn, pausedLook, kept, autoRatio, errors, afterErrors };
   }, otherOrigin);
 
   // Screenshots: the coffee photograph after a few strong drops (at drop()'s default strength

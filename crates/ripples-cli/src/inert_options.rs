@@ -32,6 +32,7 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
     let solver_options = [
         ("--wave-speed", args.wave_speed.is_some(), SolverKind::Wave),
         ("--damping", args.damping.is_some(), SolverKind::Wave),
+        ("--gravity", args.gravity.is_some(), SolverKind::Dispersive),
         (
             "--damping-shift",
             args.damping_shift.is_some(),
@@ -57,7 +58,9 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
         ),
     ];
     for (option, given, owner) in solver_options {
-        if given && solver_fixed && solver != owner {
+        // --damping tunes the dispersive solver as well as the wave solver.
+        let shared = option == "--damping" && solver == SolverKind::Dispersive;
+        if given && solver_fixed && solver != owner && !shared {
             warnings.push(format!(
                 "{option} has no effect: it tunes the {} solver, and the solver is {} \
                  (--solver {} uses it)",

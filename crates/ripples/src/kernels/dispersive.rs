@@ -28,7 +28,6 @@ macro_rules! dispatch {
         }
     };
 }
-use dispatch;
 
 /// Weights of the 5-tap binomial filter, `[1, 4, 6, 4, 1] / 16`.
 pub const BINOMIAL: [f32; 5] = [1.0 / 16.0, 4.0 / 16.0, 6.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0];

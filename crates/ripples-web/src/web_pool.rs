@@ -492,6 +492,11 @@ impl WebPool {
                 resampling.run(from.heights(), current, |v| v as f32);
                 resampling.run(from.previous_heights(), previous, |v| v as f32);
             }
+            (Solver::Dispersive(from), Solver::Dispersive(to)) => {
+                let (current, previous) = to.fields_mut();
+                resampling.run(from.heights(), current, |v| v as f32);
+                resampling.run(from.previous_heights(), previous, |v| v as f32);
+            }
             (Solver::Spring(from), Solver::Spring(to)) => {
                 let (heights, velocities) = to.fields_mut();
                 resampling.run(from.heights(), heights, |v| v as f32);
@@ -509,6 +514,11 @@ impl WebPool {
                     walls.dry(previous, 0);
                 }
                 Solver::Wave(to) => {
+                    let (current, previous) = to.fields_mut();
+                    walls.dry(current, 0.0);
+                    walls.dry(previous, 0.0);
+                }
+                Solver::Dispersive(to) => {
                     let (current, previous) = to.fields_mut();
                     walls.dry(current, 0.0);
                     walls.dry(previous, 0.0);

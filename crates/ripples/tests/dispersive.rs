@@ -59,26 +59,52 @@ fn measured_omega(gravity: f32, wavelength: f64, angle_degrees: f64) -> f64 {
     (numerator / denominator).clamp(-1.0, 1.0).acos()
 }
 
+/// The pyramid's fitted symbol gives `omega` within 0.5% of `sqrt(g k)` over 6..200 cells, and
+/// the measured table within 0.9%: the issue asks for 10%, but a wrong level weight moves some
+/// wavelengths by a few percent only (one weight 20% off: 3.6% at 20 cells), so the test holds
+/// the solver to what its design delivers.
+const DESIGN_TOLERANCE: f64 = 0.02;
+
 #[test]
 fn plane_waves_obey_the_deep_water_dispersion_relation_in_every_direction() {
     let gravity = DispersiveSolver::DEFAULT_GRAVITY;
     eprintln!("gravity {gravity} cells/step²; omega in radians per step");
     eprintln!("wavelength  angle   measured   sqrt(g k)   ratio");
     let mut worst = 0.0f64;
+    let mut failures = Vec::new();
     for wavelength in [6.0, 10.0, 20.0, 50.0, 100.0, 200.0] {
+        let mut ratios = Vec::new();
         for angle in [0.0, 22.5, 45.0] {
             let omega = measured_omega(gravity, wavelength, angle);
             let theory = (f64::from(gravity) * 2.0 * std::f64::consts::PI / wavelength).sqrt();
             let ratio = omega / theory;
             eprintln!("{wavelength:>10} {angle:>6}° {omega:>10.5} {theory:>11.5} {ratio:>7.4}");
             worst = worst.max((ratio - 1.0).abs());
-            assert!(
-                (ratio - 1.0).abs() < 0.10,
-                "wavelength {wavelength} at {angle}°: omega {omega:.5}, theory {theory:.5}"
-            );
+            ratios.push(ratio);
+            if (ratio - 1.0).abs() > DESIGN_TOLERANCE {
+                failures.push(format!(
+                    "wavelength {wavelength} at {angle}°: omega {omega:.5}, theory {theory:.5} \
+                     (ratio {ratio:.4})"
+                ));
+            }
+        }
+        // Square anisotropy: the same wavelength at different angles.
+        let spread = ratios.iter().cloned().fold(f64::MIN, f64::max)
+            - ratios.iter().cloned().fold(f64::MAX, f64::min);
+        if spread > DESIGN_TOLERANCE {
+            failures.push(format!(
+                "wavelength {wavelength}: omega differs by {:.2}% between directions",
+                100.0 * spread
+            ));
         }
     }
     eprintln!("largest deviation from sqrt(g k): {:.2}%", 100.0 * worst);
+    assert!(
+        failures.is_empty(),
+        "outside {}% (the issue asks for 10%):\n{}",
+        100.0 * DESIGN_TOLERANCE,
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! option and says why, so a user who asked for something sees that it did not happen.
 //!
 //! Whether an option does anything depends on where it is used. A render runs one solver and
-//! one look from start to end. In the window of `ripples play` the keys 1, 2 and 3 switch the
+//! one look from start to end. In the window of `ripples play` the keys 1 to 4 switch the
 //! solver (with the scene's and the options' parameters, maps included) and `L` cycles through
 //! every look, so there only what no key can reach is inert. Both come from one table, [`inert_options`],
 //! so the two stay in step.

@@ -42,8 +42,18 @@ const DEFAULTS = Object.freeze({
   interactive: true,
   /** Mean raindrops per second over the whole element. */
   rain: 0,
-  /** 'wave' (the wave equation: smooth round rings), 'classic' (the demo scene's integer solver) or 'spring'. */
+  /**
+   * 'wave' (the wave equation: smooth round rings), 'classic' (the demo scene's integer solver),
+   * 'spring' or 'dispersive' (deep water: long waves outrun short ones, so a drop spreads into a
+   * train of rings).
+   */
   solver: 'wave',
+  /**
+   * The 'dispersive' solver's gravity in CSS pixels per step², above 0 and at most 0.5: higher
+   * is faster water (a ripple lambda CSS pixels long turns at sqrt(gravity * 2 pi / lambda)
+   * radians per step). Settable live with set().
+   */
+  gravity: 0.1,
   /** 'reflect' (waves bounce off the edges) or 'absorb' (open water). */
   border: 'reflect',
   /** CORS mode for images: '' or 'anonymous', 'use-credentials', or null for no CORS request. */
@@ -787,6 +797,7 @@ export class Ripples extends EventTarget {
   #configure(pool, size) {
     const options = this.#options;
     pool.setSolver(options.solver);
+    pool.setGravity(options.gravity);
     pool.setBorder(options.border);
     pool.setLook(options.look);
     pool.setPerturbance(options.perturbance);

@@ -52,6 +52,7 @@ enum Kind {
     Classic,
     Wave,
     Spring,
+    Dispersive,
 }
 
 impl From<&Kind> for SolverKind {
@@ -60,6 +61,7 @@ impl From<&Kind> for SolverKind {
             Kind::Classic => SolverKind::Classic,
             Kind::Wave => SolverKind::Wave,
             Kind::Spring => SolverKind::Spring,
+            Kind::Dispersive => SolverKind::Dispersive,
         }
     }
 }
@@ -225,6 +227,7 @@ enum Op {
     DampingShift(u32),
     WaveSpeed(f32),
     WaveDamping(f32),
+    Gravity(f32),
     Springs {
         stiffness: f32,
         viscosity: f32,
@@ -270,6 +273,8 @@ struct SceneOp {
     rain: Option<RainOp>,
     render: u8,
     fused: bool,
+    /// The dispersive solver's gravity (any value; the scene's validation judges it).
+    gravity: Option<f32>,
 }
 
 /// A scene's swipe: frame, duration, points, radius, strength.
@@ -350,6 +355,7 @@ fn play_scene(op: &SceneOp) {
                 start: u32::from(start % 12),
                 end: end.map(|end| u32::from(end % 16)),
             }),
+        gravity: op.gravity.unwrap_or(Scene::default().gravity),
         ..Scene::default()
     };
     let valid = scene.validate().is_ok();
@@ -621,9 +627,23 @@ fn apply(state: &mut State, op: &Op) {
                 let _ = wave.set_wave_speed(*speed);
             }
         }
-        Op::WaveDamping(damping) => {
-            if let Solver::Wave(wave) = pool.solver_mut() {
-                let _ = wave.set_damping(*damping);
+        Op::WaveDamping(damping) => match pool.solver_mut() {
+            Solver::Wave(wave) => {
+                let result = wave.set_damping(*damping);
+                assert_eq!(result.is_ok(), (0.0..1.0).contains(damping));
+            }
+            Solver::Dispersive(dispersive) => {
+                let result = dispersive.set_damping(*damping);
+                assert_eq!(result.is_ok(), (0.0..1.0).contains(damping));
+            }
+            _ => {}
+        },
+        Op::Gravity(gravity) => {
+            if let Solver::Dispersive(dispersive) = pool.solver_mut() {
+                let result = dispersive.set_gravity(*gravity);
+                let valid =
+                    gravity.is_finite() && *gravity > 0.0 && *gravity <= ripples::MAX_GRAVITY;
+                assert_eq!(result.is_ok(), valid);
             }
         }
         Op::Springs {

@@ -15,8 +15,10 @@ use ripples::{DropEvent, Look, RenderMode, SolverKind, SwipeEvent};
 /// The help of `--solver`, the same in every subcommand.
 const SOLVER_HELP: &str = "The solver: wave (the damped wave equation in floating point: \
      smooth rings; --wave-speed and --damping tune it), classic (integers, the original \
-     two-buffer ripple algorithm, bit for bit: fastest, one fixed wave speed) or spring (a spring per cell plus spreading between \
-     neighbours: --stiffness, --viscosity and their maps tune it)";
+     two-buffer ripple algorithm, bit for bit: fastest, one fixed wave speed), spring (a spring per cell plus spreading between \
+     neighbours: --stiffness, --viscosity and their maps tune it) or dispersive (deep-water \
+     waves: long waves outrun short ones, so a stone makes a spreading train of rings; --gravity \
+     and --damping tune it)";
 
 /// The help of `--render`, the same in every subcommand.
 const LOOK_HELP: &str = "The look: natural (the picture is the floor of a pool seen through \
@@ -205,7 +207,7 @@ pub struct WaterArgs {
     )]
     pub wave_speed: Option<f32>,
 
-    /// Wave solver: fraction of amplitude lost per step, 0 <= d < 1 [default: 0.005].
+    /// Wave and dispersive solvers: fraction of amplitude lost per step, 0 <= d < 1 [default: 0.005].
     #[arg(
         long,
         value_name = "FRACTION",
@@ -213,6 +215,16 @@ pub struct WaterArgs {
         allow_negative_numbers = true
     )]
     pub damping: Option<f32>,
+
+    /// Dispersive solver: gravity in cells per step², 0 < g <= 0.5 [default: 0.1]; a wave of
+    /// wavelength L cells turns at sqrt(g 2 pi / L) radians per step.
+    #[arg(
+        long,
+        value_name = "CELLS_PER_STEP2",
+        value_parser = parse_gravity,
+        allow_negative_numbers = true
+    )]
+    pub gravity: Option<f32>,
 
     /// Edges: reflect (waves bounce back) or absorb (open water) [default: reflect].
     #[arg(long, value_name = "MODE", value_parser = parse_boundary)]
@@ -666,6 +678,13 @@ fn parse_float(text: &str) -> Result<f32, String> {
     text.trim()
         .parse()
         .map_err(|_| format!("expected a number, got '{}'", text.trim()))
+}
+
+fn parse_gravity(text: &str) -> Result<f32, String> {
+    let gravity = parse_float(text)?;
+    let mut solver = ripples::DispersiveSolver::new(3, 3).map_err(|e| e.to_string())?;
+    solver.set_gravity(gravity).map_err(|e| e.to_string())?;
+    Ok(gravity)
 }
 
 fn parse_wave_speed(text: &str) -> Result<f32, String> {

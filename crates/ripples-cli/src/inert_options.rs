@@ -3,7 +3,7 @@
 //! option and says why, so a user who asked for something sees that it did not happen.
 //!
 //! Whether an option does anything depends on where it is used. A render runs one solver and
-//! one look from start to end. In the window of `ripples play` the keys 1, 2 and 3 switch the
+//! one look from start to end. In the window of `ripples play` the keys 1 to 4 switch the
 //! solver (with the scene's and the options' parameters, maps included) and `L` cycles through
 //! every look, so there only what no key can reach is inert. Both come from one table, [`inert_options`],
 //! so the two stay in step.
@@ -32,6 +32,7 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
     let solver_options = [
         ("--wave-speed", args.wave_speed.is_some(), SolverKind::Wave),
         ("--damping", args.damping.is_some(), SolverKind::Wave),
+        ("--gravity", args.gravity.is_some(), SolverKind::Dispersive),
         (
             "--damping-shift",
             args.damping_shift.is_some(),
@@ -57,7 +58,9 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
         ),
     ];
     for (option, given, owner) in solver_options {
-        if given && solver_fixed && solver != owner {
+        // --damping tunes the dispersive solver as well as the wave solver.
+        let shared = option == "--damping" && solver == SolverKind::Dispersive;
+        if given && solver_fixed && solver != owner && !shared {
             warnings.push(format!(
                 "{option} has no effect: it tunes the {} solver, and the solver is {} \
                  (--solver {} uses it)",

@@ -544,6 +544,7 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
     override_with(&mut scene.render, args.render);
     override_with(&mut scene.wave_speed, args.wave_speed);
     override_with(&mut scene.damping, args.damping);
+    override_with(&mut scene.gravity, args.gravity);
     override_with(&mut scene.boundary, args.boundary);
     override_with(&mut scene.stiffness, args.stiffness);
     override_with(&mut scene.viscosity, args.viscosity);

@@ -142,6 +142,12 @@ impl WasmPool {
         self.inner.set_pixels_per_css_pixel(ratio).map_err(js_error)
     }
 
+    /// The dispersive solver's gravity in CSS pixels per step², `(0, 0.5]`.
+    #[wasm_bindgen(js_name = setGravity)]
+    pub fn set_gravity(&mut self, gravity: f64) -> Result<(), JsError> {
+        self.inner.set_gravity(gravity).map_err(js_error)
+    }
+
     /// Natural look: CSS pixels of water over the picture, `0..=1024`.
     #[wasm_bindgen(js_name = setDepth)]
     pub fn set_depth(&mut self, depth: f64) -> Result<(), JsError> {

@@ -12,7 +12,7 @@
 use std::fmt;
 
 use ripples::limits::{MAX_RADIUS, MAX_SIM_SCALE};
-use ripples::{Boundary, RenderMode, SolverKind};
+use ripples::{Boundary, MAX_GRAVITY, RenderMode, SolverKind};
 
 /// An option or argument the page got wrong; the message names it and the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +67,7 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 22] = [
+pub const OPTION_NAMES: [&str; 23] = [
     "imageUrl",
     "resolution",
     "dropRadius",
@@ -75,6 +75,7 @@ pub const OPTION_NAMES: [&str; 22] = [
     "interactive",
     "rain",
     "solver",
+    "gravity",
     "border",
     "crossOrigin",
     "look",
@@ -155,6 +156,7 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
                 ));
             }
         },
+        "gravity" => OptionValue::Number(gravity(number(name, &value)?)?),
         "stepsPerSecond" => OptionValue::Number(steps_per_second(number(name, &value)?)?),
         "pixelRatio" => match value {
             OptionValue::Null => value,
@@ -265,6 +267,12 @@ pub fn steps_per_second(value: f64) -> Result<f64, WebError> {
     in_range("stepsPerSecond", value, min, max)
 }
 
+/// The dispersive solver's gravity in CSS pixels per step², `(0, 0.5]` ([`MAX_GRAVITY`]): a
+/// ripple `lambda` CSS pixels long turns at `sqrt(gravity * 2 pi / lambda)` radians per step.
+pub fn gravity(value: f64) -> Result<f64, WebError> {
+    positive("gravity", value, f64::from(MAX_GRAVITY))
+}
+
 /// Canvas pixels per CSS pixel.
 pub fn pixel_ratio(value: f64) -> Result<f64, WebError> {
     let (min, max) = PIXEL_RATIO_RANGE;
@@ -281,7 +289,7 @@ fn positive(name: &str, value: f64, max: f64) -> Result<f64, WebError> {
     }
 }
 
-/// `'classic'`, `'wave'` or `'spring'`.
+/// `'classic'`, `'wave'`, `'spring'` or `'dispersive'`.
 pub fn solver(name: &str) -> Result<SolverKind, WebError> {
     Ok(name.parse()?)
 }
@@ -453,12 +461,12 @@ mod tests {
 
     #[test]
     fn names_are_checked_against_their_choices() {
-        for solver in ["classic", "wave", "spring"] {
+        for solver in ["classic", "wave", "spring", "dispersive"] {
             assert!(check("solver", OptionValue::Text(solver.into())).is_ok());
         }
         assert_eq!(
             check("solver", OptionValue::Text("fast".into())).unwrap_err(),
-            "solver must be 'classic', 'wave' or 'spring', got 'fast'"
+            "solver must be 'classic', 'wave', 'spring' or 'dispersive', got 'fast'"
         );
         assert_eq!(
             check("border", OptionValue::Text("wrap".into())).unwrap_err(),

@@ -12,7 +12,9 @@
 //! against [`MAX_PIXELS`] before anything is allocated, so a huge element is an error that
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
-use ripples::{Look, Pool, Rain, RenderMode, SkyImage, Solver, SolverKind, WaveSolver};
+use ripples::{
+    DispersiveSolver, Look, Pool, Rain, RenderMode, SkyImage, Solver, SolverKind, WaveSolver,
+};
 
 use crate::clock::StepClock;
 use crate::options::{self, WebError};
@@ -48,6 +50,9 @@ pub struct WebPool {
     /// The natural look's lengths as the page gives them, in CSS pixels: `[depth, clarity,
     /// wave_height]`; the look holds them times `pixels_per_css_pixel`.
     natural_lengths: [f64; 3],
+    /// The dispersive solver's gravity as the page gives it, in CSS pixels per step²; the
+    /// solver holds it in cells per step² (times cells per CSS pixel).
+    gravity: f64,
     /// Pool pixels per CSS pixel, so that the natural look keeps its shape on any screen and at
     /// any canvas pixel ratio.
     pixels_per_css_pixel: f64,
@@ -105,12 +110,14 @@ impl WebPool {
             rain_per_second: 0.0,
             drop_radius: 12,
             natural_lengths: [look.depth, look.clarity, look.wave_height].map(f64::from),
+            gravity: f64::from(DispersiveSolver::DEFAULT_GRAVITY),
             pixels_per_css_pixel: 1.0,
             earlier_steps: 0,
             stale: true,
         };
         web_pool.set_rain(0.0)?;
         web_pool.update_wave_speed()?;
+        web_pool.update_gravity()?;
         Ok(web_pool)
     }
 
@@ -212,12 +219,13 @@ impl WebPool {
         self.stale = true;
     }
 
-    /// Switches solver (`'classic'`, `'wave'`, `'spring'`); the water calms.
+    /// Switches solver (`'classic'`, `'wave'`, `'spring'`, `'dispersive'`); the water calms.
     pub fn set_solver(&mut self, name: &str) -> Result<(), WebError> {
         let kind = options::solver(name)?;
         if kind != self.pool.solver().kind() {
             self.pool.set_solver(kind)?;
             self.update_wave_speed()?;
+            self.update_gravity()?;
             self.stale = true;
         }
         Ok(())
@@ -234,6 +242,26 @@ impl WebPool {
             let speed = f64::from(WaveSolver::DEFAULT_WAVE_SPEED) * scale;
             let max = f64::from(ripples::limits::MAX_WAVE_SPEED);
             wave.set_wave_speed(speed.min(max) as f32)?;
+        }
+        Ok(())
+    }
+
+    /// The dispersive solver's gravity, in CSS pixels per step² (`0 < gravity <= 0.5`): kept
+    /// for when that solver is chosen, applied at once if it is in use.
+    pub fn set_gravity(&mut self, gravity: f64) -> Result<(), WebError> {
+        self.gravity = options::gravity(gravity)?;
+        self.update_gravity()
+    }
+
+    /// The dispersive solver's gravity in cells per step²: the page's, in CSS pixels per
+    /// step², times cells per CSS pixel, so that a ripple as long in CSS pixels turns as fast
+    /// at every pixel ratio (at most [`ripples::MAX_GRAVITY`], which only a ratio above 1
+    /// can reach).
+    fn update_gravity(&mut self) -> Result<(), WebError> {
+        let scale = self.pixels_per_css_pixel / f64::from(self.pool.sim_scale());
+        if let Solver::Dispersive(dispersive) = self.pool.solver_mut() {
+            let max = f64::from(ripples::MAX_GRAVITY);
+            dispersive.set_gravity((self.gravity * scale).min(max) as f32)?;
         }
         Ok(())
     }
@@ -266,6 +294,7 @@ impl WebPool {
     pub fn set_pixels_per_css_pixel(&mut self, ratio: f64) -> Result<(), WebError> {
         self.pixels_per_css_pixel = options::pixel_ratio(ratio)?;
         self.update_wave_speed()?;
+        self.update_gravity()?;
         self.update_natural_lengths()
     }
 
@@ -492,6 +521,11 @@ impl WebPool {
                 resampling.run(from.heights(), current, |v| v as f32);
                 resampling.run(from.previous_heights(), previous, |v| v as f32);
             }
+            (Solver::Dispersive(from), Solver::Dispersive(to)) => {
+                let (current, previous) = to.fields_mut();
+                resampling.run(from.heights(), current, |v| v as f32);
+                resampling.run(from.previous_heights(), previous, |v| v as f32);
+            }
             (Solver::Spring(from), Solver::Spring(to)) => {
                 let (heights, velocities) = to.fields_mut();
                 resampling.run(from.heights(), heights, |v| v as f32);
@@ -509,6 +543,11 @@ impl WebPool {
                     walls.dry(previous, 0);
                 }
                 Solver::Wave(to) => {
+                    let (current, previous) = to.fields_mut();
+                    walls.dry(current, 0.0);
+                    walls.dry(previous, 0.0);
+                }
+                Solver::Dispersive(to) => {
                     let (current, previous) = to.fields_mut();
                     walls.dry(current, 0.0);
                     walls.dry(previous, 0.0);
@@ -690,6 +729,7 @@ fn position(name: &str, value: f64) -> Result<i32, WebError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ripples::Heights;
 
     fn changed(
         a: &[u8],
@@ -725,6 +765,69 @@ mod tests {
             assert!(changed(frame, &calm, 200, 30, 40, 70, 80) > 200, "{look}");
             assert_eq!(changed(frame, &calm, 200, 120, 0, 200, 120), 0, "{look}");
         }
+    }
+
+    #[test]
+    fn the_dispersive_solver_takes_gravity_live_in_css_pixels_per_step_squared() {
+        let gravity_in_cells = |water: &WebPool| match water.pool.solver() {
+            Solver::Dispersive(dispersive) => Some(dispersive.gravity()),
+            _ => None,
+        };
+        let mut water = WebPool::new(160.0, 100.0, 1.0, 1).unwrap();
+        // Kept while another solver runs, applied when the dispersive one is chosen.
+        water.set_gravity(0.2).unwrap();
+        assert_eq!(gravity_in_cells(&water), None);
+        water.set_solver("dispersive").unwrap();
+        assert_eq!(water.solver(), SolverKind::Dispersive);
+        assert_eq!(gravity_in_cells(&water), Some(0.2));
+        // Live, and scaled with cells per CSS pixel (capped at the solver's limit).
+        water.set_gravity(0.15).unwrap();
+        assert_eq!(gravity_in_cells(&water), Some(0.15));
+        water.set_pixels_per_css_pixel(2.0).unwrap();
+        assert_eq!(gravity_in_cells(&water), Some(0.3));
+        water.set_pixels_per_css_pixel(4.0).unwrap();
+        assert_eq!(gravity_in_cells(&water), Some(ripples::MAX_GRAVITY));
+        water.set_pixels_per_css_pixel(1.0).unwrap();
+        for bad in [0.0, -0.1, 0.6, f64::NAN, f64::INFINITY] {
+            let message = water.set_gravity(bad).unwrap_err().0;
+            assert_eq!(
+                message,
+                format!("gravity must be a number above 0 and at most 0.5, got {bad}")
+            );
+            assert_eq!(gravity_in_cells(&water), Some(0.15), "kept after {bad}");
+        }
+        // The water moves and the frame shows it; more gravity, faster water: after the same
+        // steps the rings of a stone reach further.
+        let reach = |gravity: f64| {
+            let mut water = WebPool::new(200.0, 200.0, 1.0, 1).unwrap();
+            water.set_solver("dispersive").unwrap();
+            water.set_gravity(gravity).unwrap();
+            assert!(water.frame(0.0).unwrap());
+            let calm = water.frame_pixels().to_vec();
+            water.drop_stone(100.0, 100.0, 5.0, 200.0).unwrap();
+            for frame in 1..=40 {
+                water.frame(f64::from(frame) * 1000.0 / 60.0).unwrap();
+            }
+            assert_ne!(
+                water.frame_pixels(),
+                calm.as_slice(),
+                "the frame shows the water"
+            );
+            // The farthest cell along the row through the stone above 2% of the highest (the
+            // pyramid reaches far at once, but faintly).
+            let Heights::F32(heights) = water.pool.solver().heights() else {
+                unreachable!("the dispersive solver keeps f32 heights")
+            };
+            let row = &heights[100 * 200..101 * 200];
+            let highest = row.iter().fold(0.0f32, |m, h| m.max(h.abs()));
+            (100..200)
+                .rev()
+                .find(|&x| row[x].abs() > 0.02 * highest)
+                .map_or(0, |x| x - 100)
+        };
+        let (slow, fast) = (reach(0.05), reach(0.4));
+        println!("cells reached after 40 steps: gravity 0.05 {slow}, gravity 0.4 {fast}");
+        assert!(slow > 5 && fast > slow + 10, "{slow} vs {fast}");
     }
 
     #[test]

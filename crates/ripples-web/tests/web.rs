@@ -217,7 +217,7 @@ fn bad_arguments_throw_errors_that_name_them() {
     );
     assert_eq!(
         message(pool.set_solver("fluid").unwrap_err()),
-        "solver must be 'classic', 'wave' or 'spring', got 'fluid'"
+        "solver must be 'classic', 'wave', 'spring' or 'dispersive', got 'fluid'"
     );
     assert_eq!(
         message(pool.advance(-1.0).unwrap_err()),

@@ -57,6 +57,7 @@
 
 mod boundary;
 mod classic;
+mod dispersive;
 mod error;
 #[cfg(feature = "kernels")]
 pub mod kernels;
@@ -79,6 +80,7 @@ mod wave;
 
 pub use boundary::{Boundary, Obstacles, Sponge};
 pub use classic::ClassicSolver;
+pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
 pub use error::Error;
 pub use kernels::{Backend, backend, set_backend};
 pub use pool::Pool;

@@ -14,6 +14,7 @@
 
 use crate::boundary::Boundary;
 use crate::classic::ClassicSolver;
+use crate::dispersive::DispersiveSolver;
 use crate::error::Error;
 use crate::limits::{
     check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
@@ -88,8 +89,11 @@ pub struct Scene {
     pub sky: Option<String>,
     /// Wave solver: speed in cells per step, `(0, 4]`.
     pub wave_speed: f32,
-    /// Wave solver: fraction of amplitude lost per step, `[0, 1)`.
+    /// Wave and dispersive solvers: fraction of amplitude lost per step, `[0, 1)`.
     pub damping: f32,
+    /// Dispersive solver: gravity in cells per step², `(0, 0.5]`; a wave of wavelength
+    /// `lambda` cells turns at `sqrt(gravity * 2 pi / lambda)` radians per step.
+    pub gravity: f32,
     /// Spring solver: uniform stiffness (ignored where `stiffness_map` is given).
     pub stiffness: f32,
     /// Spring solver: uniform viscosity (ignored where `viscosity_map` is given).
@@ -133,6 +137,7 @@ impl Default for Scene {
             sky: None,
             wave_speed: WaveSolver::DEFAULT_WAVE_SPEED,
             damping: WaveSolver::DEFAULT_DAMPING,
+            gravity: DispersiveSolver::DEFAULT_GRAVITY,
             stiffness: SpringSolver::DEFAULT_STIFFNESS,
             viscosity: SpringSolver::DEFAULT_VISCOSITY,
             stiffness_map: None,
@@ -391,7 +396,12 @@ impl Scene {
 
     /// Checks the parameters of every solver by configuring a tiny one of each kind.
     fn check_solver_parameters(&self) -> Result<(), Error> {
-        for kind in [SolverKind::Classic, SolverKind::Wave, SolverKind::Spring] {
+        for kind in [
+            SolverKind::Classic,
+            SolverKind::Wave,
+            SolverKind::Spring,
+            SolverKind::Dispersive,
+        ] {
             self.configure_solver(&mut Solver::new(kind, 3, 3)?)?;
         }
         let ranges = [
@@ -416,6 +426,10 @@ impl Scene {
             Solver::Wave(wave) => {
                 wave.set_wave_speed(self.wave_speed)?;
                 wave.set_damping(self.damping)
+            }
+            Solver::Dispersive(dispersive) => {
+                dispersive.set_gravity(self.gravity)?;
+                dispersive.set_damping(self.damping)
             }
             Solver::Spring(spring) => {
                 spring.set_springs(self.stiffness, self.viscosity)?;

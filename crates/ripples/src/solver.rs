@@ -1,4 +1,4 @@
-//! One type for the three solvers, so a pool can switch between them.
+//! One type for the four solvers, so a pool can switch between them.
 //!
 //! The solvers differ in their state (`i16` or `f32` heights, a velocity field or a previous
 //! field) but share what a pool asks of them: step with walls and an edge condition, press
@@ -10,6 +10,7 @@
 
 use crate::boundary::{Obstacles, Sponge};
 use crate::classic::ClassicSolver;
+use crate::dispersive::DispersiveSolver;
 use crate::error::Error;
 use crate::limits::MAX_FLOAT_HEIGHT;
 use crate::render::Heights;
@@ -33,6 +34,9 @@ pub enum SolverKind {
     /// A spring under every cell, pulled by its neighbours; stiffness and viscosity can vary
     /// from cell to cell.
     Spring,
+    /// Linear deep-water waves (`omega^2 = g k`): long waves outrun short ones, so a stone
+    /// makes a spreading train of rings.
+    Dispersive,
 }
 
 impl std::str::FromStr for SolverKind {
@@ -43,20 +47,23 @@ impl std::str::FromStr for SolverKind {
             "classic" => Ok(Self::Classic),
             "wave" => Ok(Self::Wave),
             "spring" => Ok(Self::Spring),
+            "dispersive" => Ok(Self::Dispersive),
             _ => Err(Error::Invalid(format!(
-                "solver must be 'classic', 'wave' or 'spring', got '{text}'"
+                "solver must be 'classic', 'wave', 'spring' or 'dispersive', got '{text}'"
             ))),
         }
     }
 }
 
 impl SolverKind {
-    /// The name a scene file or a command line gives it: `"classic"`, `"wave"` or `"spring"`.
+    /// The name a scene file or a command line gives it: `"classic"`, `"wave"`, `"spring"` or
+    /// `"dispersive"`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Classic => "classic",
             Self::Wave => "wave",
             Self::Spring => "spring",
+            Self::Dispersive => "dispersive",
         }
     }
 }
@@ -70,6 +77,8 @@ pub enum Solver {
     Wave(WaveSolver),
     /// The spring model: a damped spring under every cell.
     Spring(SpringSolver),
+    /// Linear deep-water waves: the dispersive solver.
+    Dispersive(DispersiveSolver),
 }
 
 impl Solver {
@@ -86,6 +95,7 @@ impl Solver {
             SolverKind::Classic => Self::Classic(ClassicSolver::new(width, height)?),
             SolverKind::Wave => Self::Wave(WaveSolver::new(width, height)?),
             SolverKind::Spring => Self::Spring(SpringSolver::new(width, height)?),
+            SolverKind::Dispersive => Self::Dispersive(DispersiveSolver::new(width, height)?),
         })
     }
 
@@ -137,12 +147,29 @@ impl Solver {
         }
     }
 
+    /// The dispersive solver, if this is one.
+    pub fn as_dispersive(&self) -> Option<&DispersiveSolver> {
+        match self {
+            Self::Dispersive(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The dispersive solver, mutably, if this is one.
+    pub fn as_dispersive_mut(&mut self) -> Option<&mut DispersiveSolver> {
+        match self {
+            Self::Dispersive(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// Which solver this is.
     pub fn kind(&self) -> SolverKind {
         match self {
             Self::Classic(_) => SolverKind::Classic,
             Self::Wave(_) => SolverKind::Wave,
             Self::Spring(_) => SolverKind::Spring,
+            Self::Dispersive(_) => SolverKind::Dispersive,
         }
     }
 
@@ -152,6 +179,7 @@ impl Solver {
             Self::Classic(s) => s.width(),
             Self::Wave(s) => s.width(),
             Self::Spring(s) => s.width(),
+            Self::Dispersive(s) => s.width(),
         }
     }
 
@@ -161,6 +189,7 @@ impl Solver {
             Self::Classic(s) => s.height(),
             Self::Wave(s) => s.height(),
             Self::Spring(s) => s.height(),
+            Self::Dispersive(s) => s.height(),
         }
     }
 
@@ -170,6 +199,7 @@ impl Solver {
             Self::Classic(s) => Heights::I16(s.heights()),
             Self::Wave(s) => Heights::F32(s.heights()),
             Self::Spring(s) => Heights::F32(s.heights()),
+            Self::Dispersive(s) => Heights::F32(s.heights()),
         }
     }
 
@@ -228,6 +258,13 @@ impl Solver {
                 clear_border(current, width, height, 0.0);
                 previous.copy_from_slice(current);
             }
+            (Self::Dispersive(solver), Heights::F32(given)) => {
+                check_float_heights(given, width)?;
+                let (current, previous) = solver.fields_mut();
+                current.copy_from_slice(given);
+                clear_border(current, width, height, 0.0);
+                previous.copy_from_slice(current);
+            }
             (Self::Spring(solver), Heights::F32(given)) => {
                 check_float_heights(given, width)?;
                 let (current, velocities) = solver.fields_mut();
@@ -262,6 +299,11 @@ impl Solver {
                 obstacles.dry(current, 0.0);
                 obstacles.dry(previous, 0.0);
             }
+            Self::Dispersive(s) => {
+                let (current, previous) = s.fields_mut();
+                obstacles.dry(current, 0.0);
+                obstacles.dry(previous, 0.0);
+            }
             Self::Spring(s) => {
                 let (heights, velocities) = s.fields_mut();
                 obstacles.dry(heights, 0.0);
@@ -276,6 +318,7 @@ impl Solver {
             Self::Classic(s) => s.step_with(obstacles, sponge),
             Self::Wave(s) => s.step(obstacles, sponge),
             Self::Spring(s) => s.step(obstacles, sponge),
+            Self::Dispersive(s) => s.step(obstacles, sponge),
         }
     }
 
@@ -285,6 +328,7 @@ impl Solver {
             Self::Classic(s) => s.calm(),
             Self::Wave(s) => s.calm(),
             Self::Spring(s) => s.calm(),
+            Self::Dispersive(s) => s.calm(),
         }
     }
 
@@ -297,6 +341,9 @@ impl Solver {
                 s.drop_stone(x, y, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
             }
             Self::Spring(s) => s.drop_stone(x, y, radius, f32::from(strength)),
+            Self::Dispersive(s) => {
+                s.drop_stone(x, y, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
+            }
         }
     }
 
@@ -313,6 +360,9 @@ impl Solver {
                 s.swipe_path(points, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
             }
             Self::Spring(s) => s.swipe_path(points, radius, f32::from(strength)),
+            Self::Dispersive(s) => {
+                s.swipe_path(points, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
+            }
         }
     }
 
@@ -322,6 +372,7 @@ impl Solver {
             Self::Classic(s) => s.set_height(x, y, value),
             Self::Wave(s) => s.set_height(x, y, value),
             Self::Spring(s) => s.set_height(x, y, value),
+            Self::Dispersive(s) => s.set_height(x, y, value),
         }
     }
 }

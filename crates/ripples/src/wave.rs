@@ -244,45 +244,13 @@ impl WaveSolver {
     /// edge is clipped, one entirely outside, a radius of 0 or a non-finite strength does
     /// nothing.
     pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
-        let (width, height) = (self.width, self.height);
-        if width < 3 || height < 3 || radius == 0 || !strength.is_finite() || strength == 0.0 {
-            return;
-        }
-        let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
-        let (x, y) = (i64::from(x), i64::from(y));
-        // Cells with |dx| < r and |dy| < r, clipped to the interior [1, size - 1).
-        let x_start = (x - r + 1).max(1);
-        let x_end = (x + r).min(width as i64 - 1);
-        let y_start = (y - r + 1).max(1);
-        let y_end = (y + r).min(height as i64 - 1);
-        let r_squared = r * r;
-        let to_phase = std::f64::consts::PI / r as f64;
-        let depth = -f64::from(strength);
-        for py in y_start..y_end {
-            let dy = py - y;
-            let start = py as usize * width;
-            let current = &mut self.current[start..start + width];
-            let previous = &mut self.previous[start..start + width];
-            for px in x_start..x_end {
-                let dx = px - x;
-                let d_squared = dx * dx + dy * dy;
-                if d_squared >= r_squared {
-                    continue;
-                }
-                let d = (d_squared as f64).sqrt();
-                let dent = (depth * (0.5 + 0.5 * (d * to_phase).cos())) as f32;
-                let cell = px as usize;
-                let deeper = if strength > 0.0 {
-                    dent < current[cell]
-                } else {
-                    dent > current[cell]
-                };
-                if deeper {
-                    current[cell] = dent;
-                    previous[cell] = dent;
-                }
-            }
-        }
+        press_stone(
+            (&mut self.current, &mut self.previous),
+            (self.width, self.height),
+            (x, y),
+            radius,
+            strength,
+        );
     }
 
     /// Drags a stone along a polyline of `[x, y]` points: a stone (as
@@ -374,6 +342,56 @@ impl WaveSolver {
         self.substeps = substeps as u32;
         self.courant_squared = ((speed / substeps) * (speed / substeps)) as f32;
         self.keep = (1.0 - f64::from(self.damping)).powf(1.0 / substeps) as f32;
+    }
+}
+
+/// Presses the raised-cosine stone of [`WaveSolver::drop_stone`] into two leapfrog fields
+/// `(current, previous)` of a `(width, height)` grid; shared with the dispersive solver, whose
+/// stones are the same.
+pub(crate) fn press_stone(
+    (current_field, previous_field): (&mut [f32], &mut [f32]),
+    (width, height): (usize, usize),
+    (x, y): (i32, i32),
+    radius: u32,
+    strength: f32,
+) {
+    if width < 3 || height < 3 || radius == 0 || !strength.is_finite() || strength == 0.0 {
+        return;
+    }
+    let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
+    let (x, y) = (i64::from(x), i64::from(y));
+    // Cells with |dx| < r and |dy| < r, clipped to the interior [1, size - 1).
+    let x_start = (x - r + 1).max(1);
+    let x_end = (x + r).min(width as i64 - 1);
+    let y_start = (y - r + 1).max(1);
+    let y_end = (y + r).min(height as i64 - 1);
+    let r_squared = r * r;
+    let to_phase = std::f64::consts::PI / r as f64;
+    let depth = -f64::from(strength);
+    for py in y_start..y_end {
+        let dy = py - y;
+        let start = py as usize * width;
+        let current = &mut current_field[start..start + width];
+        let previous = &mut previous_field[start..start + width];
+        for px in x_start..x_end {
+            let dx = px - x;
+            let d_squared = dx * dx + dy * dy;
+            if d_squared >= r_squared {
+                continue;
+            }
+            let d = (d_squared as f64).sqrt();
+            let dent = (depth * (0.5 + 0.5 * (d * to_phase).cos())) as f32;
+            let cell = px as usize;
+            let deeper = if strength > 0.0 {
+                dent < current[cell]
+            } else {
+                dent > current[cell]
+            };
+            if deeper {
+                current[cell] = dent;
+                previous[cell] = dent;
+            }
+        }
     }
 }
 

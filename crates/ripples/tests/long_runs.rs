@@ -165,3 +165,9 @@ fn wave_rain_for_a_million_steps_stays_bounded() {
 fn spring_rain_for_a_million_steps_stays_bounded() {
     check(SolverKind::Spring, 16.0 * 128.0);
 }
+
+#[test]
+#[ignore = "a million steps: run in release by .ci/run"]
+fn dispersive_rain_for_a_million_steps_stays_bounded() {
+    check(SolverKind::Dispersive, 16.0 * 128.0 * 3.4);
+}

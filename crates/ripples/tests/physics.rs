@@ -19,6 +19,7 @@ fn values(pool: &Pool) -> Vec<f64> {
 fn energy(pool: &Pool) -> f64 {
     match pool.solver() {
         Solver::Wave(s) => s.energy(),
+        Solver::Dispersive(s) => s.energy(),
         Solver::Classic(_) => values(pool).iter().map(|v| v * v).sum(),
         Solver::Spring(s) => {
             let (w, h) = (s.width() as usize, s.height() as usize);
@@ -46,6 +47,7 @@ fn undamped_pool(kind: SolverKind, size: u32, boundary: Boundary) -> Pool {
     match pool.solver_mut() {
         Solver::Classic(s) => s.set_damping_shift(15).unwrap(),
         Solver::Wave(s) => s.set_damping(0.0).unwrap(),
+        Solver::Dispersive(s) => s.set_damping(0.0).unwrap(),
         Solver::Spring(s) => s.set_springs(0.0, 0.0).unwrap(),
     }
     pool.set_boundary(boundary);

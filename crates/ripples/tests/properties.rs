@@ -445,6 +445,13 @@ fn apply(water: &mut Option<Water>, op: &Op) {
                     wave.set_damping(*a)
                 };
             }
+            Solver::Dispersive(water) => {
+                let _ = if which % 2 == 0 {
+                    water.set_gravity(*a)
+                } else {
+                    water.set_damping(*a)
+                };
+            }
             Solver::Spring(spring) => {
                 let _ = match which % 3 {
                     0 => spring.set_springs(*a, *b),
@@ -879,6 +886,11 @@ impl Field {
             }
             Solver::Wave(wave) => {
                 let (current, previous) = wave.fields_mut();
+                current.copy_from_slice(&self.floats);
+                previous.copy_from_slice(&self.floats);
+            }
+            Solver::Dispersive(water) => {
+                let (current, previous) = water.fields_mut();
                 current.copy_from_slice(&self.floats);
                 previous.copy_from_slice(&self.floats);
             }

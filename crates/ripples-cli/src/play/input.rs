@@ -23,7 +23,7 @@ pub enum Command {
     Calm,
     /// `O`: remove every wall.
     ClearWalls,
-    /// `1`, `2`, `3`: the classic, wave or spring solver.
+    /// `1`, `2`, `3`, `4`: the classic, wave, spring or dispersive solver.
     Solver(SolverKind),
     /// `+`: stronger stones.
     Stronger,
@@ -61,6 +61,7 @@ impl Command {
                 "1" => Self::Solver(SolverKind::Classic),
                 "2" => Self::Solver(SolverKind::Wave),
                 "3" => Self::Solver(SolverKind::Spring),
+                "4" => Self::Solver(SolverKind::Dispersive),
                 // `=` is `+` without Shift on many layouts.
                 "+" | "=" => Self::Stronger,
                 "-" | "_" => Self::Weaker,
@@ -216,6 +217,7 @@ mod tests {
             (character("1"), Command::Solver(SolverKind::Classic)),
             (character("2"), Command::Solver(SolverKind::Wave)),
             (character("3"), Command::Solver(SolverKind::Spring)),
+            (character("4"), Command::Solver(SolverKind::Dispersive)),
             (character("+"), Command::Stronger),
             (character("="), Command::Stronger),
             (character("-"), Command::Weaker),

@@ -368,10 +368,8 @@ impl Session {
             ),
             "C      calm the water".into(),
             "O      clear the walls".into(),
-            format!(
-                "1 2 3  classic/wave/spring ({})",
-                pool.solver().kind().name()
-            ),
+            format!("1-4    solver ({})", pool.solver().kind().name()),
+            "       classic wave spring dispersive".into(),
             format!("+ -    stone strength ({strength})"),
             format!("[ ]    stone radius ({radius})"),
             format!("B      border ({})", boundary_name(pool.boundary())),

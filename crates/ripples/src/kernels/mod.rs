@@ -40,6 +40,7 @@
 
 #![allow(unsafe_code)]
 
+pub mod dispersive;
 pub mod float;
 pub mod natural;
 pub mod scalar;

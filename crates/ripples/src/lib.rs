@@ -30,8 +30,8 @@
 //!   absorption), the lit look, the classic refraction of the demo-scene effect, and the spring
 //!   look.
 //! - [`ClassicSolver`] (the integer two-buffer algorithm of the demo-scene effect, bit-exact),
-//!   [`WaveSolver`], [`SpringSolver`], and [`Solver`], any of them: the solvers on their own, in
-//!   grid cells.
+//!   [`WaveSolver`], [`SpringSolver`], [`DispersiveSolver`] (deep-water waves, `omega^2 = g k`),
+//!   and [`Solver`], any of them: the solvers on their own, in grid cells.
 //! - [`Rain`], [`Stone`]: reproducible disturbances; [`Scene`] / [`SceneRunner`]: whole
 //!   animations described as data.
 //! - [`limits`]: the range of every value the library accepts, and the checks (every entry point

@@ -70,8 +70,9 @@ pub enum Backend {
     Sse41,
     /// x86-64 AVX2 (256-bit vectors, gathers).
     Avx2,
-    /// x86-64 AVX-512 (F, BW, VL and DQ, with AVX2): the natural look's stages compiled for it
-    /// (the natural look's kernels); every kernel without an AVX-512 version runs the AVX2 one.
+    /// x86-64 AVX-512 (F, BW, VL and DQ, with AVX2): the natural look's stages and the float
+    /// solvers' kernels compiled for it; every kernel without an AVX-512 version runs the AVX2
+    /// one.
     Avx512,
     /// aarch64 NEON (128-bit vectors).
     Neon,

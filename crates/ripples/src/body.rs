@@ -296,7 +296,10 @@ impl Bodies {
     }
 
     pub(crate) fn get(&self, id: BodyId) -> Option<&Body> {
-        self.list.iter().find(|(each, _)| *each == id).map(|(_, b)| b)
+        self.list
+            .iter()
+            .find(|(each, _)| *each == id)
+            .map(|(_, b)| b)
     }
 
     pub(crate) fn get_mut(&mut self, id: BodyId) -> Option<&mut Body> {
@@ -344,7 +347,7 @@ fn for_each_weight(
     radius: f32,
     mut visit: impl FnMut(usize, f32),
 ) {
-    if width < 3 || height < 3 || !(radius > 0.0) {
+    if width < 3 || height < 3 || radius.is_nan() || radius <= 0.0 {
         return;
     }
     let [cx, cy] = centre;
@@ -456,7 +459,10 @@ mod tests {
         assert_eq!(presses[9].0, [30.0, 10.0]);
         assert!((presses[0].0[0] - 12.0).abs() < 1e-5);
         let total: f32 = presses.iter().map(|p| p.2).sum();
-        assert!((total - single).abs() < 1e-5 * single, "{total} vs {single}");
+        assert!(
+            (total - single).abs() < 1e-5 * single,
+            "{total} vs {single}"
+        );
     }
 
     #[test]

@@ -82,6 +82,8 @@ pub struct Body {
     radius: u32,
     strength: i16,
     motion: Motion,
+    /// Presses harder the faster it moves (see [`Body::fingertip`]).
+    fingertip: bool,
     /// Where it is now, in image pixels; `None` while out of the water.
     position: Option<[f32; 2]>,
     /// Where it pressed last step, so a long move presses all along the way.
@@ -97,10 +99,24 @@ impl Body {
             radius,
             strength,
             motion: Motion::Placed,
+            fingertip: false,
             position: Some([x, y]),
-            last_pressed: None,
+            // Moved before its first step, it presses from here.
+            last_pressed: Some([x, y]),
         };
         body.validate()?;
+        Ok(body)
+    }
+
+    /// A [`placed`](Self::placed) body that presses the water along the way it moves as hard as
+    /// if it had moved there at one cell per step, however fast it went: a pointer dragged
+    /// across the water leaves a wake as strong as a slow drag (a body of fixed pressure leaves
+    /// a wake that fades as `1 / speed`, faint at the tens of pixels per frame a hand moves a
+    /// pointer). Physically a hull of fixed draft, which must push aside more water per step
+    /// the faster it goes.
+    pub fn fingertip(x: f32, y: f32, radius: u32, strength: i16) -> Result<Self, Error> {
+        let mut body = Self::placed(x, y, radius, strength)?;
+        body.fingertip = true;
         Ok(body)
     }
 
@@ -123,6 +139,7 @@ impl Body {
                 speed,
                 start,
             },
+            fingertip: false,
             position: None,
             last_pressed: None,
         };
@@ -228,7 +245,13 @@ impl Body {
         // Points at most half a radius apart; a jump across the whole pool is capped (the
         // pressure is the same, spread thinner).
         let points = (distance / (0.5 * radius)).ceil().clamp(1.0, 1024.0) as u32;
-        let share = impulse / points as f32;
+        // A fingertip presses as a body moving one cell per step would over the same way.
+        let total = if self.fingertip {
+            impulse * distance.max(1.0)
+        } else {
+            impulse
+        };
+        let share = total / points as f32;
         for k in 1..=points {
             let t = k as f32 / points as f32;
             let centre = [
@@ -462,6 +485,21 @@ mod tests {
         assert!(
             (total - single).abs() < 1e-5 * single,
             "{total} vs {single}"
+        );
+    }
+
+    #[test]
+    fn a_fingertip_presses_in_proportion_to_the_way_it_went() {
+        let mut finger = Body::fingertip(10.0, 10.0, 4, 100).unwrap();
+        let mut total = 0.0;
+        finger.press(1, |_, _, i| total += i);
+        let still = total;
+        total = 0.0;
+        finger.set_position(10.0, 40.0).unwrap();
+        finger.press(1, |_, _, i| total += i);
+        assert!(
+            (total - 30.0 * still).abs() < 1e-4 * total,
+            "{total} vs {still}"
         );
     }
 

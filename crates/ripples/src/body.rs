@@ -246,8 +246,9 @@ impl Body {
         // pressure is the same, spread thinner).
         let points = (distance / (0.5 * radius)).ceil().clamp(1.0, 1024.0) as u32;
         // A fingertip presses as a body moving one cell per step would over the same way.
+        // (A jump across more than the pool is capped, so the water stays bounded.)
         let total = if self.fingertip {
-            impulse * distance.max(1.0)
+            impulse * distance.clamp(1.0, 512.0 * radius)
         } else {
             impulse
         };

@@ -207,7 +207,8 @@ impl Pool {
         self.bodies.get(id)
     }
 
-    /// Where a body is (image pixels), `None` for an unknown id or a body out of the water.
+    /// Where a body is (image pixels; see [`Body::position`]), `None` for an unknown id or a
+    /// body out of the water.
     pub fn body_position(&self, id: BodyId) -> Option<[f32; 2]> {
         self.bodies.get(id).and_then(Body::position)
     }

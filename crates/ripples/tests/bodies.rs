@@ -188,3 +188,27 @@ fn a_scene_body_is_run_by_the_scene_runner_at_its_speed_per_frame() {
         "{error}"
     );
 }
+
+#[test]
+fn the_pressure_is_a_force_whatever_the_substeps() {
+    // A still body's dent solves c^2 L(u) = p: a quarter as deep at twice the wave speed, which
+    // the wave solver takes in two substeps (the impulse is shared among them).
+    let dent = |speed: f32| {
+        let mut pool = Pool::new(200, 200).unwrap();
+        if let Solver::Wave(wave) = pool.solver_mut() {
+            wave.set_wave_speed(speed).unwrap();
+        }
+        pool.add_body(Body::placed(100.0, 100.0, 6, 40).unwrap())
+            .unwrap();
+        for _ in 0..2000 {
+            pool.step();
+        }
+        heights_f64(&pool)[100 * 200 + 100]
+    };
+    let (slow, fast) = (dent(0.5), dent(1.0));
+    println!(
+        "dent at c = 0.5: {slow:.2}, at c = 1.0 (2 substeps): {fast:.2}, ratio {:.3} (theory 0.25)",
+        fast / slow
+    );
+    assert!((fast / slow - 0.25).abs() < 0.02, "{}", fast / slow);
+}

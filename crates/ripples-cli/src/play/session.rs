@@ -392,7 +392,7 @@ impl Session {
             "RIPPLES: mouse and keys".into(),
             measures,
             "Left click   a stone".into(),
-            "Left drag    a swipe".into(),
+            "Left drag    a wake".into(),
             "Right drag   paint walls".into(),
             "Shift+right  erase walls".into(),
             format!("R      rain ({})", if self.raining { "on" } else { "off" }),

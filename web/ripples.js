@@ -9,10 +9,11 @@
 // CSS background image, else the built-in pool tiles), overlays a canvas that follows the
 // element's size, CSS background and devicePixelRatio (or draws into the element when it is a
 // <canvas>), loads the natural look's sky picture (the `skyUrl` option) once and hands it to
-// every pool it makes, turns pointer and touch input into stones and swipes, and runs one
-// requestAnimationFrame loop per instance. The water itself (solvers, rendering, the
-// time-based step clock, option checks, the CSS background arithmetic) is Rust; each frame is
-// one call into it and one putImageData of a view into the wasm memory, with no copy between.
+// every pool it makes, turns pointer and touch input into stones and fingertips moving through
+// the water (which leave wakes), and runs one requestAnimationFrame loop per instance. The
+// water itself (solvers, rendering, the time-based step clock, option checks, the CSS
+// background arithmetic) is Rust; each frame is one call into it and one putImageData of a
+// view into the wasm memory, with no copy between.
 //
 // Out of the box it shows the best-looking water there is on a CPU: the natural look over the
 // wave solver. That costs more than the classic demo-scene effect, so `quality: 'auto'`
@@ -1027,7 +1028,7 @@ export class Ripples extends EventTarget {
       if (e.pointerType === 'touch') return;
       this.#move(`p${e.pointerId}`, e.clientX, e.clientY, e.buttons ? DRAG_STRENGTH : HOVER_STRENGTH);
     });
-    for (const type of ['pointerleave', 'pointercancel']) on(type, (e) => this.#last.delete(`p${e.pointerId}`));
+    for (const type of ['pointerleave', 'pointercancel']) on(type, (e) => this.#lift(`p${e.pointerId}`));
     // Touch through touch events, which keep coming while the page scrolls (pointer events
     // stop with pointercancel); passive, so scrolling is never held up.
     on('touchstart', (e) => {
@@ -1038,7 +1039,7 @@ export class Ripples extends EventTarget {
     });
     for (const type of ['touchend', 'touchcancel']) {
       on(type, (e) => {
-        for (const t of e.changedTouches) this.#last.delete(`t${t.identifier}`);
+        for (const t of e.changedTouches) this.#lift(`t${t.identifier}`);
       });
     }
   }
@@ -1061,16 +1062,35 @@ export class Ripples extends EventTarget {
     const point = this.#toPool(clientX, clientY);
     const radius = this.#options.dropRadius * point.scale;
     this.#pool.drop(point.x, point.y, Math.max(1, radius * PRESS_RADIUS), PRESS_STRENGTH);
-    this.#last.set(key, point);
+    this.#lift(key);
+    this.#last.set(key, { x: point.x, y: point.y, finger: null, strength: 0 });
   }
 
+  // A moving pointer is a fingertip in the water (a body the pool moves along with it, which
+  // leaves a wake at the pointer's speed, not a stamped crease). A new strength (the button
+  // went down or up) puts in a new finger where the old one was.
   #move(key, clientX, clientY, strength) {
     const point = this.#toPool(clientX, clientY);
-    const radius = Math.max(1, this.#options.dropRadius * point.scale);
     const last = this.#last.get(key);
-    if (last) this.#pool.swipe(last.x, last.y, point.x, point.y, radius, strength);
-    else this.#pool.drop(point.x, point.y, radius, strength);
-    this.#last.set(key, point);
+    if (last && last.finger !== null && last.strength === strength &&
+        this.#pool.moveFinger(last.finger, point.x, point.y)) {
+      last.x = point.x;
+      last.y = point.y;
+      return;
+    }
+    if (last && last.finger !== null) this.#pool.liftFinger(last.finger);
+    const radius = Math.max(1, this.#options.dropRadius * point.scale);
+    const from = last ?? point;
+    const finger = this.#pool.addFinger(from.x, from.y, radius, strength);
+    this.#pool.moveFinger(finger, point.x, point.y);
+    this.#last.set(key, { x: point.x, y: point.y, finger, strength });
+  }
+
+  /** The pointer `key` left the water: its finger comes out. */
+  #lift(key) {
+    const last = this.#last.get(key);
+    if (last && last.finger !== null) this.#pool.liftFinger(last.finger);
+    this.#last.delete(key);
   }
 
   #alive(method) {
@@ -1176,7 +1196,8 @@ export class Ripples extends EventTarget {
     if (changed('interactive')) {
       this.#inputAbort?.abort();
       this.#inputAbort = null;
-      this.#last.clear();
+      // Without input no pointer moves its finger again: take every one out.
+      for (const key of [...this.#last.keys()]) this.#lift(key);
       if (options.interactive) this.#listenToInput();
     }
     const loads = [];

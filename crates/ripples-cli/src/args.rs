@@ -47,7 +47,7 @@ pub enum Command {
     Render(Box<RenderArgs>),
     /// Time the solver and the renderer on a turbulent and a calm pool, and print the figures.
     Bench(BenchArgs),
-    /// Open a window of water over an image: click for stones, drag to swipe, R for rain, H
+    /// Open a window of water over an image: click for stones, drag for a wake, R for rain, H
     /// for help. Takes the render options that describe the water and its look.
     #[cfg(feature = "play")]
     Play(Box<PlayArgs>),

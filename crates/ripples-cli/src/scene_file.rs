@@ -169,4 +169,30 @@ end = 200
             "{error}"
         );
     }
+
+    #[test]
+    fn bodies_parse_with_defaults_and_errors_report_the_line() {
+        let scene = parse_scene(
+            "[[body]]\npoints = [[900, 256], [100, 256]]\nspeed = 1.5\nradius = 6\nstrength = 40\nstart = 3\n\n[[body]]\npoints = [[10.5, 20]]\n",
+        )
+        .unwrap();
+        assert_eq!(scene.bodies.len(), 2);
+        let first = &scene.bodies[0];
+        assert_eq!(first.points, vec![[900.0, 256.0], [100.0, 256.0]]);
+        assert_eq!(
+            (first.speed, first.radius, first.strength, first.start),
+            (1.5, 6, 40, 3)
+        );
+        let second = &scene.bodies[1];
+        assert_eq!(second.points, vec![[10.5, 20.0]]);
+        assert_eq!((second.speed, second.radius, second.strength), (1.0, 6, 40));
+        let error = parse_scene("[[body]]\npoints = [[1, 2]]\nspeed = -2\n").unwrap_err();
+        assert_eq!(error, "line 3: speed must be a finite number > 0, got -2");
+        let error = parse_scene("[[body]]\npoints = []\n").unwrap_err();
+        assert_eq!(error, "line 2: points must hold at least one [x, y]");
+        let error = parse_scene("[[body]]\npoints = [[1, 2]]\nradius = 0\n").unwrap_err();
+        assert_eq!(error, "line 3: radius must be >= 1, got 0");
+        let error = parse_scene("[[body]]\nspeed = 1\n").unwrap_err();
+        assert!(error.contains("missing field `points`"), "{error}");
+    }
 }

@@ -1775,3 +1775,56 @@ fn every_help_lists_the_solvers_and_looks_and_assumes_no_history() {
         }
     }
 }
+
+#[test]
+fn scene_bodies_are_rendered_as_the_library_runs_them_and_bad_ones_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let text = "frames = 40\nwidth = 120\nheight = 60\n\n[[body]]\npoints = [[110, 30], [10, 30]]\nspeed = 1.5\nradius = 4\nstrength = 40\nstart = 2\n";
+    std::fs::write(path.join("boat.toml"), text).unwrap();
+    ok(
+        &[
+            "render",
+            "--scene",
+            "boat.toml",
+            "--out",
+            "boat.y4m",
+            "--heights-out",
+            "boat.npy",
+        ],
+        path,
+    );
+    let (_, from_command) = read_npy_f32(&path.join("boat.npy"));
+    let mut runner = SceneRunner::new(toml::from_str::<Scene>(text).unwrap(), 120, 60).unwrap();
+    while !runner.is_finished() {
+        runner.advance();
+    }
+    let ripples::Heights::F32(from_library) = runner.pool().solver().heights() else {
+        panic!("the wave solver keeps f32 heights")
+    };
+    assert_eq!(from_command, from_library);
+    // The body went down the middle row: the water there moved, and it is a wake, not calm.
+    assert!(from_command[30 * 120 + 60].abs() > 1.0);
+    std::fs::write(
+        path.join("aground.toml"),
+        "width = 120\nheight = 60\n\n[[body]]\npoints = [[110, 30], [130, 30]]\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "aground.toml", "--out", "x.y4m"],
+        path,
+        1,
+        &["body #1", "point [130, 30] is outside the 120x60 pool"],
+    );
+    std::fs::write(
+        path.join("still.toml"),
+        "[[body]]\npoints = [[10, 30]]\nspeed = 0\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "still.toml", "--out", "x.y4m"],
+        path,
+        1,
+        &["line 3", "speed must be a finite number > 0, got 0"],
+    );
+}

@@ -255,6 +255,34 @@ impl WasmPool {
             .map_err(js_error)
     }
 
+    /// Puts a fingertip that follows a pointer in the water at `(x, y)` (pool pixels), a disc of
+    /// `radius` pixels pressing with `strength` (a stone's scale); returns its handle.
+    #[wasm_bindgen(js_name = addFinger)]
+    pub fn add_finger(
+        &mut self,
+        x: f64,
+        y: f64,
+        radius: f64,
+        strength: f64,
+    ) -> Result<u32, JsError> {
+        self.inner
+            .add_finger(x, y, radius, strength)
+            .map_err(js_error)
+    }
+
+    /// Moves a fingertip to `(x, y)`; it presses all along the way, so it leaves a wake.
+    /// `false` for a handle this pool does not know.
+    #[wasm_bindgen(js_name = moveFinger)]
+    pub fn move_finger(&mut self, finger: u32, x: f64, y: f64) -> Result<bool, JsError> {
+        self.inner.move_finger(finger, x, y).map_err(js_error)
+    }
+
+    /// Takes a fingertip out of the water.
+    #[wasm_bindgen(js_name = liftFinger)]
+    pub fn lift_finger(&mut self, finger: u32) {
+        self.inner.lift_finger(finger);
+    }
+
     /// Calms the water.
     pub fn calm(&mut self) {
         self.inner.calm();

@@ -13,7 +13,8 @@
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
 use ripples::{
-    DispersiveSolver, Look, Pool, Rain, RenderMode, SkyImage, Solver, SolverKind, WaveSolver,
+    Body, BodyId, DispersiveSolver, Look, Pool, Rain, RenderMode, SkyImage, Solver, SolverKind,
+    WaveSolver,
 };
 
 use crate::clock::StepClock;
@@ -61,6 +62,10 @@ pub struct WebPool {
     /// The frame no longer shows the water as it is (new image, look or solver): render even
     /// if no step is due.
     stale: bool,
+    /// The fingertips following pointers: the page's handle and the pool's body.
+    fingers: Vec<(u32, BodyId)>,
+    /// The handle the next fingertip gets.
+    next_finger: u32,
 }
 
 /// Checks a pool size in pixels against the page limits, naming the size and the limit.
@@ -114,6 +119,8 @@ impl WebPool {
             pixels_per_css_pixel: 1.0,
             earlier_steps: 0,
             stale: true,
+            fingers: Vec::new(),
+            next_finger: 0,
         };
         web_pool.set_rain(0.0)?;
         web_pool.update_wave_speed()?;
@@ -483,6 +490,69 @@ impl WebPool {
             self.pool.swipe(&points, radius, strength)?;
         }
         Ok(())
+    }
+
+    /// Puts a fingertip in the water at `(x, y)` (pool pixels, any finite numbers; far outside
+    /// is brought to just outside the pool), a disc of `radius` pixels pressing with `strength`
+    /// as a stone's (see [`Body::fingertip`]): a pointer's drag, which leaves a wake as the
+    /// finger moves with [`move_finger`](Self::move_finger). Returns its handle.
+    pub fn add_finger(
+        &mut self,
+        x: f64,
+        y: f64,
+        radius: f64,
+        strength: f64,
+    ) -> Result<u32, WebError> {
+        let (x, y) = (self.near_pool("x", x)?, self.near_pool("y", y)?);
+        let (radius, strength) = (options::stone_radius(radius)?, options::strength(strength)?);
+        let body = self
+            .pool
+            .add_body(Body::fingertip(x, y, radius, strength)?)?;
+        let handle = self.next_finger;
+        self.next_finger = self.next_finger.wrapping_add(1);
+        self.fingers.push((handle, body));
+        Ok(handle)
+    }
+
+    /// Moves a fingertip to `(x, y)`: the next steps press all along the way, at the pointer's
+    /// speed. `false` for a handle this pool does not have (lifted, or made by an earlier pool
+    /// of the element), so the page can put a new one in.
+    pub fn move_finger(&mut self, finger: u32, x: f64, y: f64) -> Result<bool, WebError> {
+        let (x, y) = (self.near_pool("x", x)?, self.near_pool("y", y)?);
+        let Some(&(_, body)) = self.fingers.iter().find(|(handle, _)| *handle == finger) else {
+            return Ok(false);
+        };
+        self.pool.set_body_position(body, x, y)?;
+        Ok(true)
+    }
+
+    /// Takes a fingertip out of the water (the waves it made go on); an unknown handle does
+    /// nothing.
+    pub fn lift_finger(&mut self, finger: u32) {
+        if let Some(index) = self
+            .fingers
+            .iter()
+            .position(|(handle, _)| *handle == finger)
+        {
+            let (_, body) = self.fingers.swap_remove(index);
+            self.pool.remove_body(body);
+        }
+    }
+
+    /// A finite coordinate clamped to a band of one pool side around the pool, where a finger
+    /// still makes sense (a pointer far outside the element moves it no further).
+    fn near_pool(&self, name: &str, value: f64) -> Result<f32, WebError> {
+        if !value.is_finite() {
+            return Err(WebError(format!(
+                "{name} must be a finite number, got {value}"
+            )));
+        }
+        let side = f64::from(if name.starts_with('x') {
+            self.width()
+        } else {
+            self.height()
+        });
+        Ok(value.clamp(-side, 2.0 * side) as f32)
     }
 
     /// Calms the water.
@@ -879,6 +949,43 @@ mod tests {
         assert!(water.set_solver("fluid").is_err());
         // Far outside the pool is clipped, not refused.
         assert!(water.drop_stone(-1e12, 1e12, 3.0, 10.0).is_ok());
+    }
+
+    #[test]
+    fn a_finger_follows_the_pointer_and_leaves_a_wake_then_lifts() {
+        let mut water = WebPool::new(160.0, 60.0, 1.0, 1).unwrap();
+        let finger = water.add_finger(10.0, 30.0, 3.0, 48.0).unwrap();
+        for k in 1..=10 {
+            assert!(
+                water
+                    .move_finger(finger, 10.0 + 12.0 * k as f64, 30.0)
+                    .unwrap()
+            );
+            water.pool.step();
+        }
+        let heights = match water.pool().solver().heights() {
+            ripples::Heights::F32(h) => h.to_vec(),
+            ripples::Heights::I16(_) => unreachable!("the wave solver"),
+        };
+        // Pressed all the way from 10 to 130, not beyond.
+        assert!((10..=128).all(|x| heights[30 * 160 + x] != 0.0));
+        assert_eq!(heights[30 * 160 + 150], 0.0);
+        water.lift_finger(finger);
+        assert_eq!(water.pool().body_count(), 0);
+        assert!(!water.move_finger(finger, 1.0, 1.0).unwrap(), "lifted");
+        // Bad values are refused naming them; far away is brought near and stays bounded.
+        let error = water.add_finger(f64::NAN, 1.0, 3.0, 48.0).unwrap_err();
+        assert_eq!(error.0, "x must be a finite number, got NaN");
+        assert!(water.add_finger(1.0, 1.0, 3.0, -1.0).is_err());
+        let far = water.add_finger(80.0, 30.0, 3.0, 48.0).unwrap();
+        water.move_finger(far, 1e12, -1e12).unwrap();
+        for _ in 0..10 {
+            water.pool.step();
+        }
+        let ripples::Heights::F32(heights) = water.pool().solver().heights() else {
+            unreachable!()
+        };
+        assert!(heights.iter().all(|h| h.is_finite() && h.abs() < 1e5));
     }
 
     #[test]

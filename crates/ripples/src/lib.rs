@@ -32,7 +32,8 @@
 //! - [`ClassicSolver`] (the integer two-buffer algorithm of the demo-scene effect, bit-exact),
 //!   [`WaveSolver`], [`SpringSolver`], [`DispersiveSolver`] (deep-water waves, `omega^2 = g k`),
 //!   and [`Solver`], any of them: the solvers on their own, in grid cells.
-//! - [`Rain`], [`Stone`]: reproducible disturbances; [`Scene`] / [`SceneRunner`]: whole
+//! - [`Rain`], [`Stone`]: reproducible disturbances; [`Body`]: a disc pressing the water as it
+//!   moves (a boat, a fingertip), which leaves a wake; [`Scene`] / [`SceneRunner`]: whole
 //!   animations described as data.
 //! - [`limits`]: the range of every value the library accepts, and the checks (every entry point
 //!   checks what it is given and answers an [`Error`] naming the value).
@@ -55,6 +56,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, missing_debug_implementations)]
 
+mod body;
 mod boundary;
 mod classic;
 mod dispersive;
@@ -78,6 +80,7 @@ mod texture;
 mod wall_look;
 mod wave;
 
+pub use body::{BODY_PRESSURE, Body, BodyId};
 pub use boundary::{Boundary, Obstacles, Sponge};
 pub use classic::ClassicSolver;
 pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
@@ -85,7 +88,7 @@ pub use error::Error;
 pub use kernels::{Backend, backend, set_backend};
 pub use pool::Pool;
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SkyImage};
-pub use scene::{DropEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent};
+pub use scene::{BodyEvent, DropEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent};
 pub use solver::{Solver, SolverKind};
 pub use sources::{Generator, Rain, RainStones, SplitMix64, Stone};
 pub use spring::{SpringSolver, map_from_grey};

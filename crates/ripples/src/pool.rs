@@ -6,6 +6,7 @@
 //! cells; rendering upsamples the field. The pool owns its scratch buffers, so the frame loop
 //! `step` + `render` allocates nothing.
 
+use crate::body::{Bodies, Body, BodyId};
 use crate::boundary::{Boundary, Obstacles, Sponge};
 use crate::error::Error;
 use crate::kernels::natural::PixelOrder;
@@ -54,6 +55,7 @@ pub struct Pool {
     boundary: Boundary,
     sponge: Option<Sponge>,
     generators: Vec<Generator>,
+    bodies: Bodies,
     steps: u64,
     renderer: Renderer,
     wall_look: WallLook,
@@ -83,6 +85,7 @@ impl Pool {
             boundary: Boundary::Reflect,
             sponge: None,
             generators: Vec::new(),
+            bodies: Bodies::default(),
             steps: 0,
             renderer: Renderer::new(width as usize, grid_width as usize),
             wall_look: WallLook::default(),
@@ -168,6 +171,53 @@ impl Pool {
         self.generators.clear();
     }
 
+    /// Puts a [`Body`] in the water (positions in image pixels, times in steps of this pool,
+    /// speeds in pixels per step), once [`Body::validate`] accepts it. It presses the water every
+    /// step until [`remove_body`](Self::remove_body), or, for a path body, until it passes its
+    /// last point (then the pool forgets it).
+    pub fn add_body(&mut self, body: Body) -> Result<BodyId, Error> {
+        body.validate()?;
+        Ok(self.bodies.add(body))
+    }
+
+    /// Moves a body to image pixel `(x, y)` (fractions allowed): the next step presses all along
+    /// the way from where it pressed last, so a body moved every frame leaves an even wake
+    /// however far it moves. A path body goes on along its path from there. An unknown id (a
+    /// body removed, or a path body gone) or a position that is not finite is an [`Error`].
+    pub fn set_body_position(&mut self, id: BodyId, x: f32, y: f32) -> Result<(), Error> {
+        self.bodies
+            .get_mut(id)
+            .ok_or_else(|| Error::Invalid(format!("no body {} in this pool", id.0)))?
+            .set_position(x, y)
+    }
+
+    /// Takes a body out of the water (the waves it made stay); the body as it was, or `None`
+    /// for an unknown id.
+    pub fn remove_body(&mut self, id: BodyId) -> Option<Body> {
+        self.bodies.remove(id)
+    }
+
+    /// Takes every body out of the water.
+    pub fn clear_bodies(&mut self) {
+        self.bodies.clear();
+    }
+
+    /// A body in the water, `None` for an unknown id.
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        self.bodies.get(id)
+    }
+
+    /// Where a body is (image pixels; see [`Body::position`]), `None` for an unknown id or a
+    /// body out of the water.
+    pub fn body_position(&self, id: BodyId) -> Option<[f32; 2]> {
+        self.bodies.get(id).and_then(Body::position)
+    }
+
+    /// How many bodies the pool holds.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
     /// Steps taken since the pool was made.
     pub fn steps(&self) -> u64 {
         self.steps
@@ -198,10 +248,11 @@ impl Pool {
         &mut self.solver
     }
 
-    /// Advances the water by one step: generators drive their cells, then the solver steps
-    /// with the walls and the edge condition.
+    /// Advances the water by one step: generators drive their cells, bodies press the water,
+    /// then the solver steps with the walls and the edge condition.
     pub fn step(&mut self) {
         self.drive_generators();
+        self.press_bodies();
         self.solver.step(&self.obstacles, self.sponge.as_ref());
         self.steps += 1;
     }
@@ -251,6 +302,7 @@ impl Pool {
     ) -> Result<(), Error> {
         look.validate()?;
         self.drive_generators();
+        self.press_bodies();
         let fusable = self.sim_scale == 1 && self.obstacles.is_empty() && self.sponge.is_none();
         let fused = match self.solver.as_classic_mut() {
             Some(classic) if fusable => self
@@ -280,6 +332,21 @@ impl Pool {
             let reach = Reach::stones(solver.width() as usize, solver.height() as usize, 0);
             stamp_polyline(cells, reach, |x, y| solver.set_height(x, y, value));
         }
+    }
+
+    /// Bodies press the water for this step (see [`Body`]).
+    fn press_bodies(&mut self) {
+        if self.bodies.is_empty() {
+            return;
+        }
+        let (solver, step) = (&mut self.solver, self.steps);
+        // A different dither for every press of the step (a moving body presses several times).
+        let mut seed = step.wrapping_mul(0x1_0000);
+        self.bodies
+            .press_all(step, self.sim_scale, |centre, radius, impulse| {
+                solver.apply_pressure(centre, radius, impulse, seed);
+                seed = seed.wrapping_add(1);
+            });
     }
 
     /// Starts the water from a given surface: `heights` holds one value per grid cell

@@ -1,7 +1,7 @@
 //! Scenes: a whole animation described as data, and the runner that plays it.
 //!
-//! A [`Scene`] is what a scene file holds (size, solver, look, and the stones, swipes and rain
-//! scheduled by frame); a [`SceneRunner`] plays it on a [`Pool`] frame by frame. The model lives
+//! A [`Scene`] is what a scene file holds (size, solver, look, and the stones, swipes, bodies
+//! and rain scheduled by frame); a [`SceneRunner`] plays it on a [`Pool`] frame by frame. The model lives
 //! in the core, not in the command, so every front end plays scenes the same way. Parsing is
 //! the caller's business: with the `serde` feature the types implement `Deserialize`, and every
 //! field is checked *while* it is deserialized, so a format that knows positions (TOML) reports
@@ -12,6 +12,7 @@
 //! `steps_per_frame` steps run, then the frame is rendered. The last frame of an animation of
 //! `frames` frames shows the field after `frames * steps_per_frame` steps.
 
+use crate::body::Body;
 use crate::boundary::Boundary;
 use crate::classic::ClassicSolver;
 use crate::dispersive::DispersiveSolver;
@@ -74,6 +75,9 @@ pub struct Scene {
     pub swipes: Vec<SwipeEvent>,
     /// Rain (`[rain]`).
     pub rain: Option<RainSpec>,
+    /// Moving bodies (`[[body]]`).
+    #[cfg_attr(feature = "serde", serde(rename = "body"))]
+    pub bodies: Vec<BodyEvent>,
     /// Wave generators (`[[source]]`).
     #[cfg_attr(feature = "serde", serde(rename = "source"))]
     pub sources: Vec<SourceEvent>,
@@ -129,6 +133,7 @@ impl Default for Scene {
             look: Look::default(),
             drops: Vec::new(),
             swipes: Vec::new(),
+            bodies: Vec::new(),
             rain: None,
             sources: Vec::new(),
             boundary: Boundary::Reflect,
@@ -228,6 +233,77 @@ impl SwipeEvent {
     pub const DEFAULT_RADIUS: u32 = 3;
     /// Default strength of a swipe.
     pub const DEFAULT_STRENGTH: i16 = 40;
+}
+
+/// A body that presses the water as it moves along a polyline at a constant speed (a boat,
+/// a duck, a fingertip): see [`crate::Body`]. It enters the water at the first point at frame
+/// `start` and leaves it at the last point.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct BodyEvent {
+    /// The path, `[x, y]` pixels (fractions allowed), inside the pool; at least one point.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::body_points"))]
+    pub points: Vec<[f32; 2]>,
+    /// Pixels per frame along the path, finite and `> 0` (default 1).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::body_speed", deserialize_with = "de::speed")
+    )]
+    pub speed: f32,
+    /// Radius in pixels, `1..=4096` (default 6).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::body_radius", deserialize_with = "de::radius")
+    )]
+    pub radius: u32,
+    /// How hard it presses, `0..=32767`, the scale of stones (default 40).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::body_strength", deserialize_with = "de::strength")
+    )]
+    pub strength: i16,
+    /// Frame at which it enters the water (default 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub start: u32,
+}
+
+impl BodyEvent {
+    /// Default speed of a body, in pixels per frame.
+    pub const DEFAULT_SPEED: f32 = 1.0;
+    /// Default radius of a body, in pixels.
+    pub const DEFAULT_RADIUS: u32 = 6;
+    /// Default strength of a body.
+    pub const DEFAULT_STRENGTH: i16 = 40;
+
+    /// The library's body for this event, on a pool stepped `steps_per_frame` times a frame.
+    pub fn body(&self, steps_per_frame: u32) -> Result<Body, Error> {
+        let steps_per_frame = steps_per_frame.max(1);
+        Body::along_path(
+            self.points.clone(),
+            self.speed / steps_per_frame as f32,
+            u64::from(self.start) * u64::from(steps_per_frame),
+            self.radius,
+            self.strength,
+        )
+    }
+
+    /// Checks every point lies in a `width x height` pool (pixel `x` covers `x..x + 1`).
+    fn check_inside(&self, width: u32, height: u32) -> Result<(), Error> {
+        let outside = self
+            .points
+            .iter()
+            .find(|[x, y]| !(*x >= 0.0 && *y >= 0.0 && *x < width as f32 && *y < height as f32));
+        match outside {
+            Some([x, y]) => Err(Error::Invalid(format!(
+                "point [{x}, {y}] is outside the {width}x{height} pool"
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Rain falling between two frames.
@@ -373,6 +449,13 @@ impl Scene {
                 )));
             }
         }
+        for (index, body) in self.bodies.iter().enumerate() {
+            let context = |error: Error| Error::Invalid(format!("body #{}: {error}", index + 1));
+            body.body(self.steps_per_frame).map_err(context)?;
+            if let (Some(width), Some(height)) = (self.width, self.height) {
+                body.check_inside(width, height).map_err(context)?;
+            }
+        }
         for (index, source) in self.sources.iter().enumerate() {
             source
                 .check()
@@ -446,7 +529,7 @@ impl Scene {
         }
     }
 
-    /// Moves every drop centre and swipe point that lies outside a `width x height` pool onto
+    /// Moves every drop centre, swipe point and body point that lies outside a `width x height` pool onto
     /// its nearest edge pixel, and returns one warning per moved coordinate.
     pub fn clip_to_pool(&mut self, width: u32, height: u32) -> Vec<String> {
         let mut warnings = Vec::new();
@@ -473,6 +556,24 @@ impl Scene {
                 clip(point, format!("swipe #{} point", index + 1), &mut warnings);
             }
         }
+        let (right, bottom) = (last_index(width) as f32, last_index(height) as f32);
+        for (index, body) in self.bodies.iter_mut().enumerate() {
+            for point in &mut body.points {
+                let clipped = [point[0].clamp(0.0, right), point[1].clamp(0.0, bottom)];
+                if clipped != *point {
+                    warnings.push(format!(
+                        "body #{} point at ({}, {}) is outside the {width}x{height} pool; \
+                         clipped to ({}, {})",
+                        index + 1,
+                        point[0],
+                        point[1],
+                        clipped[0],
+                        clipped[1]
+                    ));
+                    *point = clipped;
+                }
+            }
+        }
         warnings
     }
 
@@ -482,8 +583,10 @@ impl Scene {
     ///
     /// Positions are measured from the top-left corner, pixel `x` covering `x..x + 1`: the
     /// centre of pixel `x` goes to `(x + 0.5) * scale + offset`, and the event lands on the
-    /// pixel under that point. Drops, swipe points and sources move; the radii of drops, swipes
-    /// and rain grow by `sqrt(scale_x * scale_y)` (stones stay round), rounded, at least 1.
+    /// pixel under that point. Drops, swipe points, body points and sources move; the radii of
+    /// drops, swipes, bodies and rain grow by `sqrt(scale_x * scale_y)` (stones stay round),
+    /// rounded, at least 1; a body's speed grows as its path does, so it reaches each point of
+    /// the picture at the same frame.
     /// Strengths, timings, periods and the scene's `width` and `height` stay as they are.
     /// Points may land outside the pool: [`clip_to_pool`](Self::clip_to_pool) then moves them.
     ///
@@ -549,6 +652,21 @@ impl Scene {
                 }
             }
         }
+        for body in &mut self.bodies {
+            let before = path_length(&body.points);
+            for [x, y] in &mut body.points {
+                *x = ((f64::from(*x) + 0.5) * scale[0] + offset[0] - 0.5) as f32;
+                *y = ((f64::from(*y) + 0.5) * scale[1] + offset[1] - 0.5) as f32;
+            }
+            let after = path_length(&body.points);
+            let growth = if before > 0.0 {
+                after / before
+            } else {
+                radius_scale
+            };
+            body.speed = (f64::from(body.speed) * growth) as f32;
+            body.radius = radius(body.radius);
+        }
         if let Some(rain) = &mut self.rain {
             rain.radius = rain.radius.map(radius);
         }
@@ -604,6 +722,11 @@ impl SceneRunner {
                 start: u64::from(source.start) * steps_per_frame,
                 end: source.end.map(|end| u64::from(end) * steps_per_frame),
             })?;
+        }
+        for (index, event) in scene.bodies.iter().enumerate() {
+            let context = |error: Error| Error::Invalid(format!("body #{}: {error}", index + 1));
+            event.check_inside(width, height).map_err(context)?;
+            pool.add_body(event.body(scene.steps_per_frame).map_err(context)?)?;
         }
         let rain = match &scene.rain {
             Some(spec) => Some(spec.generator(scene.seed)?),
@@ -715,6 +838,14 @@ impl SceneRunner {
     }
 }
 
+/// The length of a polyline, in pixels.
+fn path_length(points: &[[f32; 2]]) -> f64 {
+    points
+        .windows(2)
+        .map(|pair| f64::from(pair[1][0] - pair[0][0]).hypot(f64::from(pair[1][1] - pair[0][1])))
+        .sum()
+}
+
 /// The last pixel along a side of `side` pixels as an `i32` (0 for an empty side, and at most
 /// `i32::MAX - 1`), for clamping.
 fn last_index(side: u32) -> i32 {
@@ -816,6 +947,41 @@ mod de {
 
     pub fn strength<'de, D: Deserializer<'de>>(d: D) -> Result<i16, D::Error> {
         checked(d, crate::limits::check_strength)
+    }
+
+    pub fn speed<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        checked(d, crate::body::check_speed)
+    }
+
+    pub fn body_points<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
+        checked(d, |points: Vec<[f32; 2]>| {
+            if points.is_empty() {
+                return Err(crate::Error::Invalid(
+                    "points must hold at least one [x, y]".into(),
+                ));
+            }
+            match points
+                .iter()
+                .find(|[x, y]| !(x.is_finite() && y.is_finite()))
+            {
+                Some([x, y]) => Err(crate::Error::Invalid(format!(
+                    "points must be finite, got [{x}, {y}]"
+                ))),
+                None => Ok(points),
+            }
+        })
+    }
+
+    pub fn body_speed() -> f32 {
+        super::BodyEvent::DEFAULT_SPEED
+    }
+
+    pub fn body_radius() -> u32 {
+        super::BodyEvent::DEFAULT_RADIUS
+    }
+
+    pub fn body_strength() -> i16 {
+        super::BodyEvent::DEFAULT_STRENGTH
     }
 
     pub fn drop_radius() -> u32 {
@@ -990,5 +1156,85 @@ mod tests {
             message.starts_with("rain: ") && message.contains("got 2"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn body_validation_names_the_body_and_the_value() {
+        let body = BodyEvent {
+            points: vec![[10.0, 10.0], [50.0, 10.0]],
+            speed: 1.0,
+            radius: 6,
+            strength: 40,
+            start: 0,
+        };
+        let with = |change: fn(&mut BodyEvent)| {
+            let mut scene = Scene {
+                width: Some(40),
+                height: Some(30),
+                bodies: vec![body.clone(), body.clone()],
+                ..Scene::default()
+            };
+            change(&mut scene.bodies[1]);
+            scene.validate().unwrap_err().to_string()
+        };
+        assert_eq!(
+            with(|_| ()),
+            "body #1: point [50, 10] is outside the 40x30 pool"
+        );
+        let with = |change: fn(&mut BodyEvent)| {
+            let mut scene = Scene {
+                bodies: vec![body.clone(), body.clone()],
+                ..Scene::default()
+            };
+            change(&mut scene.bodies[1]);
+            scene.validate().unwrap_err().to_string()
+        };
+        assert_eq!(
+            with(|b| b.speed = 0.0),
+            "body #2: speed must be a finite number > 0, got 0"
+        );
+        assert_eq!(
+            with(|b| b.speed = f32::NAN),
+            "body #2: speed must be a finite number > 0, got NaN"
+        );
+        assert_eq!(
+            with(|b| b.radius = 5000),
+            "body #2: radius must be <= 4096, got 5000"
+        );
+        assert_eq!(
+            with(|b| b.points.clear()),
+            "body #2: points must hold at least one [x, y]"
+        );
+        assert_eq!(
+            with(|b| b.points[0] = [f32::INFINITY, 1.0]),
+            "body #2: points must be finite, got [inf, 1]"
+        );
+    }
+
+    #[test]
+    fn rescaling_keeps_a_body_on_its_spot_and_on_time() {
+        let mut scene = Scene {
+            bodies: vec![BodyEvent {
+                points: vec![[10.0, 20.0], [30.0, 20.0]],
+                speed: 2.0,
+                radius: 4,
+                strength: 40,
+                start: 3,
+            }],
+            ..Scene::default()
+        };
+        scene.rescale([2.0, 2.0], [0.0, -10.0]).unwrap();
+        let body = &scene.bodies[0];
+        // Pixel centres: 10.5 -> 21 (pixel 20.5), 20.5 -> 31 (pixel 30.5).
+        assert_eq!(body.points, vec![[20.5, 30.5], [60.5, 30.5]]);
+        assert_eq!((body.speed, body.radius, body.start), (4.0, 8, 3));
+        let warnings = scene.clip_to_pool(50, 40);
+        assert_eq!(body_points(&scene), vec![[20.5, 30.5], [49.0, 30.5]]);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with("body #1 point at (60.5, 30.5)"));
+    }
+
+    fn body_points(scene: &Scene) -> Vec<[f32; 2]> {
+        scene.bodies[0].points.clone()
     }
 }

@@ -8,6 +8,7 @@
 //! a scene file or a command line chooses); it lives here, beside [`Solver`], so the pool and the
 //! scene both depend on this module and it on neither.
 
+use crate::body;
 use crate::boundary::{Obstacles, Sponge};
 use crate::classic::ClassicSolver;
 use crate::dispersive::DispersiveSolver;
@@ -362,6 +363,36 @@ impl Solver {
             Self::Spring(s) => s.swipe_path(points, radius, f32::from(strength)),
             Self::Dispersive(s) => {
                 s.swipe_path(points, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
+            }
+        }
+    }
+
+    /// Presses the water with a body: a downward impulse of `impulse` (height per step, per
+    /// step) at `centre` (fractional cells) under a raised cosine of `radius` cells, added where
+    /// the solver keeps its vertical velocity (see [`crate::Body`]). `seed` varies the classic
+    /// solver's dithered rounding from step to step. Interior cells only.
+    pub fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, seed: u64) {
+        let (width, height) = (self.width() as usize, self.height() as usize);
+        match self {
+            Self::Classic(s) => {
+                let (current, _) = s.fields_mut();
+                body::press_i16(current, width, height, centre, radius, impulse, seed);
+            }
+            Self::Wave(s) => {
+                // Leapfrog's velocity is (current - previous) per substep: an impulse J per
+                // step is J / n per substep.
+                let per_substep = impulse / s.substeps() as f32;
+                let (current, _) = s.fields_mut();
+                body::press_f32(current, width, height, centre, radius, per_substep);
+            }
+            Self::Spring(s) => {
+                let (_, velocities) = s.fields_mut();
+                body::press_f32(velocities, width, height, centre, radius, impulse);
+            }
+            Self::Dispersive(s) => {
+                // Leapfrog without substeps: the velocity is (current - previous) per step.
+                let (current, _) = s.fields_mut();
+                body::press_f32(current, width, height, centre, radius, impulse);
             }
         }
     }

@@ -92,6 +92,8 @@ pub enum Gesture {
     Stone([i32; 2]),
     /// A left drag from one point to the next.
     Swipe([i32; 2], [i32; 2]),
+    /// The left button went up, or the window lost it: the drag is over.
+    Lift,
     /// A right drag from one point to the next: walls, or with Shift, no walls.
     Walls {
         /// Where the stroke was.
@@ -147,11 +149,14 @@ impl Pointer {
         }
     }
 
-    /// A button went up: its drag ends.
-    pub fn released(&mut self, button: Button) {
+    /// A button went up: its drag ends (a left one with [`Gesture::Lift`]).
+    pub fn released(&mut self, button: Button) -> Option<Gesture> {
         match button {
-            Button::Left => self.swipe = None,
-            Button::Right => self.walls = None,
+            Button::Left => self.swipe.take().map(|_| Gesture::Lift),
+            Button::Right => {
+                self.walls = None;
+                None
+            }
         }
     }
 
@@ -185,10 +190,11 @@ impl Pointer {
         }
     }
 
-    /// The window lost the pointer's buttons (focus lost): every drag ends, so none sticks.
-    pub fn release_all(&mut self) {
-        self.swipe = None;
+    /// The window lost the pointer's buttons (focus lost): every drag ends, so none sticks
+    /// ([`Gesture::Lift`] if a left drag was under way).
+    pub fn release_all(&mut self) -> Option<Gesture> {
         self.walls = None;
+        self.released(Button::Left)
     }
 
     /// The pointer left the window: its position is unknown until it comes back (a press
@@ -283,7 +289,9 @@ mod tests {
         );
         // A move within the same pool pixel adds nothing.
         assert!(move_to(&mut pointer, &viewport, 390.5, 190.5).is_empty());
-        pointer.released(Button::Left);
+        // Letting go ends the drag (the finger leaves the water), once.
+        assert_eq!(pointer.released(Button::Left), Some(Gesture::Lift));
+        assert_eq!(pointer.released(Button::Left), None);
         assert!(move_to(&mut pointer, &viewport, 10.0, 10.0).is_empty());
     }
 
@@ -299,7 +307,7 @@ mod tests {
             move_to(&mut pointer, &viewport, 150.0, 50.0),
             vec![Gesture::Swipe([-50, 50], [50, 50])]
         );
-        pointer.released(Button::Left);
+        assert_eq!(pointer.released(Button::Left), Some(Gesture::Lift));
         assert_eq!(
             pointer.pressed(Button::Right, &viewport, true),
             Some(Gesture::Walls {
@@ -318,7 +326,7 @@ mod tests {
                 erase: false
             }]
         );
-        pointer.release_all();
+        assert_eq!(pointer.release_all(), None, "no left drag under way");
         assert!(move_to(&mut pointer, &viewport, 170.0, 70.0).is_empty());
     }
 }

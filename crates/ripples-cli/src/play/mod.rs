@@ -594,7 +594,11 @@ impl App {
                             view.session.gesture(gesture)?;
                         }
                     }
-                    ElementState::Released => view.pointer.released(button),
+                    ElementState::Released => {
+                        if let Some(gesture) = view.pointer.released(button) {
+                            view.session.gesture(gesture)?;
+                        }
+                    }
                 }
                 self.redraw_if_paused();
             }
@@ -630,8 +634,10 @@ impl App {
                 }
             }
             WindowEvent::Focused(false) => {
-                if let Some(view) = self.view.as_mut() {
-                    view.pointer.release_all();
+                if let Some(view) = self.view.as_mut()
+                    && let Some(gesture) = view.pointer.release_all()
+                {
+                    view.session.gesture(gesture)?;
                 }
             }
             WindowEvent::DroppedFile(path) => self.load_dropped(&path)?,

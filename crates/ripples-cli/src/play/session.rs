@@ -12,7 +12,7 @@
 //! it on and off at any time.
 
 use anyhow::Result;
-use ripples::{Boundary, Heights, Look, Rain, RenderMode, SceneRunner, SolverKind};
+use ripples::{Body, BodyId, Boundary, Heights, Look, Rain, RenderMode, SceneRunner, SolverKind};
 
 use super::input::{Command, Gesture};
 use crate::setup::{Water, set_spring_maps};
@@ -92,6 +92,8 @@ pub struct Session {
     help: bool,
     stiffness_map: Option<Vec<f32>>,
     viscosity_map: Option<Vec<f32>>,
+    /// The body following a left drag, while one is under way and the water runs.
+    finger: Option<BodyId>,
 }
 
 /// What the title and the overlay say about the session.
@@ -153,6 +155,7 @@ impl Session {
             help: false,
             stiffness_map: water.stiffness_map,
             viscosity_map: water.viscosity_map,
+            finger: None,
         }
     }
 
@@ -210,11 +213,18 @@ impl Session {
                 let Brush { radius, strength } = self.brush;
                 self.runner.pool_mut().drop_stone(x, y, radius, strength)?;
             }
-            Gesture::Swipe(from, to) => {
+            Gesture::Swipe(from, to) if self.paused => {
+                // Paused water cannot carry a wake: the drag stamps its trail, as a swipe.
                 let (radius, strength) = self.brush.swipe();
                 self.runner
                     .pool_mut()
                     .swipe(&[bound(from), bound(to)], radius, strength)?;
+            }
+            Gesture::Swipe(from, to) => self.drag_finger(bound(from), bound(to))?,
+            Gesture::Lift => {
+                if let Some(finger) = self.finger.take() {
+                    self.runner.pool_mut().remove_body(finger);
+                }
             }
             Gesture::Walls { from, to, erase } => {
                 let (from, to) = (bound(from), bound(to));
@@ -228,6 +238,30 @@ impl Session {
                 });
                 painted?;
             }
+        }
+        Ok(())
+    }
+
+    /// Moves the body that follows a drag to `to`, putting one in the water at `from` first if
+    /// none is (the drag just began, or the pool was made anew under it). A fingertip body
+    /// (see [`Body::fingertip`]), so a fast drag leaves as strong a wake as a slow one; the
+    /// brush's swipe radius and strength.
+    fn drag_finger(&mut self, from: [i32; 2], to: [i32; 2]) -> Result<()> {
+        let pool = self.runner.pool_mut();
+        let (x, y) = (to[0] as f32, to[1] as f32);
+        let moved = self
+            .finger
+            .is_some_and(|finger| pool.set_body_position(finger, x, y).is_ok());
+        if !moved {
+            let (radius, strength) = self.brush.swipe();
+            let finger = pool.add_body(Body::fingertip(
+                from[0] as f32,
+                from[1] as f32,
+                radius,
+                strength,
+            )?)?;
+            pool.set_body_position(finger, x, y)?;
+            self.finger = Some(finger);
         }
         Ok(())
     }
@@ -358,7 +392,7 @@ impl Session {
             "RIPPLES: mouse and keys".into(),
             measures,
             "Left click   a stone".into(),
-            "Left drag    a swipe".into(),
+            "Left drag    a wake".into(),
             "Right drag   paint walls".into(),
             "Shift+right  erase walls".into(),
             format!("R      rain ({})", if self.raining { "on" } else { "off" }),
@@ -488,11 +522,64 @@ mod tests {
     }
 
     #[test]
-    fn a_swipe_between_distant_points_leaves_no_gap() {
+    fn a_drag_between_distant_points_presses_all_the_way_and_lifts() {
         let mut session = session();
         session.gesture(Gesture::Swipe([5, 5], [90, 60])).unwrap();
+        assert_eq!(
+            session.runner.pool().body_count(),
+            1,
+            "a finger in the water"
+        );
+        session.tick().unwrap();
         let Heights::F32(heights) = session.heights() else {
             panic!("the wave solver (the default) has f32 heights")
+        };
+        for_each_point_on_line([5, 5], [90, 60], |x, y| {
+            assert!(heights[(y * 96 + x) as usize] < 0.0, "gap at ({x}, {y})");
+        });
+        // The drag goes on with the same finger, and letting go takes it out.
+        session.gesture(Gesture::Swipe([90, 60], [90, 20])).unwrap();
+        assert_eq!(session.runner.pool().body_count(), 1);
+        session.gesture(Gesture::Lift).unwrap();
+        assert_eq!(session.runner.pool().body_count(), 0);
+    }
+
+    #[test]
+    fn a_fast_drag_leaves_a_wake_as_strong_as_a_slow_one() {
+        // The same 80 pixels dragged in 40 frames and in 4: the deepest trough behind the
+        // finger differs by less than a third (a body of fixed pressure: ten times).
+        let deepest = |frames: i32| {
+            let mut session = session();
+            let step = 80 / frames;
+            for k in 0..frames {
+                let from = [8 + k * step, 30];
+                session
+                    .gesture(Gesture::Swipe(from, [from[0] + step, 30]))
+                    .unwrap();
+                session.tick().unwrap();
+            }
+            session.gesture(Gesture::Lift).unwrap();
+            let Heights::F32(heights) = session.heights() else {
+                panic!("f32 heights")
+            };
+            -heights.iter().copied().fold(0.0f32, f32::min)
+        };
+        let (slow, fast) = (deepest(40), deepest(4));
+        println!("deepest trough: {slow:.1} dragged over 40 frames, {fast:.1} over 4");
+        assert!(
+            fast > 0.0 && (fast / slow - 1.0).abs() < 0.33,
+            "{slow} vs {fast}"
+        );
+    }
+
+    #[test]
+    fn a_drag_on_paused_water_stamps_its_trail() {
+        let mut session = session();
+        session.command(Command::TogglePause).unwrap();
+        session.gesture(Gesture::Swipe([5, 5], [90, 60])).unwrap();
+        assert_eq!(session.runner.pool().body_count(), 0);
+        let Heights::F32(heights) = session.heights() else {
+            panic!("f32 heights")
         };
         for_each_point_on_line([5, 5], [90, 60], |x, y| {
             assert_ne!(heights[(y * 96 + x) as usize], 0.0, "gap at ({x}, {y})");

@@ -1,0 +1,214 @@
+//! Moving bodies, measured: the dent a body carries against the stone it is calibrated on, the
+//! Mach cone it drags on the wave solver against `asin(c / v)`, and a body in a scene file run
+//! by the `SceneRunner`.
+
+mod wake;
+
+use ripples::{Body, Boundary, Heights, Pool, Scene, SceneRunner, Solver, SolverKind};
+use wake::{WakeProbe, half_angle};
+
+fn heights_f64(pool: &Pool) -> Vec<f64> {
+    match pool.solver().heights() {
+        Heights::I16(h) => h.iter().map(|&v| f64::from(v)).collect(),
+        Heights::F32(h) => h.iter().map(|&v| f64::from(v)).collect(),
+    }
+}
+
+#[test]
+fn a_body_held_still_sinks_into_a_dent_as_deep_as_its_stone() {
+    // On the default wave solver a body of strength 40 and radius 6 settles into a dent whose
+    // depth is that of a stone of the same strength and radius (the raised cosine's centre,
+    // strength * WAVE_STONE_DEPTH): BODY_PRESSURE is chosen for that.
+    let size = 256;
+    let mut pool = Pool::new(size, size).unwrap();
+    pool.add_body(Body::placed(128.0, 128.0, 6, 40).unwrap())
+        .unwrap();
+    for _ in 0..1500 {
+        pool.step();
+    }
+    let centre = heights_f64(&pool)[128 * size as usize + 128];
+    let stone = 40.0 * f64::from(Solver::WAVE_STONE_DEPTH);
+    println!(
+        "wave solver: body dent {centre:.1}, stone dent {:.1}",
+        -stone
+    );
+    assert!(
+        (-centre / stone - 1.0).abs() < 0.15,
+        "dent {centre} vs stone {stone}"
+    );
+    // Every solver takes the pressure and settles, finite, into a dent.
+    for kind in [SolverKind::Classic, SolverKind::Spring] {
+        let mut pool = Pool::new(size, size).unwrap();
+        pool.set_solver(kind).unwrap();
+        pool.add_body(Body::placed(128.0, 128.0, 6, 400).unwrap())
+            .unwrap();
+        for _ in 0..1500 {
+            pool.step();
+        }
+        let field = heights_f64(&pool);
+        let centre = field[128 * size as usize + 128];
+        println!(
+            "{} solver: body of strength 400, dent {centre:.1}",
+            kind.name()
+        );
+        assert!(field.iter().all(|v| v.is_finite()));
+        assert!(centre < -10.0, "{}: {centre}", kind.name());
+    }
+}
+
+#[test]
+fn a_body_follows_its_path_and_leaves_the_water_at_the_end() {
+    let mut pool = Pool::new(120, 60).unwrap();
+    let id = pool
+        .add_body(Body::along_path(vec![[100.0, 30.0], [20.0, 30.0]], 2.0, 5, 4, 60).unwrap())
+        .unwrap();
+    for _ in 0..5 {
+        pool.step();
+    }
+    assert!(
+        heights_f64(&pool).iter().all(|&v| v == 0.0),
+        "nothing before its start"
+    );
+    for _ in 0..20 {
+        pool.step();
+    }
+    assert_eq!(pool.body_position(id), Some([62.0, 30.0]));
+    let field = heights_f64(&pool);
+    // The water is down where the body is and calm far ahead of it.
+    assert!(field[30 * 120 + 62] < -1.0, "{}", field[30 * 120 + 62]);
+    assert_eq!(field[30 * 120 + 10], 0.0);
+    for _ in 0..30 {
+        pool.step();
+    }
+    assert_eq!(pool.body_count(), 0, "gone past its last point");
+    assert!(pool.set_body_position(id, 1.0, 1.0).is_err());
+}
+
+/// The half-angle of the wake a body moving at `speed` cells per step drags on the wave solver
+/// (wave speed 0.5 cells per step, lossless, open edges).
+fn mach_cone(speed: f64) -> (f64, f64) {
+    let (width, height) = (760usize, 480usize);
+    let mut pool = Pool::new(width as u32, height as u32).unwrap();
+    pool.set_boundary(Boundary::Absorb);
+    let wave_speed = match pool.solver_mut() {
+        Solver::Wave(wave) => {
+            wave.set_damping(0.0).unwrap();
+            f64::from(wave.wave_speed())
+        }
+        _ => unreachable!("the wave solver is the default"),
+    };
+    let y = (height / 2) as f32;
+    let start = [730.0, y];
+    let id = pool
+        .add_body(Body::along_path(vec![start, [20.0, y]], speed as f32, 0, 6, 40).unwrap())
+        .unwrap();
+    let travelled = 450.0;
+    let steps = (travelled / speed).round() as u32;
+    for _ in 0..steps {
+        pool.step();
+    }
+    let [x, y] = pool.body_position(id).unwrap();
+    let Heights::F32(heights) = pool.solver().heights() else {
+        unreachable!()
+    };
+    // Behind the body, short of where the ring of its first step has reached
+    // (travelled * (1 - c / v) behind it).
+    let measured = half_angle(
+        heights,
+        width,
+        height,
+        WakeProbe {
+            body: [f64::from(x), f64::from(y)],
+            direction: [-1.0, 0.0],
+            behind: [30.0, 0.45 * travelled],
+            lateral: [8.0, 200.0],
+        },
+    );
+    let theory = (wave_speed / speed).asin().to_degrees();
+    println!(
+        "wave solver, c = {wave_speed}, body at v = {speed} ({:.1} c): wake half-angle {:.2} deg \
+         (sides {:.2}, {:.2}; scatter {:.2} cells), theory asin(c/v) = {theory:.2} deg",
+        speed / wave_speed,
+        measured.degrees,
+        measured.sides[0],
+        measured.sides[1],
+        measured.scatter
+    );
+    (measured.degrees, theory)
+}
+
+#[test]
+fn a_body_faster_than_the_waves_drags_a_mach_cone_of_half_angle_asin_c_over_v() {
+    for speed in [1.0, 1.5] {
+        let (measured, theory) = mach_cone(speed);
+        assert!(
+            (measured - theory).abs() < 2.0,
+            "v = {speed}: measured {measured:.2} deg, theory {theory:.2} deg"
+        );
+    }
+}
+
+#[test]
+fn a_scene_body_is_run_by_the_scene_runner_at_its_speed_per_frame() {
+    let scene = Scene {
+        frames: 20,
+        steps_per_frame: 2,
+        width: Some(100),
+        height: Some(50),
+        bodies: vec![ripples::BodyEvent {
+            points: vec![[90.0, 25.0], [10.0, 25.0]],
+            speed: 3.0,
+            radius: 4,
+            strength: 40,
+            start: 2,
+        }],
+        ..Scene::default()
+    };
+    let mut runner = SceneRunner::new(scene.clone(), 100, 50).unwrap();
+    for _ in 0..12 {
+        runner.advance();
+    }
+    // It entered at step 4 (frame 2) and last pressed at step 23, 19 steps of 1.5 pixels
+    // later: at x = 90 - 28.5 = 61.5.
+    let field = heights_f64(runner.pool());
+    let column = |x: usize| field[25 * 100 + x];
+    println!(
+        "after 12 frames: height {:.1} at x = 61, {:.1} at x = 30",
+        column(61),
+        column(30)
+    );
+    assert!(column(61) < -1.0);
+    assert_eq!(column(30), 0.0, "the body has not come this far");
+    // A point outside the pool is refused, naming the body and the point.
+    let mut outside = scene;
+    outside.bodies[0].points[1] = [140.0, 25.0];
+    let error = SceneRunner::new(outside, 100, 50).unwrap_err().to_string();
+    assert!(
+        error.contains("body #1") && error.contains("[140, 25]") && error.contains("outside"),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_pressure_is_a_force_whatever_the_substeps() {
+    // A still body's dent solves c^2 L(u) = p: a quarter as deep at twice the wave speed, which
+    // the wave solver takes in two substeps (the impulse is shared among them).
+    let dent = |speed: f32| {
+        let mut pool = Pool::new(200, 200).unwrap();
+        if let Solver::Wave(wave) = pool.solver_mut() {
+            wave.set_wave_speed(speed).unwrap();
+        }
+        pool.add_body(Body::placed(100.0, 100.0, 6, 40).unwrap())
+            .unwrap();
+        for _ in 0..2000 {
+            pool.step();
+        }
+        heights_f64(&pool)[100 * 200 + 100]
+    };
+    let (slow, fast) = (dent(0.5), dent(1.0));
+    println!(
+        "dent at c = 0.5: {slow:.2}, at c = 1.0 (2 substeps): {fast:.2}, ratio {:.3} (theory 0.25)",
+        fast / slow
+    );
+    assert!((fast / slow - 0.25).abs() < 0.02, "{}", fast / slow);
+}

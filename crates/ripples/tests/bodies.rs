@@ -1,6 +1,6 @@
 //! Moving bodies, measured: the dent a body carries against the stone it is calibrated on, the
-//! Mach cone it drags on the wave solver against `asin(c / v)`, and a body in a scene file run
-//! by the `SceneRunner`.
+//! Mach cone it drags on the wave solver against `asin(c / v)`, the Kelvin wake it leaves on the
+//! dispersive solver against 19.47 degrees, and a body in a scene file run by the `SceneRunner`.
 
 mod wake;
 
@@ -211,4 +211,84 @@ fn the_pressure_is_a_force_whatever_the_substeps() {
         fast / slow
     );
     assert!((fast / slow - 0.25).abs() < 0.02, "{}", fast / slow);
+}
+
+/// The half-angle of the wake a body moving at `speed` cells per step leaves on the dispersive
+/// solver (gravity 0.1 cells per step², lossless, open edges), and its Froude number
+/// `speed / sqrt(g * 2 radius)`.
+fn kelvin_wake(speed: f64) -> (f64, f64) {
+    let (width, height) = (900usize, 560usize);
+    let mut pool = Pool::new(width as u32, height as u32).unwrap();
+    pool.set_solver(ripples::SolverKind::Dispersive).unwrap();
+    pool.set_boundary(Boundary::Absorb);
+    let gravity = match pool.solver_mut() {
+        Solver::Dispersive(water) => {
+            water.set_damping(0.0).unwrap();
+            f64::from(water.gravity())
+        }
+        _ => unreachable!("the solver was just set"),
+    };
+    let radius = 6u32;
+    let y = (height / 2) as f32;
+    let id = pool
+        .add_body(
+            Body::along_path(vec![[870.0, y], [20.0, y]], speed as f32, 0, radius, 40).unwrap(),
+        )
+        .unwrap();
+    let travelled = 560.0;
+    for _ in 0..(travelled / speed).round() as u32 {
+        pool.step();
+    }
+    let [x, y] = pool.body_position(id).unwrap();
+    let Heights::F32(heights) = pool.solver().heights() else {
+        unreachable!()
+    };
+    let measured = half_angle(
+        heights,
+        width,
+        height,
+        WakeProbe {
+            body: [f64::from(x), f64::from(y)],
+            direction: [-1.0, 0.0],
+            behind: [40.0, 0.6 * travelled],
+            lateral: [4.0, 250.0],
+        },
+    );
+    let froude = speed / (gravity * 2.0 * f64::from(radius)).sqrt();
+    println!(
+        "dispersive solver, g = {gravity}, body at v = {speed} (Froude {froude:.2}, transverse \
+         wavelength {:.1} cells): wake half-angle {:.2} deg (sides {:.2}, {:.2}; scatter {:.2} \
+         cells), Kelvin's 19.47 deg",
+        std::f64::consts::TAU * speed * speed / gravity,
+        measured.degrees,
+        measured.sides[0],
+        measured.sides[1],
+        measured.scatter
+    );
+    (measured.degrees, froude)
+}
+
+/// Kelvin: on deep water a wake's half-angle is 19.47 degrees whatever the speed, where a Mach
+/// cone (the wave solver's, above) narrows as `asin(c / v)`. Measured at two speeds a factor 2
+/// apart (Froude numbers 0.41 and 0.82; 20.16 and 18.15 degrees when written). At higher Froude
+/// numbers the tallest waves draw in from the cusp line, as Rabaud and Moisy (2013) observed on
+/// real ships, so the test stays below Froude 1.
+#[test]
+fn a_body_on_dispersive_water_leaves_a_kelvin_wake_of_19_5_degrees_at_any_speed() {
+    let angles: Vec<f64> = [0.45, 0.9]
+        .into_iter()
+        .map(|speed| {
+            let (measured, froude) = kelvin_wake(speed);
+            assert!(
+                (measured - 19.47).abs() < 2.0,
+                "v = {speed} (Froude {froude:.2}): measured {measured:.2} deg, Kelvin 19.47 deg"
+            );
+            measured
+        })
+        .collect();
+    // A Mach cone at these two speeds would differ by a factor of about 2.
+    assert!(
+        (angles[0] - angles[1]).abs() < 3.0,
+        "the half-angle does not follow the speed: {angles:?}"
+    );
 }

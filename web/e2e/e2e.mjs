@@ -301,7 +301,7 @@ async function main() {
       detached: /^Ripples\.attach: <div> is not in the document/,
       empty: /has no size \(0x40 CSS pixels\)/,
       huge: /needs a 20000x10 pool .*larger than the limit of 16384 pixels per side/,
-      badOption: /^Ripples\.attach: solver must be 'classic', 'wave' or 'spring', got 'fast'$/,
+      badOption: /^Ripples\.attach: solver must be 'classic', 'wave', 'spring' or 'dispersive', got 'fast'$/,
       unknownOption: /^Ripples\.attach: unknown option 'dropradius'/,
       notElement: /^Ripples\.attach: expected an element, got '#pool'$/,
       image: /^Ripples\.attach: <img> cannot hold the canvas Ripples draws in; attach to a container/,

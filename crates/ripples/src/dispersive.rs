@@ -51,7 +51,7 @@ use crate::kernels::{self, Backend, dispersive::DispersiveCoefficients};
 use crate::limits::check_size;
 use crate::parallel;
 use crate::sources::{Reach, interior_index, stamp_polyline};
-use crate::wave::press_stone;
+use crate::wave::{finish_leapfrog_step, press_stone};
 
 /// Largest gravity, in cells per step²: half the stability limit of the leapfrog step.
 pub const MAX_GRAVITY: f32 = 0.5;
@@ -254,15 +254,12 @@ impl DispersiveSolver {
                 kernels::dispersive::dispersive_step_row(backend, rows, now, out, &coefficients);
             }
         });
-        std::mem::swap(&mut self.current, &mut self.previous);
-        if !obstacles.is_empty() {
-            obstacles.dry(&mut self.current, 0.0);
-            obstacles.dry(&mut self.previous, 0.0);
-        }
-        if let Some(sponge) = sponge {
-            sponge.apply_f32(&mut self.current, width, height);
-            sponge.apply_f32(&mut self.previous, width, height);
-        }
+        finish_leapfrog_step(
+            (&mut self.current, &mut self.previous),
+            (width, height),
+            obstacles,
+            sponge,
+        );
     }
 
     /// Drops a stone: the raised-cosine dent of [`crate::WaveSolver::drop_stone`], at rest.

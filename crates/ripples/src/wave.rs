@@ -220,15 +220,12 @@ impl WaveSolver {
                     kernels::float::wave_step_row(backend, above, row, below, out, &coefficients);
                 }
             });
-            std::mem::swap(&mut self.current, &mut self.previous);
-            if !obstacles.is_empty() {
-                obstacles.dry(&mut self.current, 0.0);
-                obstacles.dry(&mut self.previous, 0.0);
-            }
-            if let Some(sponge) = sponge {
-                sponge.apply_f32(&mut self.current, width, height);
-                sponge.apply_f32(&mut self.previous, width, height);
-            }
+            finish_leapfrog_step(
+                (&mut self.current, &mut self.previous),
+                (width, height),
+                obstacles,
+                sponge,
+            );
         }
     }
 
@@ -342,6 +339,26 @@ impl WaveSolver {
         self.substeps = substeps as u32;
         self.courant_squared = ((speed / substeps) * (speed / substeps)) as f32;
         self.keep = (1.0 - f64::from(self.damping)).powf(1.0 / substeps) as f32;
+    }
+}
+
+/// The end of a leapfrog step shared by the float solvers that keep two fields: the new field
+/// (written into `previous`) becomes the current one, walls are held at rest in both fields and
+/// the sponge damps both.
+pub(crate) fn finish_leapfrog_step(
+    (current, previous): (&mut Vec<f32>, &mut Vec<f32>),
+    (width, height): (usize, usize),
+    obstacles: &Obstacles,
+    sponge: Option<&Sponge>,
+) {
+    std::mem::swap(current, previous);
+    if !obstacles.is_empty() {
+        obstacles.dry(current, 0.0);
+        obstacles.dry(previous, 0.0);
+    }
+    if let Some(sponge) = sponge {
+        sponge.apply_f32(current, width, height);
+        sponge.apply_f32(previous, width, height);
     }
 }
 

@@ -7,7 +7,7 @@
 
 use ripples::SplitMix64;
 use ripples::kernels::Backend;
-use ripples::kernels::dispersive::{self, BINOMIAL, DispersiveCoefficients};
+use ripples::kernels::dispersive::{self, DispersiveCoefficients, FILTER};
 
 fn backends() -> Vec<Backend> {
     let backends: Vec<Backend> = Backend::available().collect();
@@ -54,33 +54,74 @@ fn at(row: &[f32], j: isize) -> f32 {
     }
 }
 
-#[test]
-fn weighted_rows5_is_the_binomial_sum_of_five_rows_on_every_backend() {
-    let mut random = SplitMix64::new(21);
-    let [w0, w1, w2, w3, w4] = BINOMIAL;
+/// `weighted_rows` with `N` rows: the weighted sum, left to right, of random rows that may be
+/// longer than `out`.
+fn check_weighted_rows<const N: usize>(random: &mut SplitMix64, weights: [f32; N]) {
     for backend in backends() {
         for width in widths() {
-            for _ in 0..6 {
-                // Rows may be longer than `out`: only the first `width` cells count.
-                let rows: Vec<Vec<f32>> = (0..5)
+            for _ in 0..4 {
+                let rows: Vec<Vec<f32>> = (0..N)
                     .map(|_| {
                         let extra = random.below(3) as usize;
-                        random_row(&mut random, width + extra)
+                        random_row(random, width + extra)
                     })
                     .collect();
                 let expected: Vec<f32> = (0..width)
                     .map(|x| {
-                        w0 * rows[0][x]
-                            + w1 * rows[1][x]
-                            + w2 * rows[2][x]
-                            + w3 * rows[3][x]
-                            + w4 * rows[4][x]
+                        let mut sum = weights[0] * rows[0][x];
+                        for t in 1..N {
+                            sum += weights[t] * rows[t][x];
+                        }
+                        sum
                     })
                     .collect();
-                let mut got = random_row(&mut random, width);
-                let refs = [0, 1, 2, 3, 4].map(|i| rows[i].as_slice());
-                dispersive::weighted_rows5(backend, refs, &mut got);
-                assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
+                let mut got = random_row(random, width);
+                let refs: [&[f32]; N] = std::array::from_fn(|i| rows[i].as_slice());
+                dispersive::weighted_rows(backend, refs, weights, &mut got);
+                assert_eq!(
+                    bits(&got),
+                    bits(&expected),
+                    "{backend}, {N} rows, width {width}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn weighted_rows_is_the_weighted_sum_of_the_rows_on_every_backend() {
+    let mut random = SplitMix64::new(21);
+    // Going down: the filter's taps.
+    check_weighted_rows(&mut random, FILTER);
+    // Going up: a level's weight, then the 3 or 4 expanded rows that reach a fine row.
+    check_weighted_rows(&mut random, [78.555_694, 0.1875, 0.625, 0.1875]);
+    check_weighted_rows(&mut random, [0.8, 0.03125, 0.46875, 0.46875, 0.03125]);
+}
+
+/// `decimate_row` with an `N`-tap filter, against its formula.
+fn check_decimate_row<const N: usize>(random: &mut SplitMix64, taps: [f32; N]) {
+    let half = (N / 2) as isize;
+    for backend in backends() {
+        for width in widths() {
+            for _ in 0..4 {
+                let row = random_row(random, width);
+                let expected: Vec<f32> = (0..width.div_ceil(2))
+                    .map(|i| {
+                        let first = 2 * i as isize - half;
+                        let mut sum = taps[0] * at(&row, first);
+                        for t in 1..N {
+                            sum += taps[t] * at(&row, first + t as isize);
+                        }
+                        sum
+                    })
+                    .collect();
+                let mut got = random_row(random, width.div_ceil(2));
+                dispersive::decimate_row(backend, &row, taps, &mut got);
+                assert_eq!(
+                    bits(&got),
+                    bits(&expected),
+                    "{backend}, {N} taps, width {width}"
+                );
             }
         }
     }
@@ -89,24 +130,32 @@ fn weighted_rows5_is_the_binomial_sum_of_five_rows_on_every_backend() {
 #[test]
 fn decimate_row_filters_and_keeps_every_second_cell_on_every_backend() {
     let mut random = SplitMix64::new(22);
-    let [w0, w1, w2, w3, w4] = BINOMIAL;
+    check_decimate_row(&mut random, FILTER);
+}
+
+/// `expand_row` with an `N`-tap filter, against its formula.
+fn check_expand_row<const N: usize>(random: &mut SplitMix64, taps: [f32; N]) {
+    let half = (N / 2) as isize;
     for backend in backends() {
         for width in widths() {
-            for _ in 0..6 {
-                let row = random_row(&mut random, width);
-                let expected: Vec<f32> = (0..width.div_ceil(2))
-                    .map(|i| {
-                        let j = 2 * i as isize;
-                        w0 * at(&row, j - 2)
-                            + w1 * at(&row, j - 1)
-                            + w2 * at(&row, j)
-                            + w3 * at(&row, j + 1)
-                            + w4 * at(&row, j + 2)
+            for _ in 0..4 {
+                let coarse = random_row(random, width.div_ceil(2));
+                let expected: Vec<f32> = (0..width as isize)
+                    .map(|x| {
+                        let terms: Vec<f32> = (0..N)
+                            .filter(|&t| (x + half - t as isize) % 2 == 0)
+                            .map(|t| (2.0 * taps[t]) * at(&coarse, (x + half - t as isize) / 2))
+                            .collect();
+                        terms[1..].iter().fold(terms[0], |sum, &term| sum + term)
                     })
                     .collect();
-                let mut got = random_row(&mut random, width.div_ceil(2));
-                dispersive::decimate_row(backend, &row, &mut got);
-                assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
+                let mut got = random_row(random, width);
+                dispersive::expand_row(backend, &coarse, taps, &mut got);
+                assert_eq!(
+                    bits(&got),
+                    bits(&expected),
+                    "{backend}, {N} taps, width {width}"
+                );
             }
         }
     }
@@ -115,59 +164,38 @@ fn decimate_row_filters_and_keeps_every_second_cell_on_every_backend() {
 #[test]
 fn expand_row_spreads_a_coarse_row_over_a_fine_one_on_every_backend() {
     let mut random = SplitMix64::new(23);
-    for backend in backends() {
-        for width in widths() {
-            for _ in 0..6 {
-                let coarse = random_row(&mut random, width.div_ceil(2));
-                let expected: Vec<f32> = (0..width)
-                    .map(|j| {
-                        let m = (j / 2) as isize;
-                        if j % 2 == 0 {
-                            (at(&coarse, m - 1) + 6.0 * at(&coarse, m) + at(&coarse, m + 1)) * 0.125
-                        } else {
-                            (at(&coarse, m) + at(&coarse, m + 1)) * 0.5
-                        }
-                    })
-                    .collect();
-                let mut got = random_row(&mut random, width);
-                dispersive::expand_row(backend, &coarse, &mut got);
-                assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
-            }
-        }
-    }
+    check_expand_row(&mut random, FILTER);
 }
 
 #[test]
-fn collapse_row_adds_the_weighted_band_to_the_expanded_rows_on_every_backend() {
-    let mut random = SplitMix64::new(24);
-    for backend in backends() {
-        for width in widths() {
-            for trial in 0..6 {
-                let level = random_row(&mut random, width);
-                let expanded: Vec<Vec<f32>> =
-                    (0..3).map(|_| random_row(&mut random, width)).collect();
-                let level_weight = 100.0 * random.unit() as f32;
-                let weights = if trial % 2 == 0 {
-                    [0.125, 0.75, 0.125]
-                } else {
-                    [0.5, 0.5, 0.0]
-                };
-                let [a, b, c] = weights;
-                let expected: Vec<f32> = (0..width)
-                    .map(|x| {
-                        level_weight * level[x]
-                            + a * expanded[0][x]
-                            + b * expanded[1][x]
-                            + c * expanded[2][x]
-                    })
-                    .collect();
-                let mut got = random_row(&mut random, width);
-                let refs = [0, 1, 2].map(|i| expanded[i].as_slice());
-                dispersive::collapse_row(backend, &level, level_weight, refs, weights, &mut got);
-                assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
-            }
+fn going_up_is_the_transpose_of_going_down_times_two() {
+    // y . expand(c) == 2 decimate(y) . c for random rows: what makes the solver's operator
+    // symmetric, so that it conserves an energy.
+    fn check<const N: usize>(random: &mut SplitMix64, taps: [f32; N]) {
+        for width in [1usize, 2, 7, 8, 33, 64] {
+            let fine: Vec<f32> = (0..width).map(|_| random.unit() as f32 - 0.5).collect();
+            let coarse: Vec<f32> = (0..width.div_ceil(2))
+                .map(|_| random.unit() as f32 - 0.5)
+                .collect();
+            let mut expanded = vec![0.0; width];
+            dispersive::expand_row(Backend::Scalar, &coarse, taps, &mut expanded);
+            let mut decimated = vec![0.0; width.div_ceil(2)];
+            dispersive::decimate_row(Backend::Scalar, &fine, taps, &mut decimated);
+            let dot = |a: &[f32], b: &[f32]| -> f64 {
+                a.iter()
+                    .zip(b)
+                    .map(|(&p, &q)| f64::from(p) * f64::from(q))
+                    .sum()
+            };
+            let (up, down) = (dot(&fine, &expanded), 2.0 * dot(&decimated, &coarse));
+            assert!(
+                (up - down).abs() < 1e-5,
+                "{N} taps, width {width}: {up} vs {down}"
+            );
         }
     }
+    let mut random = SplitMix64::new(26);
+    check(&mut random, FILTER);
 }
 
 #[test]

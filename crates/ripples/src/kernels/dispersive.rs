@@ -4,75 +4,103 @@
 //! performs the plain loop's operations in the same order on each lane (no contraction into
 //! fused multiply-adds, no reassociation), bit for bit equal to the baseline build.
 //!
-//! The pyramid filter is the 5-tap binomial `[1, 4, 6, 4, 1] / 16` along each axis; going down
-//! a level filters and keeps every second cell, going up is the exact transpose of going down
-//! times 2 per axis, with cells outside the grid taken as 0 in both directions (so the whole
-//! operator is symmetric and the solver conserves an energy).
+//! The pyramid's filter is the 7-tap binomial `[1, 6, 15, 20, 15, 6, 1] / 64` ([`FILTER`]) along
+//! each axis; going down a level filters and keeps every second cell, going up is the exact
+//! transpose of going down times 2 per axis, with cells outside the grid taken as 0 in both
+//! directions (so the whole operator is symmetric and the solver conserves an energy). The
+//! kernels take the taps as an argument (a const-generic count), so the filter is chosen in one
+//! place, `dispersive.rs` explains the choice, and the tests check the kernels as written.
 
 use super::Backend;
 
 macro_rules! dispatch {
-    ($backend:ident, $name:ident($($arg:expr),*)) => {
+    ($backend:ident, $name:ident::<$count:ident>($($arg:expr),*)) => {
         match $backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F,
             // BW, VL, DQ and AVX2 on this CPU.
-            Backend::Avx512 if $backend.is_available() => unsafe { avx512::$name($($arg),*) },
+            Backend::Avx512 if $backend.is_available() => unsafe {
+                avx512::$name::<$count>($($arg),*)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2.
-            Backend::Avx2 if $backend.is_available() => unsafe { avx2::$name($($arg),*) },
+            Backend::Avx2 if $backend.is_available() => unsafe { avx2::$name::<$count>($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, for SSE4.1.
+            Backend::Sse41 if $backend.is_available() => unsafe {
+                sse41::$name::<$count>($($arg),*)
+            },
+            _ => plain::$name::<$count>($($arg),*),
+        }
+    };
+    ($backend:ident, $name:ident($($arg:expr),*)) => {
+        match $backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Backend::Avx512 if $backend.is_available() => unsafe { avx512::$name($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Backend::Avx2 if $backend.is_available() => unsafe { avx2::$name($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
             Backend::Sse41 if $backend.is_available() => unsafe { sse41::$name($($arg),*) },
             _ => plain::$name($($arg),*),
         }
     };
 }
 
-/// Weights of the 5-tap binomial filter, `[1, 4, 6, 4, 1] / 16`.
-pub const BINOMIAL: [f32; 5] = [1.0 / 16.0, 4.0 / 16.0, 6.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0];
+/// The pyramid's filter, the 7-tap binomial `[1, 6, 15, 20, 15, 6, 1] / 64`.
+pub const FILTER: [f32; 7] = [
+    1.0 / 64.0,
+    6.0 / 64.0,
+    15.0 / 64.0,
+    20.0 / 64.0,
+    15.0 / 64.0,
+    6.0 / 64.0,
+    1.0 / 64.0,
+];
 
-/// `out[x] = w0 r0[x] + w1 r1[x] + w2 r2[x] + w3 r3[x] + w4 r4[x]` (left to right): the vertical
-/// half of going down a level, the five fine rows around a coarse row weighted by [`BINOMIAL`].
-/// A row outside the grid is passed as a row of zeros. `out` sets the width.
+/// `out[x] = weights[0] rows[0][x] + weights[1] rows[1][x] + ...` (left to right). Going down a
+/// level, the filter's rows around a coarse row weighted by its taps (a row outside the grid
+/// passed as a row of zeros); going up, a level's band (weight: the level's weight) followed by
+/// the expanded coarse rows that reach a fine row (weights: the filter's taps times 2, as
+/// [`expand_row`] along x). Rows may be longer than `out`, which sets the width.
 #[inline]
-pub fn weighted_rows5(backend: Backend, rows: [&[f32]; 5], out: &mut [f32]) {
-    dispatch!(backend, weighted_rows5(rows, out))
+pub fn weighted_rows<const N: usize>(
+    backend: Backend,
+    rows: [&[f32]; N],
+    weights: [f32; N],
+    out: &mut [f32],
+) {
+    dispatch!(backend, weighted_rows::<N>(rows, weights, out))
 }
 
-/// The horizontal half of going down a level: `out[i] = sum_t BINOMIAL[t] * row[2i + t - 2]`
-/// (t = 0..5, left to right), cells outside `row` taken as 0. `out` must have
-/// `(row.len() + 1) / 2` cells.
+/// The horizontal half of going down a level with an `N`-tap filter (`N` odd, `h = N / 2`):
+/// `out[i] = sum_t taps[t] * row[2i + t - h]` (t = 0..N, left to right), cells outside `row`
+/// taken as 0. `out` must have `(row.len() + 1) / 2` cells.
 #[inline]
-pub fn decimate_row(backend: Backend, row: &[f32], out: &mut [f32]) {
-    dispatch!(backend, decimate_row(row, out))
+pub fn decimate_row<const N: usize>(
+    backend: Backend,
+    row: &[f32],
+    taps: [f32; N],
+    out: &mut [f32],
+) {
+    dispatch!(backend, decimate_row::<N>(row, taps, out))
 }
 
 /// The horizontal half of going up a level, the transpose of [`decimate_row`] times 2: a coarse
 /// row spread over a fine row of `out.len()` cells,
-/// `out[2m] = (c[m-1] + 6 c[m] + c[m+1]) / 8` and `out[2m+1] = (c[m] + c[m+1]) / 2`, coarse cells
-/// outside `coarse` taken as 0. `coarse` must have `(out.len() + 1) / 2` cells.
+/// `out[x] = sum (2 taps[t]) * coarse[(x + h - t) / 2]` over the `t` in `0..N` (ascending) for
+/// which `x + h - t` is even, coarse cells outside `coarse` taken as 0. `coarse` must have
+/// `(out.len() + 1) / 2` cells.
 #[inline]
-pub fn expand_row(backend: Backend, coarse: &[f32], out: &mut [f32]) {
-    dispatch!(backend, expand_row(coarse, out))
-}
-
-/// `out[x] = level_weight * level[x] + a * ra[x] + b * rb[x] + c * rc[x]` (left to right): the
-/// vertical half of going up a level (the three expanded coarse rows that reach a fine row, with
-/// the weights of [`expand_row`] along y) added to this level's weighted band.
-#[inline]
-pub fn collapse_row(
+pub fn expand_row<const N: usize>(
     backend: Backend,
-    level: &[f32],
-    level_weight: f32,
-    expanded: [&[f32]; 3],
-    weights: [f32; 3],
+    coarse: &[f32],
+    taps: [f32; N],
     out: &mut [f32],
 ) {
-    dispatch!(
-        backend,
-        collapse_row(level, level_weight, expanded, weights, out)
-    )
+    dispatch!(backend, expand_row::<N>(coarse, taps, out))
 }
 
 /// The constants of one dispersive step.
@@ -112,22 +140,29 @@ pub fn dispersive_step_row(
 }
 
 pub(super) mod plain {
-    use super::{BINOMIAL, DispersiveCoefficients};
+    use super::DispersiveCoefficients;
 
     #[inline(always)]
-    pub(super) fn weighted_rows5(rows: [&[f32]; 5], out: &mut [f32]) {
+    pub(super) fn weighted_rows<const N: usize>(
+        rows: [&[f32]; N],
+        weights: [f32; N],
+        out: &mut [f32],
+    ) {
         let width = out.len();
-        let [r0, r1, r2, r3, r4] = rows.map(|r| &r[..width]);
-        let [w0, w1, w2, w3, w4] = BINOMIAL;
+        let rows = rows.map(|r| &r[..width]);
         for x in 0..width {
-            out[x] = w0 * r0[x] + w1 * r1[x] + w2 * r2[x] + w3 * r3[x] + w4 * r4[x];
+            let mut sum = weights[0] * rows[0][x];
+            for t in 1..N {
+                sum += weights[t] * rows[t][x];
+            }
+            out[x] = sum;
         }
     }
 
     #[inline(always)]
-    pub(super) fn decimate_row(row: &[f32], out: &mut [f32]) {
+    pub(super) fn decimate_row<const N: usize>(row: &[f32], taps: [f32; N], out: &mut [f32]) {
         let n = row.len();
-        let [w0, w1, w2, w3, w4] = BINOMIAL;
+        let half = N / 2;
         let at = |j: isize| -> f32 {
             if j >= 0 && (j as usize) < n {
                 row[j as usize]
@@ -135,53 +170,81 @@ pub(super) mod plain {
                 0.0
             }
         };
-        // The edges read outside the row; the middle (2i - 2 >= 0, 2i + 2 < n) does not.
+        // The edges read outside the row; the middle (2i - h >= 0, 2i + h < n) does not.
         for (i, cell) in out.iter_mut().enumerate() {
-            let j = 2 * i as isize;
-            *cell = if j >= 2 && ((j + 2) as usize) < n {
-                let c = j as usize;
-                w0 * row[c - 2] + w1 * row[c - 1] + w2 * row[c] + w3 * row[c + 1] + w4 * row[c + 2]
+            let centre = 2 * i;
+            *cell = if centre >= half && centre + half < n {
+                let window = &row[centre - half..centre + half + 1];
+                let mut sum = taps[0] * window[0];
+                for t in 1..N {
+                    sum += taps[t] * window[t];
+                }
+                sum
             } else {
-                w0 * at(j - 2) + w1 * at(j - 1) + w2 * at(j) + w3 * at(j + 1) + w4 * at(j + 2)
+                let first = centre as isize - half as isize;
+                let mut sum = taps[0] * at(first);
+                for t in 1..N {
+                    sum += taps[t] * at(first + t as isize);
+                }
+                sum
             };
         }
     }
 
     #[inline(always)]
-    pub(super) fn expand_row(coarse: &[f32], out: &mut [f32]) {
-        let m = coarse.len();
-        let at = |i: isize| -> f32 {
-            if i >= 0 && (i as usize) < m {
+    pub(super) fn expand_row<const N: usize>(coarse: &[f32], taps: [f32; N], out: &mut [f32]) {
+        let half = N / 2;
+        // Fine cell x = 2m + p takes the coarse cells m - half/2 ..= m + (half + 1)/2: a window
+        // of half + 1 cells, whole in the middle of the row.
+        let (below, above) = (half / 2, (half + 1) / 2);
+        let m_count = coarse.len();
+        let middle = below..m_count.saturating_sub(above).max(below);
+        for m in middle.clone() {
+            let window = &coarse[m - below..=m + above];
+            for parity in 0..2 {
+                let x = 2 * m + parity;
+                if x >= out.len() {
+                    break;
+                }
+                let first = (x + half) % 2;
+                let mut sum = 0.0;
+                let mut t = first;
+                while t < N {
+                    // (x + half - t) / 2 - m + below, without going negative.
+                    let index = (parity + half + 2 * below - t) / 2;
+                    let term = (2.0 * taps[t]) * window[index];
+                    sum = if t == first { term } else { sum + term };
+                    t += 2;
+                }
+                out[x] = sum;
+            }
+        }
+        // The edges, where the window leaves the row.
+        let edge_cells = (0..out.len()).filter(|&x| !middle.contains(&(x / 2)));
+        for x in edge_cells {
+            out[x] = expand_cell(coarse, &taps, x);
+        }
+    }
+
+    /// One fine cell of [`expand_row`], coarse cells outside the row taken as 0.
+    #[inline(always)]
+    fn expand_cell<const N: usize>(coarse: &[f32], taps: &[f32; N], x: usize) -> f32 {
+        let (m, half, x) = (coarse.len() as isize, (N / 2) as isize, x as isize);
+        let first = ((x + half) % 2) as usize;
+        let mut sum = 0.0;
+        let mut t = first;
+        while t < N {
+            let i = (x + half - t as isize) / 2;
+            let value = if i >= 0 && i < m {
                 coarse[i as usize]
             } else {
                 0.0
-            }
-        };
-        for (j, cell) in out.iter_mut().enumerate() {
-            let i = (j / 2) as isize;
-            *cell = if j % 2 == 0 {
-                (at(i - 1) + 6.0 * at(i) + at(i + 1)) * 0.125
-            } else {
-                (at(i) + at(i + 1)) * 0.5
             };
+            let term = (2.0 * taps[t]) * value;
+            sum = if t == first { term } else { sum + term };
+            t += 2;
         }
-    }
-
-    #[inline(always)]
-    pub(super) fn collapse_row(
-        level: &[f32],
-        level_weight: f32,
-        expanded: [&[f32]; 3],
-        weights: [f32; 3],
-        out: &mut [f32],
-    ) {
-        let width = out.len();
-        let level = &level[..width];
-        let [ra, rb, rc] = expanded.map(|r| &r[..width]);
-        let [a, b, c] = weights;
-        for x in 0..width {
-            out[x] = level_weight * level[x] + a * ra[x] + b * rb[x] + c * rc[x];
-        }
+        sum
     }
 
     #[inline(always)]
@@ -219,29 +282,30 @@ macro_rules! backend_versions {
             use super::{DispersiveCoefficients, plain};
 
             #[target_feature(enable = $feature)]
-            pub(super) fn weighted_rows5(rows: [&[f32]; 5], out: &mut [f32]) {
-                plain::weighted_rows5(rows, out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn decimate_row(row: &[f32], out: &mut [f32]) {
-                plain::decimate_row(row, out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn expand_row(coarse: &[f32], out: &mut [f32]) {
-                plain::expand_row(coarse, out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn collapse_row(
-                level: &[f32],
-                level_weight: f32,
-                expanded: [&[f32]; 3],
-                weights: [f32; 3],
+            pub(super) fn weighted_rows<const N: usize>(
+                rows: [&[f32]; N],
+                weights: [f32; N],
                 out: &mut [f32],
             ) {
-                plain::collapse_row(level, level_weight, expanded, weights, out)
+                plain::weighted_rows(rows, weights, out)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn decimate_row<const N: usize>(
+                row: &[f32],
+                taps: [f32; N],
+                out: &mut [f32],
+            ) {
+                plain::decimate_row(row, taps, out)
+            }
+
+            #[target_feature(enable = $feature)]
+            pub(super) fn expand_row<const N: usize>(
+                coarse: &[f32],
+                taps: [f32; N],
+                out: &mut [f32],
+            ) {
+                plain::expand_row(coarse, taps, out)
             }
 
             #[target_feature(enable = $feature)]

@@ -71,14 +71,14 @@ pub const MAX_GRAVITY: f32 = 0.5;
 /// Weights of the pyramid's levels (level 0 is the field itself), fitted so that
 /// `-L sum w_l U^l D^l` has the symbol `|k|` (see the module documentation).
 pub const LEVEL_WEIGHTS: [f32; 8] = [
-    0.800_331_77,
-    1.346_200_9,
-    2.237_982_6,
-    4.545_674_4,
-    8.882_963_7,
-    18.014_537,
-    35.094_443,
-    78.555_694,
+    0.800_331_8,
+    1.346_201,
+    2.237_982_5,
+    4.545_674_3,
+    8.882_964,
+    18.014_538,
+    35.094_444,
+    78.555_695,
 ];
 
 /// One level of the pyramid and its scratch fields.

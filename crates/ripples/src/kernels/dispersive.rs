@@ -183,8 +183,8 @@ pub(super) mod plain {
             } else {
                 let first = centre as isize - half as isize;
                 let mut sum = taps[0] * at(first);
-                for t in 1..N {
-                    sum += taps[t] * at(first + t as isize);
+                for (t, &tap) in taps.iter().enumerate().skip(1) {
+                    sum += tap * at(first + t as isize);
                 }
                 sum
             };
@@ -196,7 +196,7 @@ pub(super) mod plain {
         let half = N / 2;
         // Fine cell x = 2m + p takes the coarse cells m - half/2 ..= m + (half + 1)/2: a window
         // of half + 1 cells, whole in the middle of the row.
-        let (below, above) = (half / 2, (half + 1) / 2);
+        let (below, above) = (half / 2, half.div_ceil(2));
         let m_count = coarse.len();
         let middle = below..m_count.saturating_sub(above).max(below);
         for m in middle.clone() {

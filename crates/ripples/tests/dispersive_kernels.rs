@@ -109,8 +109,8 @@ fn check_decimate_row<const N: usize>(random: &mut SplitMix64, taps: [f32; N]) {
                     .map(|i| {
                         let first = 2 * i as isize - half;
                         let mut sum = taps[0] * at(&row, first);
-                        for t in 1..N {
-                            sum += taps[t] * at(&row, first + t as isize);
+                        for (t, &tap) in taps.iter().enumerate().skip(1) {
+                            sum += tap * at(&row, first + t as isize);
                         }
                         sum
                     })

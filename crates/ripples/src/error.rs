@@ -28,14 +28,18 @@ pub enum Error {
         height: u64,
     },
     /// A buffer whose length does not match the pool.
-    #[error("{what} has {got} elements, expected {expected} for {width}x{height}")]
+    #[error(
+        "{what} has {got} values, expected {expected} ({per_pixel} per pixel for {width}x{height})"
+    )]
     BufferSize {
         /// Which buffer ("source image", "destination frame").
         what: &'static str,
-        /// Elements found.
+        /// Values found (bytes of an RGBA buffer, pixels of a packed one, cells of a map).
         got: usize,
-        /// Elements needed.
+        /// Values needed.
         expected: usize,
+        /// Values per pixel: 4 for RGBA bytes, 1 for packed pixels and per-cell maps.
+        per_pixel: usize,
         /// Image width.
         width: u32,
         /// Image height.

@@ -141,7 +141,7 @@ impl Pool {
     /// wall when the pixel at its centre is.
     pub fn set_obstacle_mask(&mut self, mask: &[bool]) -> Result<(), Error> {
         let expected = self.width as usize * self.height as usize;
-        self.check_len("obstacle mask", mask.len(), expected)?;
+        self.check_len("obstacle mask", mask.len(), expected, 1)?;
         let (grid_width, grid_height) = (self.obstacles.width(), self.obstacles.height());
         let scale = self.sim_scale as usize;
         let (width, height) = (self.width as usize, self.height as usize);
@@ -513,11 +513,17 @@ impl Pool {
         per_pixel: usize,
     ) -> Result<(), Error> {
         let expected = self.width as usize * self.height as usize * per_pixel;
-        self.check_len("source image", src_len, expected)?;
-        self.check_len("destination frame", dst_len, expected)
+        self.check_len("source image", src_len, expected, per_pixel)?;
+        self.check_len("destination frame", dst_len, expected, per_pixel)
     }
 
-    fn check_len(&self, what: &'static str, got: usize, expected: usize) -> Result<(), Error> {
+    fn check_len(
+        &self,
+        what: &'static str,
+        got: usize,
+        expected: usize,
+        per_pixel: usize,
+    ) -> Result<(), Error> {
         if got == expected {
             Ok(())
         } else {
@@ -525,6 +531,7 @@ impl Pool {
                 what,
                 got,
                 expected,
+                per_pixel,
                 width: self.width,
                 height: self.height,
             })

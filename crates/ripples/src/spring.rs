@@ -480,6 +480,7 @@ impl SpringSolver {
                 what,
                 got: per_cell.len(),
                 expected,
+                per_pixel: 1,
                 width: self.width as u32,
                 height: self.height as u32,
             });

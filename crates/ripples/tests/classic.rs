@@ -457,7 +457,7 @@ fn wrong_buffer_sizes_are_errors_not_panics() {
     let error = pool.render(&Look::lit(), &src, &mut short).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "destination frame has 399 elements, expected 400 for 10x10"
+        "destination frame has 399 values, expected 400 (4 per pixel for 10x10)"
     );
     assert!(Pool::new(0, 10).is_err());
     assert!(Pool::new(20000, 10).is_err());

@@ -566,7 +566,7 @@ fn sky_pictures_of_a_wrong_size_are_refused_naming_it() {
             vec![0; 12],
             2,
             2,
-            "sky image has 12 elements, expected 16 for 2x2",
+            "sky image has 12 values, expected 16 (4 per pixel for 2x2)",
         ),
         (
             Vec::new(),

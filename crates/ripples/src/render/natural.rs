@@ -81,6 +81,7 @@ impl<'a> SkyImage<'a> {
                 what: "sky image",
                 got: rgba.len(),
                 expected,
+                per_pixel: 4,
                 width,
                 height,
             });

@@ -270,7 +270,8 @@ fn kelvin_wake(speed: f64) -> (f64, f64) {
 
 /// Kelvin: on deep water a wake's half-angle is 19.47 degrees whatever the speed, where a Mach
 /// cone (the wave solver's, above) narrows as `asin(c / v)`. Measured at two speeds a factor 2
-/// apart (Froude numbers 0.41 and 0.82; 20.16 and 18.15 degrees when written). At higher Froude
+/// apart (Froude numbers 0.41 and 0.82; 19.82 and 18.30 degrees when written, where an exact FFT
+/// operator gives 19.87 and 18.41 for the same body). At higher Froude
 /// numbers the tallest waves draw in from the cusp line, as Rabaud and Moisy (2013) observed on
 /// real ships, so the test stays below Froude 1.
 #[test]

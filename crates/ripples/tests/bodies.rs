@@ -84,46 +84,75 @@ fn a_body_follows_its_path_and_leaves_the_water_at_the_end() {
     assert!(pool.set_body_position(id, 1.0, 1.0).is_err());
 }
 
-/// The half-angle of the wake a body moving at `speed` cells per step drags on the wave solver
-/// (wave speed 0.5 cells per step, lossless, open edges).
-fn mach_cone(speed: f64) -> (f64, f64) {
-    let (width, height) = (760usize, 480usize);
-    let mut pool = Pool::new(width as u32, height as u32).unwrap();
-    pool.set_boundary(Boundary::Absorb);
-    let wave_speed = match pool.solver_mut() {
-        Solver::Wave(wave) => {
-            wave.set_damping(0.0).unwrap();
-            f64::from(wave.wave_speed())
+/// A body of radius 6 and strength 40 driven left along the middle of a `width x height`
+/// lossless pool with open edges (damping 0, absorbing border) on solver `kind`, at `speed`
+/// cells per step for `travelled` cells: its wake's half-angle, measured from `behind` cells
+/// behind it to `reach` of `travelled`, `lateral` cells to each side.
+struct WakeRun {
+    kind: SolverKind,
+    size: (usize, usize),
+    speed: f64,
+    travelled: f64,
+    behind: f64,
+    reach: f64,
+    lateral: [f64; 2],
+}
+
+impl WakeRun {
+    const RADIUS: u32 = 6;
+
+    fn half_angle(&self) -> wake::WakeAngle {
+        let (width, height) = self.size;
+        let mut pool = Pool::new(width as u32, height as u32).unwrap();
+        pool.set_solver(self.kind).unwrap();
+        pool.set_boundary(Boundary::Absorb);
+        match pool.solver_mut() {
+            Solver::Wave(water) => water.set_damping(0.0).unwrap(),
+            Solver::Dispersive(water) => water.set_damping(0.0).unwrap(),
+            _ => unreachable!("wakes are measured on the float solvers"),
         }
-        _ => unreachable!("the wave solver is the default"),
-    };
-    let y = (height / 2) as f32;
-    let start = [730.0, y];
-    let id = pool
-        .add_body(Body::along_path(vec![start, [20.0, y]], speed as f32, 0, 6, 40).unwrap())
-        .unwrap();
-    let travelled = 450.0;
-    let steps = (travelled / speed).round() as u32;
-    for _ in 0..steps {
-        pool.step();
+        let y = (height / 2) as f32;
+        let start = [(width - 30) as f32, y];
+        let path = vec![start, [20.0, y]];
+        let body = Body::along_path(path, self.speed as f32, 0, Self::RADIUS, 40).unwrap();
+        let id = pool.add_body(body).unwrap();
+        for _ in 0..(self.travelled / self.speed).round() as u32 {
+            pool.step();
+        }
+        let [x, y] = pool.body_position(id).unwrap();
+        let Heights::F32(heights) = pool.solver().heights() else {
+            unreachable!("a float solver")
+        };
+        half_angle(
+            heights,
+            width,
+            height,
+            WakeProbe {
+                body: [f64::from(x), f64::from(y)],
+                direction: [-1.0, 0.0],
+                behind: [self.behind, self.reach * self.travelled],
+                lateral: self.lateral,
+            },
+        )
     }
-    let [x, y] = pool.body_position(id).unwrap();
-    let Heights::F32(heights) = pool.solver().heights() else {
-        unreachable!()
-    };
+}
+
+/// The half-angle of the wake a body moving at `speed` cells per step drags on the wave solver
+/// (its default wave speed, 0.5 cells per step), and the theory's `asin(c / v)`.
+fn mach_cone(speed: f64) -> (f64, f64) {
+    let wave_speed = f64::from(ripples::WaveSolver::DEFAULT_WAVE_SPEED);
     // Behind the body, short of where the ring of its first step has reached
     // (travelled * (1 - c / v) behind it).
-    let measured = half_angle(
-        heights,
-        width,
-        height,
-        WakeProbe {
-            body: [f64::from(x), f64::from(y)],
-            direction: [-1.0, 0.0],
-            behind: [30.0, 0.45 * travelled],
-            lateral: [8.0, 200.0],
-        },
-    );
+    let measured = WakeRun {
+        kind: SolverKind::Wave,
+        size: (760, 480),
+        speed,
+        travelled: 450.0,
+        behind: 30.0,
+        reach: 0.45,
+        lateral: [8.0, 200.0],
+    }
+    .half_angle();
     let theory = (wave_speed / speed).asin().to_degrees();
     println!(
         "wave solver, c = {wave_speed}, body at v = {speed} ({:.1} c): wake half-angle {:.2} deg \
@@ -214,47 +243,20 @@ fn the_pressure_is_a_force_whatever_the_substeps() {
 }
 
 /// The half-angle of the wake a body moving at `speed` cells per step leaves on the dispersive
-/// solver (gravity 0.1 cells per step², lossless, open edges), and its Froude number
-/// `speed / sqrt(g * 2 radius)`.
+/// solver (gravity 0.1 cells per step²), and its Froude number `speed / sqrt(g * 2 radius)`.
 fn kelvin_wake(speed: f64) -> (f64, f64) {
-    let (width, height) = (900usize, 560usize);
-    let mut pool = Pool::new(width as u32, height as u32).unwrap();
-    pool.set_solver(ripples::SolverKind::Dispersive).unwrap();
-    pool.set_boundary(Boundary::Absorb);
-    let gravity = match pool.solver_mut() {
-        Solver::Dispersive(water) => {
-            water.set_damping(0.0).unwrap();
-            f64::from(water.gravity())
-        }
-        _ => unreachable!("the solver was just set"),
-    };
-    let radius = 6u32;
-    let y = (height / 2) as f32;
-    let id = pool
-        .add_body(
-            Body::along_path(vec![[870.0, y], [20.0, y]], speed as f32, 0, radius, 40).unwrap(),
-        )
-        .unwrap();
-    let travelled = 560.0;
-    for _ in 0..(travelled / speed).round() as u32 {
-        pool.step();
+    let gravity = f64::from(ripples::DispersiveSolver::DEFAULT_GRAVITY);
+    let measured = WakeRun {
+        kind: SolverKind::Dispersive,
+        size: (900, 560),
+        speed,
+        travelled: 560.0,
+        behind: 40.0,
+        reach: 0.6,
+        lateral: [4.0, 250.0],
     }
-    let [x, y] = pool.body_position(id).unwrap();
-    let Heights::F32(heights) = pool.solver().heights() else {
-        unreachable!()
-    };
-    let measured = half_angle(
-        heights,
-        width,
-        height,
-        WakeProbe {
-            body: [f64::from(x), f64::from(y)],
-            direction: [-1.0, 0.0],
-            behind: [40.0, 0.6 * travelled],
-            lateral: [4.0, 250.0],
-        },
-    );
-    let froude = speed / (gravity * 2.0 * f64::from(radius)).sqrt();
+    .half_angle();
+    let froude = speed / (gravity * 2.0 * f64::from(WakeRun::RADIUS)).sqrt();
     println!(
         "dispersive solver, g = {gravity}, body at v = {speed} (Froude {froude:.2}, transverse \
          wavelength {:.1} cells): wake half-angle {:.2} deg (sides {:.2}, {:.2}; scatter {:.2} \

@@ -90,7 +90,24 @@ function isBytes(value) {
   return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
 }
 
+// Vite's dev server pre-bundles dependencies into node_modules/.vite/deps/, away from the .wasm
+// that import.meta.url points next to; it then answers that URL with its index.html.
+const VITE_DEPS = /\/node_modules\/\.vite\/deps[^/]*\//;
+
 async function instantiate(source, where) {
+  try {
+    return await instantiateFrom(source, where);
+  } catch (error) {
+    if (!(error instanceof RipplesLoadError) || !VITE_DEPS.test(error.url ?? '')) throw error;
+    throw new RipplesLoadError(
+      `${error.message}. Vite's dev server pre-bundled @ripples-rs/ripples away from its .wasm: ` +
+        `add optimizeDeps: { exclude: ['@ripples-rs/ripples'] } to vite.config.js`,
+      { reason: error.reason, url: error.url, status: error.status, cause: error.cause },
+    );
+  }
+}
+
+async function instantiateFrom(source, where) {
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') {
     throw new RipplesLoadError(
       `${where}: this browser has no WebAssembly; Ripples needs WebAssembly with SIMD (${BROWSERS})`,
@@ -126,7 +143,14 @@ async function instantiate(source, where) {
   if (isResponse(input)) {
     url = input.url || url;
     checkResponse(input, url, where);
-    probe = input.clone();
+    if (/^application\/wasm\b/.test(input.headers.get('content-type') ?? '')) {
+      probe = input.clone();
+    } else {
+      // Not served as wasm: instantiateStreaming would refuse it (and the glue would log a
+      // warning before falling back), so read the bytes; explain() names the content-type.
+      probe = input;
+      input = await input.clone().arrayBuffer();
+    }
   } else if (isBytes(input)) {
     probe = input;
   } else if (!(input instanceof WebAssembly.Module)) {

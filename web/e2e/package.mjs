@@ -17,6 +17,8 @@
 //   - `tsc --strict --noEmit` over fixtures/types/usage.tsx (every option, method, event,
 //     stats() field and error, the React props and ref), with moduleResolution bundler and
 //     node16; its @ts-expect-error lines must be errors;
+//   - Vite's dev server: the error for a pre-bundled package names the vite.config.js fix,
+//     and with it the water runs;
 //   - a Vite app, a webpack 5 app and a plain static page: built (Vite, webpack) and served;
 //     in Chromium a click makes ripples (pixels around it change), and destroy() leaves no
 //     canvas, no event listener (addEventListener is wrapped to count them) and no pending
@@ -31,8 +33,9 @@
 // Exit code 0 when every check passed; the failed checks are listed otherwise. The time each
 // part took is printed.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decodePng, launch, serve } from './harness.mjs';
@@ -151,6 +154,7 @@ function checkNode(tarball) {
   check('Node: importing the package does not throw', findings.importError === null, findings.importError);
   check('Node: importing ./react does not throw', findings.reactImportError === null, findings.reactImportError);
   check('Node: import touches no window, document, navigator or location', findings.touchedAtImport.length === 0, findings.touchedAtImport.join(', '));
+  if (findings.importError !== null) return;
   check(
     'Node: attach rejects saying there is no browser',
     /no browser/.test(findings.attachError ?? '') && /server-side rendering/.test(findings.attachError),
@@ -334,6 +338,53 @@ async function checkVite(browser, tarball, pageErrors) {
   writePage(dir, 'index.html', '<script type="module" src="./main.js"></script>');
   if (!runChecked('Vite app: vite build', path.join(bin, 'vite'), ['build', '--logLevel', 'warn'], dir)) return;
   await checkApp(browser, 'Vite app', path.join(dir, 'dist'), 'index.html', pageErrors);
+
+  // Vite's dev server pre-bundles the package away from its .wasm: the error says what to add
+  // to vite.config.js, and with it added the water runs.
+  const devAttach = async (config) => {
+    const port = await freePort();
+    const args = ['--port', String(port), '--strictPort', '--host', '127.0.0.1', '--clearScreen', 'false'];
+    if (config) {
+      fs.writeFileSync(path.join(dir, 'dev.config.mjs'), config);
+      args.push('--config', 'dev.config.mjs');
+    }
+    fs.rmSync(path.join(dir, 'node_modules/.vite'), { recursive: true, force: true });
+    const server = spawn(path.join(bin, 'vite'), args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise((resolve, reject) => {
+        server.stdout.on('data', (data) => /ready in/.test(String(data)) && resolve());
+        server.on('exit', (code) => reject(new Error(`vite exited with ${code}`)));
+      });
+      const page = await newPage(browser, pageErrors);
+      await page.goto(`http://127.0.0.1:${port}/index.html`);
+      await page.waitForFunction(() => window.app?.start, null, { timeout: 20000 });
+      const error = await page.evaluate(() => window.app.start());
+      const width = error ? 0 : await page.evaluate(() => window.app.ripples.stats().width);
+      await page.context().close();
+      return { error, width };
+    } finally {
+      server.kill();
+    }
+  };
+  const prebundled = await devAttach(null);
+  check(
+    'Vite dev server: the pre-bundled package says what to put in vite.config.js',
+    prebundled.error?.loadError && /optimizeDeps: \{ exclude: \['@ripples-rs\/ripples'\] \}/.test(prebundled.error.message) && !/SIMD/.test(prebundled.error.message),
+    prebundled.error?.message ?? 'attach succeeded',
+  );
+  const excluded = await devAttach("export default { optimizeDeps: { exclude: ['@ripples-rs/ripples'] } };\n");
+  check('Vite dev server: with the package excluded from pre-bundling, attach works', excluded.error === null && excluded.width > 0, excluded.error?.message);
+}
+
+/** A free TCP port of 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 async function checkWebpack(browser, tarball, pageErrors) {

@@ -16,7 +16,10 @@
 // ends with exactly one instance. The ref gives drop(), pause(), play(), updateSize(), stats()
 // and the instance itself (null until attach resolves).
 //
-// Written with createElement rather than JSX, so the package needs no build step.
+// Written with createElement rather than JSX, so the package needs no build step. 'use client'
+// marks it for React Server Components (Next.js's app router): a server component may render
+// <Ripples>, which then runs in the browser.
+'use client';
 
 import { createElement, forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { Ripples as RipplesCore } from './ripples.js';

@@ -28,6 +28,8 @@
 // exception escape into the page's event loop.
 
 import { WasmPool, backend, backgroundLayout, checkOption, limits } from './ripples_web.js';
+// wasm-loader.js finds the wasm module (next to this file, or the `wasm` option) and explains
+// why it could not be loaded.
 import { RipplesLoadError, loadWasm, loadedExports } from './wasm-loader.js';
 
 export { RipplesLoadError };

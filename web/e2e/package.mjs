@@ -326,6 +326,15 @@ async function checkApp(browser, label, root, file, pageErrors) {
     const wasmFetched = [...server.requests.keys()].filter((p) => p.endsWith('.wasm'));
     check(`${label}: the .wasm fetched once`, wasmFetched.length === 1 && server.requests.get(wasmFetched[0]) === 1, wasmFetched.join(', '));
     await clickMakesRipples(page, label, '#pool', 200, 150);
+    const setWasm = await page.evaluate(() => {
+      try {
+        window.app.ripples.set({ wasm: 'other.wasm' });
+        return 'accepted';
+      } catch (error) {
+        return error.message;
+      }
+    });
+    check(`${label}: set() refuses wasm, saying where it goes`, /wasm is an option of attach and Ripples.init/.test(setWasm), setWasm);
     await leavesNothing(page, label, baseline, () => page.evaluate(() => window.app.stop()));
     await page.context().close();
   } finally {

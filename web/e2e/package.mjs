@@ -12,8 +12,9 @@
 //     "type": "module", "sideEffects": false, a licence;
 //   - server-side import under Node, with window and document throwing when touched: the
 //     package and its ./react subpath import without touching them, attach rejects saying
-//     there is no browser, init takes the bytes of the .wasm subpath; ripples.d.ts declares
-//     every option of Ripples.defaults, every method and every static of the class;
+//     there is no browser, init says to pass the bytes and takes those of the .wasm subpath;
+//     ripples.d.ts declares every option of Ripples.defaults, every method and every static
+//     of the class (so an option or method added to ripples.js without its type fails here);
 //   - `tsc --strict --noEmit` over fixtures/types/usage.tsx (every option, method, event,
 //     stats() field and error, the React props and ref), with moduleResolution bundler and
 //     node16; its @ts-expect-error lines must be errors;
@@ -23,10 +24,11 @@
 //     in Chromium a click makes ripples (pixels around it change), and destroy() leaves no
 //     canvas, no event listener (addEventListener is wrapped to count them) and no pending
 //     animation frame (requestAnimationFrame likewise);
-//   - the static page: the `wasm` option as a URL, a Response and bytes (the default URL then
-//     answering 404); the load errors: a 403 and an index.html in place of the .wasm (the
-//     URL, the status, not blamed on SIMD), a page opened from file:// (says so and how to
-//     serve it; the webpack app's page, whose classic script runs there), a browser without WebAssembly SIMD (the SIMD message, no fetch);
+//   - the static page: the `wasm` option as a URL, a Response, bytes and a WebAssembly.Module
+//     (the default URL then answering 404); the load errors: a 403 and an index.html in place
+//     of the .wasm (the URL, the status, not blamed on SIMD), a browser without WebAssembly
+//     SIMD (the SIMD message, no fetch); a page opened from file:// (the webpack app's page,
+//     whose classic script runs there) says so and how to serve it;
 //   - a Vite + React app built in development mode, where StrictMode mounts effects twice:
 //     one instance and one canvas after mounting, a click and the ref's drop() make ripples,
 //     a changed prop goes to set() on the same instance, unmounting leaves nothing behind.
@@ -160,6 +162,7 @@ function checkNode(tarball) {
     /no browser/.test(findings.attachError ?? '') && /server-side rendering/.test(findings.attachError),
     findings.attachError,
   );
+  check('Node: init without a browser or bytes says to pass the bytes', /^file-url: .*pass its bytes/.test(findings.fetchError ?? ''), findings.fetchError);
   check('Node: init takes the bytes of the .wasm subpath', findings.initError === null && findings.memoryBytes > 0, findings.initError ?? `${findings.memoryBytes} bytes of wasm memory`);
   check('Node: the package exports Ripples, RipplesLoadError and a default', ['Ripples', 'RipplesLoadError', 'default'].every((n) => findings.exports.includes(n)), findings.exports.join(', '));
 
@@ -434,9 +437,10 @@ async function checkStatic(browser, tarball, pageErrors) {
     return { error, defaultFetches, drawn };
   };
   try {
-    for (const wasmFrom of ['url', 'response', 'bytes']) {
+    const forms = { url: 'a URL', response: 'a Response', bytes: 'bytes', module: 'a WebAssembly.Module' };
+    for (const [wasmFrom, form] of Object.entries(forms)) {
       const { error, drawn } = await attempt({ wasmFrom, wasmUrl: '/elsewhere/custom.wasm' });
-      check(`static page: the wasm option as ${wasmFrom === 'url' ? 'a URL' : wasmFrom === 'response' ? 'a Response' : 'bytes'}`, error === null && drawn > 0, error?.message);
+      check(`static page: the wasm option as ${form}`, error === null && drawn > 0, error?.message);
     }
     const forbidden = await attempt({}, { status: 403, body: 'Forbidden' });
     const url403 = `${server.origin}${installed}`;

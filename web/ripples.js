@@ -27,7 +27,16 @@
 // calls preventDefault() it is also logged with console.error). Nothing here lets an
 // exception escape into the page's event loop.
 
-import init, { WasmPool, backend, backgroundLayout, checkOption, limits } from './ripples_web.js';
+import { WasmPool, backend, backgroundLayout, checkOption, limits } from './ripples_web.js';
+// wasm-loader.js finds the wasm module (next to this file, or the `wasm` option) and explains
+// why it could not be loaded.
+import { RipplesLoadError, loadWasm, loadedExports } from './wasm-loader.js';
+
+export { RipplesLoadError };
+
+// Importing this module touches no window, document or WebAssembly (server-side rendering
+// imports it); EventTarget is in every browser and Node 15+, and a stand-in elsewhere.
+const EventTargetBase = typeof EventTarget === 'function' ? EventTarget : class {};
 
 /** The options of `Ripples.attach` and their defaults. */
 const DEFAULTS = Object.freeze({
@@ -178,31 +187,6 @@ const NO_CHILDREN = new Set(['IMG', 'VIDEO', 'AUDIO', 'INPUT', 'TEXTAREA', 'SELE
 const CONSTRUCTING = Symbol('Ripples.attach');
 /** Elements with ripples (or being attached), so that one element gets one instance. */
 const attached = new WeakMap();
-/** The wasm module's exports, once loaded (a promise shared by every attach). */
-let moduleReady = null;
-let moduleExports = null;
-
-function loadModule(moduleOrPath) {
-  if (!moduleReady) {
-    const input = moduleOrPath === undefined ? undefined : { module_or_path: moduleOrPath };
-    moduleReady = init(input).then(
-      (exports) => {
-        moduleExports = exports;
-        return exports;
-      },
-      (error) => {
-        moduleReady = null;
-        throw new Error(
-          `Ripples: could not load the WebAssembly module (ripples_web_bg.wasm next to ` +
-            `ripples.js): ${messageOf(error)}. It needs WebAssembly with SIMD (Chrome 91, ` +
-            `Firefox 89, Safari 16.4 or later).`,
-        );
-      },
-    );
-  }
-  return moduleReady;
-}
-
 function messageOf(error) {
   return error instanceof Error ? error.message : String(error);
 }
@@ -413,6 +397,9 @@ function checkOptions(base, changes, where) {
   for (const [name, value] of Object.entries(changes)) {
     if (value === undefined) continue;
     const key = ALIASES[name] ?? name;
+    if (key === 'wasm') {
+      throw new Error(`${where}: wasm is an option of attach and Ripples.init only (the module loads once per page)`);
+    }
     if (given.has(key)) {
       throw new Error(`${where}: ${given.get(key)} and ${name} are the same option; give one of them`);
     }
@@ -431,7 +418,7 @@ function checkOptions(base, changes, where) {
  *
  * An EventTarget: `error` events (ErrorEvent) report what fails after attach.
  */
-export class Ripples extends EventTarget {
+export class Ripples extends EventTargetBase {
   #element;
   #options;
   #exports;
@@ -491,11 +478,22 @@ export class Ripples extends EventTarget {
   }
 
   /**
-   * Loads the wasm module ahead of the first attach, optionally from another URL (or a
-   * WebAssembly.Module). attach() does this by itself otherwise.
+   * Loads the wasm module ahead of the first attach, from `{ wasm }` (see attach's `wasm`
+   * option; `init(wasm)` is the same) or by default from ripples_web_bg.wasm next to this
+   * file. attach() does this by itself otherwise. The module is loaded once per page: after
+   * the first successful load, `wasm` is ignored. Rejects with a RipplesLoadError.
    */
-  static async init(moduleOrPath) {
-    await loadModule(moduleOrPath);
+  static async init(options) {
+    const where = 'Ripples.init';
+    let source = options;
+    if (options !== null && typeof options === 'object' && Object.getPrototypeOf(options) === Object.prototype) {
+      const unknown = Object.keys(options).filter((name) => name !== 'wasm');
+      if (unknown.length) {
+        throw new TypeError(`${where}: unknown option '${unknown[0]}' (init takes { wasm })`);
+      }
+      source = options.wasm;
+    }
+    await loadWasm(source, where);
   }
 
   /**
@@ -514,17 +512,25 @@ export class Ripples extends EventTarget {
 
   /** Bytes of wasm memory in use by the module (0 before it is loaded). */
   static memoryBytes() {
-    return moduleExports ? moduleExports.memory.buffer.byteLength : 0;
+    return loadedExports()?.memory.buffer.byteLength ?? 0;
   }
 
   /**
    * Makes ripples over `element`: a <canvas> is drawn into, any other element gets a canvas
    * overlaid behind its content in place of its CSS background image. Rejects with an Error
    * naming the problem (a detached or empty element, a bad option, an image that cannot be
-   * loaded or read), leaving the element as it was.
+   * loaded or read), leaving the element as it was; with a RipplesLoadError when the wasm
+   * module cannot be loaded. Besides the water's options (Ripples.defaults), `wasm` says where
+   * the module is when it is not next to this file (see Ripples.init).
    */
   static async attach(element, options = {}) {
     const where = 'Ripples.attach';
+    if (typeof window !== 'object' || typeof document !== 'object' || typeof Element !== 'function') {
+      throw new Error(
+        `${where}: there is no browser here (no window and document: server-side rendering, ` +
+          `Node or a worker); call attach in the browser, e.g. in a useEffect or onMounted`,
+      );
+    }
     if (!(element instanceof Element)) {
       throw new TypeError(`${where}: expected an element, got ${describeValue(element)}`);
     }
@@ -543,8 +549,11 @@ export class Ripples extends EventTarget {
     attached.set(element, null);
     let ripples = null;
     try {
-      const exports = await loadModule();
-      const checked = checkOptions(DEFAULTS, options, where);
+      // `wasm` says where the module is (see Ripples.init); it is not an option of the water.
+      const isObject = options !== null && typeof options === 'object';
+      const { wasm, ...waterOptions } = isObject ? options : {};
+      const exports = await loadWasm(wasm, where);
+      const checked = checkOptions(DEFAULTS, isObject ? waterOptions : options, where);
       ripples = new Ripples(CONSTRUCTING, element, checked, exports);
       await ripples.#start(where);
       attached.set(element, ripples);

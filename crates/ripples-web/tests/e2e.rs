@@ -1,9 +1,11 @@
-//! The end-to-end test of the web build, run by `cargo test --workspace`: builds `web/dist`
+//! The end-to-end tests of the web build, run by `cargo test --workspace`: one builds `web/dist`
 //! with `web/build.sh` and runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the
 //! demo in headless Chromium (pixels around a click, frame rate and wasm time at 1280x720,
-//! errors, destroy, time-based stepping; see that file).
+//! errors, destroy, time-based stepping; see that file); the other packs the npm package with
+//! `web/pack.sh` and runs `web/e2e/package.mjs` over the tarball (about a minute).
 //!
-//! It needs Chromium, Node with npm, the `playwright-core` package of `web/e2e` (`npm ci`), the
+//! They need Chromium, Node with npm, the packages of `web/e2e` (`npm ci`: playwright-core and
+//! the package test's vite, webpack, react and typescript), the
 //! `wasm32-unknown-unknown` target and the wasm-bindgen CLI of Cargo.lock's version. Without
 //! one of them it prints a notice and passes, unless `RIPPLES_E2E=1` (what `.ci/run` sets):
 //! then a missing browser or Node is a failure, and the rest is installed (`npm ci`, and
@@ -13,6 +15,18 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
+
+/// The browser tests one at a time: both build `web/dist` (web/pack.sh runs web/build.sh), and
+/// the demo's frame-rate figures must not share the CPU with the package test's builds.
+static BROWSER_TESTS: Mutex<()> = Mutex::new(());
+
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    // A test that failed holding the lock poisons it; the next one still runs.
+    BROWSER_TESTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -67,11 +81,11 @@ fn run(root: &Path, program: &str, args: &[&str]) {
     );
 }
 
-#[test]
-fn the_demo_page_works_in_headless_chromium() {
-    let root = workspace_root();
+/// What the browser tests need, or None (after a notice) when they should skip: a missing
+/// browser or Node is a skip, or a failure under `RIPPLES_E2E=1`, which installs the rest
+/// (`npm ci`, and `web/build.sh` installs the wasm target and the CLI).
+fn ready_for_browser_tests(root: &Path, what: &str) -> Option<()> {
     let required = std::env::var("RIPPLES_E2E").is_ok_and(|v| v == "1");
-    let playwright = root.join("web/e2e/node_modules/playwright-core");
     let wasm_target = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
@@ -89,13 +103,13 @@ fn the_demo_page_works_in_headless_chromium() {
     }
     // What RIPPLES_E2E=1 installs by itself.
     let mut installable = Vec::new();
-    if !playwright.exists() {
-        installable.push("web/e2e/node_modules (npm ci --prefix web/e2e)");
+    if !npm_packages_match(root) {
+        installable.push("web/e2e/node_modules as its package-lock says (npm ci --prefix web/e2e)");
     }
     if !wasm_target {
         installable.push("the wasm32-unknown-unknown target");
     }
-    if !wasm_bindgen_cli_matches(&root) {
+    if !wasm_bindgen_cli_matches(root) {
         installable.push("the wasm-bindgen CLI of Cargo.lock's version");
     }
     if required && !missing.is_empty() {
@@ -105,19 +119,82 @@ fn the_demo_page_works_in_headless_chromium() {
     if !required && !complete {
         let all: Vec<_> = missing.iter().chain(&installable).copied().collect();
         eprintln!(
-            "notice: skipping the web end-to-end test, missing: {} (RIPPLES_E2E=1 installs what \
-             it can and makes the rest a failure)",
+            "notice: skipping {what}, missing: {} (RIPPLES_E2E=1 installs what it can and makes \
+             the rest a failure)",
             all.join(", ")
         );
-        return;
+        return None;
     }
-    if !playwright.exists() {
+    if !npm_packages_match(root) {
         run(
-            &root,
+            root,
             "npm",
             &["ci", "--prefix", "web/e2e", "--no-audit", "--no-fund"],
         );
     }
+    Some(())
+}
+
+/// Whether web/e2e/node_modules holds what web/e2e/package.json asks for (the packages
+/// `npm ci` installs; a checkout from before the package test lacks the build tools).
+fn npm_packages_match(root: &Path) -> bool {
+    let Ok(manifest) = std::fs::read_to_string(root.join("web/e2e/package.json")) else {
+        return false;
+    };
+    let Some(dependencies) = manifest.split("\"dependencies\"").nth(1) else {
+        return false;
+    };
+    let block = dependencies.split('}').next().unwrap_or_default();
+    block
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix('"')?.split('"').next())
+        .all(|name| {
+            root.join("web/e2e/node_modules")
+                .join(name)
+                .join("package.json")
+                .exists()
+        })
+}
+
+#[test]
+fn the_demo_page_works_in_headless_chromium() {
+    let _one = one_at_a_time();
+    let root = workspace_root();
+    if ready_for_browser_tests(&root, "the web end-to-end test").is_none() {
+        return;
+    }
     run(&root, "bash", &["web/build.sh"]);
     run(&root, "node", &["web/e2e/e2e.mjs"]);
+}
+
+/// The npm package: `web/pack.sh` builds the tarball, and `web/e2e/package.mjs` installs it
+/// offline into a Vite app, a webpack 5 app, a static page and a Vite + React app, builds them
+/// and checks them in headless Chromium, with `tsc --strict` over the types and a server-side
+/// import under Node (see that file).
+#[test]
+fn the_npm_package_installs_and_works_in_every_setup() {
+    let _one = one_at_a_time();
+    let root = workspace_root();
+    if ready_for_browser_tests(&root, "the npm package test").is_none() {
+        return;
+    }
+    let output = Command::new("bash")
+        .arg("web/pack.sh")
+        .current_dir(&root)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .unwrap_or_else(|error| panic!("could not run web/pack.sh: {error}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    print!("{stdout}");
+    assert!(
+        output.status.success(),
+        "web/pack.sh failed: {}",
+        output.status
+    );
+    let tarball = stdout.lines().last().unwrap_or_default().trim().to_string();
+    assert!(
+        tarball.ends_with(".tgz") && Path::new(&tarball).exists(),
+        "web/pack.sh's last line is not a tarball: '{tarball}'"
+    );
+    run(&root, "node", &["web/e2e/package.mjs", &tarball]);
 }

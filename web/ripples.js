@@ -455,6 +455,8 @@ export class Ripples extends EventTarget {
   #imageData = null;
   #last = new Map();
   #rebuildPending = false;
+  // The resolution the pool was made with: a pool resizes in place only at the same one.
+  #poolResolution = 0;
   // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
   #requests = { image: 0, obstacles: 0, sky: 0 };
   #statTimes = new Float64Array(STATS_FRAMES);
@@ -754,9 +756,17 @@ export class Ripples extends EventTarget {
     this.#savedStyle = null;
   }
 
-  /** A new pool for `size`, configured, with the image, walls and sky drawn into it. */
+  /**
+   * A pool for `size`, configured, with the image, walls and sky drawn into it: the same pool
+   * resized in place (its water resampled, its memory reused) when the resolution is the
+   * same, else a new pool that takes the old one's water.
+   */
   #build(size, where) {
     const options = this.#options;
+    if (this.#pool && this.#poolResolution === options.resolution) {
+      this.#resizePool(size, where);
+      return;
+    }
     let pool;
     try {
       pool = new WasmPool(size.width, size.height, options.resolution, this.#seed);
@@ -783,6 +793,33 @@ export class Ripples extends EventTarget {
     }
     this.#pool?.free();
     this.#pool = pool;
+    this.#poolResolution = options.resolution;
+    this.#sized(size);
+    this.#draw();
+  }
+
+  /** The pool takes `size` in place, keeping its water (see #build). */
+  #resizePool(size, where) {
+    const pool = this.#pool;
+    const cssScaleX = size.cssWidth / this.#cssSize.cssWidth;
+    const cssScaleY = size.cssHeight / this.#cssSize.cssHeight;
+    try {
+      pool.resize(size.width, size.height, cssScaleX, cssScaleY);
+    } catch (error) {
+      throw prefixed(where, error);
+    }
+    this.#waterKept = true;
+    this.#sized(size);
+    this.#configure(pool, size);
+    this.#composeImage(pool, size, where);
+    this.#composeObstacles(pool, size, where);
+    this.#composeSky(pool);
+    pool.advance(0);
+    this.#draw();
+  }
+
+  /** What follows a pool of a new size: the canvas, and the state that belonged to the old size. */
+  #sized(size) {
     this.#cssSize = size;
     this.#rebuildPending = false;
     this.#imageData = null;
@@ -792,7 +829,6 @@ export class Ripples extends EventTarget {
       this.#canvas.width = size.width;
       this.#canvas.height = size.height;
     }
-    this.#draw();
   }
 
   #configure(pool, size) {

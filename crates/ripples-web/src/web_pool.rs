@@ -561,78 +561,88 @@ impl WebPool {
         self.stale = true;
     }
 
-    /// Takes the water of `old` (a pool of the same element before a resize or a new pixel
-    /// ratio or resolution), so that the ripples go on instead of vanishing: both of its fields
-    /// are resampled (bilinearly) onto this pool's grid, corner to corner, and its step count
-    /// and clock carry over. `same_area` says whether both pools cover the same CSS box (a new
-    /// pixel ratio or resolution); when the element itself changed size, the water is kept
-    /// where it was in CSS pixels from the top-left corner, and what falls outside is lost.
+    /// Takes the water of `old` (a pool of the same element before a new pixel ratio or
+    /// resolution), so that the ripples go on instead of vanishing: both of its fields are
+    /// resampled (bilinearly, [`ripples::resample_field`]) onto this pool's grid, and its step
+    /// count and clock carry over. `css_scale` is this pool's CSS box over the old one's:
+    /// `(1, 1)` when both cover the same box (the field is stretched corner to corner); when the
+    /// element itself changed size, the water is kept where it was in CSS pixels from the
+    /// top-left corner, and what falls outside is lost. (An element that only changed size
+    /// keeps its pool: see [`resize`](Self::resize).)
     ///
     /// Returns `false`, leaving this pool calm, when the two pools run different solvers (a
     /// field of one solver means nothing to another).
     pub fn take_water(&mut self, old: &WebPool, css_scale: (f64, f64)) -> bool {
-        if old.solver() != self.solver() {
+        if !carry_water(&old.pool, &mut self.pool, css_scale) {
             return false;
-        }
-        let resampling = Resampling::new(
-            (old.grid_width(), old.grid_height()),
-            (self.grid_width(), self.grid_height()),
-            css_scale,
-        );
-        match (old.pool.solver(), self.pool.solver_mut()) {
-            (Solver::Classic(from), Solver::Classic(to)) => {
-                let (current, previous) = to.fields_mut();
-                let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
-                resampling.run(from.heights(), current, to_i16);
-                resampling.run(from.previous_heights(), previous, to_i16);
-            }
-            (Solver::Wave(from), Solver::Wave(to)) => {
-                let (current, previous) = to.fields_mut();
-                resampling.run(from.heights(), current, |v| v as f32);
-                resampling.run(from.previous_heights(), previous, |v| v as f32);
-            }
-            (Solver::Dispersive(from), Solver::Dispersive(to)) => {
-                let (current, previous) = to.fields_mut();
-                resampling.run(from.heights(), current, |v| v as f32);
-                resampling.run(from.previous_heights(), previous, |v| v as f32);
-            }
-            (Solver::Spring(from), Solver::Spring(to)) => {
-                let (heights, velocities) = to.fields_mut();
-                resampling.run(from.heights(), heights, |v| v as f32);
-                resampling.run(from.velocities(), velocities, |v| v as f32);
-            }
-            _ => return false,
-        }
-        if !self.pool.obstacles().is_empty() {
-            // Walls hold no water: dry them, as the solvers do after every step.
-            let walls = self.pool.obstacles().clone();
-            match self.pool.solver_mut() {
-                Solver::Classic(to) => {
-                    let (current, previous) = to.fields_mut();
-                    walls.dry(current, 0);
-                    walls.dry(previous, 0);
-                }
-                Solver::Wave(to) => {
-                    let (current, previous) = to.fields_mut();
-                    walls.dry(current, 0.0);
-                    walls.dry(previous, 0.0);
-                }
-                Solver::Dispersive(to) => {
-                    let (current, previous) = to.fields_mut();
-                    walls.dry(current, 0.0);
-                    walls.dry(previous, 0.0);
-                }
-                Solver::Spring(to) => {
-                    let (heights, velocities) = to.fields_mut();
-                    walls.dry(heights, 0.0);
-                    walls.dry(velocities, 0.0);
-                }
-            }
         }
         self.earlier_steps = old.steps();
         self.clock = old.clock.clone();
         self.stale = true;
         true
+    }
+
+    /// Changes the pool to `width x height` pixels in place, keeping its water (resampled as
+    /// [`take_water`](Self::take_water) does, `css_scale` being the new CSS box over the old),
+    /// its settings, clock and step count, and reusing its buffers: the image and the frame are
+    /// resized within the memory they had when the pool shrinks, and the old grid is freed as
+    /// soon as the new one holds the water, so an element that keeps changing size (a phone's
+    /// `100vh` hero as the URL bar comes and goes) does not keep growing the wasm memory. The
+    /// image is then calm grey until the page sets it again ([`set_image`](Self::set_image) or
+    /// [`use_default_image`](Self::use_default_image)); so are the walls
+    /// ([`set_obstacles`](Self::set_obstacles)) and the sky ([`set_sky`](Self::set_sky)), and
+    /// fingertips are lifted. A size beyond the limits is an error and the pool stays as it was.
+    pub fn resize(
+        &mut self,
+        width: f64,
+        height: f64,
+        css_scale: (f64, f64),
+    ) -> Result<(), WebError> {
+        let (width, height) = check_pool_size(width, height)?;
+        for (name, scale) in [("x", css_scale.0), ("y", css_scale.1)] {
+            if !scale.is_finite() || scale <= 0.0 {
+                return Err(WebError(format!(
+                    "resize: the CSS scale along {name} must be a number above 0, got {scale}"
+                )));
+            }
+        }
+        let (sim_scale, kind, boundary) =
+            (self.pool.sim_scale(), self.solver(), self.pool.boundary());
+        // Checked before anything is freed, so that a refused size changes nothing.
+        ripples::limits::check_size(
+            u64::from(width.div_ceil(sim_scale)),
+            u64::from(height.div_ceil(sim_scale)),
+        )?;
+        // The water is parked in the image and frame buffers (rewritten after a resize anyway:
+        // at one cell per pixel the two fields are exactly their size), the old grid, walls and
+        // render scratch are freed, and the new grid is made in their place, so at no time are
+        // two grids alive and the memory a pool had is what it uses again.
+        let mut parked = Pool::with_sim_scale(1, 1, 1)?;
+        std::mem::swap(&mut parked, &mut self.pool);
+        let from = (
+            parked.solver().width() as usize,
+            parked.solver().height() as usize,
+        );
+        park_fields(&parked, &mut self.image, &mut self.frame);
+        self.earlier_steps += parked.steps();
+        drop(parked);
+        let mut pool = Pool::with_sim_scale(width, height, sim_scale)?;
+        if pool.solver().kind() != kind {
+            pool.set_solver(kind)?;
+        }
+        pool.set_boundary(boundary);
+        unpark_fields([&self.image, &self.frame], from, &mut pool, css_scale);
+        self.pool = pool;
+        self.fingers.clear();
+        let bytes = width as usize * height as usize * 4;
+        self.image.clear();
+        self.image.resize(bytes, 128);
+        self.frame.clear();
+        self.frame.resize(bytes, 0);
+        self.update_wave_speed()?;
+        self.update_gravity()?;
+        self.stale = true;
+        Ok(())
     }
 
     /// Starts a new time base: the next [`frame`](Self::frame) steps nothing (after a pause).
@@ -683,70 +693,173 @@ impl WebPool {
     }
 }
 
-/// Bilinear resampling of a field from one grid onto another that covers the same CSS box (or,
-/// for an element that changed size, a box with the same top-left corner).
-#[derive(Debug, Clone, Copy)]
-struct Resampling {
-    from: (usize, usize),
-    to: (usize, usize),
-    /// Source cells per target cell along x and y.
-    step: (f64, f64),
+/// Copies the two fields of `pool`'s solver (heights and previous heights, or heights and
+/// velocities) into `first` and `second` as little-endian `f32` bytes (`i16` heights as their
+/// values), reusing their memory: a resize parks the water in the image and frame buffers,
+/// which are rewritten after it anyway.
+fn park_fields(pool: &Pool, first: &mut Vec<u8>, second: &mut Vec<u8>) {
+    let park = |target: &mut Vec<u8>, values: &mut dyn Iterator<Item = f32>| {
+        target.clear();
+        for value in values {
+            target.extend_from_slice(&value.to_le_bytes());
+        }
+    };
+    match pool.solver() {
+        Solver::Classic(solver) => {
+            park(first, &mut solver.heights().iter().map(|&v| f32::from(v)));
+            park(
+                second,
+                &mut solver.previous_heights().iter().map(|&v| f32::from(v)),
+            );
+        }
+        Solver::Wave(solver) => {
+            park(first, &mut solver.heights().iter().copied());
+            park(second, &mut solver.previous_heights().iter().copied());
+        }
+        Solver::Dispersive(solver) => {
+            park(first, &mut solver.heights().iter().copied());
+            park(second, &mut solver.previous_heights().iter().copied());
+        }
+        Solver::Spring(solver) => {
+            park(first, &mut solver.heights().iter().copied());
+            park(second, &mut solver.velocities().iter().copied());
+        }
+    }
 }
 
-impl Resampling {
-    /// From a `from` grid to a `to` grid, whose box is `css_scale` times the first one's.
-    fn new(from: (u32, u32), to: (u32, u32), css_scale: (f64, f64)) -> Self {
-        let per_cell = |from: u32, to: u32, scale: f64| f64::from(from) / f64::from(to) * scale;
-        Self {
-            from: (from.0 as usize, from.1 as usize),
-            to: (to.0 as usize, to.1 as usize),
-            step: (
-                per_cell(from.0, to.0, css_scale.0),
-                per_cell(from.1, to.1, css_scale.1),
-            ),
+/// Resamples fields parked by [`park_fields`] from a `from` grid onto `to`'s solver (of the
+/// kind they came from), `css_scale` being `to`'s CSS box over the old one.
+fn unpark_fields(parked: [&[u8]; 2], from: (usize, usize), to: &mut Pool, css_scale: (f64, f64)) {
+    let to_size = (to.solver().width() as usize, to.solver().height() as usize);
+    let value = |bytes: &[u8], i: usize| {
+        let b = &bytes[4 * i..4 * i + 4];
+        f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let [first, second] = parked;
+    let resample = |bytes: &[u8], target: &mut [f32]| {
+        ripples::resample_field_by(
+            |i| value(bytes, i),
+            from,
+            target,
+            to_size,
+            css_scale,
+            |v| v as f32,
+        );
+    };
+    match to.solver_mut() {
+        Solver::Classic(solver) => {
+            let (current, previous) = solver.fields_mut();
+            let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
+            ripples::resample_field_by(
+                |i| value(first, i),
+                from,
+                current,
+                to_size,
+                css_scale,
+                to_i16,
+            );
+            ripples::resample_field_by(
+                |i| value(second, i),
+                from,
+                previous,
+                to_size,
+                css_scale,
+                to_i16,
+            );
+        }
+        Solver::Wave(solver) => {
+            let (current, previous) = solver.fields_mut();
+            resample(first, current);
+            resample(second, previous);
+        }
+        Solver::Dispersive(solver) => {
+            let (current, previous) = solver.fields_mut();
+            resample(first, current);
+            resample(second, previous);
+        }
+        Solver::Spring(solver) => {
+            let (heights, velocities) = solver.fields_mut();
+            resample(first, heights);
+            resample(second, velocities);
         }
     }
+}
 
-    /// Where target cell `i` samples along an axis: the two source cells and the weight of the
-    /// second, or `None` beyond the source's box (water that was not there).
-    fn taps(i: usize, step: f64, len: usize) -> Option<(usize, usize, f64)> {
-        let at = (i as f64 + 0.5) * step - 0.5;
-        if at < -0.5 || at > len as f64 - 0.5 {
-            return None;
+/// Resamples the water of `from` onto `to`'s grid (see [`ripples::resample_field`]; `css_scale`
+/// is `to`'s CSS box over `from`'s), walls of `to` dry; `false`, leaving `to` as it was, when
+/// they run different solvers.
+fn carry_water(from: &Pool, to: &mut Pool, css_scale: (f64, f64)) -> bool {
+    let size = |solver: &Solver| (solver.width() as usize, solver.height() as usize);
+    let (from_size, to_size) = (size(from.solver()), size(to.solver()));
+    let floats = |source: &[f32], target: &mut [f32]| {
+        ripples::resample_field(source, from_size, target, to_size, css_scale, |v| v as f32);
+    };
+    match (from.solver(), to.solver_mut()) {
+        (Solver::Classic(old), Solver::Classic(new)) => {
+            let (current, previous) = new.fields_mut();
+            let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
+            ripples::resample_field(
+                old.heights(),
+                from_size,
+                current,
+                to_size,
+                css_scale,
+                to_i16,
+            );
+            let previous_heights = old.previous_heights();
+            ripples::resample_field(
+                previous_heights,
+                from_size,
+                previous,
+                to_size,
+                css_scale,
+                to_i16,
+            );
         }
-        let at = at.clamp(0.0, (len - 1) as f64);
-        let low = at.floor() as usize;
-        Some((low, (low + 1).min(len - 1), at - low as f64))
+        (Solver::Wave(old), Solver::Wave(new)) => {
+            let (current, previous) = new.fields_mut();
+            floats(old.heights(), current);
+            floats(old.previous_heights(), previous);
+        }
+        (Solver::Dispersive(old), Solver::Dispersive(new)) => {
+            let (current, previous) = new.fields_mut();
+            floats(old.heights(), current);
+            floats(old.previous_heights(), previous);
+        }
+        (Solver::Spring(old), Solver::Spring(new)) => {
+            let (heights, velocities) = new.fields_mut();
+            floats(old.heights(), heights);
+            floats(old.velocities(), velocities);
+        }
+        _ => return false,
     }
-
-    /// Fills `target` from `source`; the border cells, which the solvers keep at rest, get 0.
-    fn run<S: Copy + Into<f64>, T: Copy>(
-        &self,
-        source: &[S],
-        target: &mut [T],
-        convert: impl Fn(f64) -> T,
-    ) {
-        let ((from_w, from_h), (to_w, to_h)) = (self.from, self.to);
-        let columns: Vec<_> = (0..to_w)
-            .map(|x| Self::taps(x, self.step.0, from_w))
-            .collect();
-        for (y, row) in target.chunks_exact_mut(to_w).enumerate() {
-            let taps = Self::taps(y, self.step.1, from_h);
-            for (x, cell) in row.iter_mut().enumerate() {
-                let border = x == 0 || y == 0 || x + 1 == to_w || y + 1 == to_h;
-                let value = match (taps, columns[x]) {
-                    (Some((y0, y1, wy)), Some((x0, x1, wx))) if !border => {
-                        let at = |x: usize, y: usize| source[y * from_w + x].into();
-                        let top = at(x0, y0) * (1.0 - wx) + at(x1, y0) * wx;
-                        let bottom = at(x0, y1) * (1.0 - wx) + at(x1, y1) * wx;
-                        top * (1.0 - wy) + bottom * wy
-                    }
-                    _ => 0.0,
-                };
-                *cell = convert(value);
+    if !to.obstacles().is_empty() {
+        // Walls hold no water: dry them, as the solvers do after every step.
+        let walls = to.obstacles().clone();
+        match to.solver_mut() {
+            Solver::Classic(solver) => {
+                let (current, previous) = solver.fields_mut();
+                walls.dry(current, 0);
+                walls.dry(previous, 0);
+            }
+            Solver::Wave(solver) => {
+                let (current, previous) = solver.fields_mut();
+                walls.dry(current, 0.0);
+                walls.dry(previous, 0.0);
+            }
+            Solver::Dispersive(solver) => {
+                let (current, previous) = solver.fields_mut();
+                walls.dry(current, 0.0);
+                walls.dry(previous, 0.0);
+            }
+            Solver::Spring(solver) => {
+                let (heights, velocities) = solver.fields_mut();
+                walls.dry(heights, 0.0);
+                walls.dry(velocities, 0.0);
             }
         }
     }
+    true
 }
 
 /// The part of the segment `from -> to` inside `(x_min, y_min, x_max, y_max)` (Liang-Barsky),
@@ -1112,6 +1225,64 @@ mod tests {
             assert_ne!(heights(&half), after, "{solver}");
             assert!(half.frame_pixels() != half.image(), "{solver}");
         }
+    }
+
+    #[test]
+    fn a_resized_pool_keeps_its_water_settings_and_memory() {
+        for solver in ["wave", "classic", "spring", "dispersive"] {
+            let mut water = rippling(128.0, 96.0, solver);
+            water.set_steps_per_second(30.0).unwrap();
+            let (before, steps) = (heights(&water), water.steps());
+            let capacity = water.image.capacity();
+            // Taller by a third (a phone's URL bar going away): the ring stays where it was.
+            water.resize(128.0, 128.0, (1.0, 128.0 / 96.0)).unwrap();
+            assert_eq!((water.width(), water.height()), (128, 128));
+            assert_eq!(water.solver().name(), solver);
+            assert_eq!(water.steps(), steps, "{solver}: the steps go on");
+            assert_eq!(
+                water.clock.steps_per_second(),
+                30.0,
+                "{solver}: the clock is kept"
+            );
+            let after = heights(&water);
+            let mut worst = 0.0f64;
+            for y in 1..95 {
+                for x in 1..127 {
+                    worst = worst.max((after[y * 128 + x] - before[y * 128 + x]).abs());
+                }
+            }
+            let peak = before.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            println!(
+                "{solver}: resized 128x96 -> 128x128, ring peak {peak:.1}, worst change {worst:.3}"
+            );
+            assert!(peak > 10.0 && worst <= 0.5, "{solver}: {worst} of {peak}");
+            assert!(
+                after[100 * 128..].iter().all(|&v| v == 0.0),
+                "{solver}: calm below"
+            );
+            // Back to the first size: the image's memory is what it was, not a new block.
+            water.resize(128.0, 96.0, (1.0, 96.0 / 128.0)).unwrap();
+            assert!(water.image.capacity() >= capacity && water.image.len() == 128 * 96 * 4);
+            let frame_address = water.frame_address();
+            water
+                .resize(120.0, 90.0, (120.0 / 128.0, 90.0 / 96.0))
+                .unwrap();
+            assert_eq!(
+                water.frame_address(),
+                frame_address,
+                "{solver}: a smaller frame stays put"
+            );
+            water.advance(3).unwrap();
+            assert_eq!(water.frame_pixels().len(), 120 * 90 * 4);
+        }
+        let mut water = rippling(64.0, 48.0, "wave");
+        let before = heights(&water);
+        assert_eq!(
+            water.resize(0.0, 48.0, (1.0, 1.0)).unwrap_err().0,
+            "pool size must be at least 1x1 pixels, got 0x48"
+        );
+        assert!(water.resize(64.0, 48.0, (f64::NAN, 1.0)).is_err());
+        assert_eq!(heights(&water), before, "a refused resize changes nothing");
     }
 
     #[test]

@@ -122,11 +122,17 @@ const DRAG_STRENGTH = 48;
 const PRESS_STRENGTH = 128;
 const PRESS_RADIUS = 1.5;
 const DEFAULT_DROP_STRENGTH = 96;
+// jquery.ripples' strengths run from 0 to 1 (its click is 0.14 at 1.5 times the drop radius,
+// where ours is PRESS_STRENGTH 128): theirs times this is ours. A strength below 1 here would
+// round to nothing, so drop() refuses one with this conversion rather than do nothing.
+const JQUERY_STRENGTH_SCALE = 900;
 // What WasmPool.frameStatus returns (a number, so that the frame loop allocates nothing).
 const FRAME_DRAWN = 1;
 const FRAME_FAILED = 2;
 // Frames kept for stats(): a little over a second at 144 Hz.
 const STATS_FRAMES = 256;
+// How long an element may stay out of the document before its ripples destroy themselves.
+const DETACHED_GRACE_MS = 1000;
 const STATS_WINDOW_MS = 1000;
 
 // quality: 'auto'. Each window of at least QUALITY_WINDOW_MS and QUALITY_WINDOW_FRAMES frames
@@ -251,7 +257,7 @@ function splitLayers(value) {
   return layers;
 }
 
-/** The first url() layer of the element's CSS background: its URL and layout strings. */
+/** The first url() layer of the element's CSS background: its URL and index among the layers. */
 function cssBackground(element) {
   const style = getComputedStyle(element);
   const layers = splitLayers(style.backgroundImage);
@@ -261,6 +267,37 @@ function cssBackground(element) {
   if (!match) return null;
   const url = (match[1] ?? match[2] ?? match[3]).replace(/\\(.)/g, '$1');
   return { url, index };
+}
+
+/**
+ * The per-layer background properties: a layer's value is item `index % length` of each
+ * comma-separated list (CSS repeats a short list).
+ */
+const LAYER_PROPERTIES = [
+  'background-image',
+  'background-size',
+  'background-position',
+  'background-repeat',
+  'background-origin',
+  'background-clip',
+  'background-attachment',
+  'background-blend-mode',
+];
+
+/**
+ * The computed background layers `from` to `to` (exclusive) of `style` as declarations, each
+ * property's list cut to those layers; null for no layer.
+ */
+function layerDeclarations(style, from, to) {
+  if (to <= from) return null;
+  const declarations = {};
+  for (const name of LAYER_PROPERTIES) {
+    const list = splitLayers(style.getPropertyValue(name));
+    const picked = [];
+    for (let i = from; i < to; i++) picked.push(list[i % list.length]);
+    declarations[name] = picked.join(', ');
+  }
+  return declarations;
 }
 
 /** The computed size, position and repeat of background layer `index`. */
@@ -474,6 +511,17 @@ export class Ripples extends EventTarget {
   #qualityRetryAt = 0;
   #qualityRetryMs = QUALITY_RETRY_MS;
   #waterKept = true;
+  // Out of sight (IntersectionObserver) or in a hidden tab, the frame loop stops: no steps,
+  // no renders; back in sight it starts on a new time base, so there is no burst of steps.
+  #onScreen = true;
+  #intersection = null;
+  // hide(): the element shows its own background and the loop stops until show().
+  #hidden = false;
+  // The background layers the browser keeps drawing above the water (those over the image).
+  #layersAbove = null;
+  // Taken out of the document without destroy(): destroyed after DETACHED_GRACE_MS unless
+  // it is put back (a framework moving it takes it out and puts it back in one task).
+  #detachedTimer = 0;
 
   /** Use `Ripples.attach`. */
   constructor(token, element, options, exports) {
@@ -585,6 +633,7 @@ export class Ripples extends EventTarget {
     if (this.#ownsCanvas) this.#hideBackground();
     if (options.interactive) this.#listenToInput();
     this.#watchSize();
+    this.#watchSight();
     this.play();
   }
 
@@ -743,11 +792,49 @@ export class Ripples extends EventTarget {
     this.#canvas = canvas;
   }
 
+  /**
+   * Takes the image's background layer, and those under it, off the element (the canvas shows
+   * them, under the water), and hands the layers over it (a dark gradient over a hero photo,
+   * a logo) to an element of their own above the canvas, which the browser draws as it drew
+   * them. Lists stay aligned: the layers taken off become `none` in the element's
+   * background-image, so every other background property still names the same layer. Reads
+   * the page's own background afresh each time (attach, show(), updateSize()).
+   */
   #hideBackground() {
-    this.#element.style.setProperty('background-image', 'none', 'important');
+    const element = this.#element;
+    const [saved, priority] = this.#savedStyle['background-image'];
+    if (saved) element.style.setProperty('background-image', saved, priority);
+    else element.style.removeProperty('background-image');
+    const computed = getComputedStyle(element);
+    const layers = splitLayers(computed.backgroundImage);
+    // Layer 0 is the top one. The image's layer and those above it go from the element, whose
+    // background is under the canvas; those below the image stay (the canvas is transparent
+    // where the image does not reach). Without a CSS image every layer goes: the canvas covers
+    // the element with imageUrl's image or the built-in tiles.
+    const index = this.#cssImage ? this.#cssImage.index : layers.length;
+    // The layers above the image are drawn over the canvas by an element of their own (read
+    // before the element's style changes: a computed style is live).
+    const above = this.#cssImage ? layerDeclarations(computed, 0, index) : null;
+    const kept = layers.map((layer, i) => (i <= index ? 'none' : layer));
+    element.style.setProperty('background-image', kept.every((l) => l === 'none') ? 'none' : kept.join(', '), 'important');
+    this.#layersAbove?.remove();
+    this.#layersAbove = null;
+    if (above && layers.slice(0, index).some((layer) => layer !== 'none')) {
+      const cover = document.createElement('div');
+      cover.className = 'ripples-layers';
+      cover.setAttribute('aria-hidden', 'true');
+      cover.style.cssText =
+        'position:absolute;left:0;top:0;width:100%;height:100%;z-index:-1;' +
+        'pointer-events:none;display:block;margin:0;padding:0;border:0';
+      for (const [name, value] of Object.entries(above)) cover.style.setProperty(name, value);
+      this.#canvas.after(cover);
+      this.#layersAbove = cover;
+    }
   }
 
   #restoreStyle() {
+    this.#layersAbove?.remove();
+    this.#layersAbove = null;
     if (!this.#savedStyle) return;
     for (const [name, [value, priority]] of Object.entries(this.#savedStyle)) {
       if (value) this.#element.style.setProperty(name, value, priority);
@@ -929,6 +1016,7 @@ export class Ripples extends EventTarget {
 
   /** Puts the pool's frame on the canvas, through a view of the wasm memory (no copy). */
   #draw() {
+    if (this.#hidden) return;
     const pool = this.#pool;
     const buffer = this.#exports.memory.buffer;
     if (!this.#imageData || this.#imageData.data.buffer !== buffer) {
@@ -941,13 +1029,18 @@ export class Ripples extends EventTarget {
 
   #tick = (now) => {
     this.#raf = 0;
-    if (!this.#running) return;
-    this.#raf = requestAnimationFrame(this.#tick);
-    // Taken out of the document without destroy(): nothing to show until it is put back.
-    if (!this.#element.isConnected) {
+    // Out of sight, the loop stops here; #wake starts it again.
+    if (!this.#running || !this.#inSight()) {
       frameCosts.delete(this);
       return;
     }
+    // Taken out of the document without destroy(): no work, and destroyed unless put back.
+    if (!this.#element.isConnected) {
+      frameCosts.delete(this);
+      this.#noticeDetached();
+      return;
+    }
+    this.#raf = requestAnimationFrame(this.#tick);
     try {
       const canvas = this.#canvas;
       if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {
@@ -1042,6 +1135,7 @@ export class Ripples extends EventTarget {
     const old = this.#cssSize;
     const same = size.width === old.width && size.height === old.height && !this.#rebuildPending;
     if (same && size.cssWidth === old.cssWidth && size.cssHeight === old.cssHeight && !always) return;
+    if (this.#ownsCanvas && !this.#hidden && always) this.#hideBackground();
     if (same) {
       this.#cssSize = size;
       this.#composeImage(this.#pool, size, where);
@@ -1137,11 +1231,20 @@ export class Ripples extends EventTarget {
 
   /**
    * Drops a stone at (x, y), in CSS pixels from the element's top-left corner (its padding
-   * box), with a radius in CSS pixels (default: dropRadius) and a strength from 0 to 32767
-   * (default 96: a clear ring under the natural look).
+   * box), with a radius in CSS pixels (default: dropRadius) and a strength from 1 to 32767
+   * (default 96: a clear ring under the natural look; 0 drops nothing). A strength between 0
+   * and 1 is jquery.ripples' scale and throws, saying what to pass (theirs times 900).
    */
   drop(x, y, radius = this.#options?.dropRadius, strength = DEFAULT_DROP_STRENGTH) {
     this.#alive('drop');
+    if (typeof strength === 'number' && strength > 0 && strength < 1) {
+      throw new RangeError(
+        `Ripples.drop: strength ${strength} looks like a jquery.ripples strength (0 to 1); here ` +
+          `strengths run from 1 to 32767 (${DEFAULT_DROP_STRENGTH}, the default, is a clear ring): ` +
+          `for jquery.ripples' ${strength} pass ${Math.max(1, Math.round(strength * JQUERY_STRENGTH_SCALE))} ` +
+          `(its strength times ${JQUERY_STRENGTH_SCALE})`,
+      );
+    }
     const { scaleX, scaleY } = this.#frame();
     try {
       this.#pool.drop(x * scaleX, y * scaleY, Math.max(1, radius * scaleX), strength);
@@ -1159,13 +1262,112 @@ export class Ripples extends EventTarget {
     this.#raf = 0;
   }
 
-  /** Runs the water again, from where it stopped. */
+  /**
+   * Runs the water again, from where it stopped (while the element is out of sight, in a
+   * hidden tab or hidden by hide(), it waits for it to show).
+   */
   play() {
     this.#alive('play');
     if (this.#running) return;
     this.#running = true;
-    this.#pool.resetClock();
-    this.#raf = requestAnimationFrame(this.#tick);
+    this.#wake();
+  }
+
+  /**
+   * Hides the ripples (as jquery.ripples' hide()): the element shows its own CSS background
+   * again and the water stops (no steps, no renders) until show(). A <canvas> given to attach
+   * is cleared.
+   */
+  hide() {
+    this.#alive('hide');
+    if (this.#hidden) return;
+    this.#hidden = true;
+    this.#wake();
+    if (this.#ownsCanvas) {
+      this.#canvas.style.display = 'none';
+      this.#layersAbove?.remove();
+      this.#layersAbove = null;
+      const [saved, priority] = this.#savedStyle['background-image'];
+      if (saved) this.#element.style.setProperty('background-image', saved, priority);
+      else this.#element.style.removeProperty('background-image');
+    } else {
+      this.#context.clearRect(0, 0, this.#canvas.width, this.#canvas.height);
+    }
+  }
+
+  /** Shows the ripples again after hide(), with the water as it was; the loop goes on if it ran. */
+  show() {
+    this.#alive('show');
+    if (!this.#hidden) return;
+    this.#hidden = false;
+    if (this.#ownsCanvas) {
+      this.#canvas.style.display = 'block';
+      this.#hideBackground();
+    }
+    this.#draw();
+    this.#wake();
+  }
+
+  /** Whether hide() hides the ripples. */
+  get hidden() {
+    return this.#hidden;
+  }
+
+  /** Whether the element can be seen: on screen, in a visible tab, not hidden by hide(). */
+  #inSight() {
+    return this.#onScreen && !this.#hidden && document.visibilityState !== 'hidden';
+  }
+
+  /**
+   * Starts the frame loop when it should run (running and in sight) and does not, on a new
+   * time base, so that the time out of sight is not caught up in a burst of steps; stops it
+   * when it should not run.
+   */
+  #wake() {
+    const run = this.#running && this.#inSight() && this.#element.isConnected;
+    if (run && !this.#raf) {
+      this.#pool.resetClock();
+      this.#raf = requestAnimationFrame(this.#tick);
+    } else if (!run && this.#raf) {
+      cancelAnimationFrame(this.#raf);
+      this.#raf = 0;
+      frameCosts.delete(this);
+    }
+  }
+
+  /** Follows whether the element is on screen and the tab visible, and its removal. */
+  #watchSight() {
+    const target = this.#element;
+    if (typeof IntersectionObserver === 'function') {
+      this.#intersection = new IntersectionObserver(
+        (entries) =>
+          this.#safely(() => {
+            this.#onScreen = entries[entries.length - 1].isIntersecting;
+            if (!target.isConnected) this.#noticeDetached();
+            this.#wake();
+          }),
+        // A little ahead, so that the water runs before it scrolls in.
+        { rootMargin: '64px' },
+      );
+      this.#intersection.observe(target);
+    }
+    document.addEventListener('visibilitychange', () => this.#safely(() => this.#wake()), {
+      signal: this.#abort.signal,
+    });
+  }
+
+  /**
+   * The element left the document without destroy(): unless it is back within
+   * DETACHED_GRACE_MS, the ripples destroy themselves (loop, listeners, wasm memory).
+   */
+  #noticeDetached() {
+    if (this.#detachedTimer) return;
+    this.#detachedTimer = setTimeout(() => {
+      this.#detachedTimer = 0;
+      if (this.#destroyed) return;
+      if (this.#element.isConnected) this.#wake();
+      else this.destroy();
+    }, DETACHED_GRACE_MS);
   }
 
   /** Whether destroy() was called (every method but destroy() then throws). */
@@ -1332,6 +1534,9 @@ export class Ripples extends EventTarget {
       solver: this.#options.solver,
       look: this.#options.look,
       running: this.#running,
+      // Whether the loop works now: running, on screen, in a visible tab and not hidden.
+      inSight: this.#running && this.#inSight(),
+      hidden: this.#hidden,
       quality: {
         mode: this.#options.quality,
         pixelRatio: this.#cssSize.ratio,
@@ -1366,6 +1571,10 @@ export class Ripples extends EventTarget {
     this.#inputAbort?.abort();
     this.#resizeObserver?.disconnect();
     this.#resizeObserver = null;
+    this.#intersection?.disconnect();
+    this.#intersection = null;
+    clearTimeout(this.#detachedTimer);
+    this.#detachedTimer = 0;
     if (this.#ownsCanvas) this.#canvas?.remove();
     this.#restoreStyle();
     this.#pool?.free();

@@ -57,6 +57,9 @@ pub struct WebPool {
     /// Pool pixels per CSS pixel, so that the natural look keeps its shape on any screen and at
     /// any canvas pixel ratio.
     pixels_per_css_pixel: f64,
+    /// The page's `perturbance`: the refraction of every look but the classic one, relative to
+    /// its default (the natural look's through its wave height).
+    perturbance: f64,
     /// Steps taken by the pools this one took its water from.
     earlier_steps: u64,
     /// The frame no longer shows the water as it is (new image, look or solver): render even
@@ -117,6 +120,7 @@ impl WebPool {
             natural_lengths: [look.depth, look.clarity, look.wave_height].map(f64::from),
             gravity: f64::from(DispersiveSolver::DEFAULT_GRAVITY),
             pixels_per_css_pixel: 1.0,
+            perturbance: 1.0,
             earlier_steps: 0,
             stale: true,
             fingers: Vec::new(),
@@ -361,7 +365,7 @@ impl WebPool {
         };
         self.look.depth = scaled(depth, options::DEPTH_RANGE);
         self.look.clarity = scaled(clarity, options::CLARITY_RANGE);
-        self.look.wave_height = scaled(wave_height, options::WAVE_HEIGHT_RANGE);
+        self.look.wave_height = scaled(wave_height * self.perturbance, options::WAVE_HEIGHT_RANGE);
         self.look.validate()?;
         self.stale = true;
         Ok(())
@@ -372,15 +376,21 @@ impl WebPool {
         &self.look
     }
 
-    /// Refraction of the lit and spring looks relative to their defaults (the classic look
-    /// always refracts by exactly the height difference, as the seeds do).
+    /// Refraction of the natural, lit and spring looks relative to their defaults (the
+    /// natural look's through the height of its waves, `waveHeight` times this; the classic
+    /// look always refracts by exactly the height difference, as the original effect does).
     pub fn set_perturbance(&mut self, perturbance: f64) -> Result<(), WebError> {
-        let factor = options::perturbance(perturbance)? as f32;
+        let value = options::perturbance(perturbance)?;
+        let factor = value as f32;
+        let (refraction, spring_refraction) = (self.look.refraction, self.look.spring_refraction);
         self.look.refraction = BASE_REFRACTION * factor;
         self.look.spring_refraction = BASE_SPRING_REFRACTION * factor;
-        self.look.validate()?;
-        self.stale = true;
-        Ok(())
+        if let Err(error) = self.look.validate() {
+            (self.look.refraction, self.look.spring_refraction) = (refraction, spring_refraction);
+            return Err(error.into());
+        }
+        self.perturbance = value;
+        self.update_natural_lengths()
     }
 
     /// Mean raindrops per second.
@@ -1512,5 +1522,38 @@ mod tests {
         water.set_look("spring").unwrap();
         assert_eq!(water.look_mode(), RenderMode::Spring);
         assert!(water.set_perturbance(17.0).is_err());
+    }
+
+    #[test]
+    fn perturbance_scales_the_natural_looks_refraction() {
+        let mut water = WebPool::new(96.0, 64.0, 1.0, 1).unwrap();
+        water.advance(0).unwrap();
+        let calm = water.frame_pixels().to_vec();
+        water.drop_stone(48.0, 32.0, 8.0, 400.0).unwrap();
+        water.advance(12).unwrap();
+        let changed = |frame: &[u8]| {
+            frame
+                .chunks_exact(4)
+                .zip(calm.chunks_exact(4))
+                .filter(|(a, b)| a[..3] != b[..3])
+                .count()
+        };
+        let mut counts = Vec::new();
+        for perturbance in [0.0, 1.0, 3.0] {
+            water.set_perturbance(perturbance).unwrap();
+            water.advance(0).unwrap();
+            counts.push(changed(water.frame_pixels()));
+        }
+        let strong = water.frame_pixels().to_vec();
+        water.set_perturbance(1.0).unwrap();
+        water.advance(0).unwrap();
+        println!("natural look, pixels changed by a ring at perturbance 0, 1, 3: {counts:?}");
+        assert_eq!(counts[0], 0, "perturbance 0: a flat surface");
+        assert!(counts[1] > 200 && counts[2] > counts[1], "{counts:?}");
+        assert_ne!(water.frame_pixels(), &strong[..]);
+        assert_eq!(water.look().wave_height, Look::natural().wave_height);
+        // jquery.ripples' value is refused and changes nothing.
+        assert!(water.set_perturbance(0.04).is_err());
+        assert_eq!(water.look().wave_height, Look::natural().wave_height);
     }
 }

@@ -1,7 +1,8 @@
 //! The end-to-end test of the web build, run by `cargo test --workspace`: builds `web/dist`
 //! with `web/build.sh` and runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the
 //! demo in headless Chromium (pixels around a click, frame rate and wasm time at 1280x720,
-//! errors, destroy, time-based stepping; see that file).
+//! errors, destroy, time-based stepping; see that file), then `web/e2e/hero.mjs`, a hero page
+//! (resizes, CSS background layers, pausing out of sight, removal without destroy, start-up).
 //!
 //! It needs Chromium, Node with npm, the `playwright-core` package of `web/e2e` (`npm ci`), the
 //! `wasm32-unknown-unknown` target and the wasm-bindgen CLI of Cargo.lock's version. Without
@@ -120,4 +121,5 @@ fn the_demo_page_works_in_headless_chromium() {
     }
     run(&root, "bash", &["web/build.sh"]);
     run(&root, "node", &["web/e2e/e2e.mjs"]);
+    run(&root, "node", &["web/e2e/hero.mjs"]);
 }

@@ -1,0 +1,357 @@
+// End-to-end test of Ripples on a real hero page, in headless Chromium: a full-width <div> with
+// the coffee photograph under a dark gradient as its CSS background, white headline text over
+// it, a page that scrolls on below it. Run after web/build.sh (crates/ripples-web/tests/e2e.rs
+// runs it after e2e.mjs):
+//
+//   node web/e2e/hero.mjs
+//
+// Each check prints what it measured:
+//   - start-up: the hero before attach, at attach (the first frame, drawn in the same task) and
+//     after the first steps differ by little (mean and 99th percentile per pixel), and the
+//     page's own multi-layer background (the dark gradient over the photo) keeps its
+//     brightness: mean brightness of the hero with ripples against the browser's own drawing;
+//   - resizing: 20 height changes (a phone's URL bar) keep the water (a ring dropped before is
+//     still there after), the wasm memory does not grow from one resize to the next, and the
+//     longest gap between animation frames is reported;
+//   - out of sight: scrolled away or in a hidden tab no step is taken; back in sight there is no
+//     burst of catch-up steps;
+//   - an element removed without destroy() is noticed: loop stopped, instance destroyed, canvas
+//     gone, memory reused by the next attach;
+//   - jquery.ripples' values (drop(x, y, 20, 0.04), perturbance: 0.04) are refused with a
+//     message that says what to pass;
+//   - a pointer jump of 360 px leaves a wake that grows along the path over the next frames
+//     instead of one streak in one frame;
+//   - hide()/show(), several instances on one page, background-size: contain, a page that
+//     scrolls, background-attachment: fixed.
+// Screenshots go to target/e2e/hero/ (RIPPLES_E2E_OUT/hero to change it). Exit code 0 when
+// every check passed.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodePng, launch, requireDist, serve } from './harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.join(path.resolve(process.env.RIPPLES_E2E_OUT ?? path.join(here, '../../target/e2e')), 'hero');
+const VIEW = { width: 1280, height: 720 };
+const HERO_HEIGHT = 560;
+/** The hero: a dark gradient over the photograph, white text, then more page. */
+const HERO_PAGE = `
+  <style>
+    body { margin: 0; font-family: sans-serif; }
+    #hero { height: ${HERO_HEIGHT}px; color: white; display: flex; flex-direction: column;
+      align-items: center; justify-content: center; text-align: center;
+      background: linear-gradient(rgba(10, 10, 20, 0.62), rgba(10, 10, 20, 0.62)),
+        url(assets/coffee.jpg) center / cover no-repeat; background-color: #222; }
+    #hero h1 { font-size: 72px; margin: 0; letter-spacing: 1px; }
+    #hero p { font-size: 24px; margin: 12px 0 0; }
+    .more { height: 2400px; padding: 40px; font-size: 20px; }
+  </style>
+  <div id="hero"><h1>Fresh coffee, every morning</h1><p>Roasted in town since 1998</p></div>
+  <div class="more">The rest of the page.</div>`;
+
+const failures = [];
+function check(name, ok, detail) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+  if (!ok) failures.push(`${name}${detail ? `: ${detail}` : ''}`);
+}
+
+/** Per-pixel figures of a region of a decoded screenshot: mean brightness (Rec. 601 luma). */
+function brightness(png, region) {
+  let total = 0;
+  let count = 0;
+  for (let y = region.y; y < region.y + region.height; y++) {
+    for (let x = region.x; x < region.x + region.width; x++) {
+      const i = (y * png.width + x) * png.channels;
+      total += 0.299 * png.pixels[i] + 0.587 * png.pixels[i + 1] + 0.114 * png.pixels[i + 2];
+      count++;
+    }
+  }
+  return total / count;
+}
+
+/** How two screenshots differ in a region: mean and 99th percentile of the largest channel change. */
+function difference(a, b, region) {
+  const changes = [];
+  let total = 0;
+  for (let y = region.y; y < region.y + region.height; y++) {
+    for (let x = region.x; x < region.x + region.width; x++) {
+      const i = (y * a.width + x) * a.channels;
+      const change = Math.max(
+        Math.abs(a.pixels[i] - b.pixels[i]),
+        Math.abs(a.pixels[i + 1] - b.pixels[i + 1]),
+        Math.abs(a.pixels[i + 2] - b.pixels[i + 2]),
+      );
+      changes.push(change);
+      total += change;
+    }
+  }
+  changes.sort((p, q) => p - q);
+  return { mean: total / changes.length, p99: changes[Math.floor(changes.length * 0.99)] };
+}
+
+async function heroPage(browser, origin) {
+  const context = await browser.newContext({ viewport: VIEW, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${origin}/e2e-blank.html`);
+  await page.evaluate(async (html) => {
+    document.body.innerHTML = html;
+    window.Ripples = (await import('/ripples.js')).Ripples;
+    await Ripples.init();
+    // Every photo decoded before the first screenshot.
+    const image = new Image();
+    image.src = 'assets/coffee.jpg';
+    await image.decode();
+  }, HERO_PAGE);
+  const hero = { x: 0, y: 0, width: VIEW.width, height: HERO_HEIGHT };
+  // The text is the same in every shot; what matters is the background behind it.
+  const shot = async (name) => decodePng(await page.screenshot({ path: path.join(outDir, `${name}.png`) }));
+  const before = await shot('before-attach');
+
+  // While attach loads its image (held back 600 ms here), the page must look as it did; the
+  // first frame (drawn in the task where the canvas goes in, so no blank canvas is ever
+  // painted) is the calm water's look: the photograph seen through a little water (a faint
+  // tint of the water's colour and the sky), not a flash.
+  await page.route('**/coffee.jpg?attach', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await route.continue();
+  });
+  await page.evaluate(() => {
+    window.attaching = Ripples.attach(document.getElementById('hero'), { quality: 'high', imageUrl: 'assets/coffee.jpg?attach' }).then((r) => {
+      window.ripples = r;
+      r.pause();
+    });
+  });
+  await page.waitForTimeout(250);
+  const during = await shot('during-attach');
+  await page.evaluate(() => window.attaching);
+  const atAttach = await shot('first-frame');
+  await page.evaluate(() => window.ripples.play());
+  await page.waitForTimeout(300);
+  const running = await shot('running-calm');
+  const layers = await page.evaluate(() => ({
+    cover: document.querySelectorAll('#hero .ripples-layers').length,
+    image: getComputedStyle(document.getElementById('hero')).backgroundImage,
+  }));
+  const start = {
+    during: difference(before, during, hero),
+    first: difference(before, atAttach, hero),
+    running: difference(before, running, hero),
+  };
+  const figure = (d) => `mean ${d.mean.toFixed(2)} p99 ${d.p99}`;
+  console.log(
+    `start-up against the page before attach (levels of 255 per pixel): while attaching ${figure(start.during)}; ` +
+      `first frame ${figure(start.first)}; after 300 ms of calm water ${figure(start.running)}`,
+  );
+  check('start-up: the page looks exactly as before while attach works', start.during.mean === 0, figure(start.during));
+  check('start-up: the first frame is the page under calm water (no flash)', start.first.mean < 6 && start.first.p99 <= 10, figure(start.first));
+  check('start-up: calm running water stays so', start.running.mean < 6 && start.running.p99 <= 10, figure(start.running));
+  const light = { browser: brightness(before, hero), ripples: brightness(running, hero) };
+  console.log(`gradient over photo: mean brightness ${light.browser.toFixed(1)} drawn by the browser, ${light.ripples.toFixed(1)} with ripples`);
+  check('the dark gradient stays over the water', Math.abs(light.browser - light.ripples) < 3 && layers.cover === 1, `${JSON.stringify(light)}, ${JSON.stringify(layers)}`);
+
+  // Rain and a few drops: the picture for docs/hero-page.png.
+  await page.evaluate(() => {
+    window.ripples.set({ rain: 4 });
+    for (const [x, y] of [[300, 380], [900, 200], [1100, 450]]) window.ripples.drop(x, y, 16, 400);
+  });
+  await page.waitForTimeout(900);
+  await shot('hero-rain');
+
+  // Resizing: a ring dropped before is still there after 20 height changes, and the memory
+  // stays where the first resizes took it.
+  const resize = await page.evaluate(async (height) => {
+    const element = document.getElementById('hero');
+    const r = window.ripples;
+    r.set({ rain: 0 });
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    await wait(2500); // the rain's rings fade
+    r.drop(640, 200, 24, 3000);
+    await wait(200);
+    const memory = [Ripples.memoryBytes()];
+    let last = performance.now();
+    let longest = 0;
+    let watching = true;
+    const watch = (now) => {
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (watching) requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+    const steps = r.stats().steps;
+    for (let i = 0; i < 20; i++) {
+      element.style.height = `${i % 2 === 0 ? height + 60 : height}px`;
+      await wait(80);
+      memory.push(Ripples.memoryBytes());
+    }
+    watching = false;
+    return { memory, longest, steps: r.stats().steps - steps, kept: r.stats().quality.waterKept, size: [r.stats().width, r.stats().height] };
+  }, HERO_HEIGHT);
+  const ring = await shot('after-resizes');
+  const mib = (bytes) => (bytes / 2 ** 20).toFixed(1);
+  console.log(
+    `20 resizes: wasm memory ${resize.memory.map(mib).join(' ')} MiB; longest frame gap ` +
+      `${resize.longest.toFixed(0)} ms; ${resize.steps} steps taken meanwhile`,
+  );
+  check('resizes do not grow the wasm memory', resize.memory[20] === resize.memory[2], `${mib(resize.memory[0])} -> ${mib(resize.memory[20])} MiB`);
+  check('the water goes on through resizes', resize.kept && resize.steps > 60, JSON.stringify(resize));
+  // The ring around (640, 200) against calm running water, far from the text.
+  const around = difference(running, ring, { x: 560, y: 120, width: 160, height: 40 });
+  check('a ring dropped before the resizes is still there after them', around.mean > 4, `mean change ${around.mean.toFixed(1)} near the drop`);
+  check('the longest frame gap during the resizes', resize.longest < 250, `${resize.longest.toFixed(0)} ms`);
+
+  // Out of sight: scrolled away, no steps; back, no burst.
+  const sight = await page.evaluate(async () => {
+    const r = window.ripples;
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    window.scrollTo(0, 1780);
+    await wait(300);
+    const away = r.stats().steps;
+    await wait(1000);
+    const stepsAway = r.stats().steps - away;
+    const inSightAway = r.stats().inSight;
+    window.scrollTo(0, 0);
+    // The first frames back: at 60 steps per second, a burst would be the second away at once.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const back = r.stats().steps;
+    await wait(150);
+    const firstBack = back - away - stepsAway;
+    // A hidden tab (what the browser says when the user switches tabs).
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    const hiddenFrom = r.stats().steps;
+    await wait(600);
+    const stepsHidden = r.stats().steps - hiddenFrom;
+    delete document.visibilityState;
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const afterHidden = r.stats().steps - hiddenFrom - stepsHidden;
+    return { stepsAway, inSightAway, firstBack, stepsHidden, afterHidden };
+  });
+  console.log(
+    `out of sight: ${sight.stepsAway} steps in 1 s scrolled 1780 px away, ${sight.firstBack} in the first frames ` +
+      `back; ${sight.stepsHidden} steps in 0.6 s in a hidden tab, ${sight.afterHidden} in the first frames back`,
+  );
+  check('no steps while scrolled out of view', sight.stepsAway <= 1 && !sight.inSightAway, JSON.stringify(sight));
+  check('no burst of steps back in view', sight.firstBack <= 6, `${sight.firstBack} steps`);
+  check('no steps in a hidden tab, no burst after', sight.stepsHidden <= 1 && sight.afterHidden <= 6, JSON.stringify(sight));
+
+  // hide() / show(): the page's own background while hidden, no work; the water back after.
+  const hidden = await page.evaluate(async () => {
+    const r = window.ripples;
+    const element = document.getElementById('hero');
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    r.hide();
+    const steps = r.stats().steps;
+    const background = getComputedStyle(element).backgroundImage;
+    const canvas = getComputedStyle(element.querySelector('canvas')).display;
+    await wait(400);
+    const stepsHidden = r.stats().steps - steps;
+    r.show();
+    await wait(300);
+    return {
+      background,
+      canvas,
+      stepsHidden,
+      stepsShown: r.stats().steps - steps - stepsHidden,
+      after: getComputedStyle(element).backgroundImage,
+      hidden: r.hidden,
+    };
+  });
+  check(
+    'hide() shows the page background and stops the water; show() brings it back',
+    hidden.background.includes('coffee.jpg') && hidden.background.includes('gradient') && hidden.canvas === 'none' &&
+      hidden.stepsHidden === 0 && hidden.stepsShown > 5 && !hidden.after.includes('coffee.jpg') && !hidden.hidden,
+    JSON.stringify(hidden),
+  );
+  const shown = await shot('after-show');
+  check('after show() the hero looks as before hide()', brightness(shown, hero) - light.ripples < 3, `${brightness(shown, hero).toFixed(1)}`);
+
+  // The jquery.ripples porting traps: refused with what to pass instead.
+  const traps = await page.evaluate(async () => {
+    const r = window.ripples;
+    const message = (action) => {
+      try {
+        action();
+        return null;
+      } catch (error) {
+        return error.message;
+      }
+    };
+    let perturbance = null;
+    try {
+      await r.set({ perturbance: 0.04 });
+    } catch (error) {
+      perturbance = error.message;
+    }
+    return { drop: message(() => r.drop(100, 100, 20, 0.04)), perturbance, ok: message(() => r.drop(100, 100, 20, 36)) };
+  });
+  console.log(`drop(x, y, 20, 0.04): ${traps.drop}\nperturbance 0.04: ${traps.perturbance}`);
+  check('drop() with a jquery.ripples strength says what to pass', /0\.04/.test(traps.drop ?? '') && /36/.test(traps.drop ?? '') && traps.ok === null, traps.drop);
+  check('perturbance: 0.04 says what to pass', /0\.04/.test(traps.perturbance ?? '') && /1\.33/.test(traps.perturbance ?? ''), traps.perturbance);
+
+  // An element removed without destroy(): noticed, destroyed, its memory reused.
+  const removal = await page.evaluate(async () => {
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    const frames = () => window.ripples.stats().steps; // the hero keeps running meanwhile
+    const memory = [];
+    const results = [];
+    for (let i = 0; i < 4; i++) {
+      const box = document.createElement('div');
+      box.style.cssText = 'width:400px;height:300px;background:url(assets/coffee.jpg) center/cover';
+      document.body.prepend(box);
+      const r = await Ripples.attach(box, { quality: 'high' });
+      await wait(150);
+      const before = r.stats().steps;
+      box.remove();
+      await wait(400);
+      const whileOut = r.destroyed ? -1 : r.stats().steps - before;
+      await wait(1000);
+      let error = null;
+      try {
+        r.stats();
+      } catch (e) {
+        error = e.message;
+      }
+      results.push({ whileOut, destroyed: r.destroyed, canvas: box.querySelectorAll('canvas').length, error });
+      memory.push(Ripples.memoryBytes());
+    }
+    frames();
+    return { results, memory };
+  });
+  const first = removal.results[0];
+  console.log(`removed without destroy(): ${JSON.stringify(first)}; memory after each of 4 cycles ${removal.memory.map(mib).join(' ')} MiB`);
+  check(
+    'an element removed without destroy() stops and is destroyed',
+    removal.results.every((r) => r.whileOut === 0 && r.destroyed && r.canvas === 0 && /destroyed/.test(r.error ?? '')),
+    JSON.stringify(removal.results),
+  );
+  check('its memory is reused', removal.memory[3] === removal.memory[1], removal.memory.map(mib).join(' '));
+  check('no uncaught exception on the hero page', errors.length === 0, errors.join('; '));
+  await context.close();
+}
+
+async function main() {
+  requireDist();
+  fs.mkdirSync(outDir, { recursive: true });
+  const site = await serve();
+  const browser = await launch();
+  try {
+    await heroPage(browser, site.origin);
+  } finally {
+    await browser.close();
+    site.server.close();
+  }
+  if (failures.length) {
+    console.log(`\n${failures.length} hero page check(s) failed:\n  ${failures.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log('\nall hero page checks passed');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -492,6 +492,8 @@ export class Ripples extends EventTarget {
   #imageData = null;
   #last = new Map();
   #rebuildPending = false;
+  // The element's size changed while the loop ran: the next frame takes it (#tick).
+  #sizePending = false;
   // The resolution the pool was made with: a pool resizes in place only at the same one.
   #poolResolution = 0;
   // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
@@ -848,10 +850,10 @@ export class Ripples extends EventTarget {
    * resized in place (its water resampled, its memory reused) when the resolution is the
    * same, else a new pool that takes the old one's water.
    */
-  #build(size, where) {
+  #build(size, where, inFrame = false) {
     const options = this.#options;
     if (this.#pool && this.#poolResolution === options.resolution) {
-      this.#resizePool(size, where);
+      this.#resizePool(size, where, inFrame);
       return;
     }
     let pool;
@@ -885,8 +887,11 @@ export class Ripples extends EventTarget {
     this.#draw();
   }
 
-  /** The pool takes `size` in place, keeping its water (see #build). */
-  #resizePool(size, where) {
+  /**
+   * The pool takes `size` in place, keeping its water (see #build); `inFrame`: the frame loop
+   * renders and draws it next, in this same frame.
+   */
+  #resizePool(size, where, inFrame) {
     const pool = this.#pool;
     const cssScaleX = size.cssWidth / this.#cssSize.cssWidth;
     const cssScaleY = size.cssHeight / this.#cssSize.cssHeight;
@@ -901,6 +906,7 @@ export class Ripples extends EventTarget {
     this.#composeImage(pool, size, where);
     this.#composeObstacles(pool, size, where);
     this.#composeSky(pool);
+    if (inFrame) return;
     pool.advance(0);
     this.#draw();
   }
@@ -1045,6 +1051,8 @@ export class Ripples extends EventTarget {
       const canvas = this.#canvas;
       if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {
         this.#resize(true);
+      } else if (this.#sizePending) {
+        this.#resize(false, true);
       }
       const pool = this.#pool;
       // Times go straight into the stats arrays: a double held in a variable of code that V8
@@ -1091,7 +1099,14 @@ export class Ripples extends EventTarget {
 
   #watchSize() {
     if (this.#ownsCanvas && typeof ResizeObserver === 'function') {
-      this.#resizeObserver = new ResizeObserver(() => this.#safely(() => this.#resize(false)));
+      // While the loop runs, the next frame takes the new size (the canvas is stretched to the
+      // new box until then, for one frame) and renders it once, with its steps; otherwise now.
+      this.#resizeObserver = new ResizeObserver(() =>
+        this.#safely(() => {
+          if (this.#raf) this.#sizePending = true;
+          else this.#resize(false);
+        }),
+      );
       try {
         // Device pixels: also reports devicePixelRatio changes (zoom, another screen).
         this.#resizeObserver.observe(this.#element, { box: 'device-pixel-content-box' });
@@ -1127,8 +1142,9 @@ export class Ripples extends EventTarget {
   }
 
   /** Follows the element's size: a new pool when it changed, else (if asked) a new image. */
-  #resize(always) {
+  #resize(always, inFrame = false) {
     const where = 'Ripples.updateSize';
+    this.#sizePending = false;
     // Hidden (no size): keep the pool until the element shows again. Too large: an error.
     const size = this.#measure(where, false);
     if (!size) return;
@@ -1144,7 +1160,7 @@ export class Ripples extends EventTarget {
       this.#pool.advance(0);
       this.#draw();
     } else {
-      this.#build(size, where);
+      this.#build(size, where, inFrame);
     }
   }
 

@@ -170,16 +170,19 @@ async function heroPage(browser, origin) {
     await wait(2500); // the rain's rings fade
     r.drop(640, 200, 24, 3000);
     await wait(200);
-    const memory = [Ripples.memoryBytes()];
+    // Gaps between animation frames: 1.6 s without resizes, then the 20 resizes.
+    const gaps = [];
     let last = performance.now();
-    let longest = 0;
     let watching = true;
     const watch = (now) => {
-      longest = Math.max(longest, now - last);
+      gaps.push(now - last);
       last = now;
       if (watching) requestAnimationFrame(watch);
     };
     requestAnimationFrame(watch);
+    await wait(1600);
+    const steady = gaps.splice(0).slice(2);
+    const memory = [Ripples.memoryBytes()];
     const steps = r.stats().steps;
     for (let i = 0; i < 20; i++) {
       element.style.height = `${i % 2 === 0 ? height + 60 : height}px`;
@@ -187,15 +190,32 @@ async function heroPage(browser, origin) {
       memory.push(Ripples.memoryBytes());
     }
     watching = false;
-    return { memory, longest, steps: r.stats().steps - steps, kept: r.stats().quality.waterKept, size: [r.stats().width, r.stats().height] };
+    const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+    return {
+      memory,
+      longest: Math.max(...gaps),
+      median: median(gaps),
+      steadyLongest: Math.max(...steady),
+      steadyMedian: median(steady),
+      steps: r.stats().steps - steps,
+      kept: r.stats().quality.waterKept,
+    };
   }, HERO_HEIGHT);
   const ring = await shot('after-resizes');
   const mib = (bytes) => (bytes / 2 ** 20).toFixed(1);
   console.log(
-    `20 resizes: wasm memory ${resize.memory.map(mib).join(' ')} MiB; longest frame gap ` +
-      `${resize.longest.toFixed(0)} ms; ${resize.steps} steps taken meanwhile`,
+    `20 resizes (1280x${HERO_HEIGHT} <-> 1280x${HERO_HEIGHT + 60}): wasm memory ${resize.memory.map(mib).join(' ')} MiB; ` +
+      `frame gaps: longest ${resize.longest.toFixed(0)} ms, median ${resize.median.toFixed(0)} ms (without resizes: ` +
+      `longest ${resize.steadyLongest.toFixed(0)} ms, median ${resize.steadyMedian.toFixed(0)} ms); ${resize.steps} steps taken meanwhile`,
   );
-  check('resizes do not grow the wasm memory', resize.memory[20] === resize.memory[2], `${mib(resize.memory[0])} -> ${mib(resize.memory[20])} MiB`);
+  // A pool costs about 17 bytes per pixel (image, frame, two fields, walls): growing to a size
+  // never seen before may take that much once; after that the memory is reused.
+  const onePool = 17 * VIEW.width * (HERO_HEIGHT + 60);
+  check(
+    'resizes reuse the wasm memory (at most one pool more, once)',
+    resize.memory[20] === resize.memory[2] && resize.memory[20] - resize.memory[0] <= onePool,
+    `${mib(resize.memory[0])} -> ${mib(resize.memory[20])} MiB, one pool ${mib(onePool)} MiB`,
+  );
   check('the water goes on through resizes', resize.kept && resize.steps > 60, JSON.stringify(resize));
   // The ring around (640, 200) against calm running water, far from the text.
   const around = difference(running, ring, { x: 560, y: 120, width: 160, height: 40 });

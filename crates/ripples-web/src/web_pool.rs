@@ -645,10 +645,19 @@ impl WebPool {
         self.pool = pool;
         self.fingers.clear();
         let bytes = width as usize * height as usize * 4;
-        self.image.clear();
-        self.image.resize(bytes, 128);
-        self.frame.clear();
-        self.frame.resize(bytes, 0);
+        if bytes <= self.image.capacity() && bytes <= self.frame.capacity() {
+            self.image.clear();
+            self.image.resize(bytes, 128);
+            self.frame.clear();
+            self.frame.resize(bytes, 0);
+        } else {
+            // Larger than ever: both go before either grows, so that their two blocks (next
+            // to each other) make room for one of the new ones.
+            self.image = Vec::new();
+            self.frame = Vec::new();
+            self.image = vec![128; bytes];
+            self.frame = vec![0; bytes];
+        }
         self.update_wave_speed()?;
         self.update_gravity()?;
         self.stale = true;
@@ -708,10 +717,12 @@ impl WebPool {
 /// values), reusing their memory: a resize parks the water in the image and frame buffers,
 /// which are rewritten after it anyway.
 fn park_fields(pool: &Pool, first: &mut Vec<u8>, second: &mut Vec<u8>) {
+    let cells = pool.solver().width() as usize * pool.solver().height() as usize;
     let park = |target: &mut Vec<u8>, values: &mut dyn Iterator<Item = f32>| {
         target.clear();
-        for value in values {
-            target.extend_from_slice(&value.to_le_bytes());
+        target.resize(cells * 4, 0);
+        for (bytes, value) in target.chunks_exact_mut(4).zip(values) {
+            bytes.copy_from_slice(&value.to_le_bytes());
         }
     };
     match pool.solver() {

@@ -95,16 +95,37 @@ pub fn resample_field_by<T>(
     let step_x = per_cell(from_width, to_width, box_scale.0);
     let step_y = per_cell(from_height, to_height, box_scale.1);
     let columns: Vec<_> = (0..to_width).map(|x| taps(x, step_x, from_width)).collect();
+    // The two source rows a target row reads, each read from the source once per change
+    // (consecutive target rows mostly share them).
+    let mut rows: [(usize, Vec<f64>); 2] = [(usize::MAX, Vec::new()), (usize::MAX, Vec::new())];
+    let load = |row: &mut (usize, Vec<f64>), y: usize| {
+        if row.0 != y {
+            row.1.clear();
+            row.1
+                .extend((0..from_width).map(|x| source_at(y * from_width + x)));
+            row.0 = y;
+        }
+    };
     for (y, row) in target.chunks_exact_mut(to_width).enumerate() {
-        let rows = taps(y, step_y, from_height);
+        let vertical = taps(y, step_y, from_height).filter(|_| y > 0 && y + 1 < to_height);
+        let Some((y0, y1, wy)) = vertical else {
+            row.iter_mut().for_each(|cell| *cell = convert(0.0));
+            continue;
+        };
+        // Slot 0 holds row y0 and slot 1 row y1; moving down, the old y1 is often the new y0.
+        if rows[1].0 == y0 && rows[0].0 != y0 {
+            rows.swap(0, 1);
+        }
+        load(&mut rows[0], y0);
+        load(&mut rows[1], y1);
+        let (top, bottom) = (&rows[0].1, &rows[1].1);
         for (x, cell) in row.iter_mut().enumerate() {
-            let border = x == 0 || y == 0 || x + 1 == to_width || y + 1 == to_height;
-            let value = match (rows, columns[x]) {
-                (Some((y0, y1, wy)), Some((x0, x1, wx))) if !border => {
-                    let at = |x: usize, y: usize| source_at(y * from_width + x);
-                    let top = at(x0, y0) * (1.0 - wx) + at(x1, y0) * wx;
-                    let bottom = at(x0, y1) * (1.0 - wx) + at(x1, y1) * wx;
-                    top * (1.0 - wy) + bottom * wy
+            let border = x == 0 || x + 1 == to_width;
+            let value = match columns[x] {
+                Some((x0, x1, wx)) if !border => {
+                    let upper = top[x0] * (1.0 - wx) + top[x1] * wx;
+                    let lower = bottom[x0] * (1.0 - wx) + bottom[x1] * wx;
+                    upper * (1.0 - wy) + lower * wy
                 }
                 _ => 0.0,
             };

@@ -312,6 +312,57 @@ async function heroPage(browser, origin) {
   check('drop() with a jquery.ripples strength says what to pass', /0\.04/.test(traps.drop ?? '') && /36/.test(traps.drop ?? '') && traps.ok === null, traps.drop);
   check('perturbance: 0.04 says what to pass', /0\.04/.test(traps.perturbance ?? '') && /1\.33/.test(traps.perturbance ?? ''), traps.perturbance);
 
+  // A pointer that jumps 360 px (one pointermove): the fingertip follows it along the jump at a
+  // finger's speed, so right after the jump the far part of the path is still calm, and later
+  // the wake covers it. At 10 steps a second the steps are far apart enough to look between.
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    return window.ripples.set({ stepsPerSecond: 10 });
+  });
+  await page.waitForTimeout(2500); // earlier ripples fade
+  const trail = { x: 200, y: 420, length: 360 };
+  const calmTrail = await shot('trail-calm');
+  await page.mouse.move(trail.x, trail.y);
+  await page.mouse.down();
+  await page.mouse.move(trail.x + trail.length, trail.y, { steps: 1 });
+  await page.waitForTimeout(120);
+  const early = await shot('trail-early');
+  await page.waitForTimeout(2200);
+  const late = await shot('trail-late');
+  await page.mouse.up();
+  await page.evaluate(() => window.ripples.set({ stepsPerSecond: 60 }));
+  // The path in 40 px pieces: the share of pixels (a 24 px band around the line) that changed.
+  const pieces = (after) => {
+    const shares = [];
+    for (let from = 40; from < trail.length; from += 40) {
+      let changed = 0;
+      let count = 0;
+      for (let y = trail.y - 12; y < trail.y + 12; y++) {
+        for (let x = trail.x + from; x < trail.x + from + 40; x++) {
+          const i = (y * after.width + x) * after.channels;
+          const change = Math.max(...[0, 1, 2].map((c) => Math.abs(after.pixels[i + c] - calmTrail.pixels[i + c])));
+          count++;
+          if (change > 3) changed++;
+        }
+      }
+      shares.push(changed / count);
+    }
+    return shares;
+  };
+  const earlyShares = pieces(early);
+  const lateShares = pieces(late);
+  const percent = (list) => list.map((v) => `${Math.round(v * 100)}`).join(' ');
+  console.log(
+    `pointer jump of 360 px: changed pixels (%) along the path in 40 px pieces from 40 px: right after ` +
+      `${percent(earlyShares)}; 2.3 s later ${percent(lateShares)}`,
+  );
+  check(
+    'a 360 px pointer jump is not one streak at once',
+    earlyShares.slice(3).every((share) => share < 0.05),
+    percent(earlyShares),
+  );
+  check('the finger then leaves its wake all along the jump', lateShares.every((share) => share > 0.2), percent(lateShares));
+
   // An element removed without destroy(): noticed, destroyed, its memory reused.
   const removal = await page.evaluate(async () => {
     const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -65,10 +65,27 @@ pub struct WebPool {
     /// The frame no longer shows the water as it is (new image, look or solver): render even
     /// if no step is due.
     stale: bool,
-    /// The fingertips following pointers: the page's handle and the pool's body.
-    fingers: Vec<(u32, BodyId)>,
+    /// The fingertips following pointers.
+    fingers: Vec<Finger>,
     /// The handle the next fingertip gets.
     next_finger: u32,
+}
+
+/// The fastest a fingertip moves through the water, in CSS pixels per step (1440 pixels a second
+/// at 60 steps a second: a quick swipe). A pointer event can jump much further (a fast flick, a
+/// busy page that skipped frames, a pointer that left and came back): the finger then follows
+/// it along the jump at this speed over the next steps, leaving the wake a finger drawn that
+/// way would, instead of pressing the whole jump in one step as one long brushed streak.
+pub const FINGER_SPEED: f64 = 24.0;
+
+/// A fingertip following a pointer: the page's handle, the pool's body, where the body is and
+/// where the pointer is (pool pixels).
+#[derive(Debug, Clone, Copy)]
+struct Finger {
+    handle: u32,
+    body: BodyId,
+    at: (f32, f32),
+    target: (f32, f32),
 }
 
 /// Checks a pool size in pixels against the page limits, naming the size and the limit.
@@ -520,32 +537,63 @@ impl WebPool {
             .add_body(Body::fingertip(x, y, radius, strength)?)?;
         let handle = self.next_finger;
         self.next_finger = self.next_finger.wrapping_add(1);
-        self.fingers.push((handle, body));
+        self.fingers.push(Finger {
+            handle,
+            body,
+            at: (x, y),
+            target: (x, y),
+        });
         Ok(handle)
     }
 
-    /// Moves a fingertip to `(x, y)`: the next steps press all along the way, at the pointer's
-    /// speed. `false` for a handle this pool does not have (lifted, or made by an earlier pool
-    /// of the element), so the page can put a new one in.
+    /// Moves a fingertip towards `(x, y)`: the next steps carry it there along a straight line
+    /// at the pointer's speed, up to [`FINGER_SPEED`] CSS pixels a step, pressing all along the
+    /// way. `false` for a handle this pool does not have (lifted, or made by an earlier pool of
+    /// the element), so the page can put a new one in.
     pub fn move_finger(&mut self, finger: u32, x: f64, y: f64) -> Result<bool, WebError> {
         let (x, y) = (self.near_pool("x", x)?, self.near_pool("y", y)?);
-        let Some(&(_, body)) = self.fingers.iter().find(|(handle, _)| *handle == finger) else {
+        let Some(finger) = self.fingers.iter_mut().find(|f| f.handle == finger) else {
             return Ok(false);
         };
-        self.pool.set_body_position(body, x, y)?;
+        finger.target = (x, y);
         Ok(true)
+    }
+
+    /// Where fingertip `finger` is now (pool pixels), `None` for an unknown handle.
+    pub fn finger_position(&self, finger: u32) -> Option<(f32, f32)> {
+        self.fingers
+            .iter()
+            .find(|f| f.handle == finger)
+            .map(|f| f.at)
+    }
+
+    /// Carries every fingertip one step towards its pointer, at most [`FINGER_SPEED`] CSS pixels.
+    fn move_fingers(&mut self) -> Result<(), WebError> {
+        let reach = (FINGER_SPEED * self.pixels_per_css_pixel) as f32;
+        for finger in &mut self.fingers {
+            let (dx, dy) = (finger.target.0 - finger.at.0, finger.target.1 - finger.at.1);
+            let distance = dx.hypot(dy);
+            if distance == 0.0 {
+                continue;
+            }
+            finger.at = if distance <= reach {
+                finger.target
+            } else {
+                let part = reach / distance;
+                (finger.at.0 + dx * part, finger.at.1 + dy * part)
+            };
+            self.pool
+                .set_body_position(finger.body, finger.at.0, finger.at.1)?;
+        }
+        Ok(())
     }
 
     /// Takes a fingertip out of the water (the waves it made go on); an unknown handle does
     /// nothing.
     pub fn lift_finger(&mut self, finger: u32) {
-        if let Some(index) = self
-            .fingers
-            .iter()
-            .position(|(handle, _)| *handle == finger)
-        {
-            let (_, body) = self.fingers.swap_remove(index);
-            self.pool.remove_body(body);
+        if let Some(index) = self.fingers.iter().position(|f| f.handle == finger) {
+            let finger = self.fingers.swap_remove(index);
+            self.pool.remove_body(finger.body);
         }
     }
 
@@ -687,6 +735,7 @@ impl WebPool {
             for stone in self.rain.stones(width, height) {
                 self.pool.drop(stone)?;
             }
+            self.move_fingers()?;
             if step + 1 < steps {
                 self.pool.step();
             } else {
@@ -1095,7 +1144,7 @@ mod tests {
                     .move_finger(finger, 10.0 + 12.0 * k as f64, 30.0)
                     .unwrap()
             );
-            water.pool.step();
+            water.advance(1).unwrap();
         }
         let heights = match water.pool().solver().heights() {
             ripples::Heights::F32(h) => h.to_vec(),
@@ -1113,13 +1162,64 @@ mod tests {
         assert!(water.add_finger(1.0, 1.0, 3.0, -1.0).is_err());
         let far = water.add_finger(80.0, 30.0, 3.0, 48.0).unwrap();
         water.move_finger(far, 1e12, -1e12).unwrap();
-        for _ in 0..10 {
-            water.pool.step();
-        }
+        water.advance(10).unwrap();
         let ripples::Heights::F32(heights) = water.pool().solver().heights() else {
             unreachable!()
         };
         assert!(heights.iter().all(|h| h.is_finite() && h.abs() < 1e5));
+    }
+
+    #[test]
+    fn a_pointer_jump_is_followed_at_a_fingers_speed_not_stamped_at_once() {
+        // A pointer that jumps 360 CSS pixels in one event, at 1 and 2 pool pixels per CSS pixel.
+        for ratio in [1.0, 2.0] {
+            let (width, row) = (480.0 * ratio, 40.0 * ratio);
+            let mut water = WebPool::new(width, 80.0 * ratio, 1.0, 1).unwrap();
+            water.set_pixels_per_css_pixel(ratio).unwrap();
+            let start = 40.0 * ratio;
+            let finger = water.add_finger(start, row, 4.0 * ratio, 48.0).unwrap();
+            water.advance(1).unwrap();
+            water
+                .move_finger(finger, start + 360.0 * ratio, row)
+                .unwrap();
+            // How far along the row (in CSS pixels from the start) the water moved.
+            let reach = |water: &WebPool| {
+                let h = heights(water);
+                let columns = water.grid_width() as usize;
+                let line = &h[row as usize * columns..(row as usize + 1) * columns];
+                let last = (0..columns)
+                    .rev()
+                    .find(|&x| line[x].abs() > 1e-3)
+                    .unwrap_or(0);
+                (last as f64 - start) / ratio
+            };
+            let mut reached = Vec::new();
+            for steps in [1, 4, 10] {
+                let before = water.steps();
+                water.advance(steps).unwrap();
+                let (x, _) = water.finger_position(finger).unwrap();
+                let travelled = (f64::from(x) - start) / ratio;
+                reached.push((water.steps() - before, travelled, reach(&water)));
+            }
+            println!(
+                "ratio {ratio}: a 360 px jump, after 1, 5 and 15 steps: finger at {:.0}, {:.0}, \
+                 {:.0} CSS px; water moved up to {:.0}, {:.0}, {:.0} CSS px along the path",
+                reached[0].1, reached[1].1, reached[2].1, reached[0].2, reached[1].2, reached[2].2
+            );
+            // One step: one finger's stride (plus its radius and the step's spread), not 360 px.
+            assert!(
+                (reached[0].1 - FINGER_SPEED).abs() < 0.01,
+                "{reached:?}"
+            );
+            assert!(reached[0].2 < FINGER_SPEED + 12.0, "{reached:?}");
+            assert!(
+                reached[1].2 > reached[0].2 + 3.0 * FINGER_SPEED - 12.0,
+                "{reached:?}"
+            );
+            // Fifteen steps: 15 x 24 = 360, the finger is there and the wake covers the path.
+            assert_eq!(reached[2].1, 360.0, "{reached:?}");
+            assert!(reached[2].2 >= 360.0, "{reached:?}");
+        }
     }
 
     #[test]

@@ -311,6 +311,7 @@ function layerStyle(element, index) {
     size: pick(style.backgroundSize),
     position: pick(style.backgroundPosition),
     repeat: pick(style.backgroundRepeat),
+    attachment: pick(style.backgroundAttachment),
   };
 }
 
@@ -494,6 +495,10 @@ export class Ripples extends EventTarget {
   #rebuildPending = false;
   // The element's size changed while the loop ran: the next frame takes it (#tick).
   #sizePending = false;
+  // The image is laid out on the viewport (background-attachment: fixed), and the page
+  // scrolled since it was read: the next frame reads it again.
+  #fixedImage = false;
+  #imagePending = false;
   // The resolution the pool was made with: a pool resizes in place only at the same one.
   #poolResolution = 0;
   // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
@@ -957,18 +962,32 @@ export class Ripples extends EventTarget {
     const context = scratchContext(width, height);
     let place = null;
     // Where CSS put the element's background image, if it had one; else a cover fit.
+    this.#fixedImage = false;
     if (this.#cssImage) {
       const layer = layerStyle(this.#element, this.#cssImage.index);
+      // background-attachment: fixed lays the image out on the viewport, where it stays as the
+      // page scrolls: the water's picture is that part of it behind the element, read again
+      // when the page scrolls (#watchScroll).
+      const fixed = layer.attachment === 'fixed';
+      const area = fixed
+        ? { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight }
+        : { width: cssWidth, height: cssHeight };
       try {
         place = backgroundLayout(
-          cssWidth,
-          cssHeight,
+          area.width,
+          area.height,
           image.naturalWidth,
           image.naturalHeight,
           layer.size,
           layer.position,
           layer.repeat,
         );
+        if (fixed) {
+          const rect = this.#element.getBoundingClientRect();
+          place[0] -= rect.left + this.#element.clientLeft;
+          place[1] -= rect.top + this.#element.clientTop;
+          this.#fixedImage = true;
+        }
       } catch (error) {
         console.warn(`Ripples: ${messageOf(error)}; the image covers the element instead`);
       }
@@ -1053,6 +1072,9 @@ export class Ripples extends EventTarget {
         this.#resize(true);
       } else if (this.#sizePending) {
         this.#resize(false, true);
+      } else if (this.#imagePending) {
+        this.#imagePending = false;
+        this.#composeImage(this.#pool, this.#cssSize, 'Ripples (background-attachment: fixed)');
       }
       const pool = this.#pool;
       // Times go straight into the stats arrays: a double held in a variable of code that V8
@@ -1370,6 +1392,21 @@ export class Ripples extends EventTarget {
     document.addEventListener('visibilitychange', () => this.#safely(() => this.#wake()), {
       signal: this.#abort.signal,
     });
+    // A fixed background moves against the element as anything scrolls or the window resizes.
+    const moved = () =>
+      this.#safely(() => {
+        if (!this.#fixedImage) return;
+        if (this.#raf) {
+          this.#imagePending = true;
+        } else if (!this.#hidden) {
+          this.#composeImage(this.#pool, this.#cssSize, 'Ripples (background-attachment: fixed)');
+          this.#pool.advance(0);
+          this.#draw();
+        }
+      });
+    const options = { signal: this.#abort.signal, passive: true, capture: true };
+    document.addEventListener('scroll', moved, options);
+    window.addEventListener('resize', moved, options);
   }
 
   /**

@@ -2,7 +2,8 @@
 //
 //   import { Ripples } from './ripples.js';
 //   const r = await Ripples.attach(element, { dropRadius: 12, rain: 2 });
-//   r.drop(x, y, radius, strength); r.pause(); r.play(); r.set({...}); r.updateSize(); r.destroy();
+//   r.drop(x, y, radius, strength); r.pause(); r.play(); r.hide(); r.show(); r.set({...});
+//   r.updateSize(); r.destroy();
 //
 // This module is the page side of the `ripples-web` crate: it loads the wasm module once (one
 // fetch, shared by every instance), finds the element's image (the `imageUrl` option, else its
@@ -10,7 +11,11 @@
 // element's size, CSS background and devicePixelRatio (or draws into the element when it is a
 // <canvas>), loads the natural look's sky picture (the `skyUrl` option) once and hands it to
 // every pool it makes, turns pointer and touch input into stones and fingertips moving through
-// the water (which leave wakes), and runs one requestAnimationFrame loop per instance. The
+// the water (which leave wakes), and runs one requestAnimationFrame loop per instance, which
+// rests while nobody can see the element (scrolled away, a hidden tab, hide()) and ends by
+// itself when the element leaves the document for good. The CSS background layers over the
+// image (a dark gradient over a hero photo) stay the browser's to draw, over the water; a
+// resize keeps the pool, its water resampled, in the memory it had. The
 // water itself (solvers, rendering, the time-based step clock, option checks, the CSS
 // background arithmetic) is Rust; each frame is one call into it and one putImageData of a
 // view into the wasm memory, with no copy between.
@@ -37,7 +42,11 @@ const DEFAULTS = Object.freeze({
   resolution: 1,
   /** Radius of the pointer's stones, in CSS pixels. */
   dropRadius: 12,
-  /** Refraction of the lit and spring looks relative to their default (0: the image does not move). */
+  /**
+   * Refraction of the natural (through its wave height), lit and spring looks relative to their
+   * default: 0 (the image does not move) or 0.2 to 16. Values below 0.2 are jquery.ripples'
+   * scale (its default 0.03) and are refused with their equivalent here (theirs / 0.03).
+   */
   perturbance: 1,
   /** Whether pointer and touch input make ripples. */
   interactive: true,
@@ -1541,7 +1550,8 @@ export class Ripples extends EventTarget {
    * Frame rate and cost over the last second: `fps` (frames the loop ran per second),
    * `stepRenderMs` (mean time in wasm per drawn frame: the solver steps and the render),
    * `drawMs` (mean putImageData time), the pool's size, grid, steps, walls, backend, solver
-   * and look, and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
+   * and look, `running` (not paused), `inSight` (running and seen: on screen, the tab
+   * visible, not hidden; the loop works only then), `hidden` (hide()), and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
    * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
    * whose size is the page's) and `waterKept` (whether the last new pool took the water of the

@@ -178,13 +178,13 @@ async function heroPage(browser, origin) {
   console.log(`gradient over photo: mean brightness ${light.browser.toFixed(1)} drawn by the browser, ${light.ripples.toFixed(1)} with ripples`);
   check('the dark gradient stays over the water', Math.abs(light.browser - light.ripples) < 3 && layers.cover === 1, `${JSON.stringify(light)}, ${JSON.stringify(layers)}`);
 
-  // Rain and a few drops: the picture for docs/hero-page.png.
+  // Rain and a few drops: the picture for docs/hero-page.png (the hero alone, hero-page.png).
   await page.evaluate(() => {
-    window.ripples.set({ rain: 4 });
-    for (const [x, y] of [[300, 380], [900, 200], [1100, 450]]) window.ripples.drop(x, y, 16, 400);
+    window.ripples.set({ rain: 6 });
+    for (const [x, y] of [[300, 400], [960, 170], [1120, 450]]) window.ripples.drop(x, y, 20, 600);
   });
-  await page.waitForTimeout(900);
-  await shot('hero-rain');
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: path.join(outDir, 'hero-page.png'), clip: hero });
 
   // Resizing: a ring dropped before is still there after 20 height changes, and the memory
   // stays where the first resizes took it.
@@ -551,6 +551,40 @@ async function layouts(browser, origin) {
     'several instances on a page: those in view run, the one out of view rests',
     steps.contain > 20 && steps.fixed > 20 && steps.second > 20 && steps.far === 0,
     JSON.stringify(steps),
+  );
+  // hide()/show() on a <canvas> given to attach: cleared and resting, then drawn again.
+  const canvas = await page.evaluate(async () => {
+    const element = document.createElement('canvas');
+    element.width = 200;
+    element.height = 100;
+    document.body.prepend(element);
+    window.scrollTo(0, 0);
+    const r = await Ripples.attach(element);
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    const opaque = () => {
+      const context = element.getContext('2d');
+      const { data } = context.getImageData(0, 0, 200, 100);
+      let count = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) count++;
+      return count;
+    };
+    await wait(200);
+    const shown = opaque();
+    r.hide();
+    const steps = r.stats().steps;
+    await wait(300);
+    const hidden = { opaque: opaque(), steps: r.stats().steps - steps };
+    r.show();
+    await wait(300);
+    const again = { opaque: opaque(), steps: r.stats().steps - steps };
+    r.destroy();
+    element.remove();
+    return { shown, hidden, again };
+  });
+  check(
+    'hide()/show() on a <canvas>: cleared and resting, then drawn and running',
+    canvas.shown === 20000 && canvas.hidden.opaque === 0 && canvas.hidden.steps === 0 && canvas.again.opaque === 20000 && canvas.again.steps > 5,
+    JSON.stringify(canvas),
   );
   check('no uncaught exception on the layouts page', errors.length === 0, errors.join('; '));
   await context.close();

@@ -1207,10 +1207,7 @@ mod tests {
                 reached[0].1, reached[1].1, reached[2].1, reached[0].2, reached[1].2, reached[2].2
             );
             // One step: one finger's stride (plus its radius and the step's spread), not 360 px.
-            assert!(
-                (reached[0].1 - FINGER_SPEED).abs() < 0.01,
-                "{reached:?}"
-            );
+            assert!((reached[0].1 - FINGER_SPEED).abs() < 0.01, "{reached:?}");
             assert!(reached[0].2 < FINGER_SPEED + 12.0, "{reached:?}");
             assert!(
                 reached[1].2 > reached[0].2 + 3.0 * FINGER_SPEED - 12.0,

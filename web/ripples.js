@@ -1453,12 +1453,14 @@ export class Ripples extends EventTarget {
   }
 
   /**
-   * Changes options. Bad values throw before anything changes. Returns a promise that settles
-   * once a new image, obstacles image or sky picture has loaded (at once otherwise); if one
-   * fails, the promise rejects, an `error` event fires, and the previous one stays.
+   * Changes options: set({ name: value, ... }), or set(name, value) as jquery.ripples' 'set'
+   * does. Bad values throw before anything changes. Returns a promise that settles once a new
+   * image, obstacles image or sky picture has loaded (at once otherwise); if one fails, the
+   * promise rejects, an `error` event fires, and the previous one stays.
    */
-  set(changes) {
+  set(changes, value) {
     this.#alive('set');
+    if (typeof changes === 'string') changes = { [changes]: value };
     const where = 'Ripples.set';
     const previous = this.#options;
     const options = checkOptions(previous, changes, where);

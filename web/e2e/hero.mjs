@@ -349,11 +349,33 @@ async function heroPage(browser, origin) {
     } catch (error) {
       perturbance = error.message;
     }
-    return { drop: message(() => r.drop(100, 100, 20, 0.04)), perturbance, ok: message(() => r.drop(100, 100, 20, 36)) };
+    let resolution = null;
+    try {
+      await r.set('resolution', 256);
+    } catch (error) {
+      resolution = error.message;
+    }
+    // jquery.ripples' set(name, value) form, with the converted value, works.
+    await r.set('perturbance', 1.33);
+    const converted = r.options.perturbance;
+    await r.set({ perturbance: 1 });
+    return {
+      drop: message(() => r.drop(100, 100, 20, 0.04)),
+      perturbance,
+      resolution,
+      converted,
+      ok: message(() => r.drop(100, 100, 20, 36)),
+    };
   });
   console.log(`drop(x, y, 20, 0.04): ${traps.drop}\nperturbance 0.04: ${traps.perturbance}`);
   check('drop() with a jquery.ripples strength says what to pass', /0\.04/.test(traps.drop ?? '') && /36/.test(traps.drop ?? '') && traps.ok === null, traps.drop);
-  check('perturbance: 0.04 says what to pass', /0\.04/.test(traps.perturbance ?? '') && /1\.33/.test(traps.perturbance ?? ''), traps.perturbance);
+  check(
+    'perturbance: 0.04 says what to pass, and set(name, value) takes it',
+    /0\.04/.test(traps.perturbance ?? '') && /1\.33/.test(traps.perturbance ?? '') && traps.converted === 1.33,
+    traps.perturbance,
+  );
+  console.log(`resolution 256: ${traps.resolution}`);
+  check("jquery.ripples' resolution says what to pass", /for a 1280 px wide element, 5\)$/.test(traps.resolution ?? ''), traps.resolution);
 
   // A pointer that jumps 360 px (one pointermove): the fingertip follows it along the jump at a
   // finger's speed, so right after the jump the far part of the path is still calm, and later

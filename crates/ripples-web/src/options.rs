@@ -240,8 +240,22 @@ pub fn whole(name: &str, value: f64, min: u32, max: u32) -> Result<u32, WebError
 }
 
 /// Element pixels per simulation cell along each axis (the core's simulation scale).
+///
+/// jquery.ripples' `resolution` is another quantity (the simulation's width in cells, 256 by
+/// default): a whole number above the range gets a message that says how to convert it.
 pub fn resolution(value: f64) -> Result<u32, WebError> {
-    whole("resolution", value, 1, MAX_SIM_SCALE)
+    whole("resolution", value, 1, MAX_SIM_SCALE).map_err(|error| {
+        if value.fract() == 0.0 && value > f64::from(MAX_SIM_SCALE) && value <= 4096.0 {
+            WebError(format!(
+                "{error}; jquery.ripples' resolution ({value}) is the simulation's width in \
+                 cells, here it is element pixels per cell: pass the element's width divided \
+                 by {value} (for a 1280 px wide element, {})",
+                (1280.0 / value).round().clamp(1.0, f64::from(MAX_SIM_SCALE))
+            ))
+        } else {
+            error
+        }
+    })
 }
 
 /// Radius of the stones the pointer drops, in CSS pixels.
@@ -462,6 +476,14 @@ mod tests {
                 "{message}"
             );
         }
+        // jquery.ripples' resolution: what to pass instead.
+        let message = check("resolution", OptionValue::Number(256.0)).unwrap_err();
+        println!("{message}");
+        assert!(
+            message.starts_with("resolution must be a whole number from 1 to 16, got 256; ")
+                && message.ends_with("(for a 1280 px wide element, 5)"),
+            "{message}"
+        );
         assert_eq!(
             check("resolution", OptionValue::Text("2".into())).unwrap_err(),
             "resolution must be a number, got '2'"

@@ -976,7 +976,7 @@ export class Ripples extends EventTarget {
       const layer = layerStyle(this.#element, this.#cssImage.index);
       // background-attachment: fixed lays the image out on the viewport, where it stays as the
       // page scrolls: the water's picture is that part of it behind the element, read again
-      // when the page scrolls (#watchScroll).
+      // when the page scrolls (see #watchSight).
       const fixed = layer.attachment === 'fixed';
       const area = fixed
         ? { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight }
@@ -1080,10 +1080,11 @@ export class Ripples extends EventTarget {
       if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {
         this.#resize(true);
       } else if (this.#sizePending) {
-        this.#resize(false, true);
+        // A size beyond the limits is an error event; the water goes on at the size it had.
+        this.#safely(() => this.#resize(false, true));
       } else if (this.#imagePending) {
         this.#imagePending = false;
-        this.#composeImage(this.#pool, this.#cssSize, 'Ripples (background-attachment: fixed)');
+        this.#safely(() => this.#composeImage(this.#pool, this.#cssSize, 'Ripples (background-attachment: fixed)'));
       }
       const pool = this.#pool;
       // Times go straight into the stats arrays: a double held in a variable of code that V8
@@ -1305,8 +1306,7 @@ export class Ripples extends EventTarget {
     this.#alive('pause');
     this.#running = false;
     frameCosts.delete(this);
-    if (this.#raf) cancelAnimationFrame(this.#raf);
-    this.#raf = 0;
+    if (this.#raf) this.#stopLoop();
   }
 
   /**
@@ -1376,10 +1376,16 @@ export class Ripples extends EventTarget {
       this.#pool.resetClock();
       this.#raf = requestAnimationFrame(this.#tick);
     } else if (!run && this.#raf) {
-      cancelAnimationFrame(this.#raf);
-      this.#raf = 0;
-      frameCosts.delete(this);
+      this.#stopLoop();
     }
+  }
+
+  /** Stops the frame loop; a size change it was to take is taken now. */
+  #stopLoop() {
+    cancelAnimationFrame(this.#raf);
+    this.#raf = 0;
+    frameCosts.delete(this);
+    if (this.#sizePending) this.#safely(() => this.#resize(false));
   }
 
   /** Follows whether the element is on screen and the tab visible, and its removal. */

@@ -250,7 +250,9 @@ pub fn resolution(value: f64) -> Result<u32, WebError> {
                 "{error}; jquery.ripples' resolution ({value}) is the simulation's width in \
                  cells, here it is element pixels per cell: pass the element's width divided \
                  by {value} (for a 1280 px wide element, {})",
-                (1280.0 / value).round().clamp(1.0, f64::from(MAX_SIM_SCALE))
+                (1280.0 / value)
+                    .round()
+                    .clamp(1.0, f64::from(MAX_SIM_SCALE))
             ))
         } else {
             error

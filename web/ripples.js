@@ -2,7 +2,8 @@
 //
 //   import { Ripples } from './ripples.js';
 //   const r = await Ripples.attach(element, { dropRadius: 12, rain: 2 });
-//   r.drop(x, y, radius, strength); r.pause(); r.play(); r.set({...}); r.updateSize(); r.destroy();
+//   r.drop(x, y, radius, strength); r.pause(); r.play(); r.hide(); r.show(); r.set({...});
+//   r.updateSize(); r.destroy();
 //
 // This module is the page side of the `ripples-web` crate: it loads the wasm module once (one
 // fetch, shared by every instance), finds the element's image (the `imageUrl` option, else its
@@ -10,7 +11,11 @@
 // element's size, CSS background and devicePixelRatio (or draws into the element when it is a
 // <canvas>), loads the natural look's sky picture (the `skyUrl` option) once and hands it to
 // every pool it makes, turns pointer and touch input into stones and fingertips moving through
-// the water (which leave wakes), and runs one requestAnimationFrame loop per instance. The
+// the water (which leave wakes), and runs one requestAnimationFrame loop per instance, which
+// rests while nobody can see the element (scrolled away, a hidden tab, hide()) and ends by
+// itself when the element leaves the document for good. The CSS background layers over the
+// image (a dark gradient over a hero photo) stay the browser's to draw, over the water; a
+// resize keeps the pool, its water resampled, in the memory it had. The
 // water itself (solvers, rendering, the time-based step clock, option checks, the CSS
 // background arithmetic) is Rust; each frame is one call into it and one putImageData of a
 // view into the wasm memory, with no copy between.
@@ -46,7 +51,11 @@ const DEFAULTS = Object.freeze({
   resolution: 1,
   /** Radius of the pointer's stones, in CSS pixels. */
   dropRadius: 12,
-  /** Refraction of the lit and spring looks relative to their default (0: the image does not move). */
+  /**
+   * Refraction of the natural (through its wave height), lit and spring looks relative to their
+   * default: 0 (the image does not move) or 0.2 to 16. Values below 0.2 are jquery.ripples'
+   * scale (its default 0.03) and are refused with their equivalent here (theirs / 0.03).
+   */
   perturbance: 1,
   /** Whether pointer and touch input make ripples. */
   interactive: true,
@@ -131,11 +140,17 @@ const DRAG_STRENGTH = 48;
 const PRESS_STRENGTH = 128;
 const PRESS_RADIUS = 1.5;
 const DEFAULT_DROP_STRENGTH = 96;
+// jquery.ripples' strengths run from 0 to 1 (its click is 0.14 at 1.5 times the drop radius,
+// where ours is PRESS_STRENGTH 128): theirs times this is ours. A strength below 1 here would
+// round to nothing, so drop() refuses one with this conversion rather than do nothing.
+const JQUERY_STRENGTH_SCALE = 900;
 // What WasmPool.frameStatus returns (a number, so that the frame loop allocates nothing).
 const FRAME_DRAWN = 1;
 const FRAME_FAILED = 2;
 // Frames kept for stats(): a little over a second at 144 Hz.
 const STATS_FRAMES = 256;
+// How long an element may stay out of the document before its ripples destroy themselves.
+const DETACHED_GRACE_MS = 1000;
 const STATS_WINDOW_MS = 1000;
 
 // quality: 'auto'. Each window of at least QUALITY_WINDOW_MS and QUALITY_WINDOW_FRAMES frames
@@ -235,7 +250,7 @@ function splitLayers(value) {
   return layers;
 }
 
-/** The first url() layer of the element's CSS background: its URL and layout strings. */
+/** The first url() layer of the element's CSS background: its URL and index among the layers. */
 function cssBackground(element) {
   const style = getComputedStyle(element);
   const layers = splitLayers(style.backgroundImage);
@@ -245,6 +260,37 @@ function cssBackground(element) {
   if (!match) return null;
   const url = (match[1] ?? match[2] ?? match[3]).replace(/\\(.)/g, '$1');
   return { url, index };
+}
+
+/**
+ * The per-layer background properties: a layer's value is item `index % length` of each
+ * comma-separated list (CSS repeats a short list).
+ */
+const LAYER_PROPERTIES = [
+  'background-image',
+  'background-size',
+  'background-position',
+  'background-repeat',
+  'background-origin',
+  'background-clip',
+  'background-attachment',
+  'background-blend-mode',
+];
+
+/**
+ * The computed background layers `from` to `to` (exclusive) of `style` as declarations, each
+ * property's list cut to those layers; null for no layer.
+ */
+function layerDeclarations(style, from, to) {
+  if (to <= from) return null;
+  const declarations = {};
+  for (const name of LAYER_PROPERTIES) {
+    const list = splitLayers(style.getPropertyValue(name));
+    const picked = [];
+    for (let i = from; i < to; i++) picked.push(list[i % list.length]);
+    declarations[name] = picked.join(', ');
+  }
+  return declarations;
 }
 
 /** The computed size, position and repeat of background layer `index`. */
@@ -258,6 +304,7 @@ function layerStyle(element, index) {
     size: pick(style.backgroundSize),
     position: pick(style.backgroundPosition),
     repeat: pick(style.backgroundRepeat),
+    attachment: pick(style.backgroundAttachment),
   };
 }
 
@@ -442,6 +489,14 @@ export class Ripples extends EventTargetBase {
   #imageData = null;
   #last = new Map();
   #rebuildPending = false;
+  // The element's size changed while the loop ran: the next frame takes it (#tick).
+  #sizePending = false;
+  // The image is laid out on the viewport (background-attachment: fixed), and the page
+  // scrolled since it was read: the next frame reads it again.
+  #fixedImage = false;
+  #imagePending = false;
+  // The resolution the pool was made with: a pool resizes in place only at the same one.
+  #poolResolution = 0;
   // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
   #requests = { image: 0, obstacles: 0, sky: 0 };
   #statTimes = new Float64Array(STATS_FRAMES);
@@ -459,6 +514,17 @@ export class Ripples extends EventTargetBase {
   #qualityRetryAt = 0;
   #qualityRetryMs = QUALITY_RETRY_MS;
   #waterKept = true;
+  // Out of sight (IntersectionObserver) or in a hidden tab, the frame loop stops: no steps,
+  // no renders; back in sight it starts on a new time base, so there is no burst of steps.
+  #onScreen = true;
+  #intersection = null;
+  // hide(): the element shows its own background and the loop stops until show().
+  #hidden = false;
+  // The background layers the browser keeps drawing above the water (those over the image).
+  #layersAbove = null;
+  // Taken out of the document without destroy(): destroyed after DETACHED_GRACE_MS unless
+  // it is put back (a framework moving it takes it out and puts it back in one task).
+  #detachedTimer = 0;
 
   /** Use `Ripples.attach`. */
   constructor(token, element, options, exports) {
@@ -592,6 +658,7 @@ export class Ripples extends EventTargetBase {
     if (this.#ownsCanvas) this.#hideBackground();
     if (options.interactive) this.#listenToInput();
     this.#watchSize();
+    this.#watchSight();
     this.play();
   }
 
@@ -750,11 +817,49 @@ export class Ripples extends EventTargetBase {
     this.#canvas = canvas;
   }
 
+  /**
+   * Takes the image's background layer, and those under it, off the element (the canvas shows
+   * them, under the water), and hands the layers over it (a dark gradient over a hero photo,
+   * a logo) to an element of their own above the canvas, which the browser draws as it drew
+   * them. Lists stay aligned: the layers taken off become `none` in the element's
+   * background-image, so every other background property still names the same layer. Reads
+   * the page's own background afresh each time (attach, show(), updateSize()).
+   */
   #hideBackground() {
-    this.#element.style.setProperty('background-image', 'none', 'important');
+    const element = this.#element;
+    const [saved, priority] = this.#savedStyle['background-image'];
+    if (saved) element.style.setProperty('background-image', saved, priority);
+    else element.style.removeProperty('background-image');
+    const computed = getComputedStyle(element);
+    const layers = splitLayers(computed.backgroundImage);
+    // Layer 0 is the top one. The image's layer and those above it go from the element, whose
+    // background is under the canvas; those below the image stay (the canvas is transparent
+    // where the image does not reach). Without a CSS image every layer goes: the canvas covers
+    // the element with imageUrl's image or the built-in tiles.
+    const index = this.#cssImage ? this.#cssImage.index : layers.length;
+    // The layers above the image are drawn over the canvas by an element of their own (read
+    // before the element's style changes: a computed style is live).
+    const above = this.#cssImage ? layerDeclarations(computed, 0, index) : null;
+    const kept = layers.map((layer, i) => (i <= index ? 'none' : layer));
+    element.style.setProperty('background-image', kept.every((l) => l === 'none') ? 'none' : kept.join(', '), 'important');
+    this.#layersAbove?.remove();
+    this.#layersAbove = null;
+    if (above && layers.slice(0, index).some((layer) => layer !== 'none')) {
+      const cover = document.createElement('div');
+      cover.className = 'ripples-layers';
+      cover.setAttribute('aria-hidden', 'true');
+      cover.style.cssText =
+        'position:absolute;left:0;top:0;width:100%;height:100%;z-index:-1;' +
+        'pointer-events:none;display:block;margin:0;padding:0;border:0';
+      for (const [name, value] of Object.entries(above)) cover.style.setProperty(name, value);
+      this.#canvas.after(cover);
+      this.#layersAbove = cover;
+    }
   }
 
   #restoreStyle() {
+    this.#layersAbove?.remove();
+    this.#layersAbove = null;
     if (!this.#savedStyle) return;
     for (const [name, [value, priority]] of Object.entries(this.#savedStyle)) {
       if (value) this.#element.style.setProperty(name, value, priority);
@@ -763,9 +868,17 @@ export class Ripples extends EventTargetBase {
     this.#savedStyle = null;
   }
 
-  /** A new pool for `size`, configured, with the image, walls and sky drawn into it. */
-  #build(size, where) {
+  /**
+   * A pool for `size`, configured, with the image, walls and sky drawn into it: the same pool
+   * resized in place (its water resampled, its memory reused) when the resolution is the
+   * same, else a new pool that takes the old one's water.
+   */
+  #build(size, where, inFrame = false) {
     const options = this.#options;
+    if (this.#pool && this.#poolResolution === options.resolution) {
+      this.#resizePool(size, where, inFrame);
+      return;
+    }
     let pool;
     try {
       pool = new WasmPool(size.width, size.height, options.resolution, this.#seed);
@@ -792,6 +905,37 @@ export class Ripples extends EventTargetBase {
     }
     this.#pool?.free();
     this.#pool = pool;
+    this.#poolResolution = options.resolution;
+    this.#sized(size);
+    this.#draw();
+  }
+
+  /**
+   * The pool takes `size` in place, keeping its water (see #build); `inFrame`: the frame loop
+   * renders and draws it next, in this same frame.
+   */
+  #resizePool(size, where, inFrame) {
+    const pool = this.#pool;
+    const cssScaleX = size.cssWidth / this.#cssSize.cssWidth;
+    const cssScaleY = size.cssHeight / this.#cssSize.cssHeight;
+    try {
+      pool.resize(size.width, size.height, cssScaleX, cssScaleY);
+    } catch (error) {
+      throw prefixed(where, error);
+    }
+    this.#waterKept = true;
+    this.#sized(size);
+    this.#configure(pool, size);
+    this.#composeImage(pool, size, where);
+    this.#composeObstacles(pool, size, where);
+    this.#composeSky(pool);
+    if (inFrame) return;
+    pool.advance(0);
+    this.#draw();
+  }
+
+  /** What follows a pool of a new size: the canvas, and the state that belonged to the old size. */
+  #sized(size) {
     this.#cssSize = size;
     this.#rebuildPending = false;
     this.#imageData = null;
@@ -801,7 +945,6 @@ export class Ripples extends EventTargetBase {
       this.#canvas.width = size.width;
       this.#canvas.height = size.height;
     }
-    this.#draw();
   }
 
   #configure(pool, size) {
@@ -837,18 +980,32 @@ export class Ripples extends EventTargetBase {
     const context = scratchContext(width, height);
     let place = null;
     // Where CSS put the element's background image, if it had one; else a cover fit.
+    this.#fixedImage = false;
     if (this.#cssImage) {
       const layer = layerStyle(this.#element, this.#cssImage.index);
+      // background-attachment: fixed lays the image out on the viewport, where it stays as the
+      // page scrolls: the water's picture is that part of it behind the element, read again
+      // when the page scrolls (see #watchSight).
+      const fixed = layer.attachment === 'fixed';
+      const area = fixed
+        ? { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight }
+        : { width: cssWidth, height: cssHeight };
       try {
         place = backgroundLayout(
-          cssWidth,
-          cssHeight,
+          area.width,
+          area.height,
           image.naturalWidth,
           image.naturalHeight,
           layer.size,
           layer.position,
           layer.repeat,
         );
+        if (fixed) {
+          const rect = this.#element.getBoundingClientRect();
+          place[0] -= rect.left + this.#element.clientLeft;
+          place[1] -= rect.top + this.#element.clientTop;
+          this.#fixedImage = true;
+        }
       } catch (error) {
         console.warn(`Ripples: ${messageOf(error)}; the image covers the element instead`);
       }
@@ -902,6 +1059,7 @@ export class Ripples extends EventTargetBase {
 
   /** Puts the pool's frame on the canvas, through a view of the wasm memory (no copy). */
   #draw() {
+    if (this.#hidden) return;
     const pool = this.#pool;
     const buffer = this.#exports.memory.buffer;
     if (!this.#imageData || this.#imageData.data.buffer !== buffer) {
@@ -914,17 +1072,28 @@ export class Ripples extends EventTargetBase {
 
   #tick = (now) => {
     this.#raf = 0;
-    if (!this.#running) return;
-    this.#raf = requestAnimationFrame(this.#tick);
-    // Taken out of the document without destroy(): nothing to show until it is put back.
-    if (!this.#element.isConnected) {
+    // Out of sight, the loop stops here; #wake starts it again.
+    if (!this.#running || !this.#inSight()) {
       frameCosts.delete(this);
       return;
     }
+    // Taken out of the document without destroy(): no work, and destroyed unless put back.
+    if (!this.#element.isConnected) {
+      frameCosts.delete(this);
+      this.#noticeDetached();
+      return;
+    }
+    this.#raf = requestAnimationFrame(this.#tick);
     try {
       const canvas = this.#canvas;
       if (!this.#ownsCanvas && (canvas.width !== this.#pool.width || canvas.height !== this.#pool.height)) {
         this.#resize(true);
+      } else if (this.#sizePending) {
+        // A size beyond the limits is an error event; the water goes on at the size it had.
+        this.#safely(() => this.#resize(false, true));
+      } else if (this.#imagePending) {
+        this.#imagePending = false;
+        this.#safely(() => this.#composeImage(this.#pool, this.#cssSize, 'Ripples (background-attachment: fixed)'));
       }
       const pool = this.#pool;
       // Times go straight into the stats arrays: a double held in a variable of code that V8
@@ -971,7 +1140,14 @@ export class Ripples extends EventTargetBase {
 
   #watchSize() {
     if (this.#ownsCanvas && typeof ResizeObserver === 'function') {
-      this.#resizeObserver = new ResizeObserver(() => this.#safely(() => this.#resize(false)));
+      // While the loop runs, the next frame takes the new size (the canvas is stretched to the
+      // new box until then, for one frame) and renders it once, with its steps; otherwise now.
+      this.#resizeObserver = new ResizeObserver(() =>
+        this.#safely(() => {
+          if (this.#raf) this.#sizePending = true;
+          else this.#resize(false);
+        }),
+      );
       try {
         // Device pixels: also reports devicePixelRatio changes (zoom, another screen).
         this.#resizeObserver.observe(this.#element, { box: 'device-pixel-content-box' });
@@ -1007,14 +1183,16 @@ export class Ripples extends EventTargetBase {
   }
 
   /** Follows the element's size: a new pool when it changed, else (if asked) a new image. */
-  #resize(always) {
+  #resize(always, inFrame = false) {
     const where = 'Ripples.updateSize';
+    this.#sizePending = false;
     // Hidden (no size): keep the pool until the element shows again. Too large: an error.
     const size = this.#measure(where, false);
     if (!size) return;
     const old = this.#cssSize;
     const same = size.width === old.width && size.height === old.height && !this.#rebuildPending;
     if (same && size.cssWidth === old.cssWidth && size.cssHeight === old.cssHeight && !always) return;
+    if (this.#ownsCanvas && !this.#hidden && always) this.#hideBackground();
     if (same) {
       this.#cssSize = size;
       this.#composeImage(this.#pool, size, where);
@@ -1023,7 +1201,7 @@ export class Ripples extends EventTargetBase {
       this.#pool.advance(0);
       this.#draw();
     } else {
-      this.#build(size, where);
+      this.#build(size, where, inFrame);
     }
   }
 
@@ -1110,11 +1288,20 @@ export class Ripples extends EventTargetBase {
 
   /**
    * Drops a stone at (x, y), in CSS pixels from the element's top-left corner (its padding
-   * box), with a radius in CSS pixels (default: dropRadius) and a strength from 0 to 32767
-   * (default 96: a clear ring under the natural look).
+   * box), with a radius in CSS pixels (default: dropRadius) and a strength from 1 to 32767
+   * (default 96: a clear ring under the natural look; 0 drops nothing). A strength between 0
+   * and 1 is jquery.ripples' scale and throws, saying what to pass (theirs times 900).
    */
   drop(x, y, radius = this.#options?.dropRadius, strength = DEFAULT_DROP_STRENGTH) {
     this.#alive('drop');
+    if (typeof strength === 'number' && strength > 0 && strength < 1) {
+      throw new RangeError(
+        `Ripples.drop: strength ${strength} looks like a jquery.ripples strength (0 to 1); here ` +
+          `strengths run from 1 to 32767 (${DEFAULT_DROP_STRENGTH}, the default, is a clear ring): ` +
+          `for jquery.ripples' ${strength} pass ${Math.max(1, Math.round(strength * JQUERY_STRENGTH_SCALE))} ` +
+          `(its strength times ${JQUERY_STRENGTH_SCALE})`,
+      );
+    }
     const { scaleX, scaleY } = this.#frame();
     try {
       this.#pool.drop(x * scaleX, y * scaleY, Math.max(1, radius * scaleX), strength);
@@ -1128,17 +1315,136 @@ export class Ripples extends EventTargetBase {
     this.#alive('pause');
     this.#running = false;
     frameCosts.delete(this);
-    if (this.#raf) cancelAnimationFrame(this.#raf);
-    this.#raf = 0;
+    if (this.#raf) this.#stopLoop();
   }
 
-  /** Runs the water again, from where it stopped. */
+  /**
+   * Runs the water again, from where it stopped (while the element is out of sight, in a
+   * hidden tab or hidden by hide(), it waits for it to show).
+   */
   play() {
     this.#alive('play');
     if (this.#running) return;
     this.#running = true;
-    this.#pool.resetClock();
-    this.#raf = requestAnimationFrame(this.#tick);
+    this.#wake();
+  }
+
+  /**
+   * Hides the ripples (as jquery.ripples' hide()): the element shows its own CSS background
+   * again and the water stops (no steps, no renders) until show(). A <canvas> given to attach
+   * is cleared.
+   */
+  hide() {
+    this.#alive('hide');
+    if (this.#hidden) return;
+    this.#hidden = true;
+    this.#wake();
+    if (this.#ownsCanvas) {
+      this.#canvas.style.display = 'none';
+      this.#layersAbove?.remove();
+      this.#layersAbove = null;
+      const [saved, priority] = this.#savedStyle['background-image'];
+      if (saved) this.#element.style.setProperty('background-image', saved, priority);
+      else this.#element.style.removeProperty('background-image');
+    } else {
+      this.#context.clearRect(0, 0, this.#canvas.width, this.#canvas.height);
+    }
+  }
+
+  /** Shows the ripples again after hide(), with the water as it was; the loop goes on if it ran. */
+  show() {
+    this.#alive('show');
+    if (!this.#hidden) return;
+    this.#hidden = false;
+    if (this.#ownsCanvas) {
+      this.#canvas.style.display = 'block';
+      this.#hideBackground();
+    }
+    this.#draw();
+    this.#wake();
+  }
+
+  /** Whether hide() hides the ripples. */
+  get hidden() {
+    return this.#hidden;
+  }
+
+  /** Whether the element can be seen: on screen, in a visible tab, not hidden by hide(). */
+  #inSight() {
+    return this.#onScreen && !this.#hidden && document.visibilityState !== 'hidden';
+  }
+
+  /**
+   * Starts the frame loop when it should run (running and in sight) and does not, on a new
+   * time base, so that the time out of sight is not caught up in a burst of steps; stops it
+   * when it should not run.
+   */
+  #wake() {
+    const run = this.#running && this.#inSight() && this.#element.isConnected;
+    if (run && !this.#raf) {
+      this.#pool.resetClock();
+      this.#raf = requestAnimationFrame(this.#tick);
+    } else if (!run && this.#raf) {
+      this.#stopLoop();
+    }
+  }
+
+  /** Stops the frame loop; a size change it was to take is taken now. */
+  #stopLoop() {
+    cancelAnimationFrame(this.#raf);
+    this.#raf = 0;
+    frameCosts.delete(this);
+    if (this.#sizePending) this.#safely(() => this.#resize(false));
+  }
+
+  /** Follows whether the element is on screen and the tab visible, and its removal. */
+  #watchSight() {
+    const target = this.#element;
+    if (typeof IntersectionObserver === 'function') {
+      this.#intersection = new IntersectionObserver(
+        (entries) =>
+          this.#safely(() => {
+            this.#onScreen = entries[entries.length - 1].isIntersecting;
+            if (!target.isConnected) this.#noticeDetached();
+            this.#wake();
+          }),
+        // A little ahead, so that the water runs before it scrolls in.
+        { rootMargin: '64px' },
+      );
+      this.#intersection.observe(target);
+    }
+    document.addEventListener('visibilitychange', () => this.#safely(() => this.#wake()), {
+      signal: this.#abort.signal,
+    });
+    // A fixed background moves against the element as anything scrolls or the window resizes.
+    const moved = () =>
+      this.#safely(() => {
+        if (!this.#fixedImage) return;
+        if (this.#raf) {
+          this.#imagePending = true;
+        } else if (!this.#hidden) {
+          this.#composeImage(this.#pool, this.#cssSize, 'Ripples (background-attachment: fixed)');
+          this.#pool.advance(0);
+          this.#draw();
+        }
+      });
+    const options = { signal: this.#abort.signal, passive: true, capture: true };
+    document.addEventListener('scroll', moved, options);
+    window.addEventListener('resize', moved, options);
+  }
+
+  /**
+   * The element left the document without destroy(): unless it is back within
+   * DETACHED_GRACE_MS, the ripples destroy themselves (loop, listeners, wasm memory).
+   */
+  #noticeDetached() {
+    if (this.#detachedTimer) return;
+    this.#detachedTimer = setTimeout(() => {
+      this.#detachedTimer = 0;
+      if (this.#destroyed) return;
+      if (this.#element.isConnected) this.#wake();
+      else this.destroy();
+    }, DETACHED_GRACE_MS);
   }
 
   /** Whether destroy() was called (every method but destroy() then throws). */
@@ -1162,12 +1468,14 @@ export class Ripples extends EventTargetBase {
   }
 
   /**
-   * Changes options. Bad values throw before anything changes. Returns a promise that settles
-   * once a new image, obstacles image or sky picture has loaded (at once otherwise); if one
-   * fails, the promise rejects, an `error` event fires, and the previous one stays.
+   * Changes options: set({ name: value, ... }), or set(name, value) as jquery.ripples' 'set'
+   * does. Bad values throw before anything changes. Returns a promise that settles once a new
+   * image, obstacles image or sky picture has loaded (at once otherwise); if one fails, the
+   * promise rejects, an `error` event fires, and the previous one stays.
    */
-  set(changes) {
+  set(changes, value) {
     this.#alive('set');
+    if (typeof changes === 'string') changes = { [changes]: value };
     const where = 'Ripples.set';
     const previous = this.#options;
     const options = checkOptions(previous, changes, where);
@@ -1259,7 +1567,8 @@ export class Ripples extends EventTargetBase {
    * Frame rate and cost over the last second: `fps` (frames the loop ran per second),
    * `stepRenderMs` (mean time in wasm per drawn frame: the solver steps and the render),
    * `drawMs` (mean putImageData time), the pool's size, grid, steps, walls, backend, solver
-   * and look, and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
+   * and look, `running` (not paused), `inSight` (running and seen: on screen, the tab
+   * visible, not hidden; the loop works only then), `hidden` (hide()), and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
    * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
    * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
@@ -1305,6 +1614,9 @@ export class Ripples extends EventTargetBase {
       solver: this.#options.solver,
       look: this.#options.look,
       running: this.#running,
+      // Whether the loop works now: running, on screen, in a visible tab and not hidden.
+      inSight: this.#running && this.#inSight(),
+      hidden: this.#hidden,
       quality: {
         mode: this.#options.quality,
         pixelRatio: this.#cssSize.ratio,
@@ -1339,6 +1651,10 @@ export class Ripples extends EventTargetBase {
     this.#inputAbort?.abort();
     this.#resizeObserver?.disconnect();
     this.#resizeObserver = null;
+    this.#intersection?.disconnect();
+    this.#intersection = null;
+    clearTimeout(this.#detachedTimer);
+    this.#detachedTimer = 0;
     if (this.#ownsCanvas) this.#canvas?.remove();
     this.#restoreStyle();
     this.#pool?.free();

@@ -296,6 +296,22 @@ impl WasmPool {
         self.inner.take_water(&old.inner, (scale_x, scale_y))
     }
 
+    /// Changes this pool to `width x height` pixels in place, keeping its water (resampled; the
+    /// new CSS box is `scaleX x scaleY` times the old one) and reusing its memory; the image,
+    /// walls and sky must be set again (see [`WebPool::resize`]). A size beyond the limits
+    /// throws and the pool stays as it was.
+    pub fn resize(
+        &mut self,
+        width: f64,
+        height: f64,
+        scale_x: f64,
+        scale_y: f64,
+    ) -> Result<(), JsError> {
+        self.inner
+            .resize(width, height, (scale_x, scale_y))
+            .map_err(js_error)
+    }
+
     /// Starts a new time base (after a pause).
     #[wasm_bindgen(js_name = resetClock)]
     pub fn reset_clock(&mut self) {

@@ -95,6 +95,14 @@ pub const OPTION_NAMES: [&str; 23] = [
 
 /// Largest `perturbance` (refraction this many times the default look's).
 pub const MAX_PERTURBANCE: f64 = 16.0;
+/// Smallest `perturbance` above 0. Below it lie jquery.ripples' values (0.03 by default, the
+/// refraction as a fraction of the element), which here would be a look with almost no
+/// refraction: a port that kept them would see nothing, so they are refused with their
+/// equivalent instead.
+pub const MIN_PERTURBANCE: f64 = 0.2;
+/// jquery.ripples' default perturbance: its refraction at our perturbance 1 (both are the
+/// refraction a typical ripple gives by default), so its values divided by this are ours.
+pub const JQUERY_DEFAULT_PERTURBANCE: f64 = 0.03;
 /// Most raindrops per second.
 pub const MAX_RAIN_PER_SECOND: f64 = 1000.0;
 /// Slowest and fastest simulation, in solver steps per second.
@@ -232,8 +240,24 @@ pub fn whole(name: &str, value: f64, min: u32, max: u32) -> Result<u32, WebError
 }
 
 /// Element pixels per simulation cell along each axis (the core's simulation scale).
+///
+/// jquery.ripples' `resolution` is another quantity (the simulation's width in cells, 256 by
+/// default): a whole number above the range gets a message that says how to convert it.
 pub fn resolution(value: f64) -> Result<u32, WebError> {
-    whole("resolution", value, 1, MAX_SIM_SCALE)
+    whole("resolution", value, 1, MAX_SIM_SCALE).map_err(|error| {
+        if value.fract() == 0.0 && value > f64::from(MAX_SIM_SCALE) && value <= 4096.0 {
+            WebError(format!(
+                "{error}; jquery.ripples' resolution ({value}) is the simulation's width in \
+                 cells, here it is element pixels per cell: pass the element's width divided \
+                 by {value} (for a 1280 px wide element, {})",
+                (1280.0 / value)
+                    .round()
+                    .clamp(1.0, f64::from(MAX_SIM_SCALE))
+            ))
+        } else {
+            error
+        }
+    })
 }
 
 /// Radius of the stones the pointer drops, in CSS pixels.
@@ -252,8 +276,21 @@ pub fn strength(value: f64) -> Result<i16, WebError> {
 }
 
 /// Refraction relative to the default look (0: the image shows through unmoved).
+///
+/// Values above 0 and below [`MIN_PERTURBANCE`] are jquery.ripples' scale and are refused with
+/// the value to pass instead (theirs over [`JQUERY_DEFAULT_PERTURBANCE`]).
 pub fn perturbance(value: f64) -> Result<f64, WebError> {
-    in_range("perturbance", value, 0.0, MAX_PERTURBANCE)
+    let value = in_range("perturbance", value, 0.0, MAX_PERTURBANCE)?;
+    if value > 0.0 && value < MIN_PERTURBANCE {
+        let ours = value / JQUERY_DEFAULT_PERTURBANCE;
+        return Err(WebError(format!(
+            "perturbance {value} looks like a jquery.ripples value (its default is \
+             {JQUERY_DEFAULT_PERTURBANCE}); here perturbance multiplies the look's refraction \
+             (1 is the default, 0 none, otherwise {MIN_PERTURBANCE} to {MAX_PERTURBANCE}): for \
+             jquery.ripples' {value} pass {ours:.2}"
+        )));
+    }
+    Ok(value)
 }
 
 /// Mean raindrops per second over the whole pool.
@@ -441,6 +478,14 @@ mod tests {
                 "{message}"
             );
         }
+        // jquery.ripples' resolution: what to pass instead.
+        let message = check("resolution", OptionValue::Number(256.0)).unwrap_err();
+        println!("{message}");
+        assert!(
+            message.starts_with("resolution must be a whole number from 1 to 16, got 256; ")
+                && message.ends_with("(for a 1280 px wide element, 5)"),
+            "{message}"
+        );
         assert_eq!(
             check("resolution", OptionValue::Text("2".into())).unwrap_err(),
             "resolution must be a number, got '2'"
@@ -454,6 +499,15 @@ mod tests {
             "rain must be a number from 0 to 1000, got inf"
         );
         assert!(check("perturbance", OptionValue::Number(0.0)).is_ok());
+        assert!(check("perturbance", OptionValue::Number(0.2)).is_ok());
+        // jquery.ripples' scale: refused with the value that means the same here.
+        let message = check("perturbance", OptionValue::Number(0.04)).unwrap_err();
+        println!("{message}");
+        assert!(
+            message.starts_with("perturbance 0.04 looks like a jquery.ripples value")
+                && message.ends_with("for jquery.ripples' 0.04 pass 1.33"),
+            "{message}"
+        );
         assert!(check("stepsPerSecond", OptionValue::Number(0.5)).is_err());
         assert!(check("pixelRatio", OptionValue::Null).is_ok());
         assert!(check("pixelRatio", OptionValue::Number(0.0)).is_err());

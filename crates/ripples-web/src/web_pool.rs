@@ -57,15 +57,35 @@ pub struct WebPool {
     /// Pool pixels per CSS pixel, so that the natural look keeps its shape on any screen and at
     /// any canvas pixel ratio.
     pixels_per_css_pixel: f64,
+    /// The page's `perturbance`: the refraction of every look but the classic one, relative to
+    /// its default (the natural look's through its wave height).
+    perturbance: f64,
     /// Steps taken by the pools this one took its water from.
     earlier_steps: u64,
     /// The frame no longer shows the water as it is (new image, look or solver): render even
     /// if no step is due.
     stale: bool,
-    /// The fingertips following pointers: the page's handle and the pool's body.
-    fingers: Vec<(u32, BodyId)>,
+    /// The fingertips following pointers.
+    fingers: Vec<Finger>,
     /// The handle the next fingertip gets.
     next_finger: u32,
+}
+
+/// The fastest a fingertip moves through the water, in CSS pixels per step (1440 pixels a second
+/// at 60 steps a second: a quick swipe). A pointer event can jump much further (a fast flick, a
+/// busy page that skipped frames, a pointer that left and came back): the finger then follows
+/// it along the jump at this speed over the next steps, leaving the wake a finger drawn that
+/// way would, instead of pressing the whole jump in one step as one long brushed streak.
+pub const FINGER_SPEED: f64 = 24.0;
+
+/// A fingertip following a pointer: the page's handle, the pool's body, where the body is and
+/// where the pointer is (pool pixels).
+#[derive(Debug, Clone, Copy)]
+struct Finger {
+    handle: u32,
+    body: BodyId,
+    at: (f32, f32),
+    target: (f32, f32),
 }
 
 /// Checks a pool size in pixels against the page limits, naming the size and the limit.
@@ -117,6 +137,7 @@ impl WebPool {
             natural_lengths: [look.depth, look.clarity, look.wave_height].map(f64::from),
             gravity: f64::from(DispersiveSolver::DEFAULT_GRAVITY),
             pixels_per_css_pixel: 1.0,
+            perturbance: 1.0,
             earlier_steps: 0,
             stale: true,
             fingers: Vec::new(),
@@ -361,7 +382,7 @@ impl WebPool {
         };
         self.look.depth = scaled(depth, options::DEPTH_RANGE);
         self.look.clarity = scaled(clarity, options::CLARITY_RANGE);
-        self.look.wave_height = scaled(wave_height, options::WAVE_HEIGHT_RANGE);
+        self.look.wave_height = scaled(wave_height * self.perturbance, options::WAVE_HEIGHT_RANGE);
         self.look.validate()?;
         self.stale = true;
         Ok(())
@@ -372,15 +393,21 @@ impl WebPool {
         &self.look
     }
 
-    /// Refraction of the lit and spring looks relative to their defaults (the classic look
-    /// always refracts by exactly the height difference, as the seeds do).
+    /// Refraction of the natural, lit and spring looks relative to their defaults (the
+    /// natural look's through the height of its waves, `waveHeight` times this; the classic
+    /// look always refracts by exactly the height difference, as the original effect does).
     pub fn set_perturbance(&mut self, perturbance: f64) -> Result<(), WebError> {
-        let factor = options::perturbance(perturbance)? as f32;
+        let value = options::perturbance(perturbance)?;
+        let factor = value as f32;
+        let (refraction, spring_refraction) = (self.look.refraction, self.look.spring_refraction);
         self.look.refraction = BASE_REFRACTION * factor;
         self.look.spring_refraction = BASE_SPRING_REFRACTION * factor;
-        self.look.validate()?;
-        self.stale = true;
-        Ok(())
+        if let Err(error) = self.look.validate() {
+            (self.look.refraction, self.look.spring_refraction) = (refraction, spring_refraction);
+            return Err(error.into());
+        }
+        self.perturbance = value;
+        self.update_natural_lengths()
     }
 
     /// Mean raindrops per second.
@@ -510,32 +537,63 @@ impl WebPool {
             .add_body(Body::fingertip(x, y, radius, strength)?)?;
         let handle = self.next_finger;
         self.next_finger = self.next_finger.wrapping_add(1);
-        self.fingers.push((handle, body));
+        self.fingers.push(Finger {
+            handle,
+            body,
+            at: (x, y),
+            target: (x, y),
+        });
         Ok(handle)
     }
 
-    /// Moves a fingertip to `(x, y)`: the next steps press all along the way, at the pointer's
-    /// speed. `false` for a handle this pool does not have (lifted, or made by an earlier pool
-    /// of the element), so the page can put a new one in.
+    /// Moves a fingertip towards `(x, y)`: the next steps carry it there along a straight line
+    /// at the pointer's speed, up to [`FINGER_SPEED`] CSS pixels a step, pressing all along the
+    /// way. `false` for a handle this pool does not have (lifted, or made by an earlier pool of
+    /// the element), so the page can put a new one in.
     pub fn move_finger(&mut self, finger: u32, x: f64, y: f64) -> Result<bool, WebError> {
         let (x, y) = (self.near_pool("x", x)?, self.near_pool("y", y)?);
-        let Some(&(_, body)) = self.fingers.iter().find(|(handle, _)| *handle == finger) else {
+        let Some(finger) = self.fingers.iter_mut().find(|f| f.handle == finger) else {
             return Ok(false);
         };
-        self.pool.set_body_position(body, x, y)?;
+        finger.target = (x, y);
         Ok(true)
+    }
+
+    /// Where fingertip `finger` is now (pool pixels), `None` for an unknown handle.
+    pub fn finger_position(&self, finger: u32) -> Option<(f32, f32)> {
+        self.fingers
+            .iter()
+            .find(|f| f.handle == finger)
+            .map(|f| f.at)
+    }
+
+    /// Carries every fingertip one step towards its pointer, at most [`FINGER_SPEED`] CSS pixels.
+    fn move_fingers(&mut self) -> Result<(), WebError> {
+        let reach = (FINGER_SPEED * self.pixels_per_css_pixel) as f32;
+        for finger in &mut self.fingers {
+            let (dx, dy) = (finger.target.0 - finger.at.0, finger.target.1 - finger.at.1);
+            let distance = dx.hypot(dy);
+            if distance == 0.0 {
+                continue;
+            }
+            finger.at = if distance <= reach {
+                finger.target
+            } else {
+                let part = reach / distance;
+                (finger.at.0 + dx * part, finger.at.1 + dy * part)
+            };
+            self.pool
+                .set_body_position(finger.body, finger.at.0, finger.at.1)?;
+        }
+        Ok(())
     }
 
     /// Takes a fingertip out of the water (the waves it made go on); an unknown handle does
     /// nothing.
     pub fn lift_finger(&mut self, finger: u32) {
-        if let Some(index) = self
-            .fingers
-            .iter()
-            .position(|(handle, _)| *handle == finger)
-        {
-            let (_, body) = self.fingers.swap_remove(index);
-            self.pool.remove_body(body);
+        if let Some(index) = self.fingers.iter().position(|f| f.handle == finger) {
+            let finger = self.fingers.swap_remove(index);
+            self.pool.remove_body(finger.body);
         }
     }
 
@@ -561,78 +619,97 @@ impl WebPool {
         self.stale = true;
     }
 
-    /// Takes the water of `old` (a pool of the same element before a resize or a new pixel
-    /// ratio or resolution), so that the ripples go on instead of vanishing: both of its fields
-    /// are resampled (bilinearly) onto this pool's grid, corner to corner, and its step count
-    /// and clock carry over. `same_area` says whether both pools cover the same CSS box (a new
-    /// pixel ratio or resolution); when the element itself changed size, the water is kept
-    /// where it was in CSS pixels from the top-left corner, and what falls outside is lost.
+    /// Takes the water of `old` (a pool of the same element before a new pixel ratio or
+    /// resolution), so that the ripples go on instead of vanishing: both of its fields are
+    /// resampled (bilinearly, [`ripples::resample_field`]) onto this pool's grid, and its step
+    /// count and clock carry over. `css_scale` is this pool's CSS box over the old one's:
+    /// `(1, 1)` when both cover the same box (the field is stretched corner to corner); when the
+    /// element itself changed size, the water is kept where it was in CSS pixels from the
+    /// top-left corner, and what falls outside is lost. (An element that only changed size
+    /// keeps its pool: see [`resize`](Self::resize).)
     ///
     /// Returns `false`, leaving this pool calm, when the two pools run different solvers (a
     /// field of one solver means nothing to another).
     pub fn take_water(&mut self, old: &WebPool, css_scale: (f64, f64)) -> bool {
-        if old.solver() != self.solver() {
+        if !carry_water(&old.pool, &mut self.pool, css_scale) {
             return false;
-        }
-        let resampling = Resampling::new(
-            (old.grid_width(), old.grid_height()),
-            (self.grid_width(), self.grid_height()),
-            css_scale,
-        );
-        match (old.pool.solver(), self.pool.solver_mut()) {
-            (Solver::Classic(from), Solver::Classic(to)) => {
-                let (current, previous) = to.fields_mut();
-                let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
-                resampling.run(from.heights(), current, to_i16);
-                resampling.run(from.previous_heights(), previous, to_i16);
-            }
-            (Solver::Wave(from), Solver::Wave(to)) => {
-                let (current, previous) = to.fields_mut();
-                resampling.run(from.heights(), current, |v| v as f32);
-                resampling.run(from.previous_heights(), previous, |v| v as f32);
-            }
-            (Solver::Dispersive(from), Solver::Dispersive(to)) => {
-                let (current, previous) = to.fields_mut();
-                resampling.run(from.heights(), current, |v| v as f32);
-                resampling.run(from.previous_heights(), previous, |v| v as f32);
-            }
-            (Solver::Spring(from), Solver::Spring(to)) => {
-                let (heights, velocities) = to.fields_mut();
-                resampling.run(from.heights(), heights, |v| v as f32);
-                resampling.run(from.velocities(), velocities, |v| v as f32);
-            }
-            _ => return false,
-        }
-        if !self.pool.obstacles().is_empty() {
-            // Walls hold no water: dry them, as the solvers do after every step.
-            let walls = self.pool.obstacles().clone();
-            match self.pool.solver_mut() {
-                Solver::Classic(to) => {
-                    let (current, previous) = to.fields_mut();
-                    walls.dry(current, 0);
-                    walls.dry(previous, 0);
-                }
-                Solver::Wave(to) => {
-                    let (current, previous) = to.fields_mut();
-                    walls.dry(current, 0.0);
-                    walls.dry(previous, 0.0);
-                }
-                Solver::Dispersive(to) => {
-                    let (current, previous) = to.fields_mut();
-                    walls.dry(current, 0.0);
-                    walls.dry(previous, 0.0);
-                }
-                Solver::Spring(to) => {
-                    let (heights, velocities) = to.fields_mut();
-                    walls.dry(heights, 0.0);
-                    walls.dry(velocities, 0.0);
-                }
-            }
         }
         self.earlier_steps = old.steps();
         self.clock = old.clock.clone();
         self.stale = true;
         true
+    }
+
+    /// Changes the pool to `width x height` pixels in place, keeping its water (resampled as
+    /// [`take_water`](Self::take_water) does, `css_scale` being the new CSS box over the old),
+    /// its settings, clock and step count, and reusing its buffers: the image and the frame are
+    /// resized within the memory they had when the pool shrinks, and the old grid is freed as
+    /// soon as the new one holds the water, so an element that keeps changing size (a phone's
+    /// `100vh` hero as the URL bar comes and goes) does not keep growing the wasm memory. The
+    /// image is then calm grey until the page sets it again ([`set_image`](Self::set_image) or
+    /// [`use_default_image`](Self::use_default_image)); so are the walls
+    /// ([`set_obstacles`](Self::set_obstacles)) and the sky ([`set_sky`](Self::set_sky)), and
+    /// fingertips are lifted. A size beyond the limits is an error and the pool stays as it was.
+    pub fn resize(
+        &mut self,
+        width: f64,
+        height: f64,
+        css_scale: (f64, f64),
+    ) -> Result<(), WebError> {
+        let (width, height) = check_pool_size(width, height)?;
+        for (name, scale) in [("x", css_scale.0), ("y", css_scale.1)] {
+            if !scale.is_finite() || scale <= 0.0 {
+                return Err(WebError(format!(
+                    "resize: the CSS scale along {name} must be a number above 0, got {scale}"
+                )));
+            }
+        }
+        let (sim_scale, kind, boundary) =
+            (self.pool.sim_scale(), self.solver(), self.pool.boundary());
+        // Checked before anything is freed, so that a refused size changes nothing.
+        ripples::limits::check_size(
+            u64::from(width.div_ceil(sim_scale)),
+            u64::from(height.div_ceil(sim_scale)),
+        )?;
+        // The water is parked in the image and frame buffers (rewritten after a resize anyway:
+        // at one cell per pixel the two fields are exactly their size), the old grid, walls and
+        // render scratch are freed, and the new grid is made in their place, so at no time are
+        // two grids alive and the memory a pool had is what it uses again.
+        let mut parked = Pool::with_sim_scale(1, 1, 1)?;
+        std::mem::swap(&mut parked, &mut self.pool);
+        let from = (
+            parked.solver().width() as usize,
+            parked.solver().height() as usize,
+        );
+        park_fields(&parked, &mut self.image, &mut self.frame);
+        self.earlier_steps += parked.steps();
+        drop(parked);
+        let mut pool = Pool::with_sim_scale(width, height, sim_scale)?;
+        if pool.solver().kind() != kind {
+            pool.set_solver(kind)?;
+        }
+        pool.set_boundary(boundary);
+        unpark_fields([&self.image, &self.frame], from, &mut pool, css_scale);
+        self.pool = pool;
+        self.fingers.clear();
+        let bytes = width as usize * height as usize * 4;
+        if bytes <= self.image.capacity() && bytes <= self.frame.capacity() {
+            self.image.clear();
+            self.image.resize(bytes, 128);
+            self.frame.clear();
+            self.frame.resize(bytes, 0);
+        } else {
+            // Larger than ever: both go before either grows, so that their two blocks (next
+            // to each other) make room for one of the new ones.
+            self.image = Vec::new();
+            self.frame = Vec::new();
+            self.image = vec![128; bytes];
+            self.frame = vec![0; bytes];
+        }
+        self.update_wave_speed()?;
+        self.update_gravity()?;
+        self.stale = true;
+        Ok(())
     }
 
     /// Starts a new time base: the next [`frame`](Self::frame) steps nothing (after a pause).
@@ -658,6 +735,7 @@ impl WebPool {
             for stone in self.rain.stones(width, height) {
                 self.pool.drop(stone)?;
             }
+            self.move_fingers()?;
             if step + 1 < steps {
                 self.pool.step();
             } else {
@@ -683,70 +761,175 @@ impl WebPool {
     }
 }
 
-/// Bilinear resampling of a field from one grid onto another that covers the same CSS box (or,
-/// for an element that changed size, a box with the same top-left corner).
-#[derive(Debug, Clone, Copy)]
-struct Resampling {
-    from: (usize, usize),
-    to: (usize, usize),
-    /// Source cells per target cell along x and y.
-    step: (f64, f64),
+/// Copies the two fields of `pool`'s solver (heights and previous heights, or heights and
+/// velocities) into `first` and `second` as little-endian `f32` bytes (`i16` heights as their
+/// values), reusing their memory: a resize parks the water in the image and frame buffers,
+/// which are rewritten after it anyway.
+fn park_fields(pool: &Pool, first: &mut Vec<u8>, second: &mut Vec<u8>) {
+    let cells = pool.solver().width() as usize * pool.solver().height() as usize;
+    let park = |target: &mut Vec<u8>, values: &mut dyn Iterator<Item = f32>| {
+        target.clear();
+        target.resize(cells * 4, 0);
+        for (bytes, value) in target.chunks_exact_mut(4).zip(values) {
+            bytes.copy_from_slice(&value.to_le_bytes());
+        }
+    };
+    match pool.solver() {
+        Solver::Classic(solver) => {
+            park(first, &mut solver.heights().iter().map(|&v| f32::from(v)));
+            park(
+                second,
+                &mut solver.previous_heights().iter().map(|&v| f32::from(v)),
+            );
+        }
+        Solver::Wave(solver) => {
+            park(first, &mut solver.heights().iter().copied());
+            park(second, &mut solver.previous_heights().iter().copied());
+        }
+        Solver::Dispersive(solver) => {
+            park(first, &mut solver.heights().iter().copied());
+            park(second, &mut solver.previous_heights().iter().copied());
+        }
+        Solver::Spring(solver) => {
+            park(first, &mut solver.heights().iter().copied());
+            park(second, &mut solver.velocities().iter().copied());
+        }
+    }
 }
 
-impl Resampling {
-    /// From a `from` grid to a `to` grid, whose box is `css_scale` times the first one's.
-    fn new(from: (u32, u32), to: (u32, u32), css_scale: (f64, f64)) -> Self {
-        let per_cell = |from: u32, to: u32, scale: f64| f64::from(from) / f64::from(to) * scale;
-        Self {
-            from: (from.0 as usize, from.1 as usize),
-            to: (to.0 as usize, to.1 as usize),
-            step: (
-                per_cell(from.0, to.0, css_scale.0),
-                per_cell(from.1, to.1, css_scale.1),
-            ),
+/// Resamples fields parked by [`park_fields`] from a `from` grid onto `to`'s solver (of the
+/// kind they came from), `css_scale` being `to`'s CSS box over the old one.
+fn unpark_fields(parked: [&[u8]; 2], from: (usize, usize), to: &mut Pool, css_scale: (f64, f64)) {
+    let to_size = (to.solver().width() as usize, to.solver().height() as usize);
+    let value = |bytes: &[u8], i: usize| {
+        let b = &bytes[4 * i..4 * i + 4];
+        f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let [first, second] = parked;
+    let resample = |bytes: &[u8], target: &mut [f32]| {
+        ripples::resample_field_by(
+            |i| value(bytes, i),
+            from,
+            target,
+            to_size,
+            css_scale,
+            |v| v as f32,
+        );
+    };
+    match to.solver_mut() {
+        Solver::Classic(solver) => {
+            let (current, previous) = solver.fields_mut();
+            let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
+            ripples::resample_field_by(
+                |i| value(first, i),
+                from,
+                current,
+                to_size,
+                css_scale,
+                to_i16,
+            );
+            ripples::resample_field_by(
+                |i| value(second, i),
+                from,
+                previous,
+                to_size,
+                css_scale,
+                to_i16,
+            );
+        }
+        Solver::Wave(solver) => {
+            let (current, previous) = solver.fields_mut();
+            resample(first, current);
+            resample(second, previous);
+        }
+        Solver::Dispersive(solver) => {
+            let (current, previous) = solver.fields_mut();
+            resample(first, current);
+            resample(second, previous);
+        }
+        Solver::Spring(solver) => {
+            let (heights, velocities) = solver.fields_mut();
+            resample(first, heights);
+            resample(second, velocities);
         }
     }
+}
 
-    /// Where target cell `i` samples along an axis: the two source cells and the weight of the
-    /// second, or `None` beyond the source's box (water that was not there).
-    fn taps(i: usize, step: f64, len: usize) -> Option<(usize, usize, f64)> {
-        let at = (i as f64 + 0.5) * step - 0.5;
-        if at < -0.5 || at > len as f64 - 0.5 {
-            return None;
+/// Resamples the water of `from` onto `to`'s grid (see [`ripples::resample_field`]; `css_scale`
+/// is `to`'s CSS box over `from`'s), walls of `to` dry; `false`, leaving `to` as it was, when
+/// they run different solvers.
+fn carry_water(from: &Pool, to: &mut Pool, css_scale: (f64, f64)) -> bool {
+    let size = |solver: &Solver| (solver.width() as usize, solver.height() as usize);
+    let (from_size, to_size) = (size(from.solver()), size(to.solver()));
+    let floats = |source: &[f32], target: &mut [f32]| {
+        ripples::resample_field(source, from_size, target, to_size, css_scale, |v| v as f32);
+    };
+    match (from.solver(), to.solver_mut()) {
+        (Solver::Classic(old), Solver::Classic(new)) => {
+            let (current, previous) = new.fields_mut();
+            let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
+            ripples::resample_field(
+                old.heights(),
+                from_size,
+                current,
+                to_size,
+                css_scale,
+                to_i16,
+            );
+            let previous_heights = old.previous_heights();
+            ripples::resample_field(
+                previous_heights,
+                from_size,
+                previous,
+                to_size,
+                css_scale,
+                to_i16,
+            );
         }
-        let at = at.clamp(0.0, (len - 1) as f64);
-        let low = at.floor() as usize;
-        Some((low, (low + 1).min(len - 1), at - low as f64))
+        (Solver::Wave(old), Solver::Wave(new)) => {
+            let (current, previous) = new.fields_mut();
+            floats(old.heights(), current);
+            floats(old.previous_heights(), previous);
+        }
+        (Solver::Dispersive(old), Solver::Dispersive(new)) => {
+            let (current, previous) = new.fields_mut();
+            floats(old.heights(), current);
+            floats(old.previous_heights(), previous);
+        }
+        (Solver::Spring(old), Solver::Spring(new)) => {
+            let (heights, velocities) = new.fields_mut();
+            floats(old.heights(), heights);
+            floats(old.velocities(), velocities);
+        }
+        _ => return false,
     }
-
-    /// Fills `target` from `source`; the border cells, which the solvers keep at rest, get 0.
-    fn run<S: Copy + Into<f64>, T: Copy>(
-        &self,
-        source: &[S],
-        target: &mut [T],
-        convert: impl Fn(f64) -> T,
-    ) {
-        let ((from_w, from_h), (to_w, to_h)) = (self.from, self.to);
-        let columns: Vec<_> = (0..to_w)
-            .map(|x| Self::taps(x, self.step.0, from_w))
-            .collect();
-        for (y, row) in target.chunks_exact_mut(to_w).enumerate() {
-            let taps = Self::taps(y, self.step.1, from_h);
-            for (x, cell) in row.iter_mut().enumerate() {
-                let border = x == 0 || y == 0 || x + 1 == to_w || y + 1 == to_h;
-                let value = match (taps, columns[x]) {
-                    (Some((y0, y1, wy)), Some((x0, x1, wx))) if !border => {
-                        let at = |x: usize, y: usize| source[y * from_w + x].into();
-                        let top = at(x0, y0) * (1.0 - wx) + at(x1, y0) * wx;
-                        let bottom = at(x0, y1) * (1.0 - wx) + at(x1, y1) * wx;
-                        top * (1.0 - wy) + bottom * wy
-                    }
-                    _ => 0.0,
-                };
-                *cell = convert(value);
+    if !to.obstacles().is_empty() {
+        // Walls hold no water: dry them, as the solvers do after every step.
+        let walls = to.obstacles().clone();
+        match to.solver_mut() {
+            Solver::Classic(solver) => {
+                let (current, previous) = solver.fields_mut();
+                walls.dry(current, 0);
+                walls.dry(previous, 0);
+            }
+            Solver::Wave(solver) => {
+                let (current, previous) = solver.fields_mut();
+                walls.dry(current, 0.0);
+                walls.dry(previous, 0.0);
+            }
+            Solver::Dispersive(solver) => {
+                let (current, previous) = solver.fields_mut();
+                walls.dry(current, 0.0);
+                walls.dry(previous, 0.0);
+            }
+            Solver::Spring(solver) => {
+                let (heights, velocities) = solver.fields_mut();
+                walls.dry(heights, 0.0);
+                walls.dry(velocities, 0.0);
             }
         }
     }
+    true
 }
 
 /// The part of the segment `from -> to` inside `(x_min, y_min, x_max, y_max)` (Liang-Barsky),
@@ -961,7 +1144,7 @@ mod tests {
                     .move_finger(finger, 10.0 + 12.0 * k as f64, 30.0)
                     .unwrap()
             );
-            water.pool.step();
+            water.advance(1).unwrap();
         }
         let heights = match water.pool().solver().heights() {
             ripples::Heights::F32(h) => h.to_vec(),
@@ -979,13 +1162,61 @@ mod tests {
         assert!(water.add_finger(1.0, 1.0, 3.0, -1.0).is_err());
         let far = water.add_finger(80.0, 30.0, 3.0, 48.0).unwrap();
         water.move_finger(far, 1e12, -1e12).unwrap();
-        for _ in 0..10 {
-            water.pool.step();
-        }
+        water.advance(10).unwrap();
         let ripples::Heights::F32(heights) = water.pool().solver().heights() else {
             unreachable!()
         };
         assert!(heights.iter().all(|h| h.is_finite() && h.abs() < 1e5));
+    }
+
+    #[test]
+    fn a_pointer_jump_is_followed_at_a_fingers_speed_not_stamped_at_once() {
+        // A pointer that jumps 360 CSS pixels in one event, at 1 and 2 pool pixels per CSS pixel.
+        for ratio in [1.0, 2.0] {
+            let (width, row) = (480.0 * ratio, 40.0 * ratio);
+            let mut water = WebPool::new(width, 80.0 * ratio, 1.0, 1).unwrap();
+            water.set_pixels_per_css_pixel(ratio).unwrap();
+            let start = 40.0 * ratio;
+            let finger = water.add_finger(start, row, 4.0 * ratio, 48.0).unwrap();
+            water.advance(1).unwrap();
+            water
+                .move_finger(finger, start + 360.0 * ratio, row)
+                .unwrap();
+            // How far along the row (in CSS pixels from the start) the water moved.
+            let reach = |water: &WebPool| {
+                let h = heights(water);
+                let columns = water.grid_width() as usize;
+                let line = &h[row as usize * columns..(row as usize + 1) * columns];
+                let last = (0..columns)
+                    .rev()
+                    .find(|&x| line[x].abs() > 1e-3)
+                    .unwrap_or(0);
+                (last as f64 - start) / ratio
+            };
+            let mut reached = Vec::new();
+            for steps in [1, 4, 10] {
+                let before = water.steps();
+                water.advance(steps).unwrap();
+                let (x, _) = water.finger_position(finger).unwrap();
+                let travelled = (f64::from(x) - start) / ratio;
+                reached.push((water.steps() - before, travelled, reach(&water)));
+            }
+            println!(
+                "ratio {ratio}: a 360 px jump, after 1, 5 and 15 steps: finger at {:.0}, {:.0}, \
+                 {:.0} CSS px; water moved up to {:.0}, {:.0}, {:.0} CSS px along the path",
+                reached[0].1, reached[1].1, reached[2].1, reached[0].2, reached[1].2, reached[2].2
+            );
+            // One step: one finger's stride (plus its radius and the step's spread), not 360 px.
+            assert!((reached[0].1 - FINGER_SPEED).abs() < 0.01, "{reached:?}");
+            assert!(reached[0].2 < FINGER_SPEED + 12.0, "{reached:?}");
+            assert!(
+                reached[1].2 > reached[0].2 + 3.0 * FINGER_SPEED - 12.0,
+                "{reached:?}"
+            );
+            // Fifteen steps: 15 x 24 = 360, the finger is there and the wake covers the path.
+            assert_eq!(reached[2].1, 360.0, "{reached:?}");
+            assert!(reached[2].2 >= 360.0, "{reached:?}");
+        }
     }
 
     #[test]
@@ -1112,6 +1343,64 @@ mod tests {
             assert_ne!(heights(&half), after, "{solver}");
             assert!(half.frame_pixels() != half.image(), "{solver}");
         }
+    }
+
+    #[test]
+    fn a_resized_pool_keeps_its_water_settings_and_memory() {
+        for solver in ["wave", "classic", "spring", "dispersive"] {
+            let mut water = rippling(128.0, 96.0, solver);
+            water.set_steps_per_second(30.0).unwrap();
+            let (before, steps) = (heights(&water), water.steps());
+            let capacity = water.image.capacity();
+            // Taller by a third (a phone's URL bar going away): the ring stays where it was.
+            water.resize(128.0, 128.0, (1.0, 128.0 / 96.0)).unwrap();
+            assert_eq!((water.width(), water.height()), (128, 128));
+            assert_eq!(water.solver().name(), solver);
+            assert_eq!(water.steps(), steps, "{solver}: the steps go on");
+            assert_eq!(
+                water.clock.steps_per_second(),
+                30.0,
+                "{solver}: the clock is kept"
+            );
+            let after = heights(&water);
+            let mut worst = 0.0f64;
+            for y in 1..95 {
+                for x in 1..127 {
+                    worst = worst.max((after[y * 128 + x] - before[y * 128 + x]).abs());
+                }
+            }
+            let peak = before.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            println!(
+                "{solver}: resized 128x96 -> 128x128, ring peak {peak:.1}, worst change {worst:.3}"
+            );
+            assert!(peak > 10.0 && worst <= 0.5, "{solver}: {worst} of {peak}");
+            assert!(
+                after[100 * 128..].iter().all(|&v| v == 0.0),
+                "{solver}: calm below"
+            );
+            // Back to the first size: the image's memory is what it was, not a new block.
+            water.resize(128.0, 96.0, (1.0, 96.0 / 128.0)).unwrap();
+            assert!(water.image.capacity() >= capacity && water.image.len() == 128 * 96 * 4);
+            let frame_address = water.frame_address();
+            water
+                .resize(120.0, 90.0, (120.0 / 128.0, 90.0 / 96.0))
+                .unwrap();
+            assert_eq!(
+                water.frame_address(),
+                frame_address,
+                "{solver}: a smaller frame stays put"
+            );
+            water.advance(3).unwrap();
+            assert_eq!(water.frame_pixels().len(), 120 * 90 * 4);
+        }
+        let mut water = rippling(64.0, 48.0, "wave");
+        let before = heights(&water);
+        assert_eq!(
+            water.resize(0.0, 48.0, (1.0, 1.0)).unwrap_err().0,
+            "pool size must be at least 1x1 pixels, got 0x48"
+        );
+        assert!(water.resize(64.0, 48.0, (f64::NAN, 1.0)).is_err());
+        assert_eq!(heights(&water), before, "a refused resize changes nothing");
     }
 
     #[test]
@@ -1341,5 +1630,38 @@ mod tests {
         water.set_look("spring").unwrap();
         assert_eq!(water.look_mode(), RenderMode::Spring);
         assert!(water.set_perturbance(17.0).is_err());
+    }
+
+    #[test]
+    fn perturbance_scales_the_natural_looks_refraction() {
+        let mut water = WebPool::new(96.0, 64.0, 1.0, 1).unwrap();
+        water.advance(0).unwrap();
+        let calm = water.frame_pixels().to_vec();
+        water.drop_stone(48.0, 32.0, 8.0, 400.0).unwrap();
+        water.advance(12).unwrap();
+        let changed = |frame: &[u8]| {
+            frame
+                .chunks_exact(4)
+                .zip(calm.chunks_exact(4))
+                .filter(|(a, b)| a[..3] != b[..3])
+                .count()
+        };
+        let mut counts = Vec::new();
+        for perturbance in [0.0, 1.0, 3.0] {
+            water.set_perturbance(perturbance).unwrap();
+            water.advance(0).unwrap();
+            counts.push(changed(water.frame_pixels()));
+        }
+        let strong = water.frame_pixels().to_vec();
+        water.set_perturbance(1.0).unwrap();
+        water.advance(0).unwrap();
+        println!("natural look, pixels changed by a ring at perturbance 0, 1, 3: {counts:?}");
+        assert_eq!(counts[0], 0, "perturbance 0: a flat surface");
+        assert!(counts[1] > 200 && counts[2] > counts[1], "{counts:?}");
+        assert_ne!(water.frame_pixels(), &strong[..]);
+        assert_eq!(water.look().wave_height, Look::natural().wave_height);
+        // jquery.ripples' value is refused and changes nothing.
+        assert!(water.set_perturbance(0.04).is_err());
+        assert_eq!(water.look().wave_height, Look::natural().wave_height);
     }
 }

@@ -1,8 +1,10 @@
 //! The end-to-end tests of the web build, run by `cargo test --workspace`: one builds `web/dist`
 //! with `web/build.sh` and runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the
 //! demo in headless Chromium (pixels around a click, frame rate and wasm time at 1280x720,
-//! errors, destroy, time-based stepping; see that file); the other packs the npm package with
-//! `web/pack.sh` and runs `web/e2e/package.mjs` over the tarball (about a minute).
+//! errors, destroy, time-based stepping; see that file), then `web/e2e/hero.mjs`, a hero page
+//! (resizes, CSS background layers, pausing out of sight, removal without destroy, start-up);
+//! the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
+//! tarball (about a minute).
 //!
 //! They need Chromium, Node with npm, the packages of `web/e2e` (`npm ci`: playwright-core and
 //! the package test's vite, webpack, react and typescript), the
@@ -165,6 +167,7 @@ fn the_demo_page_works_in_headless_chromium() {
     }
     run(&root, "bash", &["web/build.sh"]);
     run(&root, "node", &["web/e2e/e2e.mjs"]);
+    run(&root, "node", &["web/e2e/hero.mjs"]);
 }
 
 /// The npm package: `web/pack.sh` builds the tarball, and `web/e2e/package.mjs` installs it

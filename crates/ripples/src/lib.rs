@@ -39,6 +39,7 @@
 //!   checks what it is given and answers an [`Error`] naming the value).
 //! - [`Backend`], [`backend`], [`set_backend`]: the SIMD code in use, chosen at run time.
 //! - [`pool_tiles`]: the built-in image.
+//! - [`resample_field`]: a field carried onto a grid of another size (a pool that resized).
 //!
 //! Features: `parallel` (default) works in strips of rows on rayon's threads; `serde` derives
 //! `Deserialize` for the scene model; `kernels` makes the row kernels public for this crate's
@@ -72,6 +73,7 @@ pub mod limits;
 mod parallel;
 mod pool;
 mod render;
+mod resample;
 mod scene;
 mod solver;
 mod sources;
@@ -88,6 +90,7 @@ pub use error::Error;
 pub use kernels::{Backend, backend, set_backend};
 pub use pool::Pool;
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SkyImage};
+pub use resample::{resample_field, resample_field_by};
 pub use scene::{BodyEvent, DropEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent};
 pub use solver::{Solver, SolverKind};
 pub use sources::{Generator, Rain, RainStones, SplitMix64, Stone};

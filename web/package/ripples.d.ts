@@ -25,7 +25,11 @@ export interface RipplesOptions {
   resolution?: number;
   /** Radius of the pointer's stones and of drop()'s default, in CSS pixels, 1..4096 (default 12). */
   dropRadius?: number;
-  /** Refraction of the 'lit' and 'spring' looks relative to their default, 0..16 (0: the image does not move; default 1). */
+  /**
+   * Refraction of the 'natural' (through its wave height), 'lit' and 'spring' looks relative to
+   * their default: 0 (the image does not move), or 0.2..16 (default 1). Values below 0.2 are
+   * jquery.ripples' scale and are refused with their equivalent (theirs / 0.03).
+   */
   perturbance?: number;
   /** Whether pointer and touch input make ripples (default true). */
   interactive?: boolean;
@@ -168,8 +172,12 @@ export interface RipplesStats {
   solver: RipplesResolvedOptions['solver'];
   /** The look option. */
   look: RipplesResolvedOptions['look'];
-  /** Whether the frame loop runs. */
+  /** Whether the frame loop runs (not paused). */
   running: boolean;
+  /** Running and seen: on screen, the tab visible, not hidden by hide(); the loop works only then. */
+  inSight: boolean;
+  /** Whether hide() hides the ripples. */
+  hidden: boolean;
   quality: RipplesQualityStats;
 }
 
@@ -255,8 +263,9 @@ export class Ripples extends EventTarget {
 
   /**
    * Drops a stone at (x, y), in CSS pixels from the element's top-left corner (its padding box),
-   * with a radius in CSS pixels (default: dropRadius) and a strength from 0 to 32767 (default 96:
-   * a clear ring under the natural look).
+   * with a radius in CSS pixels (default: dropRadius) and a strength from 1 to 32767 (default 96:
+   * a clear ring under the natural look; 0 drops nothing). A strength between 0 and 1 is
+   * jquery.ripples' scale and throws a RangeError saying what to pass (theirs times 900).
    */
   drop(x: number, y: number, radius?: number, strength?: number): void;
 
@@ -267,11 +276,22 @@ export class Ripples extends EventTarget {
   play(): void;
 
   /**
+   * Hides the ripples (as jquery.ripples' hide()): the element shows its own CSS background again
+   * and the water stops (no steps, no renders) until show(). A <canvas> given to attach is cleared.
+   */
+  hide(): void;
+
+  /** Shows the ripples again after hide(), with the water as it was. */
+  show(): void;
+
+  /**
    * Changes options; bad values throw before anything changes. The promise settles once a new
    * image, obstacles image or sky picture has loaded (at once otherwise); if one fails it
    * rejects, an `error` event fires and the previous one stays.
    */
   set(changes: RipplesOptions): Promise<void>;
+  /** One option, as jquery.ripples' 'set' takes it: set('dropRadius', 10). */
+  set<K extends keyof RipplesOptions>(name: K, value: RipplesOptions[K]): Promise<void>;
 
   /** Re-reads the element's size and CSS background (call it after changing them by script). */
   updateSize(): void;
@@ -290,6 +310,8 @@ export class Ripples extends EventTarget {
   readonly destroyed: boolean;
   /** Whether the frame loop runs. */
   readonly running: boolean;
+  /** Whether hide() hides the ripples. */
+  readonly hidden: boolean;
   /** The element the ripples are on. */
   readonly element: HTMLElement;
   /** The options in use (a copy). */

@@ -33,7 +33,8 @@
 //!   [`WaveSolver`], [`SpringSolver`], [`DispersiveSolver`] (deep-water waves, `omega^2 = g k`),
 //!   and [`Solver`], any of them: the solvers on their own, in grid cells.
 //! - [`Rain`], [`Stone`]: reproducible disturbances; [`Body`]: a disc pressing the water as it
-//!   moves (a boat, a fingertip), which leaves a wake; [`Scene`] / [`SceneRunner`]: whole
+//!   moves (a boat, a fingertip), which leaves a wake; [`Float`]: a disc the waves move and that
+//!   moves them in turn (a duck, a leaf); [`Scene`] / [`SceneRunner`]: whole
 //!   animations described as data.
 //! - [`limits`]: the range of every value the library accepts, and the checks (every entry point
 //!   checks what it is given and answers an [`Error`] naming the value).
@@ -61,6 +62,7 @@ mod boundary;
 mod classic;
 mod dispersive;
 mod error;
+mod float;
 #[cfg(feature = "kernels")]
 pub mod kernels;
 // Without the `kernels` feature the row kernels are private, and what only their tests and
@@ -85,6 +87,10 @@ pub use boundary::{Boundary, Obstacles, Sponge};
 pub use classic::ClassicSolver;
 pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
 pub use error::Error;
+pub use float::{
+    CONTACT_STIFFNESS, DEFAULT_FLOAT_GRAVITY, Float, FloatId, FloatImage, HEIGHT_UNITS_PER_CELL,
+    MAX_FLOAT_SPEED,
+};
 pub use kernels::{Backend, backend, set_backend};
 pub use pool::Pool;
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SkyImage};

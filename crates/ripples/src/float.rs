@@ -411,10 +411,9 @@ impl Float {
         level /= area;
         slope = slope.map(|s| s / area);
 
-        // Horizontal: the surface's slope, and the drag towards the water's motion, on the
-        // fraction of its weight the water carries.
-        let carried =
-            (self.pressure_head(level, self.bottom) / draft).clamp(0.0, 1.0 / self.density);
+        // Horizontal: the surface's slope, and the drag towards the water's motion, while it is
+        // in the water (out of it, it flies on).
+        let carried = if level > self.bottom { 1.0 } else { 0.0 };
         for axis in 0..2 {
             let push = -gravity * slope[axis];
             let water_velocity = &mut self.water_velocity[axis];

@@ -414,14 +414,14 @@ impl Float {
         // Horizontal: the surface's slope, and the drag towards the water's motion, while it is
         // in the water (out of it, it flies on).
         let carried = if level > self.bottom { 1.0 } else { 0.0 };
-        for axis in 0..2 {
-            let push = -gravity * slope[axis];
-            let water_velocity = &mut self.water_velocity[axis];
+        let horizontal = self.velocity.iter_mut().zip(&mut self.water_velocity);
+        for ((velocity, water_velocity), slope) in horizontal.zip(slope) {
+            let push = -gravity * slope;
             *water_velocity = (*water_velocity + push - *water_velocity / WATER_MEMORY_STEPS)
                 .clamp(-MAX_FLOAT_SPEED, MAX_FLOAT_SPEED);
-            let drag = WATER_DRAG * (*water_velocity - self.velocity[axis]);
-            self.velocity[axis] = (self.velocity[axis] + carried * (push + drag))
-                .clamp(-MAX_FLOAT_SPEED, MAX_FLOAT_SPEED);
+            let drag = WATER_DRAG * (*water_velocity - *velocity);
+            *velocity =
+                (*velocity + carried * (push + drag)).clamp(-MAX_FLOAT_SPEED, MAX_FLOAT_SPEED);
         }
 
         // Vertical: the contact's pressure against gravity, in substeps short enough for the
@@ -681,5 +681,52 @@ impl Floats {
             }
         }
         &self.heads
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_floats_are_refused_naming_the_value() {
+        let error = |result: Result<Float, Error>| result.unwrap_err().to_string();
+        for density in [0.0, 1.0, 1.5, -0.2, f32::NAN] {
+            let message = error(Float::new(1.0, 1.0, 4, density));
+            assert!(
+                message.contains("float density must be a number between 0 and 1")
+                    && message.contains(&format!("got {density}")),
+                "{message}"
+            );
+        }
+        assert!(error(Float::new(1.0, 1.0, 0, 0.5)).contains("radius must be >= 1, got 0"));
+        assert!(error(Float::new(f32::INFINITY, 1.0, 3, 0.5)).contains("finite"));
+        let float = Float::new(1.0, 1.0, 3, 0.5).unwrap();
+        assert!(error(float.clone().with_thickness(0.0)).contains("thickness"));
+        assert!(error(float.clone().with_thickness(f32::NAN)).contains("NaN"));
+        assert!(error(float.lifted(5000.0)).contains("lift"));
+        assert!(
+            FloatImage::new(2, 2, vec![0; 15])
+                .unwrap_err()
+                .to_string()
+                .contains("15 bytes")
+        );
+    }
+
+    #[test]
+    fn a_disc_covers_its_area() {
+        // The weights sum to pi (r² + 1/12) wherever the centre lies, within 3% from r = 2.
+        for radius in [2.0f32, 5.0, 17.0] {
+            for centre in [[50.0, 50.0], [50.5, 50.5], [50.25, 50.8]] {
+                let disc = Disc { centre, radius };
+                let mut sum = 0.0;
+                disc.for_each_cell(100, 100, |_, _, w| sum += w);
+                let area = disc.area();
+                assert!(
+                    (sum / area - 1.0).abs() < 0.03,
+                    "r {radius}: {sum} vs {area}"
+                );
+            }
+        }
     }
 }

@@ -363,3 +363,80 @@ fn a_boats_wake_moves_a_float() {
         );
     }
 }
+
+#[test]
+fn floats_work_on_every_solver_and_stay_bounded() {
+    for kind in [
+        SolverKind::Classic,
+        SolverKind::Wave,
+        SolverKind::Spring,
+        SolverKind::Dispersive,
+    ] {
+        for sim_scale in [1, 3] {
+            let mut pool = Pool::with_sim_scale(150, 100, sim_scale).unwrap();
+            pool.set_solver(kind).unwrap();
+            let duck = pool
+                .add_float(Float::new(75.0, 50.0, 8, 0.5).unwrap())
+                .unwrap();
+            // One thrown at the edge at full speed, one thin and light (stiff), one huge.
+            let thrown = pool
+                .add_float(Float::new(140.0, 10.0, 4, 0.2).unwrap())
+                .unwrap();
+            pool.set_float_velocity(thrown, [50.0, -50.0, 50.0])
+                .unwrap();
+            pool.add_float(
+                Float::new(30.0, 70.0, 5, 0.01)
+                    .unwrap()
+                    .with_thickness(0.05)
+                    .unwrap(),
+            )
+            .unwrap();
+            // At the coarser scale, also one far wider than the pool (it presses all of it).
+            let huge = sim_scale == 3;
+            if huge {
+                pool.add_float(Float::new(75.0, 50.0, 4096, 0.9).unwrap())
+                    .unwrap();
+            }
+            let mut lowest = f32::MAX;
+            for step in 0..1500 {
+                if step % 50 == 0 {
+                    pool.drop_stone(20 + (step * 7) % 110, 40, 6, 200)
+                        .unwrap();
+                }
+                pool.step();
+                lowest = lowest.min(pool.float(duck).unwrap().bottom());
+                for float in pool.floats() {
+                    let [x, y] = float.position();
+                    assert!(
+                        (0.0..150.0).contains(&x) && (0.0..100.0).contains(&y),
+                        "{}: a float left the pool: ({x}, {y})",
+                        kind.name()
+                    );
+                    assert!(float.bottom().is_finite());
+                    assert!(float.velocity().iter().all(|v| v.is_finite()));
+                }
+            }
+            let finite = match pool.solver().heights() {
+                Heights::F32(h) => h.iter().all(|v| v.is_finite() && v.abs() < 1e6),
+                Heights::I16(_) => true,
+            };
+            assert!(finite, "{}: the water blew up", kind.name());
+            println!(
+                "{} (sim scale {sim_scale}{}): the duck went down to {lowest:.2} px (draft 4)",
+                kind.name(),
+                if huge {
+                    ", under a float wider than the pool"
+                } else {
+                    ""
+                }
+            );
+            if !huge {
+                assert!(
+                    (-40.0..0.0).contains(&lowest),
+                    "{}: the duck did not float: {lowest}",
+                    kind.name()
+                );
+            }
+        }
+    }
+}

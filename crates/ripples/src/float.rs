@@ -245,13 +245,7 @@ impl Float {
     pub fn validate(&self) -> Result<(), Error> {
         check_radius(i64::from(self.radius))?;
         check_density(self.density)?;
-        if !(self.thickness.is_finite() && self.thickness > 0.0 && self.thickness <= MAX_FLOAT_SIZE)
-        {
-            return Err(Error::Invalid(format!(
-                "float thickness must be a number of pixels in (0, {MAX_FLOAT_SIZE}], got {}",
-                self.thickness
-            )));
-        }
+        check_thickness(self.thickness)?;
         if !(self.lift.is_finite() && self.lift.abs() <= MAX_FLOAT_SIZE) {
             return Err(Error::Invalid(format!(
                 "float lift must be a number of pixels within -{MAX_FLOAT_SIZE}..={MAX_FLOAT_SIZE}, got {}",
@@ -500,6 +494,17 @@ pub(crate) fn check_density(density: f32) -> Result<f32, Error> {
     } else {
         Err(Error::Invalid(format!(
             "float density must be a number between 0 and 1 (water is 1), got {density}"
+        )))
+    }
+}
+
+/// Checks a float's thickness: a number of pixels in `(0, 4096]`.
+pub(crate) fn check_thickness(thickness: f32) -> Result<f32, Error> {
+    if thickness.is_finite() && thickness > 0.0 && thickness <= MAX_FLOAT_SIZE {
+        Ok(thickness)
+    } else {
+        Err(Error::Invalid(format!(
+            "float thickness must be a number of pixels in (0, {MAX_FLOAT_SIZE}], got {thickness}"
         )))
     }
 }

@@ -94,7 +94,9 @@ pub use float::{
 pub use kernels::{Backend, backend, set_backend};
 pub use pool::Pool;
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SkyImage};
-pub use scene::{BodyEvent, DropEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent};
+pub use scene::{
+    BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,
+};
 pub use solver::{Solver, SolverKind};
 pub use sources::{Generator, Rain, RainStones, SplitMix64, Stone};
 pub use spring::{SpringSolver, map_from_grey};

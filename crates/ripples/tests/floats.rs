@@ -400,8 +400,7 @@ fn floats_work_on_every_solver_and_stay_bounded() {
             let mut lowest = f32::MAX;
             for step in 0..1500 {
                 if step % 50 == 0 {
-                    pool.drop_stone(20 + (step * 7) % 110, 40, 6, 200)
-                        .unwrap();
+                    pool.drop_stone(20 + (step * 7) % 110, 40, 6, 200).unwrap();
                 }
                 pool.step();
                 lowest = lowest.min(pool.float(duck).unwrap().bottom());

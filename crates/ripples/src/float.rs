@@ -663,7 +663,7 @@ impl Floats {
     }
 
     /// The floats, in the order they were added.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &Float> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Float> + Clone {
         self.list.iter().map(|(_, f)| f)
     }
 

@@ -596,6 +596,13 @@ impl Pool {
             self.width as usize,
         )?;
         self.draw_walls(look, dst);
+        crate::render::floats::draw_floats(
+            self.floats.iter(),
+            look,
+            self.renderer.pixel_order(),
+            dst,
+            self.width as usize,
+        );
         Ok(())
     }
 

@@ -439,3 +439,68 @@ fn floats_work_on_every_solver_and_stay_bounded() {
         }
     }
 }
+
+#[test]
+fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
+    use ripples::{Look, RenderMode};
+    let (width, height) = (160u32, 120u32);
+    let background = ripples::pool_tiles(width, height).unwrap();
+    let mut pool = Pool::new(width, height).unwrap();
+    let id = pool
+        .add_float(Float::new(80.0, 60.0, 10, 0.5).unwrap())
+        .unwrap();
+    for _ in 0..5 {
+        pool.step();
+    }
+    let natural = Look::default();
+    let classic = Look {
+        mode: RenderMode::Classic,
+        ..Look::default()
+    };
+    let render = |pool: &mut Pool, look: &Look| {
+        let mut frame = vec![0u8; background.len()];
+        pool.render(look, &background, &mut frame).unwrap();
+        frame
+    };
+    let brightness = |frame: &[u8], [x, y]: [i32; 2]| {
+        let i = (y as usize * width as usize + x as usize) * 4;
+        u32::from(frame[i]) + u32::from(frame[i + 1]) + u32::from(frame[i + 2])
+    };
+    // The same water without the float drawn: a copy with it taken out.
+    let mut without = pool.clone();
+    without.remove_float(id).unwrap();
+    // Where the shadow falls: away from the sun (azimuth 120: up and left), refracted.
+    let zenith = (90.0f32 - natural.sun_elevation).to_radians();
+    let reach = natural.depth * (zenith.sin() / 1.33).asin().tan();
+    let azimuth = natural.sun_azimuth.to_radians();
+    let shadow = [
+        (80.0 - azimuth.cos() * reach).round() as i32,
+        (60.0 + azimuth.sin() * reach).round() as i32,
+    ];
+    let (with_float, plain) = (render(&mut pool, &natural), render(&mut without, &natural));
+    let (dark, light) = (brightness(&with_float, shadow), brightness(&plain, shadow));
+    println!(
+        "natural look: at the shadow's centre {shadow:?} ({reach:.1} px from the float) the floor \
+         shows {dark} (sum of RGB) with the float, {light} without"
+    );
+    assert!(
+        f64::from(dark) < 0.7 * f64::from(light),
+        "no shadow: {dark} vs {light}"
+    );
+    assert_ne!(
+        brightness(&with_float, [80, 60]),
+        brightness(&plain, [80, 60])
+    );
+    // Far from the float, nothing changes.
+    assert_eq!(
+        brightness(&with_float, [10, 10]),
+        brightness(&plain, [10, 10])
+    );
+    // The classic look has no floor to shade: only the disc is drawn.
+    let (with_float, plain) = (render(&mut pool, &classic), render(&mut without, &classic));
+    assert_eq!(brightness(&with_float, shadow), brightness(&plain, shadow));
+    assert_ne!(
+        brightness(&with_float, [80, 60]),
+        brightness(&plain, [80, 60])
+    );
+}

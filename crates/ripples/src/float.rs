@@ -369,6 +369,14 @@ impl Float {
     /// it (plus its lift), at rest.
     pub(crate) fn settle(&mut self, water: &WaterView<'_>, scale: u32) {
         self.scale = scale as f32;
+        // Put outside the pool, it starts at its edge.
+        let last = [
+            (water.width as f32 - 2.0).max(1.0),
+            (water.height as f32 - 2.0).max(1.0),
+        ];
+        let centre = self.disc_in_cells().centre;
+        self.position =
+            [0, 1].map(|axis| (centre[axis].clamp(1.0, last[axis]) + 0.5) * self.scale - 0.5);
         let disc = self.disc_in_cells();
         let under = disc.mean_level(water);
         let draft = self.density * self.thickness / self.scale;

@@ -370,13 +370,10 @@ impl Float {
     pub(crate) fn settle(&mut self, water: &WaterView<'_>, scale: u32) {
         self.scale = scale as f32;
         // Put outside the pool, it starts at its edge.
-        let last = [
-            (water.width as f32 - 2.0).max(1.0),
-            (water.height as f32 - 2.0).max(1.0),
-        ];
+        let (first, last) = water.interior();
         let centre = self.disc_in_cells().centre;
-        self.position =
-            [0, 1].map(|axis| (centre[axis].clamp(1.0, last[axis]) + 0.5) * self.scale - 0.5);
+        self.position = [0, 1]
+            .map(|axis| (centre[axis].clamp(first[axis], last[axis]) + 0.5) * self.scale - 0.5);
         let disc = self.disc_in_cells();
         let under = disc.mean_level(water);
         let draft = self.density * self.thickness / self.scale;
@@ -472,14 +469,11 @@ impl Float {
     fn glide(&mut self, water: &WaterView<'_>) {
         let s = self.scale;
         let [cx, cy] = self.disc_in_cells().centre;
-        let last = [
-            (water.width as f32 - 2.0).max(1.0),
-            (water.height as f32 - 2.0).max(1.0),
-        ];
+        let (first, last) = water.interior();
         let mut next = [cx + self.velocity[0], cy + self.velocity[1]];
         for axis in 0..2 {
-            if next[axis] < 1.0 || next[axis] > last[axis] {
-                next[axis] = next[axis].clamp(1.0, last[axis]);
+            if next[axis] < first[axis] || next[axis] > last[axis] {
+                next[axis] = next[axis].clamp(first[axis], last[axis]);
                 self.velocity[axis] = 0.0;
                 self.water_velocity[axis] = 0.0;
             }
@@ -562,6 +556,14 @@ impl WaterView<'_> {
             }
         };
         [dx, dy]
+    }
+
+    /// The first and last cell a float's centre may be on, along x and y: the interior cells
+    /// (the only cell, on a grid too small to have an interior).
+    fn interior(&self) -> ([f32; 2], [f32; 2]) {
+        let last = [self.width, self.height].map(|side| side.saturating_sub(2) as f32);
+        let first = last.map(|last| last.min(1.0));
+        (first, last)
     }
 
     /// Whether the float may put water at `(x, y)`: an interior cell, not a wall.

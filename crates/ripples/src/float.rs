@@ -23,8 +23,8 @@
 //!   default. Stiff floats (thin: `g k / draft` large) are integrated in substeps with the
 //!   water held (semi-implicit Euler, `omega dt < 0.5`), so every float is stable.
 //! - **Drifts.** In linear wave theory a particle at the surface accelerates by `-g grad eta`;
-//!   the float accelerates by the mean of that under it, times the fraction of its weight the
-//!   water carries, so on a passing wave it follows the water's orbits (its velocity in phase
+//!   the float accelerates by the mean of that under it while it is in the water (out of it, it
+//!   flies on), so on a passing wave it follows the water's orbits (its velocity in phase
 //!   with the surface, with the Stokes drift of something that moves with the wave), a wake's
 //!   slopes push it, and a float wider than the waves averages them out and stays. It is also
 //!   dragged ([`WATER_DRAG`]) towards the water's horizontal motion, which a height field does
@@ -38,15 +38,18 @@
 //!   equation under a surface pressure, with each solver's own `K` (the Laplacian of the wave
 //!   and classic solvers, `g |k|` of the dispersive one, the springs' pull). Why this and not
 //!   [`crate::Solver::apply_pressure`] (a body's impulse) or Müller's moving of the displaced
-//!   volume into the cells around: `K` of a constant is 0, so the pressure moves water but never
-//!   makes or destroys any, and the water it pushes out of the dent goes where the waves take
-//!   it, as rings. An impulse adds to the water's momentum and, held for ever under a resting
-//!   float, drains the pool through the dent; moving the displaced volume by hand was measured
-//!   to gain energy (the rings it makes refocus under the float and lift it, which moves more).
+//!   volume into the cells around: `K` of a constant is 0 (but for the springs, which pull
+//!   every column to rest anyway), so the pressure moves water but never makes or destroys any
+//!   (measured: no more than the solver's own `f32` rounding does), and the water it pushes out
+//!   of the dent goes where the waves take it, as rings. An impulse adds to the water's momentum
+//!   and, held for ever under a resting float, would drain the pool through the dent; moving
+//!   the displaced volume by hand into a ring around the float was tried first and gained
+//!   energy (the rings it makes refocus under the float and lift it, which moves more: a float
+//!   dropped 1 pixel bobbed 8 pixels high within 300 steps). Walls take no pressure.
 //!   A float that sinks deepens its dent, pushing the water around it up; one that rises lets it
 //!   fall back: so a bobbing float radiates rings and two floats feel each other's. The classic
-//!   solver takes whole numbers: each head is rounded with the bodies' dither, and the same
-//!   integers come off that went on, so its volume is exact too.
+//!   solver takes whole numbers: each head is rounded with the bodies' dither (so its mean is
+//!   exact), and the same integers come off that went on.
 //!
 //! **Units.** Positions and sizes are image pixels, as everywhere in a pool; the dynamics run
 //! in grid cells. The solvers' heights are in their own units (a stone of strength 128 makes a
@@ -168,7 +171,8 @@ impl FloatImage {
 ///     pool.step();
 /// }
 /// let cork = pool.float(cork).unwrap();
-/// // It fell, bobbed, and is settling at its draft (0.3 * 6 pixels deep).
+/// // It fell, bobbed, and is settling in the dent it presses, about its draft (0.3 * 6
+/// // pixels) deep.
 /// assert!(cork.bottom() < 0.0);
 /// # Ok::<(), ripples::Error>(())
 /// ```
@@ -276,7 +280,8 @@ impl Float {
         self.thickness
     }
 
-    /// How deep it floats on calm water, in pixels: `density * thickness`.
+    /// How deep it floats on calm water, in pixels: `density * thickness` (the depth of the
+    /// dent it presses; see the module documentation).
     pub fn draft(&self) -> f32 {
         self.density * self.thickness
     }
@@ -291,8 +296,8 @@ impl Float {
         self.position
     }
 
-    /// The height of its bottom above the water's rest level, in pixels (`-draft` when it
-    /// floats on calm water).
+    /// The height of its bottom above the water's rest level, in pixels (about
+    /// `-draft * (1 + 1/`[`CONTACT_STIFFNESS`]`)` when it rests on calm water, in its dent).
     pub fn bottom(&self) -> f32 {
         self.bottom * self.scale
     }

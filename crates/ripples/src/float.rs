@@ -23,8 +23,8 @@
 //!   default. Stiff floats (thin: `g k / draft` large) are integrated in substeps with the
 //!   water held (semi-implicit Euler, `omega dt < 0.5`), so every float is stable.
 //! - **Drifts.** In linear wave theory a particle at the surface accelerates by `-g grad eta`;
-//!   the float accelerates by the mean of that under it while it is in the water (out of it, it
-//!   flies on), so on a passing wave it follows the water's orbits (its velocity in phase
+//!   the float accelerates by the mean of that under it while it is in the water (well out of
+//!   it, it flies on), so on a passing wave it follows the water's orbits (its velocity in phase
 //!   with the surface, with the Stokes drift of something that moves with the wave), a wake's
 //!   slopes push it, and a float wider than the waves averages them out and stays. It is also
 //!   dragged ([`WATER_DRAG`]) towards the water's horizontal motion, which a height field does
@@ -416,8 +416,13 @@ impl Float {
         slope = slope.map(|s| s / area);
 
         // Horizontal: the surface's slope, and the drag towards the water's motion, while it is
-        // in the water (out of it, it flies on).
-        let carried = if level > self.bottom { 1.0 } else { 0.0 };
+        // in the water or within half its thickness (at least a cell) above it, so a light
+        // float that skips off a crest for a step keeps riding the wave; further out it flies on.
+        let carried = if level - self.bottom > -0.5 * thickness.max(1.0) {
+            1.0
+        } else {
+            0.0
+        };
         let horizontal = self.velocity.iter_mut().zip(&mut self.water_velocity);
         for ((velocity, water_velocity), slope) in horizontal.zip(slope) {
             let push = -gravity * slope;

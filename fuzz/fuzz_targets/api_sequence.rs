@@ -1,7 +1,8 @@
 //! The library's public API driven by arbitrary sequences of calls: new pools of any size and
 //! scale, stones, swipes, rain, steps, renders in every look, resizes, walls, solvers, edges,
-//! generators and solver parameters, with arbitrary coordinates, radii, strengths and floats;
-//! and whole scenes played by a `SceneRunner` with events anywhere.
+//! generators and solver parameters, moving bodies (added, moved, removed) and floating things
+//! (added, thrown, removed), with arbitrary coordinates, radii, strengths and floats; and whole
+//! scenes played by a `SceneRunner` with events anywhere.
 //!
 //! Errors are fine; panics, hangs and out-of-bounds accesses are not. Sizes are drawn mostly
 //! small (up to 64x64, where thousands of sequences run a second) but sometimes from all of
@@ -13,15 +14,17 @@
 //! A few properties are checked along the way because they are cheap and a wrong kernel or a
 //! missing check would break them: every frame has the pool's size (the render writes every
 //! pixel of `dst`); the classic look over the classic solver at full resolution only copies
-//! source pixels; the pool accepts exactly the stones, walls, generators and looks in range.
+//! source pixels; the pool accepts exactly the stones, walls, generators, bodies, floats and
+//! looks in range; every float stays in the pool with finite values whatever the water does.
 
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use ripples::{
-    Boundary, DropEvent, FieldView, Generator, Heights, Look, Pool, Rain, RainSpec, RenderMode,
-    Renderer, Scene, SceneRunner, Solver, SolverKind, SourceEvent, SwipeEvent, limits,
+    Body, BodyId, Boundary, DropEvent, FieldView, Float, FloatEvent, FloatId, Generator, Heights,
+    Look, Pool, Rain, RainSpec, RenderMode, Renderer, Scene, SceneRunner, Solver, SolverKind,
+    SourceEvent, SwipeEvent, limits,
 };
 
 /// Largest pool built (in image pixels).
@@ -242,6 +245,42 @@ enum Op {
         high: f32,
         extra: u8,
     },
+    /// A body: placed at `(x, y)` (a fingertip if `fingertip`), or along `path` when it has
+    /// points.
+    AddBody {
+        x: f32,
+        y: f32,
+        path: Vec<[f32; 2]>,
+        speed: f32,
+        start: u64,
+        radius: u32,
+        strength: i16,
+        fingertip: bool,
+    },
+    /// Moves the body added `index`-th (modulo those added), which may be gone.
+    MoveBody {
+        index: u8,
+        x: f32,
+        y: f32,
+    },
+    RemoveBody {
+        index: u8,
+    },
+    ClearBodies,
+    /// A float, with a thickness, a lift and a throw when given.
+    AddFloat {
+        x: f32,
+        y: f32,
+        radius: u32,
+        density: f32,
+        thickness: Option<f32>,
+        lift: Option<f32>,
+        throw: Option<[f32; 3]>,
+    },
+    RemoveFloat {
+        index: u8,
+    },
+    ClearFloats,
     /// A whole scene played on a small pool, its events not clipped to the pool (the command
     /// clips drops and swipes; a library caller need not).
     PlayScene(Box<SceneOp>),
@@ -275,7 +314,12 @@ struct SceneOp {
     fused: bool,
     /// The dispersive solver's gravity (any value; the scene's validation judges it).
     gravity: Option<f32>,
+    floats: Vec<FloatOp>,
 }
+
+/// A scene's float: x, y, radius, density, thickness, start.
+#[derive(Debug, Arbitrary)]
+struct FloatOp(f32, f32, u32, f32, Option<f32>, u8);
 
 /// A scene's swipe: frame, duration, points, radius, strength.
 #[derive(Debug, Arbitrary)]
@@ -356,6 +400,21 @@ fn play_scene(op: &SceneOp) {
                 end: end.map(|end| u32::from(end % 16)),
             }),
         gravity: op.gravity.unwrap_or(Scene::default().gravity),
+        floats: op
+            .floats
+            .iter()
+            .map(
+                |&FloatOp(x, y, radius, density, thickness, start)| FloatEvent {
+                    x,
+                    y,
+                    radius,
+                    density,
+                    thickness,
+                    image: None,
+                    start: u32::from(start % 12),
+                },
+            )
+            .collect(),
         ..Scene::default()
     };
     let valid = scene.validate().is_ok();
@@ -369,6 +428,7 @@ fn play_scene(op: &SceneOp) {
     let image = ripples::pool_tiles(width, height).expect("tiles of a runner's pool size");
     let mut frame = vec![0u8; image.len()];
     while !runner.is_finished() {
+        check_floats(runner.pool());
         if op.fused {
             runner.advance_and_render(&image, &mut frame).unwrap();
         } else {
@@ -382,10 +442,15 @@ struct State {
     pool: Option<Pool>,
     image: Vec<u8>,
     frame: Vec<u8>,
+    /// The bodies and floats added to the pool, gone or not.
+    bodies: Vec<BodyId>,
+    floats: Vec<FloatId>,
 }
 
 impl State {
     fn adopt(&mut self, pool: Pool) {
+        self.bodies.clear();
+        self.floats.clear();
         self.image =
             ripples::pool_tiles(pool.width(), pool.height()).expect("tiles of a pool's size");
         self.frame = vec![0; self.image.len()];
@@ -509,7 +574,99 @@ fn apply(state: &mut State, op: &Op) {
         Op::Step { count } => {
             for _ in 0..=count % 8 {
                 pool.step();
+                check_floats(pool);
             }
+        }
+        Op::AddBody {
+            x,
+            y,
+            path,
+            speed,
+            start,
+            radius,
+            strength,
+            fingertip,
+        } => {
+            let body = match (path.is_empty(), fingertip) {
+                (false, _) => Body::along_path(path.clone(), *speed, *start, *radius, *strength),
+                (true, true) => Body::fingertip(*x, *y, *radius, *strength),
+                (true, false) => Body::placed(*x, *y, *radius, *strength),
+            };
+            let finite = |[x, y]: [f32; 2]| x.is_finite() && y.is_finite();
+            let valid = stone_is_valid(*radius, *strength)
+                && if path.is_empty() {
+                    finite([*x, *y])
+                } else {
+                    path.iter().all(|&point| finite(point)) && speed.is_finite() && *speed > 0.0
+                };
+            assert_eq!(body.is_ok(), valid, "{body:?}");
+            if let Ok(body) = body {
+                let id = pool.add_body(body).expect("a body that was built is accepted");
+                state.bodies.push(id);
+            }
+        }
+        Op::MoveBody { index, x, y } => {
+            if let Some(&id) = nth(&state.bodies, *index) {
+                let known = pool.body(id).is_some();
+                let moved = pool.set_body_position(id, *x, *y);
+                assert_eq!(moved.is_ok(), known && x.is_finite() && y.is_finite());
+            }
+        }
+        Op::RemoveBody { index } => {
+            if let Some(&id) = nth(&state.bodies, *index) {
+                let count = pool.body_count();
+                let removed = pool.remove_body(id).is_some();
+                assert_eq!(pool.body_count(), count - usize::from(removed));
+                assert!(pool.body(id).is_none());
+            }
+        }
+        Op::ClearBodies => {
+            pool.clear_bodies();
+            assert_eq!(pool.body_count(), 0);
+        }
+        Op::AddFloat {
+            x,
+            y,
+            radius,
+            density,
+            thickness,
+            lift,
+            throw,
+        } => {
+            let mut float = Float::new(*x, *y, *radius, *density);
+            let valid = (1..=limits::MAX_RADIUS).contains(radius)
+                && *density > 0.0
+                && *density < 1.0
+                && x.is_finite()
+                && y.is_finite();
+            assert_eq!(float.is_ok(), valid, "{float:?}");
+            if let Some(thickness) = thickness {
+                float = float.and_then(|float| float.with_thickness(*thickness));
+            }
+            if let Some(lift) = lift {
+                float = float.and_then(|float| float.lifted(*lift));
+            }
+            if let Ok(float) = float {
+                let id = pool.add_float(float).expect("a float that was built is accepted");
+                state.floats.push(id);
+                if let Some(throw) = throw {
+                    let thrown = pool.set_float_velocity(id, *throw);
+                    assert_eq!(thrown.is_ok(), throw.iter().all(|v| v.is_finite()));
+                }
+                check_floats(pool);
+            }
+        }
+        Op::RemoveFloat { index } => {
+            if let Some(&id) = nth(&state.floats, *index) {
+                let count = pool.float_count();
+                let removed = pool.remove_float(id).is_some();
+                assert_eq!(pool.float_count(), count - usize::from(removed));
+                assert!(pool.float(id).is_none());
+            }
+        }
+        Op::ClearFloats => {
+            pool.clear_floats();
+            assert_eq!(pool.float_count(), 0);
         }
         Op::Render {
             look,
@@ -683,6 +840,35 @@ fn apply(state: &mut State, op: &Op) {
     }
 }
 
+/// The `index`-th of `ids` (modulo their number), if any.
+fn nth<T>(ids: &[T], index: u8) -> Option<&T> {
+    (!ids.is_empty()).then(|| &ids[usize::from(index) % ids.len()])
+}
+
+/// Every float lies on its pool's grid, with finite height and velocity within the floats'
+/// limit.
+fn check_floats(pool: &Pool) {
+    let scale = pool.sim_scale() as f32;
+    let (width, height) = (
+        pool.solver().width() as f32 * scale,
+        pool.solver().height() as f32 * scale,
+    );
+    let speed = ripples::MAX_FLOAT_SPEED * pool.sim_scale() as f32;
+    for float in pool.floats() {
+        let [x, y] = float.position();
+        assert!(
+            (0.0..width).contains(&x) && (0.0..height).contains(&y),
+            "a float left the {width}x{height} pool: ({x}, {y})"
+        );
+        assert!(float.bottom().is_finite());
+        assert!(
+            float.velocity().iter().all(|v| v.abs() <= speed),
+            "{:?}",
+            float.velocity()
+        );
+    }
+}
+
 /// What the pool's stone methods accept: a radius in `1..=MAX_RADIUS`, a strength in
 /// `0..=MAX_STRENGTH`.
 fn stone_is_valid(radius: u32, strength: i16) -> bool {
@@ -770,6 +956,8 @@ fuzz_target!(|data: &[u8]| {
         pool: None,
         image: Vec::new(),
         frame: Vec::new(),
+        bodies: Vec::new(),
+        floats: Vec::new(),
     };
     // Most sequences start from a small pool, so that the operations after it do something.
     if let Ok(pool) = Pool::new(24, 18) {

@@ -195,4 +195,52 @@ end = 200
         let error = parse_scene("[[body]]\nspeed = 1\n").unwrap_err();
         assert!(error.contains("missing field `points`"), "{error}");
     }
+
+    #[test]
+    fn floats_parse_with_defaults_and_errors_name_the_key_and_value() {
+        let scene = parse_scene(
+            "[[float]]\nx = 10.5\ny = 20\nradius = 9\ndensity = 0.3\nthickness = 4\nimage = \"duck.png\"\nstart = 7\n\n[[float]]\nx = 1\ny = 2\n",
+        )
+        .unwrap();
+        assert_eq!(scene.floats.len(), 2);
+        let first = &scene.floats[0];
+        assert_eq!(
+            (
+                first.x,
+                first.y,
+                first.radius,
+                first.density,
+                first.thickness,
+                first.start
+            ),
+            (10.5, 20.0, 9, 0.3, Some(4.0), 7)
+        );
+        assert_eq!(first.image.as_deref(), Some("duck.png"));
+        let second = &scene.floats[1];
+        assert_eq!(
+            (
+                second.radius,
+                second.density,
+                second.thickness,
+                second.start
+            ),
+            (8, 0.5, None, 0)
+        );
+        let error = parse_scene("[[float]]\nx = 1\ny = 2\ndensity = 1.2\n").unwrap_err();
+        assert_eq!(
+            error,
+            "line 4: float density must be a number between 0 and 1 (water is 1), got 1.2"
+        );
+        let error = parse_scene("[[float]]\nx = 1\ny = 2\nradius = 0\n").unwrap_err();
+        assert_eq!(error, "line 4: radius must be >= 1, got 0");
+        let error = parse_scene("[[float]]\nx = 1\ny = 2\nthickness = -3\n").unwrap_err();
+        assert_eq!(
+            error,
+            "line 4: float thickness must be a number of pixels in (0, 4096], got -3"
+        );
+        let error = parse_scene("[[float]]\nx = 1\ny = 2\nsize = 3\n").unwrap_err();
+        assert!(error.contains("unknown field `size`"), "{error}");
+        let error = parse_scene("[[float]]\ny = 2\n").unwrap_err();
+        assert!(error.contains("missing field `x`"), "{error}");
+    }
 }

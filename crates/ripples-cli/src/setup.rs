@@ -21,9 +21,10 @@
 //! size asked for, and move only when the window shrinks the pool to fit the screen.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
-use ripples::{Scene, SceneRunner, Solver};
+use ripples::{FloatImage, Scene, SceneRunner, Solver};
 
 use crate::UsageError;
 use crate::args::WaterArgs;
@@ -59,6 +60,8 @@ struct PicturePaths {
     stiffness_map: Option<InputFile>,
     viscosity_map: Option<InputFile>,
     sky: Option<InputFile>,
+    /// The pictures of the scene's floats, by float (only a scene file names them).
+    floats: Vec<Option<InputFile>>,
 }
 
 impl PicturePaths {
@@ -88,6 +91,18 @@ impl PicturePaths {
             stiffness_map: pick(&args.stiffness_map, |s| &s.stiffness_map, "stiffness map"),
             viscosity_map: pick(&args.viscosity_map, |s| &s.viscosity_map, "viscosity map"),
             sky: pick(&args.sky, |s| &s.sky, "sky image"),
+            floats: scene_file.map_or_else(Vec::new, |file| {
+                let images = file.scene.floats.iter().map(|float| float.image.as_ref());
+                images
+                    .enumerate()
+                    .map(|(index, image)| {
+                        image.map(|path| InputFile {
+                            role: format!("the scene's float #{} image", index + 1),
+                            path: file.directory.join(path),
+                        })
+                    })
+                    .collect()
+            }),
         }
     }
 }
@@ -114,6 +129,7 @@ pub fn input_files(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Vec<Inpu
         paths.sky,
     ]
     .into_iter()
+    .chain(paths.floats)
     .flatten()
     .collect()
 }
@@ -138,6 +154,8 @@ pub struct WaterPlan {
     viscosity_map: Option<SourceImage>,
     /// The sky picture the natural look reflects (loaded only when that look can be shown).
     sky: Option<SourceImage>,
+    /// The pictures of the scene's floats, by float.
+    float_images: Vec<Option<Arc<FloatImage>>>,
     /// How pictures, and the scene with them, meet a pool of another shape.
     pub fit: Fit,
     /// The colour of the bars around a picture fitted with [`Fit::Contain`].
@@ -286,12 +304,26 @@ impl WaterPlan {
         } else {
             None
         };
+        let float_images = paths
+            .floats
+            .iter()
+            .map(|input| {
+                load_optional(input.as_ref())?
+                    .map(|picture| {
+                        FloatImage::new(picture.width, picture.height, picture.pixels)
+                            .map(Arc::new)
+                            .map_err(anyhow::Error::from)
+                    })
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             scene,
             scene_name,
             size,
             image,
             obstacles,
+            float_images,
             stiffness_map,
             viscosity_map,
             sky,
@@ -331,6 +363,11 @@ impl WaterPlan {
         let (stiffness_range, viscosity_range) = (scene.stiffness_range, scene.viscosity_range);
         let mut runner = SceneRunner::new(scene, width, height)
             .map_err(|error| anyhow!("{}: {error}", self.scene_name))?;
+        for (index, image) in self.float_images.iter().enumerate() {
+            if let Some(image) = image {
+                runner.set_float_image(index, Arc::clone(image))?;
+            }
+        }
         let pool = runner.pool_mut();
         if let Some(sky) = &self.sky {
             pool.set_sky(Some(&ripples::SkyImage::new(

@@ -436,7 +436,7 @@ pub(crate) fn press_i16(
 }
 
 /// A number in `[0, 1)` from a hash of `seed` and `index` (SplitMix64's finaliser).
-fn unit_hash(seed: u64, index: u64) -> f32 {
+pub(crate) fn unit_hash(seed: u64, index: u64) -> f32 {
     let mut z = seed
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));

@@ -33,7 +33,8 @@
 //!   [`WaveSolver`], [`SpringSolver`], [`DispersiveSolver`] (deep-water waves, `omega^2 = g k`),
 //!   and [`Solver`], any of them: the solvers on their own, in grid cells.
 //! - [`Rain`], [`Stone`]: reproducible disturbances; [`Body`]: a disc pressing the water as it
-//!   moves (a boat, a fingertip), which leaves a wake; [`Scene`] / [`SceneRunner`]: whole
+//!   moves (a boat, a fingertip), which leaves a wake; [`Float`]: a disc the waves move and that
+//!   moves them in turn (a duck, a leaf); [`Scene`] / [`SceneRunner`]: whole
 //!   animations described as data.
 //! - [`limits`]: the range of every value the library accepts, and the checks (every entry point
 //!   checks what it is given and answers an [`Error`] naming the value).
@@ -62,6 +63,7 @@ mod boundary;
 mod classic;
 mod dispersive;
 mod error;
+mod float;
 #[cfg(feature = "kernels")]
 pub mod kernels;
 // Without the `kernels` feature the row kernels are private, and what only their tests and
@@ -87,11 +89,17 @@ pub use boundary::{Boundary, Obstacles, Sponge};
 pub use classic::ClassicSolver;
 pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
 pub use error::Error;
+pub use float::{
+    CONTACT_STIFFNESS, DEFAULT_FLOAT_GRAVITY, Float, FloatId, FloatImage, HEIGHT_UNITS_PER_CELL,
+    MAX_FLOAT_SPEED,
+};
 pub use kernels::{Backend, backend, set_backend};
 pub use pool::Pool;
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SkyImage};
 pub use resample::{resample_field, resample_field_by};
-pub use scene::{BodyEvent, DropEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent};
+pub use scene::{
+    BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,
+};
 pub use solver::{Solver, SolverKind};
 pub use sources::{Generator, Rain, RainStones, SplitMix64, Stone};
 pub use spring::{SpringSolver, map_from_grey};

@@ -9,6 +9,7 @@
 use crate::body::{Bodies, Body, BodyId};
 use crate::boundary::{Boundary, Obstacles, Sponge};
 use crate::error::Error;
+use crate::float::{DEFAULT_FLOAT_GRAVITY, Float, FloatId, Floats, WaterView};
 use crate::kernels::natural::PixelOrder;
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::render::{FieldView, Heights, Look, Renderer, SkyImage};
@@ -56,6 +57,7 @@ pub struct Pool {
     sponge: Option<Sponge>,
     generators: Vec<Generator>,
     bodies: Bodies,
+    floats: Floats,
     steps: u64,
     renderer: Renderer,
     wall_look: WallLook,
@@ -86,6 +88,7 @@ impl Pool {
             sponge: None,
             generators: Vec::new(),
             bodies: Bodies::default(),
+            floats: Floats::default(),
             steps: 0,
             renderer: Renderer::new(width as usize, grid_width as usize),
             wall_look: WallLook::default(),
@@ -218,6 +221,107 @@ impl Pool {
         self.bodies.len()
     }
 
+    /// Puts a [`Float`] in the water, once [`Float::validate`] accepts it: it settles at its
+    /// floating level on the water under it (plus its [lift](Float::lifted)), at rest, and from
+    /// then on the water moves it and it moves the water (see [`Float`]). It stays until
+    /// [`remove_float`](Self::remove_float); at the pool's edge it stops.
+    pub fn add_float(&mut self, mut float: Float) -> Result<FloatId, Error> {
+        float.validate()?;
+        float.settle(&self.water_view(), self.sim_scale);
+        Ok(self.floats.add(float))
+    }
+
+    /// Sets a float's velocity along x, y and up, in pixels per step (a throw, a kick; each
+    /// component clamped to the floats' largest speed). An unknown id or a velocity that is not
+    /// finite is an [`Error`].
+    pub fn set_float_velocity(&mut self, id: FloatId, velocity: [f32; 3]) -> Result<(), Error> {
+        self.floats
+            .get_mut(id)
+            .ok_or_else(|| Error::Invalid(format!("no float {} in this pool", id.0)))?
+            .set_velocity(velocity)
+    }
+
+    /// Takes a float out of the water (the waves it made stay); the float as it was, or `None`
+    /// for an unknown id.
+    pub fn remove_float(&mut self, id: FloatId) -> Option<Float> {
+        self.floats.remove(id)
+    }
+
+    /// Takes every float out of the water.
+    pub fn clear_floats(&mut self) {
+        self.floats.clear();
+    }
+
+    /// A float in the water (its position, height, velocity), `None` for an unknown id.
+    pub fn float(&self, id: FloatId) -> Option<&Float> {
+        self.floats.get(id)
+    }
+
+    /// Where a float's centre is, in image pixels; `None` for an unknown id.
+    pub fn float_position(&self, id: FloatId) -> Option<[f32; 2]> {
+        self.floats.get(id).map(Float::position)
+    }
+
+    /// How many floats the pool holds.
+    pub fn float_count(&self) -> usize {
+        self.floats.len()
+    }
+
+    /// The floats, in the order they were added (for drawing them).
+    pub fn floats(&self) -> impl Iterator<Item = &Float> {
+        self.floats.iter()
+    }
+
+    /// A float's mechanical energy with the water as it is now (kinetic, gravity's and the
+    /// buoyancy's potential, zero at rest on calm water), in grid cells: mass in cells³ of
+    /// water, lengths in cells, per step²; `None` for an unknown id. For measuring.
+    pub fn float_energy(&self, id: FloatId) -> Option<f64> {
+        let float = self.floats.get(id)?;
+        Some(float.energy(&self.water_view(), self.float_gravity()))
+    }
+
+    /// The gravity floats feel, in cells per step²: the dispersive solver's, otherwise
+    /// [`DEFAULT_FLOAT_GRAVITY`].
+    pub fn float_gravity(&self) -> f32 {
+        self.solver
+            .as_dispersive()
+            .map_or(DEFAULT_FLOAT_GRAVITY, |solver| solver.gravity())
+    }
+
+    /// The water as floats see it.
+    fn water_view(&self) -> WaterView<'_> {
+        WaterView {
+            heights: self.solver.heights(),
+            width: self.solver.width() as usize,
+            height: self.solver.height() as usize,
+            obstacles: &self.obstacles,
+        }
+    }
+
+    /// Floats move with the water and press it; the solver steps with their pressure (see
+    /// [`Float`]).
+    fn step_solver_with_floats(&mut self) {
+        if self.floats.is_empty() {
+            self.solver.step(&self.obstacles, self.sponge.as_ref());
+            return;
+        }
+        let gravity = self.float_gravity();
+        let integer = matches!(self.solver, Solver::Classic(_));
+        let dither_seed = integer.then_some(self.steps.wrapping_mul(0x1_0000) ^ (1 << 63));
+        let water = WaterView {
+            heights: self.solver.heights(),
+            width: self.solver.width() as usize,
+            height: self.solver.height() as usize,
+            obstacles: &self.obstacles,
+        };
+        let heads = self.floats.step_all(&water, gravity, dither_seed);
+        // The pressure head is on the heights for the step, so the solver's operator sees
+        // `heights + head` and the water answers the pressure; then it comes off again.
+        self.solver.raise(heads, 1.0);
+        self.solver.step(&self.obstacles, self.sponge.as_ref());
+        self.solver.raise(heads, -1.0);
+    }
+
     /// Steps taken since the pool was made.
     pub fn steps(&self) -> u64 {
         self.steps
@@ -249,11 +353,11 @@ impl Pool {
     }
 
     /// Advances the water by one step: generators drive their cells, bodies press the water,
-    /// then the solver steps with the walls and the edge condition.
+    /// floats move and push it aside, then the solver steps with the walls and the edge condition.
     pub fn step(&mut self) {
         self.drive_generators();
         self.press_bodies();
-        self.solver.step(&self.obstacles, self.sponge.as_ref());
+        self.step_solver_with_floats();
         self.steps += 1;
     }
 
@@ -303,7 +407,10 @@ impl Pool {
         look.validate()?;
         self.drive_generators();
         self.press_bodies();
-        let fusable = self.sim_scale == 1 && self.obstacles.is_empty() && self.sponge.is_none();
+        let fusable = self.sim_scale == 1
+            && self.obstacles.is_empty()
+            && self.sponge.is_none()
+            && self.floats.is_empty();
         let fused = match self.solver.as_classic_mut() {
             Some(classic) if fusable => self
                 .renderer
@@ -314,7 +421,7 @@ impl Pool {
         if fused {
             return Ok(());
         }
-        self.solver.step(&self.obstacles, self.sponge.as_ref());
+        self.step_solver_with_floats();
         self.render_pixels(look, src, dst)
     }
 
@@ -489,6 +596,13 @@ impl Pool {
             self.width as usize,
         )?;
         self.draw_walls(look, dst);
+        crate::render::floats::draw_floats(
+            self.floats.iter(),
+            look,
+            self.renderer.pixel_order(),
+            dst,
+            self.width as usize,
+        );
         Ok(())
     }
 

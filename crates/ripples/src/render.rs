@@ -28,6 +28,7 @@ use crate::limits::{MAX_SIDE, check_range};
 use crate::parallel;
 use std::ops::Range;
 
+pub(crate) mod floats;
 mod natural;
 
 pub use natural::SkyImage;

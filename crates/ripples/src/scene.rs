@@ -1,7 +1,7 @@
 //! Scenes: a whole animation described as data, and the runner that plays it.
 //!
-//! A [`Scene`] is what a scene file holds (size, solver, look, and the stones, swipes, bodies
-//! and rain scheduled by frame); a [`SceneRunner`] plays it on a [`Pool`] frame by frame. The model lives
+//! A [`Scene`] is what a scene file holds (size, solver, look, and the stones, swipes, bodies,
+//! floats and rain scheduled by frame); a [`SceneRunner`] plays it on a [`Pool`] frame by frame. The model lives
 //! in the core, not in the command, so every front end plays scenes the same way. Parsing is
 //! the caller's business: with the `serde` feature the types implement `Deserialize`, and every
 //! field is checked *while* it is deserialized, so a format that knows positions (TOML) reports
@@ -12,11 +12,14 @@
 //! `steps_per_frame` steps run, then the frame is rendered. The last frame of an animation of
 //! `frames` frames shows the field after `frames * steps_per_frame` steps.
 
+use std::sync::Arc;
+
 use crate::body::Body;
 use crate::boundary::Boundary;
 use crate::classic::ClassicSolver;
 use crate::dispersive::DispersiveSolver;
 use crate::error::Error;
+use crate::float::{Float, FloatImage};
 use crate::limits::{
     check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
     check_size, check_steps_per_frame, check_strength,
@@ -78,6 +81,9 @@ pub struct Scene {
     /// Moving bodies (`[[body]]`).
     #[cfg_attr(feature = "serde", serde(rename = "body"))]
     pub bodies: Vec<BodyEvent>,
+    /// Floating things (`[[float]]`).
+    #[cfg_attr(feature = "serde", serde(rename = "float"))]
+    pub floats: Vec<FloatEvent>,
     /// Wave generators (`[[source]]`).
     #[cfg_attr(feature = "serde", serde(rename = "source"))]
     pub sources: Vec<SourceEvent>,
@@ -134,6 +140,7 @@ impl Default for Scene {
             drops: Vec::new(),
             swipes: Vec::new(),
             bodies: Vec::new(),
+            floats: Vec::new(),
             rain: None,
             sources: Vec::new(),
             boundary: Boundary::Reflect,
@@ -306,6 +313,73 @@ impl BodyEvent {
     }
 }
 
+/// A floating thing put on the water at frame `start` (a duck, a leaf, a buoy): see
+/// [`crate::Float`]. It settles at its floating level there and the water moves it from then on.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct FloatEvent {
+    /// Centre, pixels (fractions allowed), inside the pool.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::coordinate"))]
+    pub x: f32,
+    /// Centre, pixels (fractions allowed), inside the pool.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::coordinate"))]
+    pub y: f32,
+    /// Radius in pixels, `1..=4096` (default 8).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::float_radius", deserialize_with = "de::radius")
+    )]
+    pub radius: u32,
+    /// Density relative to water, strictly between 0 and 1 (default 0.5).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default = "de::float_density", deserialize_with = "de::density")
+    )]
+    pub density: f32,
+    /// Thickness in pixels, `(0, 4096]` (default: the radius).
+    #[cfg_attr(feature = "serde", serde(default, deserialize_with = "de::thickness"))]
+    pub thickness: Option<f32>,
+    /// A picture to draw it with (PNG or JPEG, alpha respected, scaled to the disc), relative
+    /// to the scene file; a shaded disc without.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub image: Option<String>,
+    /// Frame at which it is put on the water (default 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub start: u32,
+}
+
+impl FloatEvent {
+    /// Default radius of a float, in pixels.
+    pub const DEFAULT_RADIUS: u32 = 8;
+    /// Default density of a float, relative to water.
+    pub const DEFAULT_DENSITY: f32 = 0.5;
+
+    /// The library's float for this event (without its picture).
+    pub fn float(&self) -> Result<Float, Error> {
+        let float = Float::new(self.x, self.y, self.radius, self.density)?;
+        match self.thickness {
+            Some(thickness) => float.with_thickness(thickness),
+            None => Ok(float),
+        }
+    }
+
+    /// Checks the centre lies in a `width x height` pool (pixel `x` covers `x..x + 1`).
+    fn check_inside(&self, width: u32, height: u32) -> Result<(), Error> {
+        let (x, y) = (self.x, self.y);
+        if x >= 0.0 && y >= 0.0 && x < width as f32 && y < height as f32 {
+            Ok(())
+        } else {
+            Err(Error::Invalid(format!(
+                "centre ({x}, {y}) is outside the {width}x{height} pool"
+            )))
+        }
+    }
+}
+
 /// Rain falling between two frames.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(
@@ -456,6 +530,13 @@ impl Scene {
                 body.check_inside(width, height).map_err(context)?;
             }
         }
+        for (index, float) in self.floats.iter().enumerate() {
+            let context = |error: Error| Error::Invalid(format!("float #{}: {error}", index + 1));
+            float.float().map_err(context)?;
+            if let (Some(width), Some(height)) = (self.width, self.height) {
+                float.check_inside(width, height).map_err(context)?;
+            }
+        }
         for (index, source) in self.sources.iter().enumerate() {
             source
                 .check()
@@ -529,7 +610,7 @@ impl Scene {
         }
     }
 
-    /// Moves every drop centre, swipe point and body point that lies outside a `width x height` pool onto
+    /// Moves every drop centre, swipe point, body point and float that lies outside a `width x height` pool onto
     /// its nearest edge pixel, and returns one warning per moved coordinate.
     pub fn clip_to_pool(&mut self, width: u32, height: u32) -> Vec<String> {
         let mut warnings = Vec::new();
@@ -574,6 +655,20 @@ impl Scene {
                 }
             }
         }
+        for (index, float) in self.floats.iter_mut().enumerate() {
+            let clipped = [float.x.clamp(0.0, right), float.y.clamp(0.0, bottom)];
+            if clipped != [float.x, float.y] {
+                warnings.push(format!(
+                    "float #{} at ({}, {}) is outside the {width}x{height} pool; clipped to ({}, {})",
+                    index + 1,
+                    float.x,
+                    float.y,
+                    clipped[0],
+                    clipped[1]
+                ));
+                [float.x, float.y] = clipped;
+            }
+        }
         warnings
     }
 
@@ -583,8 +678,8 @@ impl Scene {
     ///
     /// Positions are measured from the top-left corner, pixel `x` covering `x..x + 1`: the
     /// centre of pixel `x` goes to `(x + 0.5) * scale + offset`, and the event lands on the
-    /// pixel under that point. Drops, swipe points, body points and sources move; the radii of
-    /// drops, swipes, bodies and rain grow by `sqrt(scale_x * scale_y)` (stones stay round),
+    /// pixel under that point. Drops, swipe points, body points, floats and sources move; the radii of
+    /// drops, swipes, bodies, floats (and their thickness) and rain grow by `sqrt(scale_x * scale_y)` (stones stay round),
     /// rounded, at least 1; a body's speed grows as its path does, so it reaches each point of
     /// the picture at the same frame.
     /// Strengths, timings, periods and the scene's `width` and `height` stay as they are.
@@ -667,6 +762,14 @@ impl Scene {
             body.speed = (f64::from(body.speed) * growth) as f32;
             body.radius = radius(body.radius);
         }
+        for float in &mut self.floats {
+            float.x = ((f64::from(float.x) + 0.5) * scale[0] + offset[0] - 0.5) as f32;
+            float.y = ((f64::from(float.y) + 0.5) * scale[1] + offset[1] - 0.5) as f32;
+            float.radius = radius(float.radius);
+            float.thickness = float
+                .thickness
+                .map(|t| (f64::from(t) * radius_scale).min(4096.0) as f32);
+        }
         if let Some(rain) = &mut self.rain {
             rain.radius = rain.radius.map(radius);
         }
@@ -701,6 +804,8 @@ pub struct SceneRunner {
     rain: Option<Rain>,
     frame: u32,
     partial_path: Vec<[i32; 2]>,
+    /// The pictures of the scene's floats, by index (set by the front end that loads them).
+    float_images: Vec<Option<Arc<FloatImage>>>,
 }
 
 impl SceneRunner {
@@ -728,6 +833,10 @@ impl SceneRunner {
             event.check_inside(width, height).map_err(context)?;
             pool.add_body(event.body(scene.steps_per_frame).map_err(context)?)?;
         }
+        for (index, event) in scene.floats.iter().enumerate() {
+            let context = |error: Error| Error::Invalid(format!("float #{}: {error}", index + 1));
+            event.check_inside(width, height).map_err(context)?;
+        }
         let rain = match &scene.rain {
             Some(spec) => Some(spec.generator(scene.seed)?),
             None => None,
@@ -741,11 +850,27 @@ impl SceneRunner {
         Ok(Self {
             look: scene.full_look(),
             partial_path: Vec::with_capacity(longest_swipe + 2),
+            float_images: vec![None; scene.floats.len()],
             scene,
             pool,
             rain,
             frame: 0,
         })
+    }
+
+    /// Draws the scene's float number `index` (from 0, in the order of the scene's `[[float]]`
+    /// tables) with `image`, from when it is put on the water; an index the scene does not have
+    /// is an [`Error`].
+    pub fn set_float_image(&mut self, index: usize, image: Arc<FloatImage>) -> Result<(), Error> {
+        let count = self.float_images.len();
+        let slot = self.float_images.get_mut(index).ok_or_else(|| {
+            Error::Invalid(format!(
+                "float #{} does not exist: the scene has {count} floats",
+                index + 1
+            ))
+        })?;
+        *slot = Some(image);
+        Ok(())
     }
 
     /// The scene being played.
@@ -797,7 +922,7 @@ impl SceneRunner {
         Ok(())
     }
 
-    /// The current frame's drops, swipes and rain. They were checked when the runner was made
+    /// The current frame's drops, swipes, floats and rain. They were checked when the runner was made
     /// (the scene by [`Scene::validate`], the rain's ranges by [`Rain`]), so they are pressed
     /// without checking again.
     fn disturb(&mut self) {
@@ -819,6 +944,16 @@ impl SceneRunner {
             polyline_portion(&swipe.points, from, to, &mut self.partial_path);
             self.pool
                 .drag_stone(&self.partial_path, swipe.radius, swipe.strength);
+        }
+        let floats = self.scene.floats.iter().zip(&self.float_images);
+        for (event, image) in floats.filter(|(event, _)| event.start == frame) {
+            // Checked when the runner was made.
+            if let Ok(mut float) = event.float() {
+                if let Some(image) = image {
+                    float = float.with_image(Arc::clone(image));
+                }
+                let _ = self.pool.add_float(float);
+            }
         }
         if let (Some(rain), Some(spec)) = (&mut self.rain, &self.scene.rain) {
             let end = spec.end.unwrap_or(u32::MAX);
@@ -970,6 +1105,36 @@ mod de {
                 None => Ok(points),
             }
         })
+    }
+
+    pub fn coordinate<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        checked(d, |value: f32| {
+            if value.is_finite() {
+                Ok(value)
+            } else {
+                Err(crate::Error::Invalid(format!(
+                    "coordinate must be finite, got {value}"
+                )))
+            }
+        })
+    }
+
+    pub fn density<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        checked(d, crate::float::check_density)
+    }
+
+    pub fn thickness<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+        checked(d, |thickness: f32| {
+            crate::float::check_thickness(thickness).map(Some)
+        })
+    }
+
+    pub fn float_radius() -> u32 {
+        super::FloatEvent::DEFAULT_RADIUS
+    }
+
+    pub fn float_density() -> f32 {
+        super::FloatEvent::DEFAULT_DENSITY
     }
 
     pub fn body_speed() -> f32 {
@@ -1156,6 +1321,59 @@ mod tests {
             message.starts_with("rain: ") && message.contains("got 2"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn float_validation_names_the_float_and_the_value_and_floats_start_on_time() {
+        let float = FloatEvent {
+            x: 20.0,
+            y: 15.0,
+            radius: 4,
+            density: 0.5,
+            thickness: None,
+            image: None,
+            start: 2,
+        };
+        let with = |change: fn(&mut FloatEvent)| {
+            let mut second = float.clone();
+            change(&mut second);
+            Scene {
+                width: Some(40),
+                height: Some(30),
+                floats: vec![float.clone(), second],
+                ..Scene::default()
+            }
+            .validate()
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            with(|f| f.density = 0.0),
+            "float #2: float density must be a number between 0 and 1 (water is 1), got 0"
+        );
+        assert_eq!(
+            with(|f| f.x = 40.0),
+            "float #2: centre (40, 15) is outside the 40x30 pool"
+        );
+        assert_eq!(
+            with(|f| f.radius = 0),
+            "float #2: radius must be >= 1, got 0"
+        );
+        let scene = Scene {
+            frames: 4,
+            floats: vec![float.clone()],
+            ..Scene::default()
+        };
+        let mut runner = SceneRunner::new(scene, 40, 30).unwrap();
+        let image = Arc::new(FloatImage::new(1, 1, vec![255; 4]).unwrap());
+        assert!(runner.set_float_image(1, Arc::clone(&image)).is_err());
+        runner.set_float_image(0, image).unwrap();
+        runner.advance();
+        runner.advance();
+        assert_eq!(runner.pool().float_count(), 0, "before its start frame");
+        runner.advance();
+        assert_eq!(runner.pool().float_count(), 1);
+        assert!(runner.pool().floats().all(|f| f.image().is_some()));
     }
 
     #[test]

@@ -397,6 +397,49 @@ impl Solver {
         }
     }
 
+    /// Raises the water at cells by `sign` times `(index, amount)` (interior cells, height
+    /// units), in the heights and in whatever the solver keeps its velocity against (both
+    /// fields of a leapfrog solver; the spring solver's heights only), so no velocity is added.
+    /// The classic solver rounds each amount to the nearest integer (give it whole numbers to
+    /// undo a raise exactly). A float's pressure head goes on before a step and comes off after
+    /// it, so the step sees the pressure through its own operator (see [`crate::Float`]).
+    pub(crate) fn raise(&mut self, cells: &[(usize, f32)], sign: f32) {
+        fn raise_f32(fields: [&mut [f32]; 2], cells: &[(usize, f32)], sign: f32) {
+            for field in fields {
+                for &(i, amount) in cells {
+                    field[i] += sign * amount;
+                }
+            }
+        }
+        match self {
+            Self::Classic(s) => {
+                let (current, previous) = s.fields_mut();
+                for &(i, amount) in cells {
+                    let amount = (sign * amount)
+                        .round()
+                        .clamp(f32::from(i16::MIN), f32::from(i16::MAX))
+                        as i16;
+                    current[i] = current[i].saturating_add(amount);
+                    previous[i] = previous[i].saturating_add(amount);
+                }
+            }
+            Self::Wave(s) => {
+                let (current, previous) = s.fields_mut();
+                raise_f32([current, previous], cells, sign);
+            }
+            Self::Dispersive(s) => {
+                let (current, previous) = s.fields_mut();
+                raise_f32([current, previous], cells, sign);
+            }
+            Self::Spring(s) => {
+                let (heights, _) = s.fields_mut();
+                for &(i, amount) in cells {
+                    heights[i] += sign * amount;
+                }
+            }
+        }
+    }
+
     /// Drives cell `(x, y)` to `value` (rounded and saturated for the classic solver).
     pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
         match self {

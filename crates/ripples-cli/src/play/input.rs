@@ -90,6 +90,8 @@ impl Command {
 pub enum Gesture {
     /// A left click: a stone.
     Stone([i32; 2]),
+    /// A left click with Shift: a float (a buoy) put on the water there.
+    Float([i32; 2]),
     /// A left drag from one point to the next.
     Swipe([i32; 2], [i32; 2]),
     /// The left button went up, or the window lost it: the drag is over.
@@ -126,14 +128,16 @@ pub struct Pointer {
 }
 
 impl Pointer {
-    /// A button went down. A left press on the picture drops a stone and starts a swipe; a
-    /// right press starts a wall stroke (erasing with Shift). Presses on the bars around the
+    /// A button went down. A left press on the picture drops a stone and starts a swipe (with
+    /// Shift, it puts a float there instead, and drags nothing); a right press starts a wall
+    /// stroke (erasing with Shift). Presses on the bars around the
     /// picture start the drag without a stone, so a drag that enters the water still counts.
     pub fn pressed(&mut self, button: Button, viewport: &Viewport, shift: bool) -> Option<Gesture> {
         let (x, y) = self.position?;
         let at = viewport.pool_pixel(x, y);
         let on_picture = viewport.contains(x, y);
         match button {
+            Button::Left if shift => on_picture.then_some(Gesture::Float(at)),
             Button::Left => {
                 self.swipe = Some(at);
                 on_picture.then_some(Gesture::Stone(at))
@@ -293,6 +297,29 @@ mod tests {
         assert_eq!(pointer.released(Button::Left), Some(Gesture::Lift));
         assert_eq!(pointer.released(Button::Left), None);
         assert!(move_to(&mut pointer, &viewport, 10.0, 10.0).is_empty());
+    }
+
+    #[test]
+    fn a_shift_click_puts_a_float_and_drags_nothing() {
+        let viewport = Viewport::fit((400, 200), (200, 100));
+        let mut pointer = Pointer::default();
+        move_to(&mut pointer, &viewport, 100.0, 60.0);
+        assert_eq!(
+            pointer.pressed(Button::Left, &viewport, true),
+            Some(Gesture::Float([50, 30]))
+        );
+        // No swipe follows it, and letting go lifts no finger.
+        assert!(move_to(&mut pointer, &viewport, 300.0, 20.0).is_empty());
+        assert_eq!(pointer.released(Button::Left), None);
+        // Without Shift the same click is a stone; on the bars, Shift or not, nothing.
+        assert_eq!(
+            pointer.pressed(Button::Left, &viewport, false),
+            Some(Gesture::Stone([150, 10]))
+        );
+        let bars = Viewport::fit((300, 100), (100, 100));
+        let mut pointer = Pointer::default();
+        move_to(&mut pointer, &bars, 50.0, 50.0);
+        assert_eq!(pointer.pressed(Button::Left, &bars, true), None);
     }
 
     #[test]

@@ -11,8 +11,13 @@
 //! rectangle a stroke touched. Rain is the session's rather than the scene's, so `R` can turn
 //! it on and off at any time.
 
+use std::collections::VecDeque;
+
 use anyhow::Result;
-use ripples::{Body, BodyId, Boundary, Heights, Look, Rain, RenderMode, SceneRunner, SolverKind};
+use ripples::{
+    Body, BodyId, Boundary, Float, FloatId, Heights, Look, Rain, RenderMode, SceneRunner,
+    SolverKind,
+};
 
 use super::input::{Command, Gesture};
 use crate::setup::{Water, set_spring_maps};
@@ -23,6 +28,9 @@ const STRENGTHS: [i16; 13] = [16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 7
 const RADII: [u32; 16] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64];
 /// Default rain: stones per megapixel per second (the README's light rain).
 const RAIN_DENSITY: f64 = 150.0;
+
+/// The most floats Shift+click keeps on the water (each costs a little every step).
+const MAX_FLOATS: usize = 64;
 
 /// The stone a click drops; swipes and walls are derived from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +102,8 @@ pub struct Session {
     viscosity_map: Option<Vec<f32>>,
     /// The body following a left drag, while one is under way and the water runs.
     finger: Option<BodyId>,
+    /// The floats put on the water with Shift+click, oldest first.
+    floats: VecDeque<FloatId>,
 }
 
 /// What the title and the overlay say about the session.
@@ -156,6 +166,7 @@ impl Session {
             stiffness_map: water.stiffness_map,
             viscosity_map: water.viscosity_map,
             finger: None,
+            floats: VecDeque::new(),
         }
     }
 
@@ -212,6 +223,20 @@ impl Session {
                 let [x, y] = bound(at);
                 let Brush { radius, strength } = self.brush;
                 self.runner.pool_mut().drop_stone(x, y, radius, strength)?;
+            }
+            Gesture::Float(at) => {
+                let [x, y] = bound(at);
+                // A buoy half again as wide as a stone, at least 4 pixels; the oldest makes way
+                // beyond MAX_FLOATS.
+                let radius = (self.brush.radius * 3 / 2).max(4);
+                let float = Float::new(x as f32, y as f32, radius, 0.5)?;
+                let pool = self.runner.pool_mut();
+                if self.floats.len() >= MAX_FLOATS
+                    && let Some(oldest) = self.floats.pop_front()
+                {
+                    pool.remove_float(oldest);
+                }
+                self.floats.push_back(pool.add_float(float)?);
             }
             Gesture::Swipe(from, to) if self.paused => {
                 // Paused water cannot carry a wake: the drag stamps its trail, as a swipe.
@@ -395,6 +420,7 @@ impl Session {
             "Left drag    a wake".into(),
             "Right drag   paint walls".into(),
             "Shift+right  erase walls".into(),
+            "Shift+left   a float".into(),
             format!("R      rain ({})", if self.raining { "on" } else { "off" }),
             format!(
                 "Space  pause/resume ({})",
@@ -488,6 +514,31 @@ mod tests {
             .filter(|(_, (a, b))| a != b)
             .map(|(i, _)| (i as u32 % SIZE.0, i as u32 / SIZE.0))
             .collect()
+    }
+
+    #[test]
+    fn a_shift_click_puts_a_float_that_floats_and_the_oldest_makes_way() {
+        let mut session = session();
+        session.gesture(Gesture::Float([40, 30])).unwrap();
+        let pool = session.runner.pool();
+        assert_eq!(pool.float_count(), 1);
+        let float = pool.floats().next().unwrap();
+        assert_eq!(float.position(), [40.0, 30.0]);
+        assert_eq!(float.radius(), ripples::DropEvent::DEFAULT_RADIUS * 3 / 2);
+        for _ in 0..30 {
+            session.tick().unwrap();
+        }
+        assert!(session.runner.pool().floats().next().unwrap().bottom() < 0.0);
+        // A point off the pool is brought onto its edge (the first interior cell).
+        session.gesture(Gesture::Float([-50, 30])).unwrap();
+        let edge = session.runner.pool().floats().nth(1).unwrap().position();
+        assert_eq!(edge, [1.0, 30.0]);
+        for x in 0..MAX_FLOATS as i32 {
+            session.gesture(Gesture::Float([x, 20])).unwrap();
+        }
+        let pool = session.runner.pool();
+        assert_eq!(pool.float_count(), MAX_FLOATS);
+        assert_eq!(pool.floats().next().unwrap().position(), [1.0, 20.0]);
     }
 
     #[test]

@@ -5,17 +5,61 @@
 
 use ripples::{Body, Boundary, Float, FloatId, Generator, Heights, Pool, SolverKind};
 
-/// Upward zero crossings of `signal - mean`, interpolated, in steps.
-fn upward_crossings(signal: &[f64]) -> Vec<f64> {
-    let mean = signal.iter().sum::<f64>() / signal.len() as f64;
-    let mut crossings = Vec::new();
-    for (i, pair) in signal.windows(2).enumerate() {
-        let (a, b) = (pair[0] - mean, pair[1] - mean);
-        if a < 0.0 && b >= 0.0 {
-            crossings.push(i as f64 + a / (a - b));
+/// The angular frequency, in radians per step, of the damped oscillation in `signal`: the
+/// `omega` in `0.02..0.4` (with a decay rate `gamma` in `0..0.05`) whose least-squares fit
+/// `a + b t + exp(-gamma t) (c cos(omega t) + d sin(omega t))` leaves the smallest residual.
+/// The linear term takes up the slow settling a float still does after it came to rest (its
+/// dent and the long waves around it move over hundreds of steps), which shifted a plain
+/// zero-crossing count by a factor of two; the decay is the energy its rings carry away.
+fn fitted_omega(signal: &[f64]) -> f64 {
+    let residual = |(omega, gamma): (f64, f64)| -> f64 {
+        // Normal equations of the four-term fit, solved by Gaussian elimination.
+        let basis = |t: f64| {
+            let decay = (-gamma * t).exp();
+            [1.0, t, decay * (omega * t).cos(), decay * (omega * t).sin()]
+        };
+        let mut matrix = [[0.0f64; 5]; 4];
+        for (i, &y) in signal.iter().enumerate() {
+            let f = basis(i as f64);
+            for r in 0..4 {
+                for c in 0..4 {
+                    matrix[r][c] += f[r] * f[c];
+                }
+                matrix[r][4] += f[r] * y;
+            }
         }
-    }
-    crossings
+        for col in 0..4 {
+            let pivot = (col..4)
+                .max_by(|&a, &b| matrix[a][col].abs().total_cmp(&matrix[b][col].abs()))
+                .unwrap();
+            matrix.swap(col, pivot);
+            for row in 0..4 {
+                if row != col {
+                    let factor = matrix[row][col] / matrix[col][col];
+                    for k in col..5 {
+                        matrix[row][k] -= factor * matrix[col][k];
+                    }
+                }
+            }
+        }
+        let coefficients: Vec<f64> = (0..4).map(|r| matrix[r][4] / matrix[r][r]).collect();
+        signal
+            .iter()
+            .enumerate()
+            .map(|(i, &y)| {
+                let f = basis(i as f64);
+                let fit: f64 = (0..4).map(|r| coefficients[r] * f[r]).sum();
+                (y - fit).powi(2)
+            })
+            .sum()
+    };
+    let candidates = (0..=760)
+        .flat_map(|i| (0..=25).map(move |j| (0.02 + 0.0005 * f64::from(i), 0.002 * f64::from(j))));
+    candidates
+        .map(|candidate| (residual(candidate), candidate.0))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap()
+        .1
 }
 
 fn dispersive_pool(side: u32, damping: f32, boundary: Boundary) -> Pool {
@@ -65,10 +109,10 @@ fn a_float_bobs_slower_the_denser_it_is() {
             .with_thickness(thickness)
             .unwrap();
         let (_, heights) = kicked(&mut pool, float, 1500, 0.1, 200);
-        let crossings = upward_crossings(&heights);
-        let first = &crossings[..crossings.len().min(3)];
-        let period = (first[first.len() - 1] - first[0]) / (first.len() - 1) as f64;
-        let omega = std::f64::consts::TAU / period;
+        // The first 120 steps: two periods and more of the bobbing, before the rings it sent
+        // out have gone far and the slow settling takes over.
+        let omega = fitted_omega(&heights[..120]);
+        let period = std::f64::consts::TAU / omega;
         let draft = f64::from(density * thickness);
         let stiffness = gravity * k / (1.0 + k);
         let bare = (stiffness / draft).sqrt();

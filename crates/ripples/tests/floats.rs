@@ -36,8 +36,9 @@ fn fitted_omega(signal: &[f64]) -> f64 {
             for row in 0..4 {
                 if row != col {
                     let factor = matrix[row][col] / matrix[col][col];
-                    for k in col..5 {
-                        matrix[row][k] -= factor * matrix[col][k];
+                    let pivot_row = matrix[col];
+                    for (value, pivot_value) in matrix[row].iter_mut().zip(pivot_row).skip(col) {
+                        *value -= factor * pivot_value;
                     }
                 }
             }

@@ -176,6 +176,20 @@ pub struct OutputOptions {
     /// Never replace an existing file: refuse up front when the output exists, and fail
     /// rather than replace a file that appears under its name while rendering.
     pub no_clobber: bool,
+    /// A sound track to put beside the frames (MP4 and WebM; the other formats have none).
+    pub sound: Option<SoundTrack>,
+}
+
+/// The sound of a clip, for an output that carries sound: encoded by the same ffmpeg that
+/// encodes the frames (AAC in MP4, Opus in WebM), from `start` for `seconds`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoundTrack {
+    /// The clip.
+    pub path: PathBuf,
+    /// Seconds into the clip where the sound starts.
+    pub start: f64,
+    /// Seconds of sound: the animation's length at most, so the sound never outlasts it.
+    pub seconds: f64,
 }
 
 /// Facts about the animation a sink needs up front.

@@ -199,14 +199,14 @@ impl VideoClip {
         if decoded == 0 {
             return anyhow!(
                 "{name}: ffmpeg decoded no frame of it{at}; nothing was written{}",
-                quote_last_lines(&ended.stderr)
+                quote_last_line(&ended.stderr)
             );
         }
         anyhow!(
             "{name} is damaged or truncated: only {decoded} frames{at} decode, fewer than the \
              {} ffprobe counted; nothing was written (--frames {decoded} renders those){}",
             self.probe.frames,
-            quote_last_lines(&ended.stderr)
+            quote_last_line(&ended.stderr)
         )
     }
 }
@@ -480,7 +480,9 @@ impl Ended {
 struct ClipDecoder {
     child: Arc<ChildProcess>,
     frames: mpsc::Receiver<Decoded>,
-    recycle: mpsc::Sender<Vec<u8>>,
+    /// Buffers going back to the reader; `None` once the reader is being stopped (a reader
+    /// waiting for a buffer then wakes up and ends).
+    recycle: Option<mpsc::Sender<Vec<u8>>>,
     reader: Option<JoinHandle<()>>,
     stderr: Option<JoinHandle<String>>,
     size_changed: Arc<AtomicBool>,
@@ -577,7 +579,7 @@ impl ClipDecoder {
         Ok(ClipDecoder {
             child,
             frames: frames_rx,
-            recycle,
+            recycle: Some(recycle),
             reader,
             stderr,
             size_changed,
@@ -601,9 +603,9 @@ impl ClipDecoder {
             match self.frames.recv_timeout(INTERRUPT_POLL) {
                 Ok(Decoded::Frame(next)) => {
                     let old = std::mem::replace(frame, next);
-                    if !old.is_empty() {
+                    if let Some(recycle) = self.recycle.as_ref().filter(|_| !old.is_empty()) {
                         // The reader may have ended; the buffer is then simply dropped.
-                        let _ = self.recycle.send(old);
+                        let _ = recycle.send(old);
                     }
                     return Ok(true);
                 }
@@ -630,18 +632,26 @@ impl ClipDecoder {
         }
     }
 
-    /// Waits for ffmpeg to exit (it has sent its last frame, or is stopped) and returns what
-    /// it said.
+    /// Waits for ffmpeg to exit (it has sent its last frame) and returns what it said; stops
+    /// it at once when its frames changed size, since they are refused anyway.
     fn finish(mut self) -> Result<Ended> {
         let started = Instant::now();
         loop {
             match self.child.try_wait() {
                 Ok(Some(_)) => break,
-                Ok(None) if started.elapsed() > STALL_TIMEOUT || interrupt::requested() => {
+                Ok(None)
+                    if started.elapsed() > STALL_TIMEOUT
+                        || interrupt::requested()
+                        || self.size_changed.load(Ordering::Relaxed) =>
+                {
                     self.child.stop();
                     break;
                 }
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) => {
+                    // Frames still coming would block ffmpeg on a full pipe: taken and dropped.
+                    while self.frames.try_recv().is_ok() {}
+                    std::thread::sleep(Duration::from_millis(5));
+                }
                 Err(error) => bail!("{}: cannot wait for ffmpeg decoding it: {error}", self.name),
             }
         }
@@ -664,6 +674,7 @@ impl ClipDecoder {
     /// whatever frames the reader still holds, so it is not blocked on a full channel.
     fn stop_threads(&mut self) {
         self.child.stop();
+        drop(self.recycle.take());
         while self.frames.try_recv().is_ok() {}
         if let Some(reader) = self.reader.take() {
             // Drain until the reader has sent its end and exited.
@@ -757,11 +768,10 @@ fn collect_stderr(stderr: impl Read, size_changed: &AtomicBool) -> String {
     Vec::from(last).join("\n")
 }
 
-/// ffmpeg's last lines as a suffix for an error message, or nothing.
-fn quote_last_lines(stderr: &str) -> String {
-    if stderr.trim().is_empty() {
-        String::new()
-    } else {
-        format!(". ffmpeg said:\n{stderr}")
+/// ffmpeg's last line as a suffix for an error message (which stays one line), or nothing.
+fn quote_last_line(stderr: &str) -> String {
+    match stderr.lines().map(str::trim).rfind(|line| !line.is_empty()) {
+        Some(line) => format!(" (ffmpeg: {line})"),
+        None => String::new(),
     }
 }

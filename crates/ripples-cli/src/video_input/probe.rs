@@ -21,7 +21,7 @@ pub const FFPROBE_ARGS: &[&str] = &[
     "-count_packets",
     "-show_entries",
     "stream=codec_type,width,height,r_frame_rate,avg_frame_rate,nb_frames,nb_read_packets,\
-     duration:stream_disposition=attached_pic",
+     duration:stream_disposition=attached_pic:format=duration",
     "-of",
     "json",
 ];
@@ -50,10 +50,10 @@ impl ClipProbe {
     /// is sometimes counted differently).
     pub fn truncated_note(&self, name: &str) -> Option<String> {
         let announced = self.announced_frames?;
-        (announced > self.frames + 1).then(|| {
+        (announced > self.frames + 2).then(|| {
             format!(
                 "warning: {name} is truncated: it announces {announced} frames but only the \
-                 first {} can be read; those are used",
+                 first {} can be read whole; those are used",
                 self.frames
             )
         })
@@ -64,6 +64,12 @@ impl ClipProbe {
 struct Report {
     #[serde(default)]
     streams: Vec<Stream>,
+    format: Option<Format>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Format {
+    duration: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -125,20 +131,31 @@ pub fn parse_probe(json: &str) -> Result<ClipProbe> {
     ripples::limits::check_fps(fps)
         .map_err(|error| anyhow!("its frame rate is not one a render can have: {error}"))?;
     let count = |text: &Option<String>| text.as_deref().and_then(|t| t.trim().parse::<u64>().ok());
-    let duration_frames = video
-        .duration
-        .as_deref()
-        .and_then(|text| text.trim().parse::<f64>().ok())
-        .filter(|seconds| seconds.is_finite() && *seconds > 0.0)
-        .map(|seconds| (seconds * fps).round().min(u64::MAX as f64) as u64);
+    let frames_in = |duration: Option<&str>| {
+        duration
+            .and_then(|text| text.trim().parse::<f64>().ok())
+            .filter(|seconds| seconds.is_finite() && *seconds > 0.0)
+            .map(|seconds| (seconds * fps).round().min(u64::MAX as f64) as u64)
+    };
+    // The file's duration is the video's only without sound, which may last longer.
+    let file_duration = report
+        .format
+        .as_ref()
+        .and_then(|format| format.duration.as_deref())
+        .filter(|_| !has_audio);
     let announced_frames = count(&video.nb_frames)
         .filter(|&frames| frames > 0)
-        .or(duration_frames);
-    let frames = count(&video.nb_read_packets)
+        .or_else(|| frames_in(video.duration.as_deref()))
+        .or_else(|| frames_in(file_duration));
+    let mut frames = count(&video.nb_read_packets)
         .or(announced_frames)
         .unwrap_or(0);
     if frames == 0 {
         bail!("it has no video frames");
+    }
+    if announced_frames.is_some_and(|announced| announced > frames + 1) && frames > 1 {
+        // The break cut the last packet read, most often: it does not decode.
+        frames -= 1;
     }
     Ok(ClipProbe {
         width,
@@ -207,12 +224,22 @@ mod tests {
     fn a_truncated_clip_keeps_the_frames_that_can_be_read() {
         let cut = MP4_VIDEO.replace(r#""nb_read_packets": "50""#, r#""nb_read_packets": "21""#);
         let probe = parse_probe(&report(&cut, "")).unwrap();
-        assert_eq!(probe.frames, 21);
+        // The last packet read was cut by the break.
+        assert_eq!(probe.frames, 20);
         assert_eq!(
             probe.truncated_note("clip 'cut.mp4'").unwrap(),
-            "warning: clip 'cut.mp4' is truncated: it announces 50 frames but only the first 21 \
-             can be read; those are used"
+            "warning: clip 'cut.mp4' is truncated: it announces 50 frames but only the first 20 \
+             can be read whole; those are used"
         );
+        // WebM: no count in the stream, the file's duration says it.
+        let webm = r#"{"streams": [{"codec_type": "video", "width": 8, "height": 8,
+            "r_frame_rate": "25/1", "nb_read_packets": "49"}], "format": {"duration": "4.0"}}"#;
+        let probe = parse_probe(webm).unwrap();
+        assert_eq!((probe.frames, probe.announced_frames), (48, Some(100)));
+        // With sound, the file's duration may be the sound's: no claim is made.
+        let with_sound = webm.replace("}], ", r#"}, {"codec_type": "audio"}], "#);
+        let probe = parse_probe(&with_sound).unwrap();
+        assert_eq!((probe.frames, probe.announced_frames), (49, None));
     }
 
     #[test]

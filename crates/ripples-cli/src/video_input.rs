@@ -770,7 +770,8 @@ fn collect_stderr(stderr: impl Read, size_changed: &AtomicBool) -> String {
 
 /// ffmpeg's last line as a suffix for an error message (which stays one line), or nothing.
 fn quote_last_line(stderr: &str) -> String {
-    match stderr.lines().map(str::trim).rfind(|line| !line.is_empty()) {
+    let telling = |line: &&str| !line.is_empty() && !line.starts_with("Last message repeated");
+    match stderr.lines().map(str::trim).rfind(telling) {
         Some(line) => format!(" (ffmpeg: {line})"),
         None => String::new(),
     }

@@ -43,7 +43,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Render an animation of water over an image (PNG or JPEG; default: built-in pool tiles).
+    /// Render an animation of water over an image (PNG or JPEG) or a video (any file ffmpeg
+    /// reads; default: built-in pool tiles).
     Render(Box<RenderArgs>),
     /// Time the solver and the renderer on a turbulent and a calm pool, and print the figures.
     Bench(BenchArgs),
@@ -198,8 +199,11 @@ impl VideoArgs {
 /// `ripples render` and `ripples play`, and overriding the scene file's values.
 #[derive(Debug, Args, Default, Clone)]
 pub struct WaterArgs {
-    /// The image under the water (PNG or JPEG), or '-' to read it from standard input.
-    /// Default: the scene's image, else built-in tiles.
+    /// The picture under the water: a PNG or JPEG image ('-' reads one from standard input),
+    /// or a video (MP4, WebM, MOV, MKV, GIF, Y4M: any file ffmpeg reads, told apart by its
+    /// bytes; needs ffmpeg and ffprobe), played frame by frame at its own size, rate and length
+    /// unless --size, --fps or --frames say otherwise. Default: the scene's image, else
+    /// built-in tiles.
     pub image: Option<PathBuf>,
 
     /// A scene file (TOML) describing the whole animation, or '-' to read it from standard

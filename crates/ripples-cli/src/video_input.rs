@@ -419,8 +419,16 @@ impl ClipPictures {
     /// those not shown skipped) up to the one it shows; the buffer is reused, so a frame
     /// allocates nothing once the first few are in.
     pub fn next_picture(&mut self) -> Result<&[u8]> {
-        let wanted = self.timing.clip_frame(self.output_frame);
+        let index = self.output_frame;
         self.output_frame += 1;
+        self.picture(index)
+    }
+
+    /// The picture of output frame `index`: the same buffer as the last call's when it shows
+    /// the same frame of the clip; the clip starts over when `index` shows an earlier frame
+    /// (a loop, or a window going back).
+    pub fn picture(&mut self, index: u64) -> Result<&[u8]> {
+        let wanted = self.timing.clip_frame(index);
         if self.current_frame.is_some_and(|current| wanted < current) {
             self.restart()?;
         }

@@ -265,6 +265,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         Some(_) if !args.keep_alpha || is_video(kind) => Some(plan.background),
         _ => flatten,
     };
+    let clip_for_palette = clip.clone().zip(timing.clone());
     let mut pictures: Box<dyn PictureSource + '_> = match (clip, timing) {
         (Some(clip), Some(timing)) => {
             options.sound = sound_track(&clip, &timing, kind, &args.out, &mut notes);
@@ -315,7 +316,15 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     } else {
         Box::new(runner)
     };
-    let samples = palette_samples(&image.pixels, &look, flatten);
+    let samples = match (&clip_for_palette, kind) {
+        // A clip's colours change: its palette is drawn from frames across the part shown.
+        (Some((clip, timing)), OutputKind::Gif) => {
+            let mut pixels = clip_palette_pixels(clip, timing);
+            pixels.extend_from_slice(&image.pixels);
+            palette_samples(&pixels, &look, flatten)
+        }
+        _ => palette_samples(&image.pixels, &look, flatten),
+    };
     let sink = open_output(&args.out, &info, &samples, &options)?;
     say(&notes);
 
@@ -369,6 +378,25 @@ fn clip_timing(
     scene.fps = timing.fps;
     scene.frames = timing.frames;
     Ok(Some(timing))
+}
+
+/// Pixels from four frames spread over the part of `clip` shown, for a GIF's palette: every
+/// few pixels of each, so that together they are no more than the palette takes. A frame that
+/// cannot be decoded is left out (the render itself then says what is wrong with the clip).
+fn clip_palette_pixels(clip: &VideoClip, timing: &ClipTiming) -> Vec<u8> {
+    const FRAMES: u64 = 4;
+    const PIXELS_PER_FRAME: usize = 1 << 14;
+    let mut pixels = Vec::new();
+    for quarter in 0..FRAMES {
+        let frame = timing.clip_frames * quarter / FRAMES;
+        let Ok(picture) = clip.picture_at(timing.start + frame as f64 / timing.clip_fps) else {
+            continue;
+        };
+        let count = picture.pixels.len() / 4;
+        let stride = count.div_ceil(PIXELS_PER_FRAME).max(1);
+        pixels.extend(picture.pixels.chunks_exact(4).step_by(stride).flatten());
+    }
+    pixels
 }
 
 /// Whether `kind` is a video format (no alpha channel).

@@ -156,8 +156,16 @@ impl VideoClip {
             );
         }
         let name = format!("clip '{shown}'");
-        let probe = parse_probe(&String::from_utf8_lossy(&output.stdout))
-            .map_err(|error| anyhow!("{name}: {error:#}"))?;
+        let probe = parse_probe(&String::from_utf8_lossy(&output.stdout)).map_err(|error| {
+            if error.to_string() == probe::NOT_A_VIDEO {
+                anyhow!(
+                    "image '{shown}': not a PNG or JPEG file, nor a video ({})",
+                    probe::NOT_A_VIDEO
+                )
+            } else {
+                anyhow!("{name}: {error:#}")
+            }
+        })?;
         Ok(VideoClip {
             path: path.to_path_buf(),
             name,

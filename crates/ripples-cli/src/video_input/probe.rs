@@ -21,7 +21,7 @@ pub const FFPROBE_ARGS: &[&str] = &[
     "-count_packets",
     "-show_entries",
     "stream=codec_type,width,height,r_frame_rate,avg_frame_rate,nb_frames,nb_read_packets,\
-     duration:stream_disposition=attached_pic:format=duration",
+     duration:stream_disposition=attached_pic:format=duration,format_name",
     "-of",
     "json",
 ];
@@ -70,7 +70,13 @@ struct Report {
 #[derive(Debug, Deserialize)]
 struct Format {
     duration: Option<String>,
+    format_name: Option<String>,
 }
+
+/// The error [`parse_probe`] gives for a file in which ffmpeg finds no picture, whatever else
+/// it reports: frames of no size (a damaged image it guessed from the name), or text (its
+/// `tty` reader takes any text for a video of ANSI art). Not a video, then.
+pub const NOT_A_VIDEO: &str = "ffmpeg finds no picture in it";
 
 #[derive(Debug, Deserialize)]
 struct Stream {
@@ -97,6 +103,13 @@ struct Disposition {
 pub fn parse_probe(json: &str) -> Result<ClipProbe> {
     let report: Report = serde_json::from_str(json)
         .map_err(|error| anyhow!("cannot read ffprobe's report ({error})"))?;
+    if report
+        .format
+        .as_ref()
+        .is_some_and(|format| format.format_name.as_deref() == Some("tty"))
+    {
+        bail!(NOT_A_VIDEO);
+    }
     let has_audio = report
         .streams
         .iter()
@@ -111,12 +124,9 @@ pub fn parse_probe(json: &str) -> Result<ClipProbe> {
         bail!("it has no video stream");
     };
     let (width, height) = match (video.width, video.height) {
-        (Some(width), Some(height)) => (width, height),
-        _ => bail!("ffprobe reports no frame size for its video"),
+        (Some(width), Some(height)) if width > 0 && height > 0 => (width, height),
+        _ => bail!(NOT_A_VIDEO),
     };
-    if width <= 0 || height <= 0 {
-        bail!("its frames are {width}x{height}, an empty size");
-    }
     let (width, height) = ripples::limits::check_size(width as u64, height as u64)
         .map_err(|error| anyhow!("its frames are {width}x{height}: {error}"))?;
     let fps = [&video.avg_frame_rate, &video.r_frame_rate]
@@ -243,6 +253,13 @@ mod tests {
     }
 
     #[test]
+    fn text_is_not_a_video() {
+        let text = r#"{"streams": [{"codec_type": "video", "width": 0, "height": 0,
+            "r_frame_rate": "25/1"}], "format": {"format_name": "tty"}}"#;
+        assert_eq!(parse_probe(text).unwrap_err().to_string(), NOT_A_VIDEO);
+    }
+
+    #[test]
     fn cover_pictures_are_skipped_and_bad_reports_are_refused_with_the_reason() {
         let cover = r#"{"codec_type": "video", "width": 600, "height": 600,
             "r_frame_rate": "90000/1", "nb_read_packets": "1", "disposition": {"attached_pic": 1}}"#;
@@ -255,10 +272,7 @@ mod tests {
                 &report(&MP4_VIDEO.replace("320", "20000"), ""),
                 "its frames are 20000x240: ",
             ),
-            (
-                &report(&MP4_VIDEO.replace("320", "0"), ""),
-                "0x240, an empty size",
-            ),
+            (&report(&MP4_VIDEO.replace("320", "0"), ""), NOT_A_VIDEO),
             (
                 &report(&MP4_VIDEO.replace("\"25/1\"", "\"0/0\""), ""),
                 "no frame rate for its video (got '0/0')",

@@ -399,7 +399,7 @@ pub fn open_sink(
 ///   [`Written`] says so. Frames are at most 65535 pixels wide and high.
 /// - Animated PNG: lossless; exactly `info.frames` frames must be written.
 /// - Y4M, MP4, WebM: alpha is dropped (colours are written as if opaque). MP4 and WebM need
-///   `ffmpeg` on `PATH`. An odd-sized MP4 gets its last column or row repeated to the even
+///   `ffmpeg` on `PATH`, and carry [`OutputOptions::sound`] when given. An odd-sized MP4 gets its last column or row repeated to the even
 ///   size H.264 needs (the [`Written`] says so); WebM (VP9) keeps odd sizes.
 /// - Directory: created if missing; `frame_00000.png`, `frame_00001.png`, ... replace files of
 ///   the same names (unless `no_clobber`), other files are left alone. Not to standard output.

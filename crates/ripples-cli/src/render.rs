@@ -21,7 +21,10 @@
 //! in place, and then the error says so.
 //!
 //! Frames come from a [`FrameSource`]: the scene played frame by frame, or a
-//! [`SeamlessLoop`] whose end cross-fades into its start (`--loop`). Before a frame goes to the
+//! [`SeamlessLoop`] whose end cross-fades into its start (`--loop`). The picture under each
+//! frame comes from a [`PictureSource`]: the same image every frame, or the next frame of a
+//! video ([`ClipPictures`], decoded by ffmpeg on threads of its own: [`crate::video_input`]),
+//! whose rate and length then set the animation's, and whose sound goes to an MP4 or WebM. Before a frame goes to the
 //! encoder it is blended over the background ([`crate::background`]) in place, so files are
 //! opaque whatever the look, unless `--keep-alpha` asks for the alpha. A still (`--frame`,
 //! `--still`) simulates up to its frame and renders only that one ([`crate::still`]). A render

@@ -1,5 +1,7 @@
 //! MP4 (H.264) and WebM (VP9) through an `ffmpeg` child process that reads raw RGBA frames on
 //! its standard input and writes the temporary file beside the target (or standard output).
+//! Over a video with sound, the same ffmpeg reads that sound from the clip and encodes it beside
+//! the frames (AAC in MP4, Opus in WebM), so the output is finished in one pass.
 //!
 //! The child is the one part of a render that Ripples does not control, so it is watched:
 //!

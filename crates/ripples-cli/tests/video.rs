@@ -599,3 +599,81 @@ fn missing_ffmpeg_and_a_clip_that_breaks_while_decoding_are_refused_cleanly() {
     );
     assert_eq!(names(path), ["clip.mp4"]);
 }
+
+/// The ids of live processes whose command line mentions `text`, from /proc.
+#[cfg(target_os = "linux")]
+fn processes_mentioning(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|byte| byte.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(command_line) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'));
+        if !zombie && String::from_utf8_lossy(&command_line).contains(text) {
+            found.push(name);
+        }
+    }
+    found
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_while_decoding_stops_ffmpeg_and_keeps_the_previous_file() {
+    if !ffmpeg_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    make_clip(path, "long.mkv", "160x120", 25, 60.0, false);
+    std::fs::write(path.join("out.mp4"), "the previous render").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ripples"))
+        .args(["render", "long.mkv", "--out", "out.mp4"])
+        .current_dir(path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Decoding and encoding under way: the temporary output exists, and a moment later.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while names(path).len() < 3 {
+        assert!(std::time::Instant::now() < deadline, "{:?}", names(path));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The decoding ffmpeg's input, as `ripples` names it (no other test uses this name).
+    let clip = "file:long.mkv";
+    assert!(
+        !processes_mentioning(clip).is_empty(),
+        "no ffmpeg decoding the clip"
+    );
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+    assert_eq!(status.code(), Some(130), "{said}");
+    assert!(
+        said.contains("interrupted: stopped before the end"),
+        "{said}"
+    );
+    assert_eq!(names(path), ["long.mkv", "out.mp4"]);
+    assert_eq!(
+        std::fs::read(path.join("out.mp4")).unwrap(),
+        b"the previous render"
+    );
+    assert!(
+        processes_mentioning(clip).is_empty(),
+        "ffmpeg still runs: {:?}",
+        processes_mentioning(clip)
+    );
+}

@@ -43,7 +43,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Render an animation of water over an image (PNG or JPEG; default: built-in pool tiles).
+    /// Render an animation of water over an image (PNG or JPEG) or a video (any file ffmpeg
+    /// reads; default: built-in pool tiles).
     Render(Box<RenderArgs>),
     /// Time the solver and the renderer on a turbulent and a calm pool, and print the figures.
     Bench(BenchArgs),
@@ -156,14 +157,53 @@ pub struct RenderArgs {
     /// (the water's heights are blended, so it still looks like water).
     #[arg(long = "loop", conflicts_with_all = ["frame", "still"])]
     pub seamless_loop: bool,
+
+    /// A video under the water: which part, and what follows its end.
+    #[command(flatten)]
+    pub video: VideoArgs,
+}
+
+/// Options for a video under the water (any file ffmpeg reads, given as the image).
+#[derive(Debug, Args, Default, Clone)]
+pub struct VideoArgs {
+    /// Video input: start this many seconds into the clip [default: 0].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_start)]
+    pub start: Option<f64>,
+
+    /// Video input: use this many seconds of the clip [default: to its end].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub duration: Option<f64>,
+
+    /// Video input: what follows the clip's last frame when --frames asks for more: stop (the
+    /// animation ends with the clip), hold (its last frame stays) or loop (it starts over)
+    /// [default: stop].
+    #[arg(long, value_name = "MODE")]
+    pub video_end: Option<crate::video_input::VideoEnd>,
+}
+
+impl VideoArgs {
+    /// The options given, by name, for the error when there is no clip to apply them to.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            (self.start.is_some(), "--start"),
+            (self.duration.is_some(), "--duration"),
+            (self.video_end.is_some(), "--video-end"),
+        ]
+        .into_iter()
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect()
+    }
 }
 
 /// The picture, the scene file and every option of the water and its look: shared by
 /// `ripples render` and `ripples play`, and overriding the scene file's values.
 #[derive(Debug, Args, Default, Clone)]
 pub struct WaterArgs {
-    /// The image under the water (PNG or JPEG), or '-' to read it from standard input.
-    /// Default: the scene's image, else built-in tiles.
+    /// The picture under the water: a PNG or JPEG image ('-' reads one from standard input),
+    /// or a video (MP4, WebM, MOV, MKV, GIF, Y4M: any file ffmpeg reads, told apart by its
+    /// bytes; needs ffmpeg and ffprobe), played frame by frame at its own size, rate and length
+    /// unless --size, --fps or --frames say otherwise. Default: the scene's image, else
+    /// built-in tiles.
     pub image: Option<PathBuf>,
 
     /// A scene file (TOML) describing the whole animation, or '-' to read it from standard
@@ -592,6 +632,14 @@ fn parse_frame_number(text: &str) -> Result<u32, String> {
             format!("frame {frame} is out of range")
         }
     })
+}
+
+/// Seconds from the start of a clip: 0 or more.
+fn parse_start(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(0.0) => Ok(0.0),
+        _ => parse_seconds(text).map_err(|error| error.replace("more than 0", "0 or more")),
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {

@@ -176,6 +176,20 @@ pub struct OutputOptions {
     /// Never replace an existing file: refuse up front when the output exists, and fail
     /// rather than replace a file that appears under its name while rendering.
     pub no_clobber: bool,
+    /// A sound track to put beside the frames (MP4 and WebM; the other formats have none).
+    pub sound: Option<SoundTrack>,
+}
+
+/// The sound of a clip, for an output that carries sound: encoded by the same ffmpeg that
+/// encodes the frames (AAC in MP4, Opus in WebM), from `start` for `seconds`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoundTrack {
+    /// The clip.
+    pub path: PathBuf,
+    /// Seconds into the clip where the sound starts.
+    pub start: f64,
+    /// Seconds of sound: the animation's length at most, so the sound never outlasts it.
+    pub seconds: f64,
 }
 
 /// Facts about the animation a sink needs up front.
@@ -385,7 +399,7 @@ pub fn open_sink(
 ///   [`Written`] says so. Frames are at most 65535 pixels wide and high.
 /// - Animated PNG: lossless; exactly `info.frames` frames must be written.
 /// - Y4M, MP4, WebM: alpha is dropped (colours are written as if opaque). MP4 and WebM need
-///   `ffmpeg` on `PATH`. An odd-sized MP4 gets its last column or row repeated to the even
+///   `ffmpeg` on `PATH`, and carry [`OutputOptions::sound`] when given. An odd-sized MP4 gets its last column or row repeated to the even
 ///   size H.264 needs (the [`Written`] says so); WebM (VP9) keeps odd sizes.
 /// - Directory: created if missing; `frame_00000.png`, `frame_00001.png`, ... replace files of
 ///   the same names (unless `no_clobber`), other files are left alone. Not to standard output.

@@ -21,7 +21,10 @@
 //! in place, and then the error says so.
 //!
 //! Frames come from a [`FrameSource`]: the scene played frame by frame, or a
-//! [`SeamlessLoop`] whose end cross-fades into its start (`--loop`). Before a frame goes to the
+//! [`SeamlessLoop`] whose end cross-fades into its start (`--loop`). The picture under each
+//! frame comes from a [`PictureSource`]: the same image every frame, or the next frame of a
+//! video ([`ClipPictures`], decoded by ffmpeg on threads of its own: [`crate::video_input`]),
+//! whose rate and length then set the animation's, and whose sound goes to an MP4 or WebM. Before a frame goes to the
 //! encoder it is blended over the background ([`crate::background`]) in place, so files are
 //! opaque whatever the look, unless `--keep-alpha` asks for the alpha. A still (`--frame`,
 //! `--still`) simulates up to its frame and renders only that one ([`crate::still`]). A render
@@ -44,13 +47,15 @@ use crate::background::{self, Colour};
 use crate::heights_in::{GridShape, heights_input, read_heights};
 use crate::lively;
 use crate::output::{
-    AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, StagedFile, StillPngSink,
-    Written, check_not_existing, is_standard_output, open_output, stage_npy_f32, stage_npy_i16,
+    AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, SoundTrack, StagedFile,
+    StillPngSink, Written, check_not_existing, is_standard_output, open_output, stage_npy_f32,
+    stage_npy_i16,
 };
 use crate::scene_file::SceneFile;
 use crate::seamless_loop::SeamlessLoop;
 use crate::setup::{Water, WaterPlan, override_with};
 use crate::still;
+use crate::video_input::{ClipPictures, ClipTiming, VideoClip};
 
 /// Pool size when neither an image, the scene nor `--size` gives one.
 pub const DEFAULT_SIZE: (u32, u32) = (320, 240);
@@ -86,6 +91,9 @@ pub struct RenderSummary {
 /// own thread, so the three add up to more than the wall-clock time when the overlap works.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StageTimes {
+    /// Waiting for the next frame of a clip (decoded beside the rest, on ffmpeg's side and a
+    /// thread of its own; this is only the time the frame loop waited for it).
+    pub decode: Duration,
     /// The scene's events and the solver steps.
     pub simulate: Duration,
     /// Rendering the water over the image.
@@ -113,9 +121,17 @@ impl RenderSummary {
             );
         }
         let per_frame = |total: Duration| total.as_secs_f64() * 1e3 / f64::from(self.frames.max(1));
+        let waited = if self.stages.decode > Duration::ZERO {
+            format!(
+                "wait for the clip {:.2} ms, ",
+                per_frame(self.stages.decode)
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} frames {}x{} in {:.2} s: simulate {:.2} ms, render {:.2} ms, encode {:.2} ms \
-             per frame (on its own thread)",
+            "{} frames {}x{} in {:.2} s: {waited}simulate {:.2} ms, render {:.2} ms, encode \
+             {:.2} ms per frame (on its own thread)",
             self.frames,
             self.width,
             self.height,
@@ -195,6 +211,8 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     // Said once every check has passed and the output is open: a line before an error would
     // bury it.
     let mut notes = std::mem::take(&mut plan.notes);
+    let clip = plan.clip.take();
+    let timing = clip_timing(args, clip.as_ref(), &mut plan.scene, &mut notes)?;
     let (width, height) = plan.natural_size(DEFAULT_SIZE);
     // A given field moves the water by itself: no stones are added to it.
     if lively::is_undisturbed(&plan.scene) {
@@ -232,9 +250,10 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         frames,
     };
     let look = scene.full_look();
-    let options = OutputOptions {
+    let mut options = OutputOptions {
         format: args.format,
         no_clobber: args.no_clobber,
+        ..OutputOptions::default()
     };
     let flatten = flattening(
         args.keep_alpha,
@@ -244,13 +263,37 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         plan.background,
         &mut notes,
     );
+    // A clip's frames may be see-through (a GIF's transparency): blended like any picture's.
+    let flatten = match &clip {
+        Some(_) if !args.keep_alpha || is_video(kind) => Some(plan.background),
+        _ => flatten,
+    };
+    let clip_for_palette = clip.clone().zip(timing.clone());
+    let mut pictures: Box<dyn PictureSource + '_> = match (clip, timing) {
+        (Some(clip), Some(timing)) => {
+            options.sound = sound_track(&clip, &timing, kind, &args.out, &mut notes);
+            let filter = crate::video_input::fit_filter(
+                (clip.probe.width, clip.probe.height),
+                (width, height),
+                plan.fit,
+                plan.background,
+            );
+            Box::new(ClipPictures::new(clip, timing, (width, height), filter)?)
+        }
+        _ => Box::new(OnePicture(&image.pixels)),
+    };
     if let Some(number) = still_frame {
         let sink = StillPngSink::create(&args.out, width, height, &options)?;
         say(&notes);
         let mut runner = runner;
         let progress = progress_bar(number + 1);
+        // The clip's picture at that frame (the same picture every frame otherwise).
+        for _ in 0..number {
+            pictures.next_picture()?;
+        }
+        let picture = pictures.next_picture()?;
         let (stages, still) =
-            still::render_still(&mut runner, number, &image.pixels, flatten, sink, &progress)?;
+            still::render_still(&mut runner, number, picture, flatten, sink, &progress)?;
         progress.finish_and_clear();
         let heights = stage_heights(args, runner.shown_heights())?;
         let written = commit_outputs(&args.out, still, heights)?;
@@ -276,13 +319,21 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     } else {
         Box::new(runner)
     };
-    let samples = palette_samples(&image.pixels, &look, flatten);
+    let samples = match (&clip_for_palette, kind) {
+        // A clip's colours change: its palette is drawn from frames across the part shown.
+        (Some((clip, timing)), OutputKind::Gif) => {
+            let mut pixels = clip_palette_pixels(clip, timing);
+            pixels.extend_from_slice(&image.pixels);
+            palette_samples(&pixels, &look, flatten)
+        }
+        _ => palette_samples(&image.pixels, &look, flatten),
+    };
     let sink = open_output(&args.out, &info, &samples, &options)?;
     say(&notes);
 
     let progress = progress_bar(info.frames);
     let (stages, animation) =
-        stream_frames(source.as_mut(), &image.pixels, flatten, sink, &progress)?;
+        stream_frames_over(source.as_mut(), pictures.as_mut(), flatten, sink, &progress)?;
     progress.finish_and_clear();
 
     // Written under a temporary name now, so that if it fails the animation is not saved.
@@ -297,6 +348,90 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         stages,
         written,
         still_frame: None,
+    })
+}
+
+/// For a clip under the water: the part shown, the frame rate and the frame count (which
+/// become the scene's), or `None` for a picture, which takes no video option.
+fn clip_timing(
+    args: &RenderArgs,
+    clip: Option<&VideoClip>,
+    scene: &mut ripples::Scene,
+    notes: &mut Vec<String>,
+) -> Result<Option<ClipTiming>> {
+    let Some(clip) = clip else {
+        let given = args.video.given();
+        if let Some(first) = given.first() {
+            return Err(UsageError(format!(
+                "{first} is for a video under the water (a file ffmpeg reads, given as the \
+                 image); there is none"
+            ))
+            .into());
+        }
+        return Ok(None);
+    };
+    notes.extend(clip.probe.truncated_note(&clip.name));
+    let timing = ClipTiming::new(
+        clip,
+        (args.video.start, args.video.duration),
+        (args.fps, args.frames),
+        args.video.video_end.unwrap_or_default(),
+    )?;
+    notes.extend(timing.notes.iter().cloned());
+    scene.fps = timing.fps;
+    scene.frames = timing.frames;
+    Ok(Some(timing))
+}
+
+/// Pixels from four frames spread over the part of `clip` shown, for a GIF's palette: every
+/// few pixels of each, so that together they are no more than the palette takes. A frame that
+/// cannot be decoded is left out (the render itself then says what is wrong with the clip).
+fn clip_palette_pixels(clip: &VideoClip, timing: &ClipTiming) -> Vec<u8> {
+    const FRAMES: u64 = 4;
+    const PIXELS_PER_FRAME: usize = 1 << 14;
+    let mut pixels = Vec::new();
+    for quarter in 0..FRAMES {
+        let frame = timing.clip_frames * quarter / FRAMES;
+        let Ok(picture) = clip.picture_at(timing.start + frame as f64 / timing.clip_fps) else {
+            continue;
+        };
+        let count = picture.pixels.len() / 4;
+        let stride = count.div_ceil(PIXELS_PER_FRAME).max(1);
+        pixels.extend(picture.pixels.chunks_exact(4).step_by(stride).flatten());
+    }
+    pixels
+}
+
+/// Whether `kind` is a video format (no alpha channel).
+fn is_video(kind: OutputKind) -> bool {
+    matches!(kind, OutputKind::Y4m | OutputKind::Mp4 | OutputKind::Webm)
+}
+
+/// The clip's sound for an output that can carry it (MP4, WebM), from the part shown and at
+/// most as long as the animation; a note when the clip has sound the output drops.
+fn sound_track(
+    clip: &VideoClip,
+    timing: &ClipTiming,
+    kind: OutputKind,
+    out: &Path,
+    notes: &mut Vec<String>,
+) -> Option<SoundTrack> {
+    if !clip.probe.has_audio {
+        return None;
+    }
+    if !matches!(kind, OutputKind::Mp4 | OutputKind::Webm) {
+        notes.push(format!(
+            "{}'s sound is not kept: '{}' ({}) has no sound track (write .mp4 or .webm to keep it)",
+            clip.name,
+            out.display(),
+            kind.format_name()
+        ));
+        return None;
+    }
+    Some(SoundTrack {
+        path: clip.path.clone(),
+        start: timing.start,
+        seconds: timing.sound_seconds(),
     })
 }
 
@@ -485,6 +620,28 @@ enum ToEncoder {
     Finish,
 }
 
+/// The picture under the water, frame after frame: the same one for an image, the next frame
+/// of a clip for a video ([`ClipPictures`]).
+pub trait PictureSource {
+    /// The picture of the next frame: RGBA at the pool's size.
+    fn next_picture(&mut self) -> Result<&[u8]>;
+}
+
+/// One picture under every frame.
+pub struct OnePicture<'a>(pub &'a [u8]);
+
+impl PictureSource for OnePicture<'_> {
+    fn next_picture(&mut self) -> Result<&[u8]> {
+        Ok(self.0)
+    }
+}
+
+impl PictureSource for ClipPictures {
+    fn next_picture(&mut self) -> Result<&[u8]> {
+        ClipPictures::next_picture(self)
+    }
+}
+
 /// Where the frames of an output come from: a scene played frame by frame, or a seamless
 /// loop ([`SeamlessLoop`]) that cross-fades its end into its start.
 pub trait FrameSource {
@@ -533,6 +690,17 @@ pub fn stream_frames(
     sink: Box<dyn FrameSink>,
     progress: &ProgressBar,
 ) -> Result<(StageTimes, FinishedOutput)> {
+    stream_frames_over(source, &mut OnePicture(image), flatten, sink, progress)
+}
+
+/// [`stream_frames`] over a new picture every frame (a clip's frames), taken from `pictures`.
+pub fn stream_frames_over(
+    source: &mut dyn FrameSource,
+    pictures: &mut dyn PictureSource,
+    flatten: Option<Colour>,
+    sink: Box<dyn FrameSink>,
+    progress: &ProgressBar,
+) -> Result<(StageTimes, FinishedOutput)> {
     let (to_encoder, frames) = mpsc::sync_channel::<ToEncoder>(FRAMES_IN_FLIGHT);
     let (give_back, returned) = mpsc::channel::<Vec<u8>>();
     std::thread::scope(|scope| {
@@ -542,16 +710,17 @@ pub fn stream_frames(
                 encode_frames(sink, frames, give_back, progress)
             })
             .map_err(|error| anyhow!("cannot start the encoding thread: {error}"))?;
-        let produced = produce_frames(source, image, flatten, to_encoder, returned);
+        let produced = produce_frames(source, pictures, flatten, to_encoder, returned);
         let encoded = encoder
             .join()
             .map_err(|_| anyhow!("internal error: the encoding thread stopped unexpectedly"))?;
         // When the encoder fails, the producer only sees a closed channel: report the cause.
         let (encode, finished) = encoded?;
-        let (simulate, render) = produced?;
+        let (decode, simulate, render) = produced?;
         let finished =
             finished.ok_or_else(|| anyhow!("internal error: the output was not finished"))?;
         let stages = StageTimes {
+            decode,
             simulate,
             render,
             encode,
@@ -560,23 +729,27 @@ pub fn stream_frames(
     })
 }
 
-/// The producing side of [`stream_frames`]: returns the time spent simulating and rendering.
+/// The producing side of [`stream_frames`]: returns the time spent waiting for pictures,
+/// simulating and rendering.
 fn produce_frames(
     source: &mut dyn FrameSource,
-    image: &[u8],
+    pictures: &mut dyn PictureSource,
     flatten: Option<Colour>,
     to_encoder: mpsc::SyncSender<ToEncoder>,
     returned: mpsc::Receiver<Vec<u8>>,
-) -> Result<(Duration, Duration)> {
+) -> Result<(Duration, Duration, Duration)> {
     // One frame being rendered, one being encoded, and the ones in the channel.
     const BUFFERS: usize = FRAMES_IN_FLIGHT + 2;
     let stopped = || anyhow!("the encoding thread stopped");
-    let (mut simulate, mut render) = (Duration::ZERO, Duration::ZERO);
+    let (mut decode, mut simulate, mut render) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     let mut allocated = 0;
     while !source.is_finished() {
         if crate::interrupt::requested() {
             return Err(anyhow::Error::new(crate::interrupt::Interrupted));
         }
+        let waiting = Instant::now();
+        let image = pictures.next_picture()?;
+        decode += waiting.elapsed();
         let mut frame = match returned.try_recv() {
             Ok(frame) => frame,
             Err(_) if allocated < BUFFERS => {
@@ -597,7 +770,7 @@ fn produce_frames(
             .map_err(|_| stopped())?;
     }
     to_encoder.send(ToEncoder::Finish).map_err(|_| stopped())?;
-    Ok((simulate, render))
+    Ok((decode, simulate, render))
 }
 
 /// The encoding side of [`stream_frames`]: writes frames as they come and sends each buffer

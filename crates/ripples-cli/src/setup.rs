@@ -33,6 +33,7 @@ use crate::fit::{self, Fill, Fit, Placement};
 use crate::inert_options::{Frontend, inert_options};
 use crate::scene_file::SceneFile;
 use crate::source_image::SourceImage;
+use crate::video_input::VideoClip;
 
 /// The path that names standard input for the IMAGE argument and `--scene`.
 pub const STANDARD_INPUT: &str = "-";
@@ -170,6 +171,8 @@ pub struct WaterPlan {
     /// one line each, for the command to print once its checks have passed: a line before an
     /// error would bury the error.
     pub notes: Vec<String>,
+    /// The video under the water, when the image is one (`image` is then its first frame).
+    pub clip: Option<VideoClip>,
 }
 
 /// How many drops, swipes and sources a scene has.
@@ -267,10 +270,15 @@ impl WaterPlan {
         }
         let fit = args.fit.unwrap_or_default();
         let background = args.background.unwrap_or_default();
-        let picture = match &paths.image {
-            Some(_) if paths.image_from_stdin => Some(SourceImage::read_standard_input()?),
-            Some(input) => Some(SourceImage::load(&input.path)?),
-            None => None,
+        let (picture, clip) = match &paths.image {
+            Some(_) if paths.image_from_stdin => (Some(SourceImage::read_standard_input()?), None),
+            Some(input) if !crate::video_input::is_picture_file(&input.path) => {
+                // A video: its first frame stands for it wherever one picture is needed.
+                let clip = VideoClip::open(&input.path)?;
+                (Some(clip.picture_at(0.0)?), Some(clip))
+            }
+            Some(input) => (Some(SourceImage::load(&input.path)?), None),
+            None => (None, None),
         };
         let scene_size = match (file_scene.is_some(), own_scene_size, &picture) {
             (false, _, _) => None,
@@ -332,6 +340,7 @@ impl WaterPlan {
             scene_size,
             scene_events,
             notes,
+            clip,
         })
     }
 

@@ -50,6 +50,7 @@ pub fn render_still(
         simulate: simulated - started,
         render: rendered - simulated,
         encode: rendered.elapsed(),
+        ..Default::default()
     };
     Ok((stages, finished))
 }

@@ -420,3 +420,58 @@ fn closing_the_window_or_losing_the_display_ends_cleanly() {
         "{log}"
     );
 }
+
+#[test]
+fn a_clip_plays_under_the_water_and_space_pauses_both() {
+    if tools_or_skip().is_none() {
+        return;
+    }
+    if !on_path("ffmpeg") || !on_path("ffprobe") {
+        assert!(
+            std::env::var("RIPPLES_E2E").as_deref() != Ok("1"),
+            "RIPPLES_E2E=1 but ffmpeg is not installed"
+        );
+        eprintln!("skipping: ffmpeg not found on PATH (set RIPPLES_E2E=1 to make this a failure)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Two seconds at 10 frames per second, each frame one grey, lighter every frame.
+    let made = Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i"])
+        .arg("color=size=96x64:rate=10:duration=2,format=gray,geq=lum='40+10*N'")
+        .args(["-pix_fmt", "yuv420p", "greys.y4m"])
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (_xvfb, display) = start_xvfb();
+    // Calm water in the classic look shows the clip's frames as they are.
+    let args = ["greys.y4m", "--render", "classic"];
+    let (mut ripples, window) = start_ripples(&display, dir.path(), &args);
+    let centre = |display: &str| grab(display, &window).get_pixel(48, 32).0[0];
+    let first = centre(&display);
+    sleep(Duration::from_millis(500));
+    let later = centre(&display);
+    println!("grey at the centre: {first}, then {later} half a second later");
+    assert_ne!(first, later, "the clip does not play");
+    // Space pauses the water and the clip together.
+    xdotool(&display, &["key", "space"]);
+    sleep(Duration::from_millis(300));
+    let paused = grab(&display, &window);
+    sleep(Duration::from_millis(600));
+    let still_paused = grab(&display, &window);
+    assert!(
+        changed(&paused, &still_paused).is_empty(),
+        "the picture moved while paused"
+    );
+    xdotool(&display, &["key", "space"]);
+    sleep(Duration::from_millis(600));
+    assert_ne!(
+        grab(&display, &window).get_pixel(48, 32),
+        paused.get_pixel(48, 32),
+        "the clip did not go on after a second Space"
+    );
+    xdotool(&display, &["key", "Escape"]);
+    let status = wait_exit(&mut ripples.0, Duration::from_secs(10)).expect("it quits");
+    assert!(status.success(), "{status}");
+}

@@ -46,6 +46,16 @@
 //! `Deserialize` for the scene model; `kernels` makes the row kernels public for this crate's
 //! benchmarks and tests (not a stable API).
 //!
+//! # A new picture every frame
+//!
+//! The picture is an argument of every render, not part of the pool: nothing is derived from it
+//! and kept between frames, so water over a video is a new slice each frame (decode the next
+//! frame into a buffer of your own, reused, then step and render over it) at the cost of a
+//! still picture and with no allocation. Only the natural look's sky ([`Pool::set_sky`]) is
+//! prepared ahead, once, into a small table; set it again only when the sky changes.
+//! `examples/video_frames.rs` times both cases; `ripples render clip.mp4` does this with
+//! ffmpeg's frames.
+//!
 //! # History
 //!
 //! Ripples started from two pieces of reference code, which some docs call "the seeds": the

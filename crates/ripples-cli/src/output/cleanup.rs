@@ -39,7 +39,7 @@ const LEFTOVER_PREFIX: &str = ".ripples-";
 const STALE_AFTER: Duration = Duration::from_secs(60);
 
 /// Something temporary that must not outlive the process.
-pub(super) enum Leftover {
+pub(crate) enum Leftover {
     /// A temporary file.
     File(PathBuf),
     /// A staging directory and everything in it.
@@ -146,7 +146,7 @@ impl Registry {
 
 /// An entry in a registry; dropping it forgets the entry (the owner removes the thing itself).
 #[must_use = "dropping a registration forgets the leftover at once"]
-pub(super) struct Registration {
+pub(crate) struct Registration {
     id: u64,
     registry: &'static Registry,
 }
@@ -162,7 +162,7 @@ impl Drop for Registration {
 }
 
 /// Enters `leftover` in the process's registry until the returned value is dropped.
-pub(super) fn register(leftover: Leftover) -> Registration {
+pub(crate) fn register(leftover: Leftover) -> Registration {
     REGISTRY.register(leftover)
 }
 
@@ -194,14 +194,14 @@ pub fn remove_all_then<T>(then: impl FnOnce(Removed) -> T) -> T {
 /// An encoder child, shared by its sink (which feeds and waits for it), the sink's watchdog and
 /// the registry (which may stop it). The child is only ever waited for through this value, so a
 /// process id it holds cannot have been reused by another process while it is not reaped.
-pub(super) struct ChildProcess {
+pub(crate) struct ChildProcess {
     child: Mutex<Child>,
 }
 
 impl ChildProcess {
     /// Takes `child`, which must lead a process group of its own on Unix
     /// (`CommandExt::process_group(0)`), so stopping it stops whatever it started too.
-    pub(super) fn new(child: Child) -> ChildProcess {
+    pub(crate) fn new(child: Child) -> ChildProcess {
         ChildProcess {
             child: Mutex::new(child),
         }
@@ -217,12 +217,12 @@ impl ChildProcess {
     }
 
     /// The exit status, if the child has exited.
-    pub(super) fn try_wait(&self) -> std::io::Result<Option<ExitStatus>> {
+    pub(crate) fn try_wait(&self) -> std::io::Result<Option<ExitStatus>> {
         self.child().try_wait()
     }
 
     /// Kills the child and its process group unless it has exited already, and reaps it.
-    pub(super) fn stop(&self) {
+    pub(crate) fn stop(&self) {
         let mut child = self.child();
         if matches!(child.try_wait(), Ok(Some(_))) {
             return;

@@ -1,5 +1,7 @@
 //! MP4 (H.264) and WebM (VP9) through an `ffmpeg` child process that reads raw RGBA frames on
 //! its standard input and writes the temporary file beside the target (or standard output).
+//! Over a video with sound, the same ffmpeg reads that sound from the clip and encodes it beside
+//! the frames (AAC in MP4, Opus in WebM), so the output is finished in one pass.
 //!
 //! The child is the one part of a render that Ripples does not control, so it is watched:
 //!
@@ -30,8 +32,8 @@ use anyhow::{Result, anyhow, bail};
 
 use super::cleanup::{self, ChildProcess, Leftover, Registration};
 use super::{
-    AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
-    check_some_frames_written, is_standard_output,
+    AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, SoundTrack, Written,
+    check_frame_len, check_some_frames_written, is_standard_output,
 };
 use crate::interrupt::{self, Interrupted};
 
@@ -63,6 +65,14 @@ impl VideoCodec {
         match self {
             VideoCodec::H264 => ".mp4",
             VideoCodec::Vp9 => ".webm",
+        }
+    }
+
+    /// The sound encoder: AAC for MP4, Opus for WebM.
+    fn sound_args(self) -> &'static [&'static str] {
+        match self {
+            VideoCodec::H264 => &["-c:a", "aac", "-b:a", "160k"],
+            VideoCodec::Vp9 => &["-c:a", "libopus", "-b:a", "128k"],
         }
     }
 
@@ -171,6 +181,7 @@ impl FfmpegSink {
             (encoded_width, encoded_height, info.fps),
             codec,
             output.as_deref(),
+            options.sound.as_ref(),
         );
         // In a process group of its own, Ctrl-C in the terminal reaches only `ripples`, which
         // stops feeding frames and removes the unfinished file; ffmpeg does not race it.
@@ -540,6 +551,7 @@ fn ffmpeg_command(
     (width, height, fps): (u32, u32, f64),
     codec: VideoCodec,
     output: Option<&Path>,
+    sound: Option<&SoundTrack>,
 ) -> Command {
     let mut command = Command::new(program);
     command
@@ -550,6 +562,22 @@ fn ffmpeg_command(
         .arg("-r")
         .arg(fps.to_string())
         .args(["-i", "-"]);
+    if let Some(sound) = sound {
+        // The clip's sound from the part shown; `?` keeps a clip whose sound ffmpeg cannot
+        // find from failing the render.
+        let mut clip = OsString::from("file:");
+        clip.push(&sound.path);
+        if sound.start > 0.0 {
+            command.arg("-ss").arg(sound.start.to_string());
+        }
+        command
+            .arg("-t")
+            .arg(sound.seconds.to_string())
+            .args(["-vn", "-i"])
+            .arg(clip)
+            .args(["-map", "0:v:0", "-map", "1:a:0?"])
+            .args(codec.sound_args());
+    }
     command.args(codec.encoder_args(output.is_none()));
     match output {
         Some(output) => {

@@ -51,6 +51,7 @@ use crate::args::PlayArgs;
 use crate::scene_file::SceneFile;
 use crate::setup::{WaterPlan, fit_to_size};
 use crate::source_image::SourceImage;
+use crate::video_input::{ClipPictures, ClipTiming, VideoClip, VideoEnd, fit_filter};
 use clock::{FixedStep, MAX_STEPS_PER_FRAME};
 use input::{Button, Command, Pointer};
 use mapping::{Scaler, Viewport, fit_within};
@@ -202,6 +203,50 @@ struct View {
     /// The window's inner size, from the last `Resized` (asking the display every frame
     /// would cost a round trip).
     size: PhysicalSize<u32>,
+    /// The video under the water, when the picture is one.
+    clip: Option<ClipPlayer>,
+}
+
+/// A clip playing under the water, in a loop, at the pace of the simulation: it moves on only
+/// with the steps, so `Space` pauses both, and a slow frame that drops steps slows both alike.
+struct ClipPlayer {
+    pictures: ClipPictures,
+    /// The clip's frame rate.
+    fps: f64,
+    /// Seconds of the clip played (simulation time).
+    played: f64,
+    /// The output frame on the water.
+    shown: Option<u64>,
+}
+
+impl ClipPlayer {
+    /// The clip decoded at the pool's `size` (fitted as the plan says).
+    fn new(clip: &VideoClip, plan: &WaterPlan, size: (u32, u32)) -> Result<ClipPlayer> {
+        let timing = ClipTiming::new(clip, (None, None), (None, Some(1)), VideoEnd::Loop)?;
+        let filter = fit_filter(
+            (clip.probe.width, clip.probe.height),
+            size,
+            plan.fit,
+            plan.background,
+        );
+        Ok(ClipPlayer {
+            fps: timing.clip_fps,
+            pictures: ClipPictures::new(clip.clone(), timing, size, filter)?,
+            played: 0.0,
+            shown: None,
+        })
+    }
+
+    /// Plays `seconds` more of the clip, and puts the frame then due under the water.
+    fn advance(&mut self, seconds: f64, session: &mut Session) -> Result<()> {
+        self.played += seconds;
+        let index = (self.played * self.fps + 1e-6).floor() as u64;
+        if self.shown != Some(index) {
+            session.set_picture(self.pictures.picture(index)?)?;
+            self.shown = Some(index);
+        }
+        Ok(())
+    }
 }
 
 /// Makes sessions from the plan: the first one, and one more for each image dropped on the
@@ -259,9 +304,12 @@ impl SessionMaker {
             None => image,
         };
         let previous = self.plan.image.replace(image);
+        // The dropped picture replaces a clip too.
+        let clip = self.plan.clip.take();
         let session = self.make(self.pool_size(screen));
         if session.is_err() {
             self.plan.image = previous;
+            self.plan.clip = clip;
         }
         session
     }
@@ -337,6 +385,10 @@ impl App {
             message: None,
             title,
             screen,
+            clip: match &self.maker.plan.clip {
+                Some(clip) => Some(ClipPlayer::new(clip, &self.maker.plan, size)?),
+                None => None,
+            },
         })
     }
 
@@ -384,6 +436,9 @@ impl App {
         };
         for _ in 0..steps {
             view.session.tick()?;
+        }
+        if let Some(clip) = view.clip.as_mut() {
+            clip.advance(f64::from(steps) / self.config.rate, &mut view.session)?;
         }
         let simulated = Instant::now();
 
@@ -529,6 +584,7 @@ impl App {
         let view = self.view.as_mut().context("the window is gone")?;
         view.session.carry_settings_to(&mut session)?;
         view.session = session;
+        view.clip = None;
         view.frame = vec![0; size.0 as usize * size.1 as usize];
         // The next frame rebuilds the scaler for the new pool.
         view.scaler = Scaler::new(Viewport::fit((0, 0), size));
@@ -761,6 +817,79 @@ mod tests {
             rain_spec: None,
             rate: DEFAULT_RATE,
             raining: false,
+        }
+    }
+
+    /// A clip of 6 frames at 10 fps, each of one grey (0, 40, 80, ...), written by ffmpeg; `None`
+    /// (and a notice) without ffmpeg, unless RIPPLES_E2E=1 makes that a failure.
+    fn grey_clip(dir: &Path) -> Option<PathBuf> {
+        let path = dir.join("greys.y4m");
+        let made = std::process::Command::new("ffmpeg")
+            .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i"])
+            .arg("color=size=32x24:rate=10:duration=0.6,format=gray,geq=lum='40*N'")
+            .args(["-pix_fmt", "yuv420p"])
+            .arg(&path)
+            .status();
+        if !made.is_ok_and(|status| status.success()) {
+            assert!(
+                std::env::var("RIPPLES_E2E").as_deref() != Ok("1"),
+                "ffmpeg is required when RIPPLES_E2E=1"
+            );
+            eprintln!(
+                "skipping: ffmpeg not found on PATH (set RIPPLES_E2E=1 to make this a failure)"
+            );
+            return None;
+        }
+        Some(path)
+    }
+
+    #[test]
+    fn a_clip_plays_with_the_steps_pauses_with_them_and_loops() {
+        let dir = tempfile::tempdir().unwrap();
+        let Some(clip) = grey_clip(dir.path()) else {
+            return;
+        };
+        // Calm water in the classic look shows the picture as it is.
+        let args = WaterArgs {
+            image: Some(clip),
+            render: Some(ripples::RenderMode::Classic),
+            ..WaterArgs::default()
+        };
+        let maker = SessionMaker {
+            plan: WaterPlan::load_for_window(&args, None, |_| {}).unwrap(),
+            rain_spec: None,
+            rate: DEFAULT_RATE,
+            raining: false,
+        };
+        let clip = maker.plan.clip.clone().expect("the video is seen as one");
+        let mut session = maker.make((32, 24)).unwrap();
+        let mut player = ClipPlayer::new(&clip, &maker.plan, (32, 24)).unwrap();
+        let mut frame = vec![0u32; 32 * 24];
+        let mut grey_shown = |session: &mut Session| {
+            session.render(&mut frame).unwrap();
+            i32::from(frame[12 * 32 + 16].to_le_bytes()[0])
+        };
+        let mut seen = Vec::new();
+        // 60 steps per second and a clip of 10 frames per second: 6 steps per frame.
+        for step in 0..48 {
+            player.advance(1.0 / DEFAULT_RATE, &mut session).unwrap();
+            if step % 6 == 0 {
+                seen.push(grey_shown(&mut session));
+            }
+            if step == 20 {
+                // Paused: no steps, the same frame.
+                let before = grey_shown(&mut session);
+                for _ in 0..30 {
+                    player.advance(0.0, &mut session).unwrap();
+                }
+                assert_eq!(grey_shown(&mut session), before);
+            }
+        }
+        println!("grey of each clip frame shown: {seen:?}");
+        // Frames 0 to 5, then the loop starts over.
+        let expected = [0, 40, 80, 120, 160, 200, 0, 40];
+        for (got, want) in seen.iter().zip(expected) {
+            assert!((got - want).abs() <= 6, "{seen:?}");
         }
     }
 

@@ -205,6 +205,22 @@ impl Session {
         Ok(())
     }
 
+    /// Puts a new picture under the water (a video's next frame): RGBA bytes at the pool's
+    /// size, converted in place into the session's `0RGB` copy, so it allocates nothing.
+    pub fn set_picture(&mut self, rgba: &[u8]) -> Result<()> {
+        if rgba.len() != self.picture.len() * 4 {
+            anyhow::bail!(
+                "internal error: a picture of {} bytes for a pool of {} pixels",
+                rgba.len(),
+                self.picture.len()
+            );
+        }
+        for (pixel, rgba) in self.picture.iter_mut().zip(rgba.chunks_exact(4)) {
+            *pixel = u32::from_le_bytes([rgba[2], rgba[1], rgba[0], 0]);
+        }
+        Ok(())
+    }
+
     /// Renders the water over the picture into `dst` (`0RGB`, pool-sized).
     pub fn render(&mut self, dst: &mut [u32]) -> Result<()> {
         let look = self.look;

@@ -239,17 +239,22 @@ pub fn whole(name: &str, value: f64, min: u32, max: u32) -> Result<u32, WebError
     }
 }
 
+/// The smallest `resolution` taken for a jquery.ripples value: a simulation 32 cells wide, a
+/// coarse one there, and twice our largest scale.
+const JQUERY_MIN_RESOLUTION: f64 = 32.0;
+
 /// Element pixels per simulation cell along each axis (the core's simulation scale).
 ///
 /// jquery.ripples' `resolution` is another quantity (the simulation's width in cells, 256 by
-/// default): a whole number above the range gets a message that says how to convert it.
+/// default): a whole number from [`JQUERY_MIN_RESOLUTION`] up, which only it would pass, gets a
+/// message that says how to convert it; one just above the range (17) gets the range alone.
 pub fn resolution(value: f64) -> Result<u32, WebError> {
     whole("resolution", value, 1, MAX_SIM_SCALE).map_err(|error| {
-        if value.fract() == 0.0 && value > f64::from(MAX_SIM_SCALE) && value <= 4096.0 {
+        if value.fract() == 0.0 && (JQUERY_MIN_RESOLUTION..=4096.0).contains(&value) {
             WebError(format!(
                 "{error}; jquery.ripples' resolution ({value}) is the simulation's width in \
                  cells, here it is element pixels per cell: pass the element's width divided \
-                 by {value} (for a 1280 px wide element, {})",
+                 by {value}, at most {MAX_SIM_SCALE} (for a 1280 px wide element, {})",
                 (1280.0 / value)
                     .round()
                     .clamp(1.0, f64::from(MAX_SIM_SCALE))
@@ -478,6 +483,11 @@ mod tests {
                 "{message}"
             );
         }
+        // Just above the range: the range alone, no jquery.ripples conversion.
+        assert_eq!(
+            check("resolution", OptionValue::Number(17.0)).unwrap_err(),
+            "resolution must be a whole number from 1 to 16, got 17"
+        );
         // jquery.ripples' resolution: what to pass instead.
         let message = check("resolution", OptionValue::Number(256.0)).unwrap_err();
         println!("{message}");

@@ -32,6 +32,7 @@
 
 use crate::error::Error;
 use crate::limits::{MAX_SIDE, check_radius, check_strength};
+use crate::numbered::{Counted, Numbered};
 
 /// The impulse per step at a body's centre, per unit of strength, times its radius² in cells
 /// (see the module documentation).
@@ -301,51 +302,15 @@ fn point_along(points: &[[f32; 2]], distance: f64) -> Option<[f32; 2]> {
 }
 
 /// The bodies of a pool, in the order they were added.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Bodies {
-    list: Vec<(BodyId, Body)>,
-    next_id: u64,
+pub(crate) type Bodies = Numbered<BodyId, Body>;
+
+impl Counted for BodyId {
+    fn from_counter(counter: u64) -> Self {
+        Self(counter)
+    }
 }
 
 impl Bodies {
-    pub(crate) fn add(&mut self, body: Body) -> BodyId {
-        let id = BodyId(self.next_id);
-        self.next_id += 1;
-        self.list.push((id, body));
-        id
-    }
-
-    pub(crate) fn remove(&mut self, id: BodyId) -> Option<Body> {
-        let index = self.list.iter().position(|(each, _)| *each == id)?;
-        Some(self.list.remove(index).1)
-    }
-
-    pub(crate) fn get(&self, id: BodyId) -> Option<&Body> {
-        self.list
-            .iter()
-            .find(|(each, _)| *each == id)
-            .map(|(_, b)| b)
-    }
-
-    pub(crate) fn get_mut(&mut self, id: BodyId) -> Option<&mut Body> {
-        self.list
-            .iter_mut()
-            .find(|(each, _)| *each == id)
-            .map(|(_, b)| b)
-    }
-
-    pub(crate) fn clear(&mut self) {
-        self.list.clear();
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.list.len()
-    }
-
     /// Moves the path bodies to where they are at `step`, drops those that have left the
     /// water, and hands every press of this step to `visit(centre, radius, impulse)`.
     pub(crate) fn press_all(
@@ -354,11 +319,11 @@ impl Bodies {
         sim_scale: u32,
         mut visit: impl FnMut([f32; 2], f32, f32),
     ) {
-        for (_, body) in &mut self.list {
+        for body in self.iter_mut() {
             body.follow_path(step);
             body.press(sim_scale, &mut visit);
         }
-        self.list.retain(|(_, body)| !body.has_left(step));
+        self.retain(|body| !body.has_left(step));
     }
 }
 

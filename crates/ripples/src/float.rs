@@ -68,6 +68,7 @@ use std::sync::Arc;
 use crate::boundary::Obstacles;
 use crate::error::Error;
 use crate::limits::check_radius;
+use crate::numbered::{Counted, Numbered};
 use crate::render::Heights;
 
 /// Solver height units per grid cell of length: the one conversion between the solvers' heights
@@ -634,59 +635,36 @@ impl Disc {
     }
 }
 
-/// The floats of a pool, in the order they were added, with the pressure heads of the step
-/// (kept, so a step allocates nothing once the vector has grown).
+/// The floats of a pool, in the order they were added (as a [`Numbered`] list, which it
+/// derefs to), with the pressure heads of the step (kept, so a step allocates nothing once the
+/// vector has grown).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Floats {
-    list: Vec<(FloatId, Float)>,
-    next_id: u64,
+    items: Numbered<FloatId, Float>,
     heads: Vec<(usize, f32)>,
 }
 
+impl Counted for FloatId {
+    fn from_counter(counter: u64) -> Self {
+        Self(counter)
+    }
+}
+
+impl std::ops::Deref for Floats {
+    type Target = Numbered<FloatId, Float>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.items
+    }
+}
+
+impl std::ops::DerefMut for Floats {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.items
+    }
+}
+
 impl Floats {
-    pub(crate) fn add(&mut self, float: Float) -> FloatId {
-        let id = FloatId(self.next_id);
-        self.next_id += 1;
-        self.list.push((id, float));
-        id
-    }
-
-    pub(crate) fn remove(&mut self, id: FloatId) -> Option<Float> {
-        let index = self.list.iter().position(|(each, _)| *each == id)?;
-        Some(self.list.remove(index).1)
-    }
-
-    pub(crate) fn get_mut(&mut self, id: FloatId) -> Option<&mut Float> {
-        self.list
-            .iter_mut()
-            .find(|(each, _)| *each == id)
-            .map(|(_, f)| f)
-    }
-
-    pub(crate) fn get(&self, id: FloatId) -> Option<&Float> {
-        self.list
-            .iter()
-            .find(|(each, _)| *each == id)
-            .map(|(_, f)| f)
-    }
-
-    pub(crate) fn clear(&mut self) {
-        self.list.clear();
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    /// The floats, in the order they were added.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &Float> + Clone {
-        self.list.iter().map(|(_, f)| f)
-    }
-
     /// Steps every float on `water` and answers the pressure heads they press it with, as
     /// `(cell index, height units)`; for integer water (`dither_seed` given) each is rounded to
     /// a whole number with a dither drawn from the seed, so the mean is exact.
@@ -697,7 +675,7 @@ impl Floats {
         dither_seed: Option<u64>,
     ) -> &[(usize, f32)] {
         self.heads.clear();
-        for (_, float) in &mut self.list {
+        for float in self.items.iter_mut() {
             float.step(water, gravity, &mut self.heads);
         }
         if let Some(seed) = dither_seed {

@@ -82,6 +82,7 @@ pub mod kernels;
 #[allow(dead_code, unused_imports)]
 mod kernels;
 pub mod limits;
+mod numbered;
 mod parallel;
 mod pool;
 mod render;

@@ -2,37 +2,11 @@
 //! rayon's threads, the spring's working rows and the walls and sponge all use buffers made
 //! beforehand. (A test binary of its own: the allocation counter is global to the process.)
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod counting;
+
+use counting::allocations_during;
 
 use ripples::{Boundary, Pool, SolverKind};
-
-struct CountingAllocator;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards every call unchanged to the system allocator; it only counts them.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which we pass on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout, via `alloc` above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `alloc`; `ptr` and `layout` come from this allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
 
 // One test function only: the counter is global, and tests in one binary run in parallel.
 #[test]
@@ -48,12 +22,12 @@ fn physical_steps_do_not_allocate() {
             pool.drop_stone(500, 200, 9, 120).unwrap();
             pool.step();
             start_every_worker();
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
-            for _ in 0..10 {
-                pool.drop_stone(500, 200, 9, 120).unwrap();
-                pool.step();
-            }
-            let count = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            let count = allocations_during(|| {
+                for _ in 0..10 {
+                    pool.drop_stone(500, 200, 9, 120).unwrap();
+                    pool.step();
+                }
+            });
             assert_eq!(
                 count, 0,
                 "{kind:?}, {boundary:?}: 10 steps allocated {count} times"

@@ -229,14 +229,14 @@ end = 200
         let error = parse_scene("[[float]]\nx = 1\ny = 2\ndensity = 1.2\n").unwrap_err();
         assert_eq!(
             error,
-            "line 4: float density must be a number between 0 and 1 (water is 1), got 1.2"
+            "line 4: float density must be a number from 0.001 up to but not including 1 (water is 1, air about 0.0012), got 1.2"
         );
         let error = parse_scene("[[float]]\nx = 1\ny = 2\nradius = 0\n").unwrap_err();
         assert_eq!(error, "line 4: radius must be >= 1, got 0");
         let error = parse_scene("[[float]]\nx = 1\ny = 2\nthickness = -3\n").unwrap_err();
         assert_eq!(
             error,
-            "line 4: float thickness must be a number of pixels in (0, 4096], got -3"
+            "line 4: float thickness must be a number of pixels from 0.01 to 4096, got -3"
         );
         let error = parse_scene("[[float]]\nx = 1\ny = 2\nsize = 3\n").unwrap_err();
         assert!(error.contains("unknown field `size`"), "{error}");

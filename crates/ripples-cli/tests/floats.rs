@@ -128,7 +128,7 @@ fn a_bad_float_in_a_scene_file_names_its_line_and_value() {
     assert!(
         message.contains("line 4")
             && message
-                .contains("float density must be a number between 0 and 1 (water is 1), got 1"),
+                .contains("float density must be a number from 0.001 up to but not including 1 (water is 1, air about 0.0012), got 1"),
         "{message}"
     );
     assert!(!path.join("o.gif").exists());

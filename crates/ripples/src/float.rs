@@ -101,6 +101,15 @@ pub const CONTACT_DAMPING: f32 = 0.7;
 /// Largest thickness or lift, in pixels.
 const MAX_FLOAT_SIZE: f32 = 4096.0;
 
+/// Smallest density, relative to water: air's is 0.0012. Lighter would not float but fly, and a
+/// draft near 0 makes the contact's frequency `sqrt(g k / draft)` overflow (a density of 3e-42
+/// made the bottom NaN on its first step, found by the `api_sequence` fuzz target).
+pub const MIN_FLOAT_DENSITY: f32 = 0.001;
+
+/// Smallest thickness, in pixels: thinner is a film, not a float, and keeps the draft (density
+/// times thickness) away from 0 for the same reason as [`MIN_FLOAT_DENSITY`].
+pub const MIN_FLOAT_THICKNESS: f32 = 0.01;
+
 /// Largest number of vertical substeps in a step.
 const MAX_SUBSTEPS: u32 = 64;
 
@@ -157,7 +166,7 @@ impl FloatImage {
     }
 }
 
-/// A floating disc: `radius` pixels, `density` relative to water (`0 < density < 1`), as thick
+/// A floating disc: `radius` pixels, `density` relative to water (`0.001 <= density < 1`), as thick
 /// as its radius unless [`with_thickness`](Self::with_thickness) says otherwise. Put it in a
 /// pool with [`crate::Pool::add_float`]: it settles at its floating level there and from then on
 /// the water moves it (see the module documentation of how).
@@ -203,8 +212,8 @@ pub struct Float {
 
 impl Float {
     /// A float centred on image pixel `(x, y)` (fractions allowed): `radius` in `1..=4096`
-    /// pixels, `density` relative to water, strictly between 0 and 1 (0.1 a cork or a leaf,
-    /// 0.5 a duck, 0.9 a log of wet oak). Anything else is an [`Error`] naming the value.
+    /// pixels, `density` relative to water, from [`MIN_FLOAT_DENSITY`] (0.001) up to but not
+    /// including 1 (0.1 a cork or a leaf, 0.5 a duck, 0.9 a log of wet oak). Anything else is an [`Error`] naming the value.
     pub fn new(x: f32, y: f32, radius: u32, density: f32) -> Result<Self, Error> {
         let float = Self {
             radius,
@@ -224,7 +233,7 @@ impl Float {
         Ok(float)
     }
 
-    /// The same float `thickness` pixels thick (`0 < thickness <= 4096`): its draft is
+    /// The same float `thickness` pixels thick (`0.01 <= thickness <= 4096`): its draft is
     /// `density * thickness`.
     pub fn with_thickness(mut self, thickness: f32) -> Result<Self, Error> {
         self.thickness = thickness;
@@ -500,24 +509,27 @@ impl Float {
     }
 }
 
-/// Checks a float's density: strictly between 0 and 1 (lighter than water, heavier than air).
+/// Checks a float's density: from [`MIN_FLOAT_DENSITY`] (about air's) up to but not including 1
+/// (water's).
 pub(crate) fn check_density(density: f32) -> Result<f32, Error> {
-    if density > 0.0 && density < 1.0 {
+    if (MIN_FLOAT_DENSITY..1.0).contains(&density) {
         Ok(density)
     } else {
         Err(Error::Invalid(format!(
-            "float density must be a number between 0 and 1 (water is 1), got {density}"
+            "float density must be a number from {MIN_FLOAT_DENSITY} up to but not including 1 \
+             (water is 1, air about 0.0012), got {density}"
         )))
     }
 }
 
-/// Checks a float's thickness: a number of pixels in `(0, 4096]`.
+/// Checks a float's thickness: a number of pixels in `[0.01, 4096]`.
 pub(crate) fn check_thickness(thickness: f32) -> Result<f32, Error> {
-    if thickness.is_finite() && thickness > 0.0 && thickness <= MAX_FLOAT_SIZE {
+    if (MIN_FLOAT_THICKNESS..=MAX_FLOAT_SIZE).contains(&thickness) {
         Ok(thickness)
     } else {
         Err(Error::Invalid(format!(
-            "float thickness must be a number of pixels in (0, {MAX_FLOAT_SIZE}], got {thickness}"
+            "float thickness must be a number of pixels from {MIN_FLOAT_THICKNESS} to \
+             {MAX_FLOAT_SIZE}, got {thickness}"
         )))
     }
 }
@@ -694,10 +706,10 @@ mod tests {
     #[test]
     fn bad_floats_are_refused_naming_the_value() {
         let error = |result: Result<Float, Error>| result.unwrap_err().to_string();
-        for density in [0.0, 1.0, 1.5, -0.2, f32::NAN] {
+        for density in [0.0, 3.23e-42, 0.0009, 1.0, 1.5, -0.2, f32::NAN] {
             let message = error(Float::new(1.0, 1.0, 4, density));
             assert!(
-                message.contains("float density must be a number between 0 and 1")
+                message.contains("float density must be a number from 0.001 up to but not")
                     && message.contains(&format!("got {density}")),
                 "{message}"
             );
@@ -706,6 +718,9 @@ mod tests {
         assert!(error(Float::new(f32::INFINITY, 1.0, 3, 0.5)).contains("finite"));
         let float = Float::new(1.0, 1.0, 3, 0.5).unwrap();
         assert!(error(float.clone().with_thickness(0.0)).contains("thickness"));
+        assert!(
+            error(float.clone().with_thickness(0.009)).contains("from 0.01 to 4096, got 0.009")
+        );
         assert!(error(float.clone().with_thickness(f32::NAN)).contains("NaN"));
         assert!(error(float.lifted(5000.0)).contains("lift"));
         assert!(

@@ -102,7 +102,7 @@ pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
 pub use error::Error;
 pub use float::{
     CONTACT_STIFFNESS, DEFAULT_FLOAT_GRAVITY, Float, FloatId, FloatImage, HEIGHT_UNITS_PER_CELL,
-    MAX_FLOAT_SPEED,
+    MAX_FLOAT_SPEED, MIN_FLOAT_DENSITY, MIN_FLOAT_THICKNESS,
 };
 pub use kernels::{Backend, backend, set_backend};
 pub use pool::Pool;

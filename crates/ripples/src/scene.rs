@@ -334,13 +334,13 @@ pub struct FloatEvent {
         serde(default = "de::float_radius", deserialize_with = "de::radius")
     )]
     pub radius: u32,
-    /// Density relative to water, strictly between 0 and 1 (default 0.5).
+    /// Density relative to water, from 0.001 up to but not including 1 (default 0.5).
     #[cfg_attr(
         feature = "serde",
         serde(default = "de::float_density", deserialize_with = "de::density")
     )]
     pub density: f32,
-    /// Thickness in pixels, `(0, 4096]` (default: the radius).
+    /// Thickness in pixels, `0.01..=4096` (default: the radius).
     #[cfg_attr(feature = "serde", serde(default, deserialize_with = "de::thickness"))]
     pub thickness: Option<f32>,
     /// A picture to draw it with (PNG or JPEG, alpha respected, scaled to the disc), relative
@@ -1349,7 +1349,7 @@ mod tests {
         };
         assert_eq!(
             with(|f| f.density = 0.0),
-            "float #2: float density must be a number between 0 and 1 (water is 1), got 0"
+            "float #2: float density must be a number from 0.001 up to but not including 1 (water is 1, air about 0.0012), got 0"
         );
         assert_eq!(
             with(|f| f.x = 40.0),

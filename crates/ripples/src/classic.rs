@@ -102,6 +102,12 @@ impl ClassicSolver {
 
     /// Advances the field by one step (see the module documentation for the exact update).
     pub fn step(&mut self) {
+        let cells = self.width * self.height;
+        parallel::on_workers(cells, || self.step_here());
+    }
+
+    /// [`step`](Self::step) on the calling thread (see [`parallel::on_workers`]).
+    fn step_here(&mut self) {
         let (width, height) = (self.width, self.height);
         if width >= 3 && height >= 3 {
             let current = &self.current;

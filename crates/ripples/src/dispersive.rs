@@ -240,6 +240,12 @@ impl DispersiveSolver {
     /// with `sponge` both fields are damped along the edges, as in the wave solver; without it
     /// the border cells stay 0 and the edges reflect.
     pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
+        let cells = self.width * self.height;
+        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
+    }
+
+    /// [`step`](Self::step) on the calling thread (see [`parallel::on_workers`]).
+    fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.width, self.height);
         if width < 3 || height < 3 {
             return;

@@ -49,6 +49,27 @@ fn strip_rows_per_thread(width: usize, rows: usize, strips_per_thread: usize) ->
     by_size.max(by_threads).clamp(1, rows.max(1))
 }
 
+/// Runs `work`, a step or a render of `cells` cells, on one of rayon's threads, so the passes it
+/// makes hand their strips to the other threads through that thread's own queue.
+///
+/// Why: a pass started from outside the thread pool is sent in through rayon's shared injector
+/// queue, which allocates a new block of slots every 63 jobs (crossbeam's `Injector`). A
+/// dispersive step makes two dozen passes, so called from the program's thread it allocated
+/// every few frames; entered once, a step or a render is one job however many passes it makes,
+/// and a frame allocates nothing when run inside the pool (`tests/no_allocation.rs`). Work too
+/// small to be split (one strip) and calls already on a pool thread run here, as does
+/// everything without the `parallel` feature.
+pub(crate) fn on_workers<R: Send>(cells: usize, work: impl FnOnce() -> R + Send) -> R {
+    #[cfg(feature = "parallel")]
+    {
+        if cells > MIN_CELLS_PER_STRIP && rayon::current_thread_index().is_none() {
+            return rayon::scope(|_| work());
+        }
+    }
+    let _ = cells;
+    work()
+}
+
 /// Calls `work(first_row, strip)` for consecutive strips of `strip_rows` rows of `data` (rows of
 /// `width` items), in parallel with the `parallel` feature.
 pub(crate) fn for_each_strip<T, F>(data: &mut [T], width: usize, strip_rows: usize, work: F)

@@ -482,6 +482,22 @@ impl Renderer {
         dst: &mut [[u8; 4]],
         image_width: usize,
     ) -> Result<(), Error> {
+        parallel::on_workers(dst.len(), || {
+            self.render_here(field, scale, look, src, dst, image_width)
+        })
+    }
+
+    /// [`render_validated`](Self::render_validated) on the calling thread (see
+    /// [`parallel::on_workers`]).
+    fn render_here(
+        &mut self,
+        field: FieldView<'_>,
+        scale: u32,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+        image_width: usize,
+    ) -> Result<(), Error> {
         let image_height = src.len().checked_div(image_width).unwrap_or(0);
         // `max(1)`: a scale of 0 is refused below, not divided by.
         let cell = scale.max(1) as usize;
@@ -593,6 +609,20 @@ impl Renderer {
     /// over seven rows, more than this pass keeps); returns `false` (doing nothing) for
     /// anything else, so the caller can step and render separately.
     pub(crate) fn step_and_render_classic(
+        &mut self,
+        solver: &mut ClassicSolver,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+    ) -> bool {
+        parallel::on_workers(dst.len(), || {
+            self.step_and_render_classic_here(solver, look, src, dst)
+        })
+    }
+
+    /// [`step_and_render_classic`](Self::step_and_render_classic) on the calling thread (see
+    /// [`parallel::on_workers`]).
+    fn step_and_render_classic_here(
         &mut self,
         solver: &mut ClassicSolver,
         look: &Look,

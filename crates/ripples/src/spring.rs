@@ -368,6 +368,12 @@ impl SpringSolver {
     /// by its factors along the edges (open water: waves leave the pool). `obstacles` should be
     /// sized like the grid; a mask of another size covers only its first `width * height` cells.
     pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
+        let cells = self.width * self.height;
+        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
+    }
+
+    /// [`step`](Self::step) on the calling thread (see [`parallel::on_workers`]).
+    fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.width, self.height);
         if width < 3 || height < 3 {
             // Every cell is a border cell.

@@ -635,8 +635,7 @@ fn apply(state: &mut State, op: &Op) {
         } => {
             let mut float = Float::new(*x, *y, *radius, *density);
             let valid = (1..=limits::MAX_RADIUS).contains(radius)
-                && *density > 0.0
-                && *density < 1.0
+                && (ripples::MIN_FLOAT_DENSITY..1.0).contains(density)
                 && x.is_finite()
                 && y.is_finite();
             assert_eq!(float.is_ok(), valid, "{float:?}");

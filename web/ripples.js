@@ -62,11 +62,11 @@ const DEFAULTS = Object.freeze({
   /** Mean raindrops per second over the whole element. */
   rain: 0,
   /**
-   * 'wave' (the wave equation: smooth round rings), 'classic' (the demo scene's integer solver),
-   * 'spring' or 'dispersive' (deep water: long waves outrun short ones, so a drop spreads into a
-   * train of rings).
+   * 'dispersive' (deep water: long waves outrun short ones, so a drop spreads into a train of
+   * rings and a drag leaves a Kelvin wake), 'wave' (the wave equation: one smooth round ring),
+   * 'classic' (the demo scene's integer solver) or 'spring'.
    */
-  solver: 'wave',
+  solver: 'dispersive',
   /**
    * The 'dispersive' solver's gravity in CSS pixels per step², above 0 and at most 0.5: higher
    * is faster water (a ripple lambda CSS pixels long turns at sqrt(gravity * 2 pi / lambda)

@@ -36,8 +36,9 @@ export interface RipplesOptions {
   /** Mean raindrops per second over the whole element, 0..1000 (default 0). */
   rain?: number;
   /**
-   * 'wave' (default: the wave equation, smooth round rings), 'classic' (the demo scene's integer
-   * solver), 'spring', or 'dispersive' (deep water: long waves outrun short ones).
+   * 'dispersive' (default: deep water, long waves outrun short ones, so a drop spreads into a
+   * train of rings and a drag leaves a Kelvin wake), 'wave' (the wave equation: one smooth round
+   * ring), 'classic' (the demo scene's integer solver) or 'spring'.
    */
   solver?: 'wave' | 'classic' | 'spring' | 'dispersive';
   /** The 'dispersive' solver's gravity in CSS pixels per step², above 0 and at most 0.5 (default 0.1): higher is faster water. */

@@ -21,8 +21,8 @@ use ripples::{Backend, RenderMode, SolverKind};
 use ripples_cli::bench::{field_hash, look_for, median, step_and_render, turbulent_pool};
 use ripples_yardstick::{CLoop, ClassicState};
 
-/// Times Ripples' realistic water (by default the wave solver and the natural look on two
-/// threads) against the classic ripple loop compiled from C (gcc -O3 -march=native, one
+/// Times Ripples' realistic water (by default the wave solver, which the yardstick's issue
+/// names, and the natural look on two threads) against the classic ripple loop compiled from C (gcc -O3 -march=native, one
 /// thread), in the same run, on the same turbulent field as `ripples bench`.
 #[derive(Debug, Parser)]
 #[command(name = "ripples-yardstick", version)]
@@ -46,7 +46,7 @@ struct Options {
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
 
-    /// Ripples' solver: classic, wave or spring.
+    /// Ripples' solver: wave, dispersive, classic or spring.
     #[arg(long, value_name = "NAME", default_value = "wave")]
     solver: SolverKind,
 

@@ -234,7 +234,7 @@ pub struct WaterArgs {
         long,
         value_name = "NAME",
         value_parser = parse_solver,
-        help = format!("{SOLVER_HELP} [default: wave]")
+        help = format!("{SOLVER_HELP} [default: dispersive]")
     )]
     pub solver: Option<SolverKind>,
 

@@ -239,11 +239,11 @@ mod tests {
             ),
             (
                 &["--damping-shift", "3"],
-                "--damping-shift has no effect: it tunes the classic solver, and the solver is wave",
+                "--damping-shift has no effect: it tunes the classic solver, and the solver is dispersive",
             ),
             (
                 &["--stiffness", "0.01"],
-                "--stiffness has no effect: it tunes the spring solver, and the solver is wave",
+                "--stiffness has no effect: it tunes the spring solver, and the solver is dispersive",
             ),
             (
                 &["--viscosity", "0.5"],

@@ -1566,7 +1566,7 @@ fn options_that_do_nothing_are_named_in_a_warning() {
         warnings(&["--stiffness-map", "map.png"]),
         [
             "warning: --stiffness-map has no effect: it tunes the spring solver, and the solver is \
-          wave (--solver spring uses it)"
+          dispersive (--solver spring uses it)"
         ]
     );
     assert_eq!(
@@ -1585,7 +1585,27 @@ fn options_that_do_nothing_are_named_in_a_warning() {
              is classic (--render spring uses it)",
         ]
     );
-    assert!(warnings(&["--wave-speed", "1", "--render", "lit", "--shading", "1"]).is_empty());
+    assert!(
+        warnings(&[
+            "--solver",
+            "wave",
+            "--wave-speed",
+            "1",
+            "--render",
+            "lit",
+            "--shading",
+            "1"
+        ])
+        .is_empty()
+    );
+    // The default solver is the dispersive one: --wave-speed says so.
+    assert_eq!(
+        warnings(&["--wave-speed", "1"]),
+        [
+            "warning: --wave-speed has no effect: it tunes the wave solver, and the solver is \
+             dispersive (--solver wave uses it)"
+        ]
+    );
     // The window switches the solver with keys 1, 2, 3 and the look with L: it only warns about
     // what no key reaches (here before it finds there is no display).
     let play = |args: &[&str]| {

@@ -183,9 +183,21 @@ fn wait_exit(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
 
 /// Pixels that differ between two grabs, as (x, y).
 fn changed(a: &RgbImage, b: &RgbImage) -> Vec<(u32, u32)> {
+    changed_by_more_than(a, b, 0)
+}
+
+/// The pixels where a channel of `a` and `b` differs by more than `tolerance`.
+fn changed_by_more_than(a: &RgbImage, b: &RgbImage, tolerance: u8) -> Vec<(u32, u32)> {
     assert_eq!(a.dimensions(), b.dimensions());
     a.enumerate_pixels()
-        .filter(|(x, y, pixel)| b.get_pixel(*x, *y) != *pixel)
+        .filter(|(x, y, pixel)| {
+            let other = b.get_pixel(*x, *y);
+            pixel
+                .0
+                .iter()
+                .zip(other.0)
+                .any(|(a, b)| a.abs_diff(b) > tolerance)
+        })
         .map(|(x, y, _)| (x, y))
         .collect()
 }
@@ -303,11 +315,16 @@ fn clicks_rain_resizes_and_esc_in_a_real_window() {
     let moved = changed(&calm, &clicked);
     let near = moved.iter().filter(|&&p| distance(p, click) < 40.0).count();
     assert!(near > 50, "only {near} pixels changed near the click");
-    let far: Vec<_> = moved
-        .iter()
-        .filter(|&&p| distance(p, click) > 150.0)
+    // Deep water (the dispersive solver, the default) carries long waves fast: far away the
+    // picture moves by a level or two at once; what a person sees change stays near the click.
+    let far: Vec<_> = changed_by_more_than(&calm, &clicked, 4)
+        .into_iter()
+        .filter(|&p| distance(p, click) > 150.0)
         .collect();
-    assert!(far.is_empty(), "pixels far from the click changed: {far:?}");
+    assert!(
+        far.is_empty(),
+        "pixels far from the click changed visibly: {far:?}"
+    );
 
     // C calms the water: the picture again, exactly.
     xdotool(&display, &["key", "c"]);

@@ -27,7 +27,7 @@
 //!   `strength * `[`BODY_PRESSURE`]` / radius^2` (radius in grid cells): the `1/radius^2` keeps
 //!   the depth of the dent a body carries near `strength` whatever its size (a pressure spread
 //!   over a disc makes a dent that grows as the disc's area), and [`BODY_PRESSURE`] is chosen so
-//!   that a body held still on the default wave solver sinks into a dent about as deep as a
+//!   that a body held still on the wave solver sinks into a dent about as deep as a
 //!   stone of the same strength and radius makes (measured in `tests/bodies.rs`).
 
 use crate::error::Error;

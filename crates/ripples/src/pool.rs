@@ -64,8 +64,9 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// A calm pool over a `width x height` image, simulated at full resolution by the wave
-    /// solver ([`SolverKind::default`]; [`set_solver`](Self::set_solver) picks another).
+    /// A calm pool over a `width x height` image, simulated at full resolution by the
+    /// dispersive solver ([`SolverKind::default`]; [`set_solver`](Self::set_solver) picks
+    /// another).
     pub fn new(width: u32, height: u32) -> Result<Self, Error> {
         Self::with_sim_scale(width, height, 1)
     }

@@ -130,7 +130,7 @@ impl Default for Scene {
             width: None,
             height: None,
             seed: 1,
-            solver: SolverKind::Wave,
+            solver: SolverKind::Dispersive,
             damping_shift: ClassicSolver::DEFAULT_DAMPING_SHIFT,
             image: None,
             render: RenderMode::Natural,

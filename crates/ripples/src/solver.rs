@@ -28,15 +28,15 @@ use crate::wave::WaveSolver;
 pub enum SolverKind {
     /// The integer two-buffer solver of the classic demo-scene effect, bit-exact.
     Classic,
-    /// The damped wave equation in `f32`, with a tunable speed and damping. The default: smooth
-    /// rings with no cell-sized speckle.
-    #[default]
+    /// The damped wave equation in `f32`, with a tunable speed and damping: smooth rings with no
+    /// cell-sized speckle, all wavelengths at one speed.
     Wave,
     /// A spring under every cell, pulled by its neighbours; stiffness and viscosity can vary
     /// from cell to cell.
     Spring,
     /// Linear deep-water waves (`omega^2 = g k`): long waves outrun short ones, so a stone
-    /// makes a spreading train of rings.
+    /// makes a spreading train of rings and a moving body a Kelvin wake. The default.
+    #[default]
     Dispersive,
 }
 

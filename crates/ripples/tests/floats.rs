@@ -232,6 +232,7 @@ fn with_no_damping_the_water_volume_is_kept_and_the_energy_stays_bounded() {
     // The wave solver with damping 0 and reflecting edges; three floats dropped from above.
     let side = 401u32;
     let mut pool = Pool::new(side, side).unwrap();
+    pool.set_solver(SolverKind::Wave).unwrap();
     pool.solver_mut()
         .as_wave_mut()
         .unwrap()
@@ -262,6 +263,7 @@ fn with_no_damping_the_water_volume_is_kept_and_the_energy_stays_bounded() {
     // The solver alone does not keep the sum exactly either (f32 rounding in its stencil): a
     // stone's dent of about the same volume, for comparison.
     let mut control = Pool::new(side, side).unwrap();
+    control.set_solver(SolverKind::Wave).unwrap();
     control
         .solver_mut()
         .as_wave_mut()
@@ -287,6 +289,7 @@ fn with_no_damping_the_water_volume_is_kept_and_the_energy_stays_bounded() {
     // Energy over a long run on a smaller pool: the water's (the solver's measure, in height
     // units², over HEIGHT_UNITS_PER_CELL² to be in cells) plus the floats' (in cells).
     let mut pool = Pool::new(121, 121).unwrap();
+    pool.set_solver(SolverKind::Wave).unwrap();
     pool.solver_mut()
         .as_wave_mut()
         .unwrap()

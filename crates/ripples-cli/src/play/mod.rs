@@ -966,10 +966,14 @@ mod tests {
         assert_eq!(session.size(), (80, 60));
         session.tick().unwrap();
         let ripples::Heights::F32(heights) = session.heights() else {
-            panic!("the wave solver (the default) has f32 heights")
+            panic!("the dispersive solver (the default) has f32 heights")
         };
         // The stone fell where the scene put it on its picture, scaled: (21, 31), radius 6.
-        let dented: Vec<usize> = (0..80).filter(|&x| heights[31 * 80 + x] != 0.0).collect();
+        // (Deep water stirs faintly everywhere at once: a dent is deeper than 1.)
+        let dented: Vec<usize> = (0..80)
+            .filter(|&x| heights[31 * 80 + x].abs() > 1.0)
+            .collect();
+        println!("dented columns: {dented:?}");
         assert!(dented.contains(&15) && dented.contains(&27), "{dented:?}");
         assert!(!dented.contains(&8) && !dented.contains(&34), "{dented:?}");
 

@@ -524,10 +524,19 @@ mod tests {
 
     /// Pixels that differ between two frames, as (x, y).
     fn changed(a: &[u32], b: &[u32]) -> Vec<(u32, u32)> {
+        changed_by_more_than(a, b, 0)
+    }
+
+    /// The pixels where a channel of `a` and `b` differs by more than `tolerance`.
+    fn changed_by_more_than(a: &[u32], b: &[u32], tolerance: u8) -> Vec<(u32, u32)> {
+        let differ = |a: &u32, b: &u32| {
+            let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+            a.iter().zip(b).any(|(a, b)| a.abs_diff(b) > tolerance)
+        };
         a.iter()
             .zip(b)
             .enumerate()
-            .filter(|(_, (a, b))| a != b)
+            .filter(|(_, (a, b))| differ(a, b))
             .map(|(i, _)| (i as u32 % SIZE.0, i as u32 / SIZE.0))
             .collect()
     }
@@ -578,12 +587,15 @@ mod tests {
             session.tick().unwrap();
         }
         let after = frame(&mut session);
-        let moved = changed(&calm, &after);
+        // Deep water carries long waves fast (the dispersive solver's coarse levels span the
+        // pool in a step), so faint changes of a level or two show everywhere at once; what a
+        // person sees change (more than 4 levels in a channel) stays near the stone.
+        let moved = changed_by_more_than(&calm, &after, 4);
         assert!(moved.len() > 20, "{}", moved.len());
         assert!(
             moved
                 .iter()
-                .all(|&(x, y)| (x as i32 - 20).abs() < 16 && (y as i32 - 30).abs() < 16),
+                .all(|&(x, y)| (x as i32 - 20).abs() < 24 && (y as i32 - 30).abs() < 24),
             "{moved:?}"
         );
     }
@@ -599,7 +611,7 @@ mod tests {
         );
         session.tick().unwrap();
         let Heights::F32(heights) = session.heights() else {
-            panic!("the wave solver (the default) has f32 heights")
+            panic!("the dispersive solver (the default) has f32 heights")
         };
         for_each_point_on_line([5, 5], [90, 60], |x, y| {
             assert!(heights[(y * 96 + x) as usize] < 0.0, "gap at ({x}, {y})");
@@ -808,7 +820,7 @@ mod tests {
             session
                 .status()
                 .title(Some(59.6))
-                .contains("60 fps - 96x64 - wave - rain off - paused")
+                .contains("60 fps - 96x64 - dispersive - rain off - paused")
         );
     }
 

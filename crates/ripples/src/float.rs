@@ -362,6 +362,13 @@ impl Float {
         Ok(())
     }
 
+    /// The most cells of a `width x height` grid it can press (its disc's square, clipped to
+    /// the grid).
+    fn most_cells(&self, width: usize, height: usize) -> usize {
+        let span = (2.0 * (self.disc_in_cells().radius + 0.5)).ceil() as usize + 2;
+        span.min(width) * span.min(height)
+    }
+
     /// The disc in grid cells.
     fn disc_in_cells(&self) -> Disc {
         let [x, y] = self.position;
@@ -677,6 +684,16 @@ impl std::ops::DerefMut for Floats {
 }
 
 impl Floats {
+    /// Adds a float to a pool whose grid is `width x height` cells, making room for every
+    /// pressure head the floats can press, so that no step allocates (not even the first one in
+    /// which a float dropped from above touches the water).
+    pub(crate) fn add(&mut self, float: Float, width: usize, height: usize) -> FloatId {
+        let most = |float: &Float| float.most_cells(width, height);
+        let needed = self.items.iter().map(most).sum::<usize>() + most(&float);
+        self.heads.reserve(needed.saturating_sub(self.heads.len()));
+        self.items.add(float)
+    }
+
     /// Steps every float on `water` and answers the pressure heads they press it with, as
     /// `(cell index, height units)`; for integer water (`dither_seed` given) each is rounded to
     /// a whole number with a dither drawn from the seed, so the mean is exact.

@@ -229,7 +229,8 @@ impl Pool {
     pub fn add_float(&mut self, mut float: Float) -> Result<FloatId, Error> {
         float.validate()?;
         float.settle(&self.water_view(), self.sim_scale);
-        Ok(self.floats.add(float))
+        let (width, height) = (self.solver.width(), self.solver.height());
+        Ok(self.floats.add(float, width as usize, height as usize))
     }
 
     /// Sets a float's velocity along x, y and up, in pixels per step (a throw, a kick; each

@@ -4,7 +4,7 @@
 
 mod counting;
 
-use counting::allocations_during;
+use counting::{allocations_during, on_a_pool_thread, start_every_worker};
 
 use ripples::{DropEvent, Look, Pool, Rain, RainSpec, Scene, SceneRunner, SwipeEvent};
 
@@ -132,20 +132,4 @@ fn the_frame_loop_does_not_allocate() {
         }
     });
     assert_eq!(count, 0, "the scene runner allocated {count} times");
-}
-
-/// Runs `work` on one of rayon's threads (here without the `parallel` feature).
-fn on_a_pool_thread<R: Send>(work: impl FnOnce() -> R + Send) -> R {
-    #[cfg(feature = "parallel")]
-    return rayon::scope(|_| work());
-    #[cfg(not(feature = "parallel"))]
-    work()
-}
-
-/// Makes every rayon worker thread run a job, so all have started (and made their one-time
-/// allocations) before counting: a pass over a few strips need not reach every thread, and on
-/// a busy machine a thread can start late, in the middle of the counted steps.
-fn start_every_worker() {
-    #[cfg(feature = "parallel")]
-    rayon::broadcast(|_| ());
 }

@@ -1,45 +1,57 @@
-//! The wave and spring solvers' steps allocate nothing once the pool exists: their strips over
-//! rayon's threads, the spring's working rows and the walls and sponge all use buffers made
-//! beforehand. (A test binary of its own: the allocation counter is global to the process.)
+//! The physical solvers' steps allocate nothing once the pool exists: their strips over rayon's
+//! threads, the spring's working rows, the dispersive pyramid, the walls and sponge, and the
+//! bodies and floats pressing the water all use buffers made beforehand. (A test binary of its
+//! own: the allocation counter is global to the process.)
 
 mod counting;
 
-use counting::allocations_during;
+use counting::{allocations_during, on_a_pool_thread, start_every_worker};
 
-use ripples::{Boundary, Pool, SolverKind};
+use ripples::{Body, Boundary, Float, Pool, SolverKind};
 
 // One test function only: the counter is global, and tests in one binary run in parallel.
 #[test]
 fn physical_steps_do_not_allocate() {
-    for kind in [SolverKind::Wave, SolverKind::Spring] {
+    for kind in [SolverKind::Wave, SolverKind::Spring, SolverKind::Dispersive] {
         for boundary in [Boundary::Reflect, Boundary::Absorb] {
             // Large enough to be split into strips over the threads.
             let mut pool = Pool::new(1024, 512).unwrap();
             pool.set_solver(kind).unwrap();
             pool.set_boundary(boundary);
             pool.paint_wall(300, 200, 20, true).unwrap();
-            // The first parallel pass starts rayon's worker threads, which allocate once.
-            pool.drop_stone(500, 200, 9, 120).unwrap();
-            pool.step();
+            // A boat along a path, a fingertip moved by hand, and three floats.
+            let path = vec![[900.0, 300.0], [100.0, 300.0]];
+            pool.add_body(Body::along_path(path, 2.0, 6, 40, 0).unwrap())
+                .unwrap();
+            let finger = pool
+                .add_body(Body::placed(200.0, 100.0, 4, 48).unwrap())
+                .unwrap();
+            for (x, density) in [(400.0, 0.3), (600.0, 0.5), (800.0, 0.8)] {
+                let float = Float::new(x, 250.0, 8, density).unwrap();
+                pool.add_float(float.lifted(3.0).unwrap()).unwrap();
+            }
+            // The first steps start rayon's worker threads and grow the floats' list of
+            // pressure heads to its size.
+            for _ in 0..3 {
+                pool.drop_stone(500, 200, 9, 120).unwrap();
+                pool.step();
+            }
             start_every_worker();
-            let count = allocations_during(|| {
-                for _ in 0..10 {
-                    pool.drop_stone(500, 200, 9, 120).unwrap();
-                    pool.step();
-                }
+            let count = on_a_pool_thread(|| {
+                allocations_during(|| {
+                    for step in 0..10 {
+                        pool.drop_stone(500, 200, 9, 120).unwrap();
+                        pool.set_body_position(finger, 200.0 + 3.0 * step as f32, 100.0)
+                            .unwrap();
+                        pool.step();
+                    }
+                })
             });
             assert_eq!(
                 count, 0,
-                "{kind:?}, {boundary:?}: 10 steps allocated {count} times"
+                "{kind:?}, {boundary:?}: 10 steps with bodies and floats allocated {count} times"
             );
+            assert_eq!(pool.float_count(), 3);
         }
     }
-}
-
-/// Makes every rayon worker thread run a job, so all have started (and made their one-time
-/// allocations) before counting: a pass over a few strips need not reach every thread, and on
-/// a busy machine a thread can start late, in the middle of the counted steps.
-fn start_every_worker() {
-    #[cfg(feature = "parallel")]
-    rayon::broadcast(|_| ());
 }

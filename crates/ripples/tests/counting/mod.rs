@@ -38,3 +38,24 @@ pub fn allocations_during(work: impl FnOnce()) -> usize {
     work();
     ALLOCATIONS.load(Ordering::Relaxed) - before
 }
+
+/// Runs `work` on one of rayon's threads (here without the `parallel` feature), as a frame loop
+/// run inside rayon is: from there a step or a render hands its strips over through that
+/// thread's own queue, which allocates nothing, where a call from outside the pool goes through
+/// rayon's injector queue, which allocates a block of slots every 63 calls.
+#[allow(dead_code)] // not every test file counts on a pool thread
+pub fn on_a_pool_thread<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    #[cfg(feature = "parallel")]
+    return rayon::scope(|_| work());
+    #[cfg(not(feature = "parallel"))]
+    work()
+}
+
+/// Makes every rayon worker thread run a job, so all have started (and made their one-time
+/// allocations) before counting: a pass over a few strips need not reach every thread, and on
+/// a busy machine a thread can start late, in the middle of the counted steps.
+#[allow(dead_code)] // not every test file starts the workers
+pub fn start_every_worker() {
+    #[cfg(feature = "parallel")]
+    rayon::broadcast(|_| ());
+}

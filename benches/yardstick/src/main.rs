@@ -22,8 +22,9 @@ use ripples_cli::bench::{field_hash, look_for, median, step_and_render, turbulen
 use ripples_yardstick::{CLoop, ClassicState};
 
 /// Times Ripples' realistic water (by default the wave solver, which the yardstick's issue
-/// names, and the natural look on two threads) against the classic ripple loop compiled from C (gcc -O3 -march=native, one
-/// thread), in the same run, on the same turbulent field as `ripples bench`.
+/// names, and the natural look on two threads) against the classic ripple loop compiled from C
+/// (gcc -O3 -march=native, one thread), in the same run, on the same turbulent field as
+/// `ripples bench`.
 #[derive(Debug, Parser)]
 #[command(name = "ripples-yardstick", version)]
 struct Options {

@@ -166,10 +166,10 @@ impl FloatImage {
     }
 }
 
-/// A floating disc: `radius` pixels, `density` relative to water (`0.001 <= density < 1`), as thick
-/// as its radius unless [`with_thickness`](Self::with_thickness) says otherwise. Put it in a
-/// pool with [`crate::Pool::add_float`]: it settles at its floating level there and from then on
-/// the water moves it (see the module documentation of how).
+/// A floating disc: `radius` pixels, `density` relative to water (`0.001 <= density < 1`), as
+/// thick as its radius unless [`with_thickness`](Self::with_thickness) says otherwise. Put it in
+/// a pool with [`crate::Pool::add_float`]: it settles at its floating level there and from then
+/// on the water moves it (see the module documentation of how).
 ///
 /// ```
 /// use ripples::{Float, Pool};
@@ -213,7 +213,8 @@ pub struct Float {
 impl Float {
     /// A float centred on image pixel `(x, y)` (fractions allowed): `radius` in `1..=4096`
     /// pixels, `density` relative to water, from [`MIN_FLOAT_DENSITY`] (0.001) up to but not
-    /// including 1 (0.1 a cork or a leaf, 0.5 a duck, 0.9 a log of wet oak). Anything else is an [`Error`] naming the value.
+    /// including 1 (0.1 a cork or a leaf, 0.5 a duck, 0.9 a log of wet oak). Anything else is
+    /// an [`Error`] naming the value.
     pub fn new(x: f32, y: f32, radius: u32, density: f32) -> Result<Self, Error> {
         let float = Self {
             radius,

@@ -16,7 +16,9 @@ fn backends() -> Vec<Backend> {
 }
 
 fn widths() -> impl Iterator<Item = usize> {
-    (0..80).chain([127, 128, 129, 999, 1000])
+    (0..80).chain([
+        127, 128, 129, 511, 512, 513, 514, 515, 999, 1000, 1031, 2047,
+    ])
 }
 
 /// A random value: mostly ordinary heights, sometimes special ones.

@@ -45,32 +45,61 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
 };
 
-/** Serves `root` on a free port of 127.0.0.1, counting requests per path. */
-export async function serve(root = dist) {
+/**
+ * Serves `root` on a free port of 127.0.0.1, counting requests per path. `mounts` maps URL
+ * prefixes ('/clips/') to other folders (the video test's clips); `cors` adds
+ * Access-Control-Allow-Origin: * to every answer (without it, another origin's page cannot read
+ * what it serves). Byte ranges are answered (206), as media elements ask for them to seek and loop.
+ */
+export async function serve(root = dist, { mounts = {}, cors = false } = {}) {
   const requests = new Map();
   const server = http.createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
     requests.set(pathname, (requests.get(pathname) ?? 0) + 1);
+    const headers = cors ? { 'access-control-allow-origin': '*' } : {};
     if (pathname === '/e2e-blank.html') {
       response
-        .writeHead(200, { 'content-type': TYPES['.html'] })
+        .writeHead(200, { ...headers, 'content-type': TYPES['.html'] })
         .end('<!doctype html><title>blank</title><body style="margin:0"></body>');
       return;
     }
-    let file = path.join(root, pathname);
-    if (!file.startsWith(root)) {
+    const mount = Object.keys(mounts).find((prefix) => pathname.startsWith(prefix));
+    const base = mount ? mounts[mount] : root;
+    let file = path.join(base, mount ? pathname.slice(mount.length) : pathname);
+    if (!file.startsWith(base)) {
       response.writeHead(403).end();
       return;
     }
     if (pathname.endsWith('/')) file = path.join(file, 'index.html');
     fs.readFile(file, (error, data) => {
       if (error) {
-        response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        response.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+      const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
+      if (range && (range[1] || range[2])) {
+        const start = range[1] ? Number(range[1]) : Math.max(0, data.length - Number(range[2]));
+        const end = range[1] && range[2] ? Math.min(Number(range[2]), data.length - 1) : data.length - 1;
+        if (start >= data.length || start > end) {
+          response.writeHead(416, { ...headers, 'content-range': `bytes */${data.length}` }).end();
+          return;
+        }
+        response.writeHead(206, {
+          ...headers,
+          'content-type': type,
+          'accept-ranges': 'bytes',
+          'content-range': `bytes ${start}-${end}/${data.length}`,
+          'content-length': end - start + 1,
+        });
+        response.end(data.subarray(start, end + 1));
+        return;
+      }
+      response.writeHead(200, { ...headers, 'content-type': type, 'accept-ranges': 'bytes', 'content-length': data.length });
       response.end(data);
     });
   });

@@ -1,0 +1,468 @@
+// A video under the water: the `videoUrl` option, or the <video> a hero section shows behind
+// its content. ripples.js asks this module, once per animation frame, whether the video shows
+// a new frame, and if so has it written into the pool's image in the wasm memory (the pool
+// then renders over it), so the water refracts the playing video frame by frame.
+//
+// Why it is shaped so:
+// - A frame is copied only when the video presents a new one: requestVideoFrameCallback says
+//   when (where there is none, a change of currentTime does), so a 30 fps clip under a 60 Hz
+//   loop costs one copy every other frame, and a paused or ended video none at all while the
+//   water keeps moving over its still frame.
+// - The copy goes into the memory the pool already has for its image (WasmPool.imagePtr), so a
+//   new picture per frame allocates nothing in wasm. Where the video lands 1:1 on the pool (a
+//   1280x720 clip in a 1280x720 box with background-size or object-fit cover, the common hero
+//   case) WebCodecs' VideoFrame.copyTo converts it to RGBA straight into a buffer kept for
+//   the purpose (about 1 ms for 1280x720 in headless Chromium against 5.5 ms for drawImage and
+//   getImageData, which also allocates a new ImageData per frame); every other fit (scaled,
+//   cropped at odd offsets) is drawn by a 2D canvas kept for the pool's size.
+// - Autoplay: a video Ripples makes (videoUrl) is muted, playsInline and loops, which every
+//   browser's autoplay policy lets play by itself. A page's own <video> that does not play yet
+//   gets the same, saved and put back by release(); one that already plays is left as the page
+//   set it. A refused play() is an error event that says why, and the water shows the frame the
+//   video holds.
+// - Errors name the video and say what to do, as those of images do: a URL that does not load
+//   (with the CORS explanation when it is on another origin), a format the browser cannot play,
+//   a video the page may not read (another origin without CORS: the canvas would be tainted).
+
+/** Where the video's frames are copied from and how, for stats(). */
+const PATH_VIDEO_FRAME = 'videoframe';
+const PATH_CANVAS = 'canvas';
+
+/** HTMLMediaElement.readyState: the current frame is there. */
+const HAVE_CURRENT_DATA = 2;
+
+const MEDIA_ERRORS = {
+  1: 'loading was aborted',
+  2: 'a network error',
+  3: 'the video could not be decoded',
+  4: 'not found, not a video, or a format this browser cannot play',
+};
+
+function describeVideo(source) {
+  return source.url === null ? 'the background <video>' : `video '${source.url}'`;
+}
+
+/** The explanation for a video the page may not read (SecurityError from the canvas or WebCodecs). */
+function taintedError(source, where) {
+  const origin = source.absolute?.origin ?? 'another origin';
+  const fix =
+    source.url === null
+      ? `give the <video> crossorigin="anonymous" and serve it with an Access-Control-Allow-Origin header, or serve it from this page's origin`
+      : `serve it with an Access-Control-Allow-Origin header and keep crossOrigin at '' (anonymous), or serve it from this page's origin`;
+  return new Error(
+    `${where}: ${describeVideo(source)} is on another origin (${origin}) and was loaded without ` +
+      `CORS, so the browser does not let the page read its frames (the canvas is tainted). ${fix}.`,
+  );
+}
+
+/**
+ * Waits until `video` holds its current frame (loadeddata), or fails with a message that says
+ * why it did not load; `source` names it.
+ */
+function whenLoaded(video, source, where) {
+  return new Promise((resolve, reject) => {
+    if (video.readyState >= HAVE_CURRENT_DATA && video.videoWidth > 0) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      video.removeEventListener('loadeddata', loaded);
+      video.removeEventListener('error', failed);
+    };
+    const loaded = () => {
+      done();
+      if (video.videoWidth > 0 && video.videoHeight > 0) resolve();
+      else reject(new Error(`${where}: ${describeVideo(source)} has no picture (an audio file?)`));
+    };
+    const failed = () => {
+      done();
+      const code = video.error?.code ?? 0;
+      const absolute = source.absolute;
+      const crossSite = absolute && absolute.origin !== location.origin && absolute.protocol.startsWith('http');
+      if (crossSite && source.cors !== null) {
+        reject(
+          new Error(
+            `${where}: ${describeVideo(source)} could not be loaded. It is on another origin ` +
+              `(${absolute.origin}) and was requested with CORS (crossOrigin: '${source.cors}'), so its ` +
+              `server must send an Access-Control-Allow-Origin header; or the URL is wrong or not a video.`,
+          ),
+        );
+      } else {
+        const why = MEDIA_ERRORS[code] ?? 'an unknown error';
+        const detail = video.error?.message ? ` (${video.error.message})` : '';
+        reject(new Error(`${where}: ${describeVideo(source)} could not be loaded: ${why}${detail}`));
+      }
+    };
+    video.addEventListener('loadeddata', loaded);
+    video.addEventListener('error', failed);
+  });
+}
+
+/** The properties a page's <video> gets for autoplay (saved and put back by release()). */
+const AUTOPLAY = { muted: true, playsInline: true, loop: true };
+
+/** A video whose frames go under the water. Make one with `load` or `adopt`. */
+export class VideoSource {
+  /** The <video> element. */
+  video;
+  /** The URL as given (videoUrl), or null for a page's own <video>. */
+  url;
+  /** The absolute URL, or null when unknown. */
+  absolute;
+  /** The CORS mode it was requested with (videoUrl), or null. */
+  cors;
+  /** Whether Ripples made the element (videoUrl) rather than the page. */
+  owned;
+  /** Why the video does not play by itself (a refused play()), or null. */
+  playError = null;
+  #saved = null;
+  #rvfc = 0;
+  #fresh = true;
+  #lastTime = -1;
+  #released = false;
+  // Where frames go: the pool's size, the video's rectangle on it (pool pixels), the rectangle
+  // it is clipped to (the <video> element's box), and the video size they were made for.
+  #layout = null;
+  #context = null;
+  #staging = null;
+  #copying = false;
+  #generation = 0;
+  #path = PATH_CANVAS;
+  #frameCopyFailed = false;
+  #uploads = 0;
+  #uploadMs = 0;
+  #sinceWindow = { uploads: 0, ms: 0 };
+
+  constructor(video, { url = null, absolute = null, cors = null, owned }) {
+    this.video = video;
+    this.url = url;
+    this.absolute = absolute;
+    this.cors = cors;
+    this.owned = owned;
+  }
+
+  /**
+   * A <video> for `videoUrl` (an absolute URL object beside the URL as given), muted,
+   * playsInline and looping, loaded to its first frame; rejects with why it could not load.
+   */
+  static async load(url, absolute, cors, where) {
+    const video = document.createElement('video');
+    if (cors !== null) video.crossOrigin = cors;
+    Object.assign(video, AUTOPLAY, { preload: 'auto', autoplay: true });
+    // iOS Safari reads the attributes, not the properties, before a first play.
+    video.setAttribute('muted', '');
+    video.setAttribute('playsinline', '');
+    const source = new VideoSource(video, { url, absolute, cors, owned: true });
+    video.src = absolute.href;
+    try {
+      await whenLoaded(video, source, where);
+    } catch (error) {
+      source.release();
+      throw error;
+    }
+    source.#watchFrames();
+    return source;
+  }
+
+  /**
+   * The page's own `video` (a hero section's background), loaded to its current frame. One
+   * that does not play yet is made muted, playsInline and looping (put back by release()).
+   */
+  static async adopt(video, where) {
+    let absolute = null;
+    const address = video.currentSrc || video.src || video.querySelector('source[src]')?.src || '';
+    if (!address) {
+      throw new Error(`${where}: the background <video> has no source (no src and no <source> element)`);
+    }
+    try {
+      absolute = new URL(address, document.baseURI);
+    } catch {
+      absolute = null;
+    }
+    const source = new VideoSource(video, { absolute, cors: video.crossOrigin, owned: false });
+    if (video.paused) {
+      source.#saved = { preload: video.preload };
+      for (const name of Object.keys(AUTOPLAY)) source.#saved[name] = video[name];
+      Object.assign(video, AUTOPLAY);
+      if (video.preload === 'none') video.preload = 'auto';
+    }
+    // A page's video whose data never came (preload none, no autoplay) starts loading on play.
+    if (video.readyState < HAVE_CURRENT_DATA) source.play();
+    try {
+      await whenLoaded(video, source, where);
+    } catch (error) {
+      source.release();
+      throw error;
+    }
+    source.#watchFrames();
+    return source;
+  }
+
+  /** Follows the frames the video presents (see takeNewFrame). */
+  #watchFrames() {
+    const video = this.video;
+    if (typeof video.requestVideoFrameCallback !== 'function') return;
+    const presented = () => {
+      this.#fresh = true;
+      this.#rvfc = video.requestVideoFrameCallback(presented);
+    };
+    this.#rvfc = video.requestVideoFrameCallback(presented);
+  }
+
+  /**
+   * Starts the video if it is paused and has not ended; a refused play() (autoplay policy)
+   * calls `onRefused` with an Error that says why, once, and the water keeps the frame the
+   * video shows.
+   */
+  play(onRefused = () => {}, where = 'Ripples') {
+    const video = this.video;
+    if (!video.paused || video.ended) return;
+    let started;
+    try {
+      started = video.play();
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    Promise.resolve(started).then(
+      () => {
+        this.playError = null;
+      },
+      (error) => {
+        // AbortError: a pause() or a new source came first, which is not a refusal.
+        if (this.#released || error?.name === 'AbortError') return;
+        const muted = video.muted ? 'muted' : 'with sound';
+        this.playError =
+          `${where}: ${describeVideo(this)} may not play by itself here: the browser refused play() ` +
+          `(${error?.name ?? 'Error'}: ${error?.message ?? error}) for a video ${muted}, as its ` +
+          `autoplay policy does until the page is clicked (or with data saving on); the water ` +
+          `shows the video's current frame. Keep the video muted, or call ripples.video.play() ` +
+          `from a click.`;
+        onRefused(new Error(this.playError));
+      },
+    );
+  }
+
+  /** The video's size in pixels (it may change midway: adaptive streaming). */
+  get width() {
+    return this.video.videoWidth;
+  }
+
+  get height() {
+    return this.video.videoHeight;
+  }
+
+  /**
+   * Whether the video presented a frame since the last call: requestVideoFrameCallback where
+   * there is one, else a change of currentTime. A change of the video's size counts.
+   */
+  takeNewFrame() {
+    const layout = this.#layout;
+    if (layout && (layout.videoWidth !== this.video.videoWidth || layout.videoHeight !== this.video.videoHeight)) {
+      return true;
+    }
+    if (this.#rvfc) {
+      const fresh = this.#fresh;
+      this.#fresh = false;
+      return fresh;
+    }
+    const time = this.video.currentTime;
+    if (time === this.#lastTime) return false;
+    this.#lastTime = time;
+    return true;
+  }
+
+  /** Whether a frame's size moved since `place`, so the page must lay the video out again. */
+  get resized() {
+    const layout = this.#layout;
+    return !!layout && (layout.videoWidth !== this.video.videoWidth || layout.videoHeight !== this.video.videoHeight);
+  }
+
+  /**
+   * Where the video's frames go from now on: a pool of `width x height` pixels, the video's
+   * rectangle `[x, y, w, h]` on it and the rectangle `clip` it is cut to (pool pixels).
+   */
+  place(width, height, rect, clip) {
+    const [x, y, w, h] = rect;
+    const videoWidth = this.video.videoWidth;
+    const videoHeight = this.video.videoHeight;
+    // 1:1 at whole (even: 4:2:0 chroma) offsets, within the clip: WebCodecs can copy it.
+    const visible = {
+      left: Math.max(0, clip.x, x),
+      top: Math.max(0, clip.y, y),
+      right: Math.min(width, clip.x + clip.width, x + w),
+      bottom: Math.min(height, clip.y + clip.height, y + h),
+    };
+    const oneToOne =
+      Math.abs(w - videoWidth) < 1e-6 &&
+      Math.abs(h - videoHeight) < 1e-6 &&
+      Number.isInteger(x) &&
+      Number.isInteger(y) &&
+      [visible.left - x, visible.top - y, visible.right - x, visible.bottom - y].every(
+        (edge) => Number.isInteger(edge) && edge % 2 === 0,
+      );
+    this.#generation++;
+    this.#layout = { width, height, rect, clip, visible, videoWidth, videoHeight, oneToOne };
+    const canCopyFrames = typeof VideoFrame === 'function' && !this.#frameCopyFailed;
+    this.#path = oneToOne && canCopyFrames && visible.right > visible.left && visible.bottom > visible.top
+      ? PATH_VIDEO_FRAME
+      : PATH_CANVAS;
+    this.#context = null;
+    this.#staging = null;
+  }
+
+  /**
+   * Writes the video's current frame into `target` (the pool's image: a Uint8Array view of
+   * the wasm memory, from `view()`), now, by drawing it (the frame at attach, after a resize).
+   * Throws the tainted-canvas explanation for a video the page may not read.
+   */
+  drawNow(target, where) {
+    const started = performance.now();
+    const { width, height, rect, clip } = this.#layout;
+    if (!this.#context) {
+      const settings = { willReadFrequently: true };
+      this.#context =
+        (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
+        Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
+      if (!this.#context) throw new Error(`${where}: could not get a 2D canvas context (${width}x${height})`);
+    }
+    const context = this.#context;
+    context.clearRect(0, 0, width, height);
+    context.save();
+    context.beginPath();
+    context.rect(clip.x, clip.y, clip.width, clip.height);
+    context.clip();
+    context.drawImage(this.video, rect[0], rect[1], rect[2], rect[3]);
+    context.restore();
+    let pixels;
+    try {
+      pixels = context.getImageData(0, 0, width, height).data;
+    } catch (error) {
+      if (error?.name === 'SecurityError') throw taintedError(this, where);
+      throw error;
+    }
+    target().set(pixels);
+    this.#count(performance.now() - started);
+  }
+
+  /**
+   * Writes the video's current frame into the pool's image: by WebCodecs into a kept buffer,
+   * copied into `target()` (a view of the pool's image) when the copy is done, then
+   * `changed()` (the pool renders it), or drawn at once where WebCodecs cannot (see place).
+   * `failed` gets an error that stops the water (a tainted video).
+   */
+  upload(target, changed, failed, where) {
+    if (this.#path === PATH_CANVAS) {
+      this.drawNow(target, where);
+      changed();
+      return;
+    }
+    if (this.#copying) {
+      // One copy at a time: this frame is taken when that one is done.
+      this.#fresh = true;
+      return;
+    }
+    const started = performance.now();
+    const { width, height, visible } = this.#layout;
+    const [x, y] = this.#layout.rect;
+    let frame;
+    try {
+      frame = new VideoFrame(this.video);
+    } catch (error) {
+      if (error?.name === 'SecurityError') {
+        failed(taintedError(this, where));
+        return;
+      }
+      // No frame to take (between sources): the next presented frame tries again.
+      return;
+    }
+    if (!this.#staging) this.#staging = new Uint8Array(width * height * 4);
+    const generation = this.#generation;
+    const options = {
+      rect: { x: visible.left - x, y: visible.top - y, width: visible.right - visible.left, height: visible.bottom - visible.top },
+      layout: [{ offset: (visible.top * width + visible.left) * 4, stride: width * 4 }],
+      format: 'RGBA',
+      colorSpace: 'srgb',
+    };
+    this.#copying = true;
+    let copied;
+    try {
+      copied = frame.copyTo(this.#staging, options);
+    } catch (error) {
+      copied = Promise.reject(error);
+    }
+    this.#count(performance.now() - started);
+    Promise.resolve(copied).then(
+      () => {
+        frame.close();
+        this.#copying = false;
+        if (this.#released || generation !== this.#generation) return;
+        const start = performance.now();
+        target().set(this.#staging);
+        changed();
+        this.#uploadMs += performance.now() - start;
+        this.#sinceWindow.ms += performance.now() - start;
+      },
+      () => {
+        frame.close();
+        this.#copying = false;
+        if (this.#released) return;
+        // This browser's WebCodecs cannot convert this video to RGBA: draw it instead.
+        this.#frameCopyFailed = true;
+        this.#path = PATH_CANVAS;
+        this.#fresh = true;
+      },
+    );
+  }
+
+  #count(ms) {
+    this.#uploads++;
+    this.#uploadMs += ms;
+    this.#sinceWindow.uploads++;
+    this.#sinceWindow.ms += ms;
+  }
+
+  /**
+   * For stats(): frames copied so far, the mean main-thread milliseconds per copy since the
+   * last call, the copy path, the video's size and state.
+   */
+  stats() {
+    const window = this.#sinceWindow;
+    const uploadMs = window.uploads ? window.ms / window.uploads : 0;
+    this.#sinceWindow = { uploads: 0, ms: 0 };
+    const video = this.video;
+    return {
+      url: this.url,
+      width: video.videoWidth,
+      height: video.videoHeight,
+      uploads: this.#uploads,
+      uploadMs,
+      path: this.#path,
+      paused: video.paused,
+      ended: video.ended,
+      currentTime: video.currentTime,
+      playError: this.playError,
+    };
+  }
+
+  /**
+   * Stops following the video. A video Ripples made stops and lets go of its download; a
+   * page's own gets back what it had.
+   */
+  release() {
+    if (this.#released) return;
+    this.#released = true;
+    const video = this.video;
+    if (this.#rvfc && typeof video.cancelVideoFrameCallback === 'function') video.cancelVideoFrameCallback(this.#rvfc);
+    this.#rvfc = 0;
+    this.#context = null;
+    this.#staging = null;
+    if (this.owned) {
+      video.pause();
+      video.removeAttribute('src');
+      video.load();
+    } else if (this.#saved) {
+      Object.assign(video, this.#saved);
+      this.#saved = null;
+    }
+  }
+}

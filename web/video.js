@@ -47,8 +47,8 @@ function taintedError(source, where) {
   const origin = source.absolute?.origin ?? 'another origin';
   const fix =
     source.url === null
-      ? `give the <video> crossorigin="anonymous" and serve it with an Access-Control-Allow-Origin header, or serve it from this page's origin`
-      : `serve it with an Access-Control-Allow-Origin header and keep crossOrigin at '' (anonymous), or serve it from this page's origin`;
+      ? `Give the <video> crossorigin="anonymous" and serve it with an Access-Control-Allow-Origin header, or serve it from this page's origin`
+      : `Serve it with an Access-Control-Allow-Origin header and keep crossOrigin at '' (anonymous), or serve it from this page's origin`;
   return new Error(
     `${where}: ${describeVideo(source)} is on another origin (${origin}) and was loaded without ` +
       `CORS, so the browser does not let the page read its frames (the canvas is tainted). ${fix}.`,
@@ -128,7 +128,8 @@ export class VideoSource {
   #copying = false;
   #generation = 0;
   #path = PATH_CANVAS;
-  #frameCopyFailed = false;
+  // Why WebCodecs could not copy this video (then it is drawn), or null.
+  #frameCopyError = null;
   #uploads = 0;
   #uploadMs = 0;
   #sinceWindow = { uploads: 0, ms: 0 };
@@ -230,10 +231,10 @@ export class VideoSource {
       (error) => {
         // AbortError: a pause() or a new source came first, which is not a refusal.
         if (this.#released || error?.name === 'AbortError') return;
-        const muted = video.muted ? 'muted' : 'with sound';
+        const which = video.muted ? 'a muted video' : 'a video with sound';
         this.playError =
           `${where}: ${describeVideo(this)} may not play by itself here: the browser refused play() ` +
-          `(${error?.name ?? 'Error'}: ${error?.message ?? error}) for a video ${muted}, as its ` +
+          `(${error?.name ?? 'Error'}: ${error?.message ?? error}) for ${which}, as its ` +
           `autoplay policy does until the page is clicked (or with data saving on); the water ` +
           `shows the video's current frame. Keep the video muted, or call ripples.video.play() ` +
           `from a click.`;
@@ -302,7 +303,7 @@ export class VideoSource {
       );
     this.#generation++;
     this.#layout = { width, height, rect, clip, visible, videoWidth, videoHeight, oneToOne };
-    const canCopyFrames = typeof VideoFrame === 'function' && !this.#frameCopyFailed;
+    const canCopyFrames = typeof VideoFrame === 'function' && this.#frameCopyError === null;
     this.#path = oneToOne && canCopyFrames && visible.right > visible.left && visible.bottom > visible.top
       ? PATH_VIDEO_FRAME
       : PATH_CANVAS;
@@ -327,12 +328,15 @@ export class VideoSource {
     }
     const context = this.#context;
     context.clearRect(0, 0, width, height);
-    context.save();
-    context.beginPath();
-    context.rect(clip.x, clip.y, clip.width, clip.height);
-    context.clip();
+    const clipped = clip.x > 0 || clip.y > 0 || clip.x + clip.width < width || clip.y + clip.height < height;
+    if (clipped) {
+      context.save();
+      context.beginPath();
+      context.rect(clip.x, clip.y, clip.width, clip.height);
+      context.clip();
+    }
     context.drawImage(this.video, rect[0], rect[1], rect[2], rect[3]);
-    context.restore();
+    if (clipped) context.restore();
     let pixels;
     try {
       pixels = context.getImageData(0, 0, width, height).data;
@@ -402,12 +406,12 @@ export class VideoSource {
         this.#uploadMs += performance.now() - start;
         this.#sinceWindow.ms += performance.now() - start;
       },
-      () => {
+      (error) => {
         frame.close();
         this.#copying = false;
         if (this.#released) return;
         // This browser's WebCodecs cannot convert this video to RGBA: draw it instead.
-        this.#frameCopyFailed = true;
+        this.#frameCopyError = `${error?.name ?? 'Error'}: ${error?.message ?? error}`;
         this.#path = PATH_CANVAS;
         this.#fresh = true;
       },
@@ -437,6 +441,7 @@ export class VideoSource {
       uploads: this.#uploads,
       uploadMs,
       path: this.#path,
+      copyError: this.#frameCopyError,
       paused: video.paused,
       ended: video.ended,
       currentTime: video.currentTime,

@@ -6,8 +6,9 @@
 //   r.updateSize(); r.destroy();
 //
 // This module is the page side of the `ripples-web` crate: it loads the wasm module once (one
-// fetch, shared by every instance), finds the element's image (the `imageUrl` option, else its
-// CSS background image, else the built-in pool tiles), overlays a canvas that follows the
+// fetch, shared by every instance), finds the element's image (the `imageUrl` option, or the
+// `videoUrl` option's video, else a background <video> behind its content, else its CSS
+// background image, else the built-in pool tiles; video.js follows a video frame by frame), overlays a canvas that follows the
 // element's size, CSS background and devicePixelRatio (or draws into the element when it is a
 // <canvas>), loads the natural look's sky picture (the `skyUrl` option) once and hands it to
 // every pool it makes, turns pointer and touch input into stones and fingertips moving through
@@ -647,9 +648,10 @@ export class Ripples extends EventTargetBase {
 
   /**
    * Makes ripples over `element`: a <canvas> is drawn into, any other element gets a canvas
-   * overlaid behind its content in place of its CSS background image. Rejects with an Error
-   * naming the problem (a detached or empty element, a bad option, an image that cannot be
-   * loaded or read), leaving the element as it was; with a RipplesLoadError when the wasm
+   * overlaid behind its content in place of its CSS background image (or right over its
+   * background <video>: see videoUrl). Rejects with an Error naming the problem (a detached or
+   * empty element, a bad option, an image or video that cannot be loaded or read), leaving the
+   * element as it was; with a RipplesLoadError when the wasm
    * module cannot be loaded. Besides the water's options (Ripples.defaults), `wasm` says where
    * the module is when it is not next to this file (see Ripples.init).
    */
@@ -1670,8 +1672,8 @@ export class Ripples extends EventTargetBase {
   /**
    * Changes options: set({ name: value, ... }), or set(name, value) as jquery.ripples' 'set'
    * does. Bad values throw before anything changes. Returns a promise that settles once a new
-   * image, obstacles image or sky picture has loaded (at once otherwise); if one fails, the
-   * promise rejects, an `error` event fires, and the previous one stays.
+   * image, video, obstacles image or sky picture has loaded (at once otherwise); if one fails,
+   * the promise rejects, an `error` event fires, and the previous one stays.
    */
   set(changes, value) {
     this.#alive('set');
@@ -1811,7 +1813,10 @@ export class Ripples extends EventTargetBase {
    * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
    * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
-   * one before).
+   * one before); `video` (null without one): its size, `uploads` (frames copied under the
+   * water), `uploadMs` (mean main-thread time per copy since the last stats() call), `path`
+   * ('videoframe' or 'canvas'), `paused`, `ended`, `currentTime` and `playError` (a refused
+   * play()).
    */
   stats() {
     this.#alive('stats');

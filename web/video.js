@@ -125,7 +125,7 @@ export class VideoSource {
   #layout = null;
   #context = null;
   #staging = null;
-  #copying = false;
+  #copyOptions = null;
   #generation = 0;
   #path = PATH_CANVAS;
   // Why WebCodecs could not copy this video (then it is drawn), or null.
@@ -309,6 +309,14 @@ export class VideoSource {
       : PATH_CANVAS;
     this.#context = null;
     this.#staging = null;
+    // VideoFrame.copyTo's options for this layout: the visible part of the frame, converted
+    // to RGBA, at its place in a buffer laid out as the pool's image.
+    this.#copyOptions = {
+      rect: { x: visible.left - x, y: visible.top - y, width: visible.right - visible.left, height: visible.bottom - visible.top },
+      layout: [{ offset: (visible.top * width + visible.left) * 4, stride: width * 4 }],
+      format: 'RGBA',
+      colorSpace: 'srgb',
+    };
   }
 
   /**
@@ -360,14 +368,12 @@ export class VideoSource {
       changed();
       return;
     }
-    if (this.#copying) {
+    if (this.#copy.frame !== null) {
       // One copy at a time: this frame is taken when that one is done.
       this.#fresh = true;
       return;
     }
     const started = performance.now();
-    const { width, height, visible } = this.#layout;
-    const [x, y] = this.#layout.rect;
     let frame;
     try {
       frame = new VideoFrame(this.video);
@@ -379,44 +385,49 @@ export class VideoSource {
       // No frame to take (between sources): the next presented frame tries again.
       return;
     }
-    if (!this.#staging) this.#staging = new Uint8Array(width * height * 4);
-    const generation = this.#generation;
-    const options = {
-      rect: { x: visible.left - x, y: visible.top - y, width: visible.right - visible.left, height: visible.bottom - visible.top },
-      layout: [{ offset: (visible.top * width + visible.left) * 4, stride: width * 4 }],
-      format: 'RGBA',
-      colorSpace: 'srgb',
-    };
-    this.#copying = true;
+    if (!this.#staging) this.#staging = new Uint8Array(this.#layout.width * this.#layout.height * 4);
+    // What the copy's end needs, in fields (no closure per frame).
+    const copy = this.#copy;
+    copy.frame = frame;
+    copy.generation = this.#generation;
+    copy.target = target;
+    copy.changed = changed;
     let copied;
     try {
-      copied = frame.copyTo(this.#staging, options);
+      copied = frame.copyTo(this.#staging, this.#copyOptions);
     } catch (error) {
       copied = Promise.reject(error);
     }
     this.#count(performance.now() - started);
-    Promise.resolve(copied).then(
-      () => {
-        frame.close();
-        this.#copying = false;
-        if (this.#released || generation !== this.#generation) return;
-        const start = performance.now();
-        target().set(this.#staging);
-        changed();
-        this.#uploadMs += performance.now() - start;
-        this.#sinceWindow.ms += performance.now() - start;
-      },
-      (error) => {
-        frame.close();
-        this.#copying = false;
-        if (this.#released) return;
-        // This browser's WebCodecs cannot convert this video to RGBA: draw it instead.
-        this.#frameCopyError = `${error?.name ?? 'Error'}: ${error?.message ?? error}`;
-        this.#path = PATH_CANVAS;
-        this.#fresh = true;
-      },
-    );
+    copied.then(this.#copied, this.#copyFailed);
   }
+
+  // The copy under way: its VideoFrame (null: none), the layout it was made for, where it goes.
+  #copy = { frame: null, generation: 0, target: null, changed: null };
+
+  /** A copy is done: into the pool's image, unless the layout changed or the video went. */
+  #copied = () => {
+    const copy = this.#copy;
+    copy.frame.close();
+    copy.frame = null;
+    if (this.#released || copy.generation !== this.#generation) return;
+    const start = performance.now();
+    copy.target().set(this.#staging);
+    copy.changed();
+    const ms = performance.now() - start;
+    this.#uploadMs += ms;
+    this.#sinceWindow.ms += ms;
+  };
+
+  /** This browser's WebCodecs cannot convert this video to RGBA: it is drawn from now on. */
+  #copyFailed = (error) => {
+    this.#copy.frame.close();
+    this.#copy.frame = null;
+    if (this.#released) return;
+    this.#frameCopyError = `${error?.name ?? 'Error'}: ${error?.message ?? error}`;
+    this.#path = PATH_CANVAS;
+    this.#fresh = true;
+  };
 
   #count(ms) {
     this.#uploads++;

@@ -5,6 +5,7 @@
 // dependency beyond playwright-core and Node.
 
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -25,6 +26,49 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** Where the video test clips are made (RIPPLES_E2E_OUT/video/clips, by default target/e2e/...). */
+export const clipDir = path.join(
+  path.resolve(process.env.RIPPLES_E2E_OUT ?? path.join(here, '../../target/e2e')),
+  'video',
+  'clips',
+);
+
+/** Whether ffmpeg runs (it makes the video clips). */
+export function hasFfmpeg() {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const VP9 = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '3M', '-pix_fmt', 'yuv420p'];
+const pattern = (size) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`, '-t', '3'];
+/** The clips of the video test and bench: ffmpeg's arguments for each (3 s at 30 fps; coffee 5 s). */
+const CLIPS = {
+  'pattern-720p.webm': [...pattern('1280x720'), ...VP9],
+  'pattern-720p.mp4': [...pattern('1280x720'), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p'],
+  'pattern-360p.webm': [...pattern('640x360'), ...VP9],
+  // The coffee photograph, slowly zoomed into: a hero's background video.
+  'coffee.webm': [
+    '-loop', '1', '-i', path.resolve(here, '../../crates/ripples-cli/tests/data/coffee.jpg'),
+    '-vf', "scale=1280:-2,crop=1280:720:0:(ih-720)*0.45,zoompan=z='1+0.0012*on':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=1280x720:fps=30,setsar=1",
+    '-frames:v', '150', ...VP9,
+  ],
+};
+
+/** Makes clip `name` (one of CLIPS) in clipDir with ffmpeg unless it is there; returns its path. */
+export function makeClip(name) {
+  const out = path.join(clipDir, name);
+  if (fs.existsSync(out)) return out;
+  fs.mkdirSync(clipDir, { recursive: true });
+  const part = `${out}.part${path.extname(out)}`;
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...CLIPS[name], part]);
+  fs.renameSync(part, out);
+  return out;
+}
 
 /** Headless Chromium with CHROMIUM_FLAGS and `extra` flags, in a fresh temporary profile. */
 export function launch(extra = []) {

@@ -24,64 +24,25 @@
 //     CORS: the header is missing; without: the canvas would be tainted), and works with CORS;
 //   - bad options: imageUrl and videoUrl together, a non-string, an invalid URL, a missing file,
 //     an image given as a video; set({ videoUrl }) switches clips and back to the image;
-//   - memory: the wasm memory and the pool's image address stay the same over hundreds of
-//     video frames (a frame is written where the image is; nothing is allocated for it);
+//   - memory: the wasm memory stays the same over hundreds of video frames (a frame is written
+//     where the pool's image is, WasmPool.imagePtr, whose address the host tests check);
 //   - speed: frames per second and the copy's cost per video frame at 1280x720, natural look,
 //     with the 'wave' and 'dispersive' solvers (bench.mjs --video measures it at length).
 // Screenshots go to target/e2e/video/ (RIPPLES_E2E_OUT/video to change it); hero-video.png is
 // the picture of docs/video-web.png. Without ffmpeg it prints a notice and passes, unless
 // RIPPLES_E2E=1. Exit code 0 when every check passed.
 
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { decodePng, launch, requireDist, serve } from './harness.mjs';
+import { clipDir, decodePng, hasFfmpeg, launch, makeClip, requireDist, serve } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const outDir = path.join(path.resolve(process.env.RIPPLES_E2E_OUT ?? path.join(here, '../../target/e2e')), 'video');
-const clipDir = path.join(outDir, 'clips');
-const coffee = path.resolve(here, '../../crates/ripples-cli/tests/data/coffee.jpg');
+const outDir = path.dirname(clipDir);
 const VIEW = { width: 1280, height: 720 };
 
 const failures = [];
 function check(name, ok, detail) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
   if (!ok) failures.push(`${name}${detail ? `: ${detail}` : ''}`);
-}
-
-function hasFfmpeg() {
-  try {
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function ffmpeg(args, out) {
-  if (fs.existsSync(out)) return;
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args, `${out}.part${path.extname(out)}`]);
-  fs.renameSync(`${out}.part${path.extname(out)}`, out);
-}
-
-/** The test clips (made once, kept in target/e2e/video/clips). */
-function makeClips() {
-  fs.mkdirSync(clipDir, { recursive: true });
-  const vp9 = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '3M', '-pix_fmt', 'yuv420p'];
-  const pattern = (size) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`, '-t', '3'];
-  ffmpeg([...pattern('1280x720'), ...vp9], path.join(clipDir, 'pattern-720p.webm'));
-  ffmpeg([...pattern('1280x720'), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p'], path.join(clipDir, 'pattern-720p.mp4'));
-  ffmpeg([...pattern('640x360'), ...vp9], path.join(clipDir, 'pattern-360p.webm'));
-  // The coffee photograph, slowly zoomed into: a hero's background video.
-  ffmpeg(
-    [
-      '-loop', '1', '-i', coffee,
-      '-vf', "scale=1280:-2,crop=1280:720:0:(ih-720)*0.45,zoompan=z='1+0.0012*on':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=1280x720:fps=30,setsar=1",
-      '-frames:v', '150', ...vp9,
-    ],
-    path.join(clipDir, 'coffee.webm'),
-  );
 }
 
 /** Mean levels (of 255) by which two decoded screenshots differ in a region, per channel. */
@@ -222,8 +183,7 @@ async function frames(browser, origin, format) {
     await wait(800);
     const endedTo = r.stats();
     out.ended = { ended: video.ended, steps: endedTo.steps - endedFrom.steps, uploads: endedTo.video.uploads - endedFrom.video.uploads };
-    // Memory: hundreds of frames (looping again) change neither the wasm memory nor where
-    // the image is.
+    // Memory: hundreds of frames (looping again) do not change the wasm memory.
     video.loop = true;
     await video.play();
     const uploadsFrom = r.stats().video.uploads;
@@ -588,7 +548,7 @@ async function main() {
   }
   requireDist();
   fs.mkdirSync(outDir, { recursive: true });
-  makeClips();
+  for (const name of ['pattern-720p.webm', 'pattern-720p.mp4', 'pattern-360p.webm', 'coffee.webm']) makeClip(name);
   const mounts = { '/clips/': clipDir };
   const site = await serve(undefined, { mounts });
   const other = await serve(undefined, { mounts });

@@ -1554,6 +1554,11 @@ export class Ripples extends EventTargetBase {
       this.#canvas.style.display = 'block';
       this.#hideBackground();
     }
+    if (this.#video) {
+      // The video went on while hidden: its frame of now, under the water as it was.
+      this.#composeVideo(this.#pool, this.#cssSize, 'Ripples.show');
+      this.#pool.advance(0);
+    }
     this.#draw();
     this.#wake();
   }

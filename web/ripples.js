@@ -1820,7 +1820,7 @@ export class Ripples extends EventTargetBase {
    * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
    * one before); `video` (null without one): its size, `uploads` (frames copied under the
    * water), `uploadMs` (mean main-thread time per copy since the last stats() call), `path`
-   * ('videoframe' or 'canvas'), `paused`, `ended`, `currentTime` and `playError` (a refused
+   * ('videoframe', 'videoframe-scaled' or 'canvas'), `paused`, `ended`, `currentTime` and `playError` (a refused
    * play()).
    */
   stats() {

@@ -25,8 +25,22 @@
 //   a video the page may not read (another origin without CORS: the canvas would be tainted).
 
 /** Where the video's frames are copied from and how, for stats(). */
+/** WebCodecs straight into the pool's image layout (the video lands 1:1). */
 const PATH_VIDEO_FRAME = 'videoframe';
+/** WebCodecs at the video's size, then scaled by a 2D canvas (any other fit). */
+const PATH_VIDEO_FRAME_SCALED = 'videoframe-scaled';
+/** drawImage of the <video> itself (no WebCodecs, or it failed on this video). */
 const PATH_CANVAS = 'canvas';
+
+/** A 2D context on a canvas that is never in the document, read back often. */
+function scratchContext(width, height, where) {
+  const settings = { willReadFrequently: true };
+  const context =
+    (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
+    Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
+  if (!context) throw new Error(`${where}: could not get a 2D canvas context (${width}x${height})`);
+  return context;
+}
 
 /** HTMLMediaElement.readyState: the current frame is there. */
 const HAVE_CURRENT_DATA = 2;
@@ -126,6 +140,9 @@ export class VideoSource {
   #context = null;
   #staging = null;
   #copyOptions = null;
+  // PATH_VIDEO_FRAME_SCALED: a canvas of the video's size and an ImageData over #staging.
+  #natural = null;
+  #naturalImage = null;
   #generation = 0;
   #path = PATH_CANVAS;
   // Why WebCodecs could not copy this video (then it is drawn), or null.
@@ -304,19 +321,23 @@ export class VideoSource {
     this.#generation++;
     this.#layout = { width, height, rect, clip, visible, videoWidth, videoHeight, oneToOne };
     const canCopyFrames = typeof VideoFrame === 'function' && this.#frameCopyError === null;
-    this.#path = oneToOne && canCopyFrames && visible.right > visible.left && visible.bottom > visible.top
-      ? PATH_VIDEO_FRAME
-      : PATH_CANVAS;
+    const seen = visible.right > visible.left && visible.bottom > visible.top;
+    if (!canCopyFrames || !seen) this.#path = PATH_CANVAS;
+    else this.#path = oneToOne ? PATH_VIDEO_FRAME : PATH_VIDEO_FRAME_SCALED;
     this.#context = null;
+    this.#natural = null;
     this.#staging = null;
-    // VideoFrame.copyTo's options for this layout: the visible part of the frame, converted
-    // to RGBA, at its place in a buffer laid out as the pool's image.
-    this.#copyOptions = {
-      rect: { x: visible.left - x, y: visible.top - y, width: visible.right - visible.left, height: visible.bottom - visible.top },
-      layout: [{ offset: (visible.top * width + visible.left) * 4, stride: width * 4 }],
-      format: 'RGBA',
-      colorSpace: 'srgb',
-    };
+    // VideoFrame.copyTo's options for this layout: 1:1, the visible part of the frame,
+    // converted to RGBA, at its place in a buffer laid out as the pool's image; scaled, the
+    // whole frame in RGBA at its own size.
+    this.#copyOptions = oneToOne
+      ? {
+          rect: { x: visible.left - x, y: visible.top - y, width: visible.right - visible.left, height: visible.bottom - visible.top },
+          layout: [{ offset: (visible.top * width + visible.left) * 4, stride: width * 4 }],
+          format: 'RGBA',
+          colorSpace: 'srgb',
+        }
+      : { format: 'RGBA', colorSpace: 'srgb' };
   }
 
   /**
@@ -326,14 +347,17 @@ export class VideoSource {
    */
   drawNow(target, where) {
     const started = performance.now();
+    this.#drawScaled(this.video, target, where);
+    this.#count(performance.now() - started);
+  }
+
+  /**
+   * Draws `source` (the <video>, or a canvas holding its frame) where the layout puts it, reads
+   * the pixels back and writes them into `target()`.
+   */
+  #drawScaled(source, target, where) {
     const { width, height, rect, clip } = this.#layout;
-    if (!this.#context) {
-      const settings = { willReadFrequently: true };
-      this.#context =
-        (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
-        Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
-      if (!this.#context) throw new Error(`${where}: could not get a 2D canvas context (${width}x${height})`);
-    }
+    this.#context ??= scratchContext(width, height, where);
     const context = this.#context;
     context.clearRect(0, 0, width, height);
     const clipped = clip.x > 0 || clip.y > 0 || clip.x + clip.width < width || clip.y + clip.height < height;
@@ -343,7 +367,7 @@ export class VideoSource {
       context.rect(clip.x, clip.y, clip.width, clip.height);
       context.clip();
     }
-    context.drawImage(this.video, rect[0], rect[1], rect[2], rect[3]);
+    context.drawImage(source, rect[0], rect[1], rect[2], rect[3]);
     if (clipped) context.restore();
     let pixels;
     try {
@@ -353,7 +377,6 @@ export class VideoSource {
       throw error;
     }
     target().set(pixels);
-    this.#count(performance.now() - started);
   }
 
   /**
@@ -385,13 +408,18 @@ export class VideoSource {
       // No frame to take (between sources): the next presented frame tries again.
       return;
     }
-    if (!this.#staging) this.#staging = new Uint8Array(this.#layout.width * this.#layout.height * 4);
+    if (!this.#staging) {
+      const { width, height, videoWidth, videoHeight } = this.#layout;
+      this.#staging =
+        this.#path === PATH_VIDEO_FRAME ? new Uint8Array(width * height * 4) : new Uint8Array(videoWidth * videoHeight * 4);
+    }
     // What the copy's end needs, in fields (no closure per frame).
     const copy = this.#copy;
     copy.frame = frame;
     copy.generation = this.#generation;
     copy.target = target;
     copy.changed = changed;
+    copy.failed = failed;
     let copied;
     try {
       copied = frame.copyTo(this.#staging, this.#copyOptions);
@@ -403,7 +431,7 @@ export class VideoSource {
   }
 
   // The copy under way: its VideoFrame (null: none), the layout it was made for, where it goes.
-  #copy = { frame: null, generation: 0, target: null, changed: null };
+  #copy = { frame: null, generation: 0, target: null, changed: null, failed: null };
 
   /** A copy is done: into the pool's image, unless the layout changed or the video went. */
   #copied = () => {
@@ -412,12 +440,34 @@ export class VideoSource {
     copy.frame = null;
     if (this.#released || copy.generation !== this.#generation) return;
     const start = performance.now();
-    copy.target().set(this.#staging);
+    try {
+      this.#frameIn(copy.target);
+    } catch (error) {
+      copy.failed(error);
+      return;
+    }
     copy.changed();
     const ms = performance.now() - start;
     this.#uploadMs += ms;
     this.#sinceWindow.ms += ms;
   };
+
+  /** The copied frame (in #staging) into `target()`, as the path lays it out. */
+  #frameIn(target) {
+    if (this.#path === PATH_VIDEO_FRAME) {
+      target().set(this.#staging);
+    } else {
+      // The frame at its own size goes on a canvas of that size, which is drawn scaled: about
+      // half of what drawing the <video> costs, whose YUV conversion a 2D canvas does slowly.
+      const { videoWidth, videoHeight } = this.#layout;
+      if (!this.#natural) {
+        this.#natural = scratchContext(videoWidth, videoHeight, 'Ripples (video)');
+        this.#naturalImage = new ImageData(new Uint8ClampedArray(this.#staging.buffer), videoWidth, videoHeight);
+      }
+      this.#natural.putImageData(this.#naturalImage, 0, 0);
+      this.#drawScaled(this.#natural.canvas, target, 'Ripples (video)');
+    }
+  }
 
   /** This browser's WebCodecs cannot convert this video to RGBA: it is drawn from now on. */
   #copyFailed = (error) => {
@@ -471,6 +521,8 @@ export class VideoSource {
     if (this.#rvfc && typeof video.cancelVideoFrameCallback === 'function') video.cancelVideoFrameCallback(this.#rvfc);
     this.#rvfc = 0;
     this.#context = null;
+    this.#natural = null;
+    this.#naturalImage = null;
     this.#staging = null;
     if (this.owned) {
       video.pause();

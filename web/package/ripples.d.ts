@@ -168,9 +168,10 @@ export interface RipplesVideoStats {
   uploadMs: number;
   /**
    * How frames are copied: 'videoframe' (WebCodecs, straight to RGBA, where the video lands
-   * 1:1 on the canvas) or 'canvas' (drawn scaled by a 2D canvas and read back).
+   * 1:1 on the canvas), 'videoframe-scaled' (WebCodecs at the video's size, then scaled by a
+   * 2D canvas: any other fit) or 'canvas' (the <video> drawn by a 2D canvas: without WebCodecs).
    */
-  path: 'videoframe' | 'canvas';
+  path: 'videoframe' | 'videoframe-scaled' | 'canvas';
   /** Why WebCodecs could not copy this video (it is then drawn), or null. */
   copyError: string | null;
   paused: boolean;

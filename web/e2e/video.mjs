@@ -524,6 +524,17 @@ async function badOptions(browser, origin) {
     await r.set({ videoUrl: null });
     out.backToImage = { video: r.stats().video, released: second.getAttribute('src') === null, options: r.options.videoUrl };
     r.destroy();
+    // A <canvas> given to attach is drawn into, over the video covering it.
+    const canvas = Object.assign(document.createElement('canvas'), { width: 320, height: 240 });
+    document.body.append(canvas);
+    const onCanvas = await Ripples.attach(canvas, { videoUrl: '/clips/pattern-360p.webm', look: 'classic', interactive: false });
+    await wait(500);
+    const s = onCanvas.stats();
+    const pixels = canvas.getContext('2d').getImageData(0, 0, 320, 240).data;
+    let opaque = 0;
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] === 255) opaque++;
+    out.onCanvas = { size: `${s.width}x${s.height}`, video: `${s.video.width}x${s.video.height}`, uploads: s.video.uploads, path: s.video.path, opaque };
+    onCanvas.destroy();
     return out;
   });
   console.log(`bad options: ${JSON.stringify(result, null, 1)}`);
@@ -536,6 +547,7 @@ async function badOptions(browser, origin) {
   check('set({ videoUrl }) switches clips and lets the old one go', result.switched.size === '1280x720' && result.switched.oldReleased, JSON.stringify(result.switched));
   check('set({ imageUrl }) beside a videoUrl is refused', /^Ripples\.set: imageUrl .* and videoUrl .* are both set/.test(result.setBoth), result.setBoth);
   check('set({ videoUrl: null }) goes back to the image', result.backToImage.video === null && result.backToImage.released, JSON.stringify(result.backToImage));
+  check('a <canvas> given to attach shows the video, covered', result.onCanvas.size === '320x240' && result.onCanvas.uploads > 5 && result.onCanvas.opaque === 320 * 240, JSON.stringify(result.onCanvas));
   check('no uncaught exception (options)', errors.length === 0, errors.join('; '));
   await context.close();
 }

@@ -13,8 +13,11 @@
 //   1280x720 clip in a 1280x720 box with background-size or object-fit cover, the common hero
 //   case) WebCodecs' VideoFrame.copyTo converts it to RGBA straight into a buffer kept for
 //   the purpose (about 1 ms for 1280x720 in headless Chromium against 5.5 ms for drawImage and
-//   getImageData, which also allocates a new ImageData per frame); every other fit (scaled,
-//   cropped at odd offsets) is drawn by a 2D canvas kept for the pool's size.
+//   getImageData, which also allocates a new ImageData per frame). Every other fit (scaled,
+//   cropped at odd offsets) is copied the same way at the video's own size and scaled by a 2D
+//   canvas kept for the pool's size, which costs about half of drawing the <video> itself (a
+//   2D canvas converts YUV slowly); drawing the <video> is left for browsers without WebCodecs
+//   and for the frame at attach and after a resize, which must be there at once.
 // - Autoplay: a video Ripples makes (videoUrl) is muted, playsInline and loops, which every
 //   browser's autoplay policy lets play by itself. A page's own <video> that does not play yet
 //   gets the same, saved and put back by release(); one that already plays is left as the page
@@ -24,7 +27,7 @@
 //   (with the CORS explanation when it is on another origin), a format the browser cannot play,
 //   a video the page may not read (another origin without CORS: the canvas would be tainted).
 
-/** Where the video's frames are copied from and how, for stats(). */
+// How the video's frames are copied (stats().video.path).
 /** WebCodecs straight into the pool's image layout (the video lands 1:1). */
 const PATH_VIDEO_FRAME = 'videoframe';
 /** WebCodecs at the video's size, then scaled by a 2D canvas (any other fit). */

@@ -93,7 +93,9 @@ fn a_video_frame_written_through_image_ptr_is_drawn_with_no_new_memory() {
     pool.set_look("classic").unwrap();
     assert_eq!(pool.frame_status(0.0), FRAME_DRAWN);
     let address = pool.image_ptr();
-    let memory = memory_buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length();
+    let memory = memory_buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length();
     let mut picture = vec![0u8; pool.image_len()];
     for index in 0..100u32 {
         assert_eq!(pool.frame_status(1.0), FRAME_UNCHANGED, "nothing new yet");
@@ -112,8 +114,13 @@ fn a_video_frame_written_through_image_ptr_is_drawn_with_no_new_memory() {
         assert_eq!(frame_view(&pool).to_vec(), picture, "picture {index}");
         assert_eq!(pool.image_ptr(), address);
     }
-    let after = memory_buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length();
-    assert_eq!(after, memory, "the wasm memory did not grow over 100 pictures");
+    let after = memory_buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length();
+    assert_eq!(
+        after, memory,
+        "the wasm memory did not grow over 100 pictures"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -134,6 +134,7 @@ export class VideoSource {
   playError = null;
   #saved = null;
   #rvfc = 0;
+  #onSeeked = null;
   #fresh = true;
   #lastTime = -1;
   #released = false;
@@ -222,7 +223,15 @@ export class VideoSource {
   /** Follows the frames the video presents (see takeNewFrame). */
   #watchFrames() {
     const video = this.video;
-    if (typeof video.requestVideoFrameCallback !== 'function') return;
+    if (typeof video.requestVideoFrameCallback !== 'function') {
+      // currentTime moves when a seek starts, before its frame is there: the frame comes with
+      // 'seeked'.
+      this.#onSeeked = () => {
+        this.#fresh = true;
+      };
+      video.addEventListener('seeked', this.#onSeeked);
+      return;
+    }
     const presented = () => {
       this.#fresh = true;
       this.#rvfc = video.requestVideoFrameCallback(presented);
@@ -274,7 +283,9 @@ export class VideoSource {
 
   /**
    * Whether the video presented a frame since the last call: requestVideoFrameCallback where
-   * there is one, else a change of currentTime. A change of the video's size counts.
+   * there is one; else a change of currentTime (which in Chromium moves on every animation
+   * frame of a playing video, so there every frame is copied) or a finished seek. A change of
+   * the video's size counts.
    */
   takeNewFrame() {
     const layout = this.#layout;
@@ -287,9 +298,10 @@ export class VideoSource {
       return fresh;
     }
     const time = this.video.currentTime;
-    if (time === this.#lastTime) return false;
+    const moved = this.#fresh || time !== this.#lastTime;
+    this.#fresh = false;
     this.#lastTime = time;
-    return true;
+    return moved;
   }
 
   /** Whether a frame's size moved since `place`, so the page must lay the video out again. */
@@ -523,6 +535,8 @@ export class VideoSource {
     const video = this.video;
     if (this.#rvfc && typeof video.cancelVideoFrameCallback === 'function') video.cancelVideoFrameCallback(this.#rvfc);
     this.#rvfc = 0;
+    if (this.#onSeeked) video.removeEventListener('seeked', this.#onSeeked);
+    this.#onSeeked = null;
     this.#context = null;
     this.#natural = null;
     this.#naturalImage = null;

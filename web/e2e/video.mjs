@@ -18,6 +18,8 @@
 //     destroy() (canvas gone, the video as the page had it);
 //   - paused and ended: the water keeps moving (steps, drawn frames) over the still frame and
 //     no frame is copied;
+//   - without requestVideoFrameCallback: copies while it plays (currentTime; at most one per
+//     animation frame), none while paused, and a seek while paused is shown;
 //   - autoplay refused (play() rejected with NotAllowedError): attach works, the water shows the
 //     current frame, and an 'error' event says why;
 //   - cross-origin: a clip on another origin without CORS fails as an image does (requested with
@@ -62,6 +64,12 @@ async function newPage(browser, origin, options = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  if (options.noFrameCallbacks) {
+    await page.addInitScript(() => {
+      delete HTMLVideoElement.prototype.requestVideoFrameCallback;
+      delete HTMLVideoElement.prototype.cancelVideoFrameCallback;
+    });
+  }
   if (options.refusePlay) {
     await page.addInitScript(() => {
       HTMLMediaElement.prototype.play = function play() {
@@ -420,6 +428,48 @@ async function hero(browser, origin) {
   await context.close();
 }
 
+/**
+ * Without requestVideoFrameCallback (older browsers): new frames are told by currentTime,
+ * which Chromium moves on every animation frame of a playing video (so up to one copy per
+ * animation frame), and by 'seeked'.
+ */
+async function withoutFrameCallbacks(browser, origin) {
+  const { context, page, errors } = await newPage(browser, origin, { noFrameCallbacks: true });
+  const result = await page.evaluate(async () => {
+    const element = document.createElement('div');
+    element.style.cssText = 'width:1280px;height:720px';
+    document.body.append(element);
+    const r = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', look: 'classic', quality: 'high', interactive: false });
+    const video = r.video;
+    await wait(600);
+    const before = r.stats().video.uploads;
+    const started = performance.now();
+    await wait(2000);
+    const uploadsPerSecond = ((r.stats().video.uploads - before) * 1000) / (performance.now() - started);
+    // Paused, a seek is a new frame: the water shows it.
+    await still(video, 1.5);
+    const pausedFrom = r.stats().video.uploads;
+    await wait(500);
+    const pausedUploads = r.stats().video.uploads - pausedFrom;
+    const shown = element.querySelector('canvas').getContext('2d').getImageData(0, 0, 1280, 720).data;
+    const reference = new OffscreenCanvas(1280, 720).getContext('2d');
+    reference.drawImage(video, 0, 0, 1280, 720);
+    const drawn = reference.getImageData(0, 0, 1280, 720).data;
+    let total = 0;
+    for (let i = 0; i < shown.length; i += 4) for (let c = 0; c < 3; c++) total += Math.abs(shown[i + c] - drawn[i + c]);
+    r.destroy();
+    return { hasCallbacks: 'requestVideoFrameCallback' in HTMLVideoElement.prototype, uploadsPerSecond, pausedUploads, pixelMean: total / (3 * 1280 * 720) };
+  });
+  console.log(`without requestVideoFrameCallback: ${JSON.stringify(result)}`);
+  check(
+    'without requestVideoFrameCallback: copies while it plays (at most one per animation frame), none while paused, a seek shown',
+    !result.hasCallbacks && result.uploadsPerSecond > 22 && result.uploadsPerSecond < 64 && result.pausedUploads === 0 && result.pixelMean < 1.5,
+    JSON.stringify(result),
+  );
+  check('no uncaught exception (no frame callbacks)', errors.length === 0, errors.join('; '));
+  await context.close();
+}
+
 async function refusedAutoplay(browser, origin) {
   const { context, page, errors } = await newPage(browser, origin, { refusePlay: true });
   const result = await page.evaluate(async () => {
@@ -609,7 +659,7 @@ async function main() {
     await formats(browser, site.origin);
     const only = process.argv[2];
     const parts = { frames: () => frames(browser, site.origin, 'webm'), fits: () => fits(browser, site.origin), hero: () => hero(browser, site.origin),
-      autoplay: () => refusedAutoplay(browser, site.origin), cross: () => crossOrigin(browser, site.origin, other.origin, withCors.origin),
+      fallback: () => withoutFrameCallbacks(browser, site.origin), autoplay: () => refusedAutoplay(browser, site.origin), cross: () => crossOrigin(browser, site.origin, other.origin, withCors.origin),
       options: () => badOptions(browser, site.origin), speed: () => speed(browser, site.origin) };
     for (const [name, part] of Object.entries(parts)) {
       if (!only || only === name) await part();

@@ -6,8 +6,9 @@
 //   r.updateSize(); r.destroy();
 //
 // This module is the page side of the `ripples-web` crate: it loads the wasm module once (one
-// fetch, shared by every instance), finds the element's image (the `imageUrl` option, else its
-// CSS background image, else the built-in pool tiles), overlays a canvas that follows the
+// fetch, shared by every instance), finds the element's image (the `imageUrl` option, or the
+// `videoUrl` option's video, else a background <video> behind its content, else its CSS
+// background image, else the built-in pool tiles; video.js follows a video frame by frame), overlays a canvas that follows the
 // element's size, CSS background and devicePixelRatio (or draws into the element when it is a
 // <canvas>), loads the natural look's sky picture (the `skyUrl` option) once and hands it to
 // every pool it makes, turns pointer and touch input into stones and fingertips moving through
@@ -36,6 +37,8 @@ import { WasmPool, backend, backgroundLayout, checkOption, limits } from './ripp
 // wasm-loader.js finds the wasm module (next to this file, or the `wasm` option) and explains
 // why it could not be loaded.
 import { RipplesLoadError, loadWasm, loadedExports } from './wasm-loader.js';
+// video.js follows a video's frames into the pool's image (videoUrl, or a hero's <video>).
+import { VideoSource } from './video.js';
 
 export { RipplesLoadError };
 
@@ -47,6 +50,14 @@ const EventTargetBase = typeof EventTarget === 'function' ? EventTarget : class 
 const DEFAULTS = Object.freeze({
   /** Image under the water; null: the element's CSS background image, else the built-in tiles. */
   imageUrl: null,
+  /**
+   * Video under the water, frame by frame, placed as the element's CSS background image would
+   * be (background-size, -position; 'auto' size: cover), muted, playsInline and looping so that
+   * it plays by itself; null: none (a <video> behind the element's content, absolutely
+   * positioned over it as hero sections have, is then found and used, with its object-fit).
+   * Loaded like imageUrl (crossOrigin applies); give imageUrl or videoUrl, not both.
+   */
+  videoUrl: null,
   /** Element pixels per simulation cell (1 = full resolution; 2 = a grid half as wide). */
   resolution: 1,
   /** Radius of the pointer's stones, in CSS pixels. */
@@ -457,7 +468,55 @@ function checkOptions(base, changes, where) {
       throw prefixed(where, error);
     }
   }
+  if (options.imageUrl !== null && options.videoUrl !== null) {
+    throw new Error(
+      `${where}: imageUrl (${describeValue(options.imageUrl)}) and videoUrl (${describeValue(options.videoUrl)}) ` +
+        `are both set; give one of them (set the other to null)`,
+    );
+  }
   return options;
+}
+
+/**
+ * The <video> a hero section shows behind its content: a child of `element`, absolutely (or
+ * fixed) positioned, displayed, and covering the element's padding box; else null.
+ */
+function backgroundVideo(element) {
+  const box = element.getBoundingClientRect();
+  const left = box.left + element.clientLeft;
+  const top = box.top + element.clientTop;
+  const right = left + element.clientWidth;
+  const bottom = top + element.clientHeight;
+  for (const child of element.children) {
+    if (!(child instanceof HTMLVideoElement)) continue;
+    const style = getComputedStyle(child);
+    if (!['absolute', 'fixed'].includes(style.position) || style.display === 'none' || style.visibility === 'hidden') continue;
+    const rect = child.getBoundingClientRect();
+    if (rect.left <= left + 1 && rect.top <= top + 1 && rect.right >= right - 1 && rect.bottom >= bottom - 1) return child;
+  }
+  return null;
+}
+
+/** A video's object-fit as a background-size for backgroundLayout (scale-down: the smaller of none and contain). */
+function objectFitSize(fit, box, videoWidth, videoHeight) {
+  switch (fit) {
+    case 'fill':
+      return '100% 100%';
+    case 'contain':
+      return 'contain';
+    case 'none':
+      return 'auto';
+    case 'scale-down':
+      return videoWidth <= box.width && videoHeight <= box.height ? 'auto' : 'contain';
+    default:
+      return 'cover';
+  }
+}
+
+/** `value` made whole when it is within a thousandth of a whole number (float noise of a fit). */
+function snapped(value) {
+  const whole = Math.round(value);
+  return Math.abs(value - whole) < 1e-3 ? whole : value;
 }
 
 /**
@@ -477,6 +536,12 @@ export class Ripples extends EventTargetBase {
   // instead of the image: see readSky), or null: the built-in tiles, no walls, the built-in sky.
   #loaded = { image: null, obstacles: null, sky: null };
   #cssImage = null; // { url, index }: the element's CSS background image as attach found it
+  // The video under the water (a VideoSource), or null; the page's own background <video>
+  // when attach found one (the canvas goes over it, and the element's background stays).
+  #video = null;
+  #pageVideo = null;
+  // A view of the pool's image in the wasm memory, which video frames are written through.
+  #imageView = null;
   #savedStyle = null;
   #cssSize = { width: 0, height: 0, ratio: 1 };
   #seed = Math.floor(Math.random() * 2 ** 32);
@@ -583,9 +648,10 @@ export class Ripples extends EventTargetBase {
 
   /**
    * Makes ripples over `element`: a <canvas> is drawn into, any other element gets a canvas
-   * overlaid behind its content in place of its CSS background image. Rejects with an Error
-   * naming the problem (a detached or empty element, a bad option, an image that cannot be
-   * loaded or read), leaving the element as it was; with a RipplesLoadError when the wasm
+   * overlaid behind its content in place of its CSS background image (or right over its
+   * background <video>: see videoUrl). Rejects with an Error naming the problem (a detached or
+   * empty element, a bad option, an image or video that cannot be loaded or read), leaving the
+   * element as it was; with a RipplesLoadError when the wasm
    * module cannot be loaded. Besides the water's options (Ripples.defaults), `wasm` says where
    * the module is when it is not next to this file (see Ripples.init).
    */
@@ -640,16 +706,22 @@ export class Ripples extends EventTargetBase {
     // Read before the background is hidden: the image when no imageUrl is given, and in any
     // case the layer whose size and position place the image.
     this.#cssImage = this.#ownsCanvas ? cssBackground(element) : null;
-    const imageUrl = options.imageUrl ?? this.#cssImage?.url ?? null;
-    const [image, obstacles, sky] = await Promise.all([
-      imageUrl === null ? null : loadImage(imageUrl, options.crossOrigin, where, 'image'),
+    this.#pageVideo = this.#ownsCanvas ? backgroundVideo(element) : null;
+    const settled = await Promise.allSettled([
+      this.#loadPicture(options, where),
       options.obstacles === null ? null : loadImage(options.obstacles, options.crossOrigin, where, 'obstacles image'),
       options.skyUrl === null ? null : loadImage(options.skyUrl, options.crossOrigin, where, 'skyUrl'),
     ]);
-    if (!element.isConnected) {
+    const [picture, obstacles, sky] = settled.map((result) => (result.status === 'fulfilled' ? result.value : null));
+    // A video that loaded while something else failed is let go of (teardown does not know it).
+    const failure = settled.find((result) => result.status === 'rejected');
+    if (failure || !element.isConnected) {
+      picture?.video?.release();
+      if (failure) throw failure.reason;
       throw new Error(`${where}: ${describeElement(element)} was removed from the document while its image loaded`);
     }
-    this.#loaded = { image, obstacles, sky: sky && readSky(sky, where) };
+    this.#video = picture?.video ?? null;
+    this.#loaded = { image: picture?.image ? picture : null, obstacles, sky: sky && readSky(sky, where) };
     const size = this.#measure(where);
     if (this.#ownsCanvas) this.#overlay();
     else this.#canvas = element;
@@ -660,6 +732,33 @@ export class Ripples extends EventTargetBase {
     this.#watchSize();
     this.#watchSight();
     this.play();
+    this.#playVideo(where);
+  }
+
+  /**
+   * Loads what goes under the water for `options`: videoUrl's video, else imageUrl's image,
+   * else the element's background <video>, else its CSS background image; as `{ video }` (a
+   * VideoSource), an image (see loadImage) or null (the built-in tiles).
+   */
+  async #loadPicture(options, where) {
+    if (options.videoUrl !== null) {
+      const absolute = absoluteUrl(options.videoUrl, where, 'video');
+      const cors = corsMode(absolute, options.crossOrigin);
+      return { video: await VideoSource.load(options.videoUrl, absolute, cors, where) };
+    }
+    if (options.imageUrl === null && this.#pageVideo) {
+      return { video: await VideoSource.adopt(this.#pageVideo, where) };
+    }
+    const url = options.imageUrl ?? this.#cssImage?.url ?? null;
+    return url === null ? null : loadImage(url, options.crossOrigin, where, 'image');
+  }
+
+  /**
+   * Plays the video under the water if it is paused (see VideoSource.play); a refusal is an
+   * `error` event, after attach or set has returned, so that a listener added then hears it.
+   */
+  #playVideo(where) {
+    this.#video?.play((error) => setTimeout(() => !this.#destroyed && this.#report(error)), where);
   }
 
   /**
@@ -813,7 +912,15 @@ export class Ripples extends EventTargetBase {
     canvas.style.cssText =
       'position:absolute;left:0;top:0;width:100%;height:100%;z-index:-1;' +
       'pointer-events:none;display:block;margin:0;padding:0;border:0';
-    element.append(canvas);
+    const video = this.#pageVideo;
+    if (video) {
+      // Right over the background <video>, in its layer: the video is hidden under the water,
+      // and whatever the page put over the video stays over the water.
+      canvas.style.zIndex = getComputedStyle(video).zIndex;
+      video.after(canvas);
+    } else {
+      element.append(canvas);
+    }
     this.#canvas = canvas;
   }
 
@@ -826,6 +933,8 @@ export class Ripples extends EventTargetBase {
    * the page's own background afresh each time (attach, show(), updateSize()).
    */
   #hideBackground() {
+    // Behind a background <video> the element's own background stays, under the canvas.
+    if (this.#pageVideo) return;
     const element = this.#element;
     const [saved, priority] = this.#savedStyle['background-image'];
     if (saved) element.style.setProperty('background-image', saved, priority);
@@ -968,8 +1077,12 @@ export class Ripples extends EventTargetBase {
     pool.setRain(options.rain);
   }
 
-  /** Draws the image where CSS (or a cover fit) puts it, and hands the pixels to the pool. */
+  /** Draws the image (or the video's frame) where CSS (or a cover fit) puts it, and hands the pixels to the pool. */
   #composeImage(pool, size, where) {
+    if (this.#video) {
+      this.#composeVideo(pool, size, where);
+      return;
+    }
     const loaded = this.#loaded.image;
     if (!loaded) {
       pool.useDefaultImage();
@@ -978,41 +1091,7 @@ export class Ripples extends EventTargetBase {
     const { width, height, cssWidth, cssHeight } = size;
     const { image } = loaded;
     const context = scratchContext(width, height);
-    let place = null;
-    // Where CSS put the element's background image, if it had one; else a cover fit.
-    this.#fixedImage = false;
-    if (this.#cssImage) {
-      const layer = layerStyle(this.#element, this.#cssImage.index);
-      // background-attachment: fixed lays the image out on the viewport, where it stays as the
-      // page scrolls: the water's picture is that part of it behind the element, read again
-      // when the page scrolls (see #watchSight).
-      const fixed = layer.attachment === 'fixed';
-      const area = fixed
-        ? { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight }
-        : { width: cssWidth, height: cssHeight };
-      try {
-        place = backgroundLayout(
-          area.width,
-          area.height,
-          image.naturalWidth,
-          image.naturalHeight,
-          layer.size,
-          layer.position,
-          layer.repeat,
-        );
-        if (fixed) {
-          const rect = this.#element.getBoundingClientRect();
-          place[0] -= rect.left + this.#element.clientLeft;
-          place[1] -= rect.top + this.#element.clientTop;
-          this.#fixedImage = true;
-        }
-      } catch (error) {
-        console.warn(`Ripples: ${messageOf(error)}; the image covers the element instead`);
-      }
-    }
-    if (!place) {
-      place = backgroundLayout(cssWidth, cssHeight, image.naturalWidth, image.naturalHeight, 'cover', '50% 50%', 'no-repeat');
-    }
+    const place = this.#placement(cssWidth, cssHeight, image.naturalWidth, image.naturalHeight, false);
     const scaleX = width / cssWidth;
     const scaleY = height / cssHeight;
     const [x, y, w, h, repeatX, repeatY] = place;
@@ -1028,6 +1107,115 @@ export class Ripples extends EventTargetBase {
     }
     pool.setImage(readPixels(context, width, height, loaded, where, 'image'));
   }
+
+  /**
+   * Where a picture of `naturalWidth x naturalHeight` goes in the element's box of
+   * `cssWidth x cssHeight` CSS pixels, as backgroundLayout gives it: where CSS put the
+   * element's background image, if it had one, else a cover fit. For a video (`isVideo`) the
+   * layout of the element's first background layer applies even without an image, unless its
+   * size is 'auto' (the initial value: then a cover fit).
+   */
+  #placement(cssWidth, cssHeight, naturalWidth, naturalHeight, isVideo) {
+    let place = null;
+    this.#fixedImage = false;
+    const index = this.#cssImage?.index ?? (isVideo && this.#ownsCanvas ? 0 : -1);
+    const layer = index >= 0 ? layerStyle(this.#element, index) : null;
+    if (layer && (this.#cssImage || layer.size !== 'auto')) {
+      // background-attachment: fixed lays the image out on the viewport, where it stays as the
+      // page scrolls: the water's picture is that part of it behind the element, read again
+      // when the page scrolls (see #watchSight).
+      const fixed = layer.attachment === 'fixed';
+      const area = fixed
+        ? { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight }
+        : { width: cssWidth, height: cssHeight };
+      try {
+        place = backgroundLayout(
+          area.width,
+          area.height,
+          naturalWidth,
+          naturalHeight,
+          layer.size,
+          layer.position,
+          layer.repeat,
+        );
+        if (fixed) {
+          const rect = this.#element.getBoundingClientRect();
+          place[0] -= rect.left + this.#element.clientLeft;
+          place[1] -= rect.top + this.#element.clientTop;
+          this.#fixedImage = true;
+        }
+      } catch (error) {
+        console.warn(`Ripples: ${messageOf(error)}; the image covers the element instead`);
+      }
+    }
+    if (!place) {
+      place = backgroundLayout(cssWidth, cssHeight, naturalWidth, naturalHeight, 'cover', '50% 50%', 'no-repeat');
+    }
+    return place;
+  }
+
+  /**
+   * Lays the video out on `pool` (a background <video> by its object-fit and object-position
+   * in its own box, videoUrl's like a background image: see #placement; drawn once, not
+   * tiled) and writes its current frame into the pool's image.
+   */
+  #composeVideo(pool, size, where) {
+    const { width, height, cssWidth, cssHeight } = size;
+    const video = this.#video;
+    const scaleX = width / cssWidth;
+    const scaleY = height / cssHeight;
+    let place;
+    let clip = { x: 0, y: 0, width, height };
+    if (!video.owned && video.video === this.#pageVideo) {
+      this.#fixedImage = false;
+      const element = this.#element;
+      const box = element.getBoundingClientRect();
+      const rect = video.video.getBoundingClientRect();
+      // The <video>'s box in the element's padding box, CSS pixels.
+      const inside = {
+        x: rect.left - box.left - element.clientLeft,
+        y: rect.top - box.top - element.clientTop,
+        width: rect.width,
+        height: rect.height,
+      };
+      const style = getComputedStyle(video.video);
+      const fit = objectFitSize(style.objectFit, inside, video.width, video.height);
+      place = backgroundLayout(inside.width, inside.height, video.width, video.height, fit, style.objectPosition, 'no-repeat');
+      place[0] += inside.x;
+      place[1] += inside.y;
+      clip = { x: inside.x * scaleX, y: inside.y * scaleY, width: inside.width * scaleX, height: inside.height * scaleY };
+    } else {
+      place = this.#placement(cssWidth, cssHeight, video.width, video.height, true);
+    }
+    const rect = [place[0] * scaleX, place[1] * scaleY, place[2] * scaleX, place[3] * scaleY].map(snapped);
+    video.place(width, height, rect, clip);
+    // `pool` may be a new one, not yet this.#pool (see #build).
+    video.drawNow(() => this.#viewOf(pool), where);
+    pool.imageChanged();
+  }
+
+  /** A view of `pool`'s image in the wasm memory (kept; made again when the pool or the memory changed). */
+  #viewOf(pool) {
+    const buffer = this.#exports.memory.buffer;
+    const view = this.#imageView;
+    if (!view || view.buffer !== buffer || view.byteOffset !== pool.imagePtr || view.length !== pool.imageLen) {
+      this.#imageView = new Uint8Array(buffer, pool.imagePtr, pool.imageLen);
+    }
+    return this.#imageView;
+  }
+
+  /** The view of this.#pool's image that video frames are written through. */
+  #imageTarget = () => this.#viewOf(this.#pool);
+
+  /** A video frame is in the pool's image: the next frame renders over it. */
+  #imageChanged = () => this.#pool?.imageChanged();
+
+  /** A video that can no longer be read (a tainted frame): the water stops and says why. */
+  #videoFailed = (error) => {
+    if (this.#destroyed) return;
+    this.pause();
+    this.#report(error);
+  };
 
   #composeObstacles(pool, size, where) {
     const loaded = this.#loaded.obstacles;
@@ -1096,6 +1284,12 @@ export class Ripples extends EventTargetBase {
         this.#safely(() => this.#composeImage(this.#pool, this.#cssSize, 'Ripples (background-attachment: fixed)'));
       }
       const pool = this.#pool;
+      const video = this.#video;
+      if (video !== null) {
+        // A frame of another size is laid out again; a new frame goes into the pool's image.
+        if (video.resized) this.#composeVideo(pool, this.#cssSize, 'Ripples (video)');
+        else if (video.takeNewFrame()) video.upload(this.#imageTarget, this.#imageChanged, this.#videoFailed, 'Ripples (video)');
+      }
       // Times go straight into the stats arrays: a double held in a variable of code that V8
       // has not optimized yet is a heap object, and the frame loop is to allocate as little as
       // it can (the timestamps performance.now() returns are such objects too, unavoidably).
@@ -1360,6 +1554,11 @@ export class Ripples extends EventTargetBase {
       this.#canvas.style.display = 'block';
       this.#hideBackground();
     }
+    if (this.#video) {
+      // The video went on while hidden: its frame of now, under the water as it was.
+      this.#composeVideo(this.#pool, this.#cssSize, 'Ripples.show');
+      this.#pool.advance(0);
+    }
     this.#draw();
     this.#wake();
   }
@@ -1462,6 +1661,14 @@ export class Ripples extends EventTargetBase {
     return this.#element;
   }
 
+  /**
+   * The <video> under the water (videoUrl's, or the element's background <video>), or null:
+   * play(), pause() and currentTime work on it as usual, and the water follows.
+   */
+  get video() {
+    return this.#video?.video ?? null;
+  }
+
   /** The options in use (a copy). */
   get options() {
     return { ...this.#options };
@@ -1470,8 +1677,8 @@ export class Ripples extends EventTargetBase {
   /**
    * Changes options: set({ name: value, ... }), or set(name, value) as jquery.ripples' 'set'
    * does. Bad values throw before anything changes. Returns a promise that settles once a new
-   * image, obstacles image or sky picture has loaded (at once otherwise); if one fails, the
-   * promise rejects, an `error` event fires, and the previous one stays.
+   * image, video, obstacles image or sky picture has loaded (at once otherwise); if one fails,
+   * the promise rejects, an `error` event fires, and the previous one stays.
    */
   set(changes, value) {
     this.#alive('set');
@@ -1519,7 +1726,8 @@ export class Ripples extends EventTargetBase {
     }
     const loads = [];
     for (const [which, option] of [['image', 'imageUrl'], ['obstacles', 'obstacles'], ['sky', 'skyUrl']]) {
-      if (changed(option) || (changed('crossOrigin') && this.#loaded[which])) {
+      const video = which === 'image' && (changed('videoUrl') || (changed('crossOrigin') && this.#video?.owned));
+      if (video || changed(option) || (changed('crossOrigin') && this.#loaded[which])) {
         loads.push(this.#loadInto(which, ++this.#requests[which], where));
       }
     }
@@ -1531,6 +1739,7 @@ export class Ripples extends EventTargetBase {
    * pool; on failure (reported as an `error` event too) the pool keeps what it had.
    */
   async #loadInto(which, request, where) {
+    if (which === 'image') return this.#loadPictureInto(request, where);
     const options = this.#options;
     const { url, what } = {
       image: { url: options.imageUrl ?? this.#cssImage?.url ?? null, what: 'image' },
@@ -1557,6 +1766,43 @@ export class Ripples extends EventTargetBase {
     }
   }
 
+  /**
+   * #loadInto for what goes under the water (an image or a video: see #loadPicture); the
+   * video that was there is let go of once the new picture is in.
+   */
+  async #loadPictureInto(request, where) {
+    const options = this.#options;
+    try {
+      const pageVideoStays =
+        options.videoUrl === null && options.imageUrl === null && this.#pageVideo && this.#video?.video === this.#pageVideo;
+      if (pageVideoStays) return;
+      const picture = await this.#loadPicture(options, where);
+      if (this.#destroyed || request !== this.#requests.image) {
+        // Superseded or gone.
+        if (picture?.video?.video !== this.#video?.video) picture?.video?.release();
+        return;
+      }
+      const previous = { video: this.#video, image: this.#loaded.image };
+      this.#video = picture?.video ?? null;
+      this.#loaded.image = picture?.video ? null : picture;
+      try {
+        this.#composeImage(this.#pool, this.#cssSize, where);
+      } catch (error) {
+        this.#video?.release();
+        this.#video = previous.video;
+        this.#loaded.image = previous.image;
+        throw error;
+      }
+      previous.video?.release();
+      this.#pool.advance(0);
+      this.#draw();
+      this.#playVideo(where);
+    } catch (error) {
+      if (!this.#destroyed) this.#report(error);
+      throw error;
+    }
+  }
+
   /** Re-reads the element's size and CSS background (call it after changing them by script). */
   updateSize() {
     this.#alive('updateSize');
@@ -1572,7 +1818,10 @@ export class Ripples extends EventTargetBase {
    * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
    * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
-   * one before).
+   * one before); `video` (null without one): its size, `uploads` (frames copied under the
+   * water), `uploadMs` (mean main-thread time per copy since the last stats() call), `path`
+   * ('videoframe', 'videoframe-scaled' or 'canvas'), `paused`, `ended`, `currentTime` and `playError` (a refused
+   * play()).
    */
   stats() {
     this.#alive('stats');
@@ -1627,6 +1876,7 @@ export class Ripples extends EventTargetBase {
         adapts: this.#ownsCanvas && this.#options.quality === 'auto',
         waterKept: this.#waterKept,
       },
+      video: this.#video ? this.#video.stats() : null,
     };
   }
 
@@ -1657,6 +1907,9 @@ export class Ripples extends EventTargetBase {
     this.#detachedTimer = 0;
     if (this.#ownsCanvas) this.#canvas?.remove();
     this.#restoreStyle();
+    this.#video?.release();
+    this.#video = null;
+    this.#imageView = null;
     this.#pool?.free();
     this.#pool = null;
     this.#imageData = null;

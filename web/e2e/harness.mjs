@@ -5,6 +5,7 @@
 // dependency beyond playwright-core and Node.
 
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -26,6 +27,49 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
+/** Where the video test clips are made (RIPPLES_E2E_OUT/video/clips, by default target/e2e/...). */
+export const clipDir = path.join(
+  path.resolve(process.env.RIPPLES_E2E_OUT ?? path.join(here, '../../target/e2e')),
+  'video',
+  'clips',
+);
+
+/** Whether ffmpeg runs (it makes the video clips). */
+export function hasFfmpeg() {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const VP9 = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '3M', '-pix_fmt', 'yuv420p'];
+const pattern = (size) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`, '-t', '3'];
+/** The clips of the video test and bench: ffmpeg's arguments for each (3 s at 30 fps; coffee 5 s). */
+const CLIPS = {
+  'pattern-720p.webm': [...pattern('1280x720'), ...VP9],
+  'pattern-720p.mp4': [...pattern('1280x720'), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p'],
+  'pattern-360p.webm': [...pattern('640x360'), ...VP9],
+  // The coffee photograph, slowly zoomed into: a hero's background video.
+  'coffee.webm': [
+    '-loop', '1', '-i', path.resolve(here, '../../crates/ripples-cli/tests/data/coffee.jpg'),
+    '-vf', "scale=1280:-2,crop=1280:720:0:(ih-720)*0.45,zoompan=z='1+0.0012*on':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=1280x720:fps=30,setsar=1",
+    '-frames:v', '150', ...VP9,
+  ],
+};
+
+/** Makes clip `name` (one of CLIPS) in clipDir with ffmpeg unless it is there; returns its path. */
+export function makeClip(name) {
+  const out = path.join(clipDir, name);
+  if (fs.existsSync(out)) return out;
+  fs.mkdirSync(clipDir, { recursive: true });
+  const part = `${out}.part${path.extname(out)}`;
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...CLIPS[name], part]);
+  fs.renameSync(part, out);
+  return out;
+}
+
 /** Headless Chromium with CHROMIUM_FLAGS and `extra` flags, in a fresh temporary profile. */
 export function launch(extra = []) {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...CHROMIUM_FLAGS, ...extra] });
@@ -45,32 +89,61 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
 };
 
-/** Serves `root` on a free port of 127.0.0.1, counting requests per path. */
-export async function serve(root = dist) {
+/**
+ * Serves `root` on a free port of 127.0.0.1, counting requests per path. `mounts` maps URL
+ * prefixes ('/clips/') to other folders (the video test's clips); `cors` adds
+ * Access-Control-Allow-Origin: * to every answer (without it, another origin's page cannot read
+ * what it serves). Byte ranges are answered (206), as media elements ask for them to seek and loop.
+ */
+export async function serve(root = dist, { mounts = {}, cors = false } = {}) {
   const requests = new Map();
   const server = http.createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
     requests.set(pathname, (requests.get(pathname) ?? 0) + 1);
+    const headers = cors ? { 'access-control-allow-origin': '*' } : {};
     if (pathname === '/e2e-blank.html') {
       response
-        .writeHead(200, { 'content-type': TYPES['.html'] })
+        .writeHead(200, { ...headers, 'content-type': TYPES['.html'] })
         .end('<!doctype html><title>blank</title><body style="margin:0"></body>');
       return;
     }
-    let file = path.join(root, pathname);
-    if (!file.startsWith(root)) {
+    const mount = Object.keys(mounts).find((prefix) => pathname.startsWith(prefix));
+    const base = mount ? mounts[mount] : root;
+    let file = path.join(base, mount ? pathname.slice(mount.length) : pathname);
+    if (!file.startsWith(base)) {
       response.writeHead(403).end();
       return;
     }
     if (pathname.endsWith('/')) file = path.join(file, 'index.html');
     fs.readFile(file, (error, data) => {
       if (error) {
-        response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        response.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+      const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
+      if (range && (range[1] || range[2])) {
+        const start = range[1] ? Number(range[1]) : Math.max(0, data.length - Number(range[2]));
+        const end = range[1] && range[2] ? Math.min(Number(range[2]), data.length - 1) : data.length - 1;
+        if (start >= data.length || start > end) {
+          response.writeHead(416, { ...headers, 'content-range': `bytes */${data.length}` }).end();
+          return;
+        }
+        response.writeHead(206, {
+          ...headers,
+          'content-type': type,
+          'accept-ranges': 'bytes',
+          'content-range': `bytes ${start}-${end}/${data.length}`,
+          'content-length': end - start + 1,
+        });
+        response.end(data.subarray(start, end + 1));
+        return;
+      }
+      response.writeHead(200, { ...headers, 'content-type': type, 'accept-ranges': 'bytes', 'content-length': data.length });
       response.end(data);
     });
   });

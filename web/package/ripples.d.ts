@@ -21,6 +21,16 @@ export type WasmSource =
 export interface RipplesOptions {
   /** Image under the water; null (default): the element's CSS background image, else the built-in pool tiles. */
   imageUrl?: string | null;
+  /**
+   * Video under the water, frame by frame, or null (default). Placed as the element's CSS
+   * background image would be (background-size and -position; size 'auto', the initial value,
+   * covers the element), made muted, playsInline and looping so that autoplay policies let it
+   * play; `ripples.video` is the <video>. Loaded like imageUrl (crossOrigin applies). Give
+   * imageUrl or videoUrl, not both. Without either, a <video> behind the element's content
+   * (a child, absolutely positioned, covering the element: a hero's background video) is used,
+   * with its object-fit and object-position.
+   */
+  videoUrl?: string | null;
   /** Element pixels per simulation cell, a whole number from 1 (full resolution, the default) to 16. */
   resolution?: number;
   /** Radius of the pointer's stones and of drop()'s default, in CSS pixels, 1..4096 (default 12). */
@@ -100,6 +110,7 @@ export interface RipplesAttachOptions extends RipplesOptions {
 /** The options in use, as `ripples.options` and `Ripples.defaults` give them. */
 export interface RipplesResolvedOptions {
   imageUrl: string | null;
+  videoUrl: string | null;
   resolution: number;
   dropRadius: number;
   perturbance: number;
@@ -145,6 +156,32 @@ export interface RipplesQualityStats {
   waterKept: boolean;
 }
 
+/** The video under the water (part of `stats()`; null without a video). */
+export interface RipplesVideoStats {
+  /** The videoUrl option, or null for the element's background <video>. */
+  url: string | null;
+  /** The video's size in pixels. */
+  width: number;
+  height: number;
+  /** Video frames copied under the water so far (one per frame the video presents). */
+  uploads: number;
+  /** Mean main-thread milliseconds per frame copied, since the last stats() call. */
+  uploadMs: number;
+  /**
+   * How frames are copied: 'videoframe' (WebCodecs, straight to RGBA, where the video lands
+   * 1:1 on the canvas), 'videoframe-scaled' (WebCodecs at the video's size, then scaled by a
+   * 2D canvas: any other fit) or 'canvas' (the <video> drawn by a 2D canvas: without WebCodecs).
+   */
+  path: 'videoframe' | 'videoframe-scaled' | 'canvas';
+  /** Why WebCodecs could not copy this video (it is then drawn), or null. */
+  copyError: string | null;
+  paused: boolean;
+  ended: boolean;
+  currentTime: number;
+  /** Why the video does not play by itself (a refused play(): the autoplay policy), or null. */
+  playError: string | null;
+}
+
 /** Frame rate and cost over the last second, and the pool's state. */
 export interface RipplesStats {
   /** Frames the loop ran per second. */
@@ -180,6 +217,8 @@ export interface RipplesStats {
   /** Whether hide() hides the ripples. */
   hidden: boolean;
   quality: RipplesQualityStats;
+  /** The video under the water, or null. */
+  video: RipplesVideoStats | null;
 }
 
 /** Why the WebAssembly module could not be loaded. */
@@ -215,7 +254,8 @@ export class RipplesLoadError extends Error {
 export interface RipplesEventMap {
   /**
    * Something failed after attach (an image that does not reload after a resize, a frame that
-   * failed; the frame loop then pauses). Logged with console.error unless a listener calls
+   * failed; the frame loop then pauses; a video whose play() the browser refused: the water
+   * then shows its current frame). Logged with console.error unless a listener calls
    * preventDefault(). `event.error` is the Error, `event.message` its message.
    */
   error: ErrorEvent;
@@ -237,9 +277,10 @@ export class Ripples extends EventTarget {
 
   /**
    * Makes ripples over `element`: a <canvas> is drawn into, any other element gets a canvas
-   * overlaid behind its content in place of its CSS background image. Rejects with an Error
-   * naming the problem (no browser, a detached or empty element, one that already has ripples,
-   * a bad option, an image that cannot be loaded or read), leaving the element as it was; with a
+   * overlaid behind its content in place of its CSS background image (or right over its
+   * background <video>). Rejects with an Error naming the problem (no browser, a detached or
+   * empty element, one that already has ripples, a bad option, an image or video that cannot be
+   * loaded or read), leaving the element as it was; with a
    * RipplesLoadError when the WebAssembly module cannot be loaded.
    */
   static attach(element: Element, options?: RipplesAttachOptions): Promise<Ripples>;
@@ -287,7 +328,7 @@ export class Ripples extends EventTarget {
 
   /**
    * Changes options; bad values throw before anything changes. The promise settles once a new
-   * image, obstacles image or sky picture has loaded (at once otherwise); if one fails it
+   * image, video, obstacles image or sky picture has loaded (at once otherwise); if one fails it
    * rejects, an `error` event fires and the previous one stays.
    */
   set(changes: RipplesOptions): Promise<void>;
@@ -315,6 +356,11 @@ export class Ripples extends EventTarget {
   readonly hidden: boolean;
   /** The element the ripples are on. */
   readonly element: HTMLElement;
+  /**
+   * The <video> under the water (videoUrl's, or the element's background <video>), or null:
+   * play(), pause() and currentTime work on it as usual, and the water follows.
+   */
+  readonly video: HTMLVideoElement | null;
   /** The options in use (a copy). */
   readonly options: RipplesResolvedOptions;
 

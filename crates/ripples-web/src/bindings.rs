@@ -92,6 +92,27 @@ impl WasmPool {
         self.inner.set_image(rgba).map_err(js_error)
     }
 
+    /// Byte offset of the image under the water in the module's memory: a page writes a
+    /// video's next frame there (RGBA, `imageLen` bytes) and calls `imageChanged()`, so that a
+    /// new picture per frame allocates nothing (`setImage` copies its argument through a
+    /// buffer the glue allocates for each call).
+    #[wasm_bindgen(getter, js_name = imagePtr)]
+    pub fn image_ptr(&self) -> usize {
+        self.inner.image_address()
+    }
+
+    /// Length of the image in bytes (`width * height * 4`).
+    #[wasm_bindgen(getter, js_name = imageLen)]
+    pub fn image_len(&self) -> usize {
+        self.inner.image().len()
+    }
+
+    /// The image was rewritten in place (through `imagePtr`): the next frame renders over it.
+    #[wasm_bindgen(js_name = imageChanged)]
+    pub fn image_changed(&mut self) {
+        self.inner.image_changed();
+    }
+
     /// Puts the built-in pool tiles back under the water.
     #[wasm_bindgen(js_name = useDefaultImage)]
     pub fn use_default_image(&mut self) -> Result<(), JsError> {

@@ -67,8 +67,9 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 23] = [
+pub const OPTION_NAMES: [&str; 24] = [
     "imageUrl",
+    "videoUrl",
     "resolution",
     "dropRadius",
     "perturbance",
@@ -130,7 +131,7 @@ pub const WAVE_HEIGHT_RANGE: (f64, f64) = (0.0, 16.0);
 /// option counts something), strings as given, `Null` where the option falls back to a default.
 pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebError> {
     let checked = match name {
-        "imageUrl" | "obstacles" | "skyUrl" => url_or_null(name, value)?,
+        "imageUrl" | "videoUrl" | "obstacles" | "skyUrl" => url_or_null(name, value)?,
         "resolution" => OptionValue::Number(f64::from(resolution(number(name, &value)?)?)),
         "dropRadius" => OptionValue::Number(drop_radius(number(name, &value)?)?),
         "perturbance" => OptionValue::Number(perturbance(number(name, &value)?)?),
@@ -555,6 +556,21 @@ mod tests {
         assert!(check("interactive", OptionValue::Number(1.0)).is_err());
         assert!(check("imageUrl", OptionValue::Text("  ".into())).is_err());
         assert!(check("obstacles", OptionValue::Text("walls.png".into())).is_ok());
+    }
+
+    #[test]
+    fn a_video_is_a_url_or_null() {
+        let text = |s: &str| OptionValue::Text(s.into());
+        assert_eq!(check("videoUrl", OptionValue::Null), Ok(OptionValue::Null));
+        assert_eq!(check("videoUrl", text("clip.mp4")), Ok(text("clip.mp4")));
+        assert_eq!(
+            check("videoUrl", OptionValue::Bool(true)).unwrap_err(),
+            "videoUrl must be a URL string or null, got true"
+        );
+        assert_eq!(
+            check("videoUrl", text("")).unwrap_err(),
+            "videoUrl must be a URL string or null, got ''"
+        );
     }
 
     #[test]

@@ -211,9 +211,31 @@ impl WebPool {
         Ok(())
     }
 
-    /// Puts the built-in pool tiles back under the water.
+    /// The image under the water, for the page to write a new picture into in place (a video's
+    /// next frame) before calling [`image_changed`](Self::image_changed): the same memory for
+    /// every picture, so a video costs no allocation per frame. Its address moves only when the
+    /// pool is rebuilt or resized.
+    pub fn image_mut(&mut self) -> &mut [u8] {
+        &mut self.image
+    }
+
+    /// Where the image starts in the module's memory (for a `Uint8Array` view that a video's
+    /// frames are written through; see [`image_mut`](Self::image_mut)).
+    pub fn image_address(&self) -> usize {
+        self.image.as_ptr() as usize
+    }
+
+    /// The image was rewritten in place: the next [`frame`](Self::frame) renders over it, even
+    /// when no step is due.
+    pub fn image_changed(&mut self) {
+        self.stale = true;
+    }
+
+    /// Puts the built-in pool tiles back under the water (in the image's memory, whose
+    /// address a page may hold).
     pub fn use_default_image(&mut self) -> Result<(), WebError> {
-        self.image = ripples::pool_tiles(self.width(), self.height())?;
+        let tiles = ripples::pool_tiles(self.width(), self.height())?;
+        self.image.copy_from_slice(&tiles);
         self.stale = true;
         Ok(())
     }
@@ -1034,6 +1056,40 @@ mod tests {
             assert!(near > 200, "{look}, {solver}: {near}");
             assert_eq!(far, 0, "{look}, {solver}");
         }
+    }
+
+    #[test]
+    fn a_picture_written_in_place_is_rendered_at_once_in_the_same_memory() {
+        // A video: a new picture each frame, written where the image is, between steps.
+        let mut water = WebPool::new(64.0, 48.0, 1.0, 1).unwrap();
+        water.set_look("classic").unwrap();
+        let address = water.image_address();
+        let frame_address = water.frame_address();
+        assert!(water.frame(0.0).unwrap());
+        for index in 0..10u8 {
+            assert!(
+                !water.frame(1.0).unwrap(),
+                "nothing due before the new picture"
+            );
+            for (at, byte) in water.image_mut().iter_mut().enumerate() {
+                *byte = (at as u8)
+                    .wrapping_mul(7)
+                    .wrapping_add(index.wrapping_mul(31));
+            }
+            water.image_changed();
+            assert!(
+                water.frame(1.0).unwrap(),
+                "a new picture is drawn without a step"
+            );
+            // Calm water under the classic look shows the picture as it is.
+            assert_eq!(water.frame_pixels(), water.image(), "picture {index}");
+            assert_eq!(water.image_address(), address);
+            assert_eq!(water.frame_address(), frame_address);
+        }
+        // The built-in tiles go back into the same memory.
+        water.use_default_image().unwrap();
+        assert_eq!(water.image_address(), address);
+        assert_eq!(water.image(), ripples::pool_tiles(64, 48).unwrap());
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! with `web/build.sh` and runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the
 //! demo in headless Chromium (pixels around a click, frame rate and wasm time at 1280x720,
 //! errors, destroy, time-based stepping; see that file), then `web/e2e/hero.mjs`, a hero page
-//! (resizes, CSS background layers, pausing out of sight, removal without destroy, start-up);
+//! (resizes, CSS background layers, pausing out of sight, removal without destroy, start-up),
+//! then `web/e2e/video.mjs`, video under the water (`videoUrl` and a hero's background `<video>`:
+//! frame by frame, fits, autoplay, cross-origin, errors, memory, speed; its clips made with
+//! ffmpeg, which it skips without, unless `RIPPLES_E2E=1`);
 //! the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
 //! tarball (about a minute).
 //!
@@ -168,6 +171,7 @@ fn the_demo_page_works_in_headless_chromium() {
     run(&root, "bash", &["web/build.sh"]);
     run(&root, "node", &["web/e2e/e2e.mjs"]);
     run(&root, "node", &["web/e2e/hero.mjs"]);
+    run(&root, "node", &["web/e2e/video.mjs"]);
 }
 
 /// The npm package: `web/pack.sh` builds the tarball, and `web/e2e/package.mjs` installs it

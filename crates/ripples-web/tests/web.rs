@@ -7,7 +7,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Error, Object, Uint8ClampedArray, WebAssembly};
+use js_sys::{Error, Object, Uint8Array, Uint8ClampedArray, WebAssembly};
 use ripples_web::{
     FRAME_DRAWN, FRAME_UNCHANGED, WasmPool, backend, background_layout, check_option,
 };
@@ -82,6 +82,45 @@ fn the_frame_reaches_a_canvas_through_a_view_of_the_wasm_memory() {
     // The view follows the water: the next frame is there without building a new view.
     pool.advance(1.0).unwrap();
     assert_eq!(view.to_vec(), pool.inner().frame_pixels());
+}
+
+/// What `web/video.js` does with each video frame: writes it through a view of the wasm
+/// memory at `imagePtr` and calls `imageChanged()`; the next frame shows it, in the same memory.
+#[wasm_bindgen_test]
+fn a_video_frame_written_through_image_ptr_is_drawn_with_no_new_memory() {
+    let (width, height) = (80u32, 48u32);
+    let mut pool = WasmPool::new(f64::from(width), f64::from(height), 1.0, 3.0).unwrap();
+    pool.set_look("classic").unwrap();
+    assert_eq!(pool.frame_status(0.0), FRAME_DRAWN);
+    let address = pool.image_ptr();
+    let memory = memory_buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length();
+    let mut picture = vec![0u8; pool.image_len()];
+    for index in 0..100u32 {
+        assert_eq!(pool.frame_status(1.0), FRAME_UNCHANGED, "nothing new yet");
+        for (at, byte) in picture.iter_mut().enumerate() {
+            *byte = ((at as u32).wrapping_mul(13).wrapping_add(index * 29) % 251) as u8;
+        }
+        let view = Uint8Array::new_with_byte_offset_and_length(
+            &memory_buffer(),
+            pool.image_ptr() as u32,
+            pool.image_len() as u32,
+        );
+        view.copy_from(&picture);
+        pool.image_changed();
+        assert_eq!(pool.frame_status(1.0), FRAME_DRAWN, "picture {index}");
+        // Calm water under the classic look shows the picture as it is.
+        assert_eq!(frame_view(&pool).to_vec(), picture, "picture {index}");
+        assert_eq!(pool.image_ptr(), address);
+    }
+    let after = memory_buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length();
+    assert_eq!(
+        after, memory,
+        "the wasm memory did not grow over 100 pictures"
+    );
 }
 
 #[wasm_bindgen_test]

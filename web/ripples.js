@@ -567,6 +567,9 @@ export class Ripples extends EventTargetBase {
   #statTimes = new Float64Array(STATS_FRAMES);
   #statWork = new Float64Array(STATS_FRAMES);
   #statDraw = new Float64Array(STATS_FRAMES);
+  // Main-thread milliseconds the video took in each frame (its copy into the pool's image),
+  // drawn frame or not: part of the frame's cost that quality 'auto' weighs.
+  #statVideo = new Float64Array(STATS_FRAMES);
   #statCount = 0;
   // quality: 'auto' (see QUALITY_LEVELS): the pixel ratio it chose (null: not yet), the
   // window being measured, and when a level found too slow may be tried again.
@@ -839,10 +842,13 @@ export class Ripples extends EventTargetBase {
     const first = (this.#statCount - frames) % STATS_FRAMES;
     const now = this.#statTimes[slot];
     if (now - this.#statTimes[first] < QUALITY_WINDOW_MS && frames < STATS_FRAMES) return;
+    // Per drawn frame: the wasm step+render and the draw, and what the video's copies took in
+    // any frame of the window.
     let total = 0;
     let drawn = 0;
     for (let i = 0; i < frames; i++) {
       const at = (first + i) % STATS_FRAMES;
+      total += this.#statVideo[at];
       if (this.#statWork[at] >= 0) {
         total += this.#statWork[at] + this.#statDraw[at];
         drawn++;
@@ -1285,18 +1291,24 @@ export class Ripples extends EventTargetBase {
       }
       const pool = this.#pool;
       const video = this.#video;
-      if (video !== null) {
-        // A frame of another size is laid out again; a new frame goes into the pool's image.
-        if (video.resized) this.#composeVideo(pool, this.#cssSize, 'Ripples (video)');
-        else if (video.takeNewFrame()) video.upload(this.#imageTarget, this.#imageChanged, this.#videoFailed, 'Ripples (video)');
-      }
       // Times go straight into the stats arrays: a double held in a variable of code that V8
       // has not optimized yet is a heap object, and the frame loop is to allocate as little as
       // it can (the timestamps performance.now() returns are such objects too, unavoidably).
       const slot = this.#statCount++ % STATS_FRAMES;
       const work = this.#statWork;
       const draw = this.#statDraw;
+      const copy = this.#statVideo;
       this.#statTimes[slot] = now;
+      work[slot] = -1;
+      draw[slot] = -1;
+      copy[slot] = 0;
+      if (video !== null) {
+        // A frame of another size is laid out again; a new frame goes into the pool's image.
+        copy[slot] = performance.now();
+        if (video.resized) this.#composeVideo(pool, this.#cssSize, 'Ripples (video)');
+        else if (video.takeNewFrame()) video.upload(this.#imageTarget, this.#imageChanged, this.#videoFailed, 'Ripples (video)');
+        copy[slot] = performance.now() - copy[slot];
+      }
       work[slot] = performance.now();
       const status = pool.frameStatus(now);
       if (status === FRAME_FAILED) throw new Error(`Ripples: ${pool.takeError()}`);
@@ -1815,7 +1827,7 @@ export class Ripples extends EventTargetBase {
    * `drawMs` (mean putImageData time), the pool's size, grid, steps, walls, backend, solver
    * and look, `running` (not paused), `inSight` (running and seen: on screen, the tab
    * visible, not hidden; the loop works only then), `hidden` (hide()), and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
-   * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs), `changes`
+   * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs + the video's copies, per drawn frame), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
    * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
    * one before); `video` (null without one): its size, `uploads` (frames copied under the
@@ -1832,6 +1844,7 @@ export class Ripples extends EventTargetBase {
     let first = end;
     let work = 0;
     let draw = 0;
+    let copies = 0;
     let worked = 0;
     let maxWork = 0;
     for (let i = 0; i < count; i++) {
@@ -1840,6 +1853,7 @@ export class Ripples extends EventTargetBase {
       if (end - time > STATS_WINDOW_MS) break;
       frames++;
       first = time;
+      copies += this.#statVideo[slot];
       if (this.#statWork[slot] >= 0) {
         worked++;
         work += this.#statWork[slot];
@@ -1871,7 +1885,7 @@ export class Ripples extends EventTargetBase {
         pixelRatio: this.#cssSize.ratio,
         maxPixelRatio: this.#ownsCanvas ? this.#maxPixelRatio() : this.#cssSize.ratio,
         resolution: this.#options.resolution,
-        frameMs: worked ? (work + draw) / worked : 0,
+        frameMs: worked ? (work + draw + copies) / worked : 0,
         changes: this.#qualityChanges,
         adapts: this.#ownsCanvas && this.#options.quality === 'auto',
         waterKept: this.#waterKept,

@@ -145,6 +145,8 @@ async function frames(browser, origin, format) {
     out.fps = playing.fps;
     out.path = playing.video.path;
     out.uploadMs = playing.video.uploadMs;
+    // What quality 'auto' weighs counts the copies: frameMs is more than step+render+draw.
+    out.frameCosts = { frameMs: playing.quality.frameMs, stepRenderMs: playing.stepRenderMs, drawMs: playing.drawMs };
     // Still: calm classic water shows the picture as it is; compare it with the browser's own
     // drawing of the same frame.
     await still(video, 1.5);
@@ -221,6 +223,14 @@ async function frames(browser, origin, format) {
   check('the first frame is in at attach', result.atAttach.uploads >= 1 && result.atAttach.width === 1280, JSON.stringify(result.atAttach));
   check('one copy per video frame (30 fps clip, 60 Hz loop)', result.uploadsPerSecond > 22 && result.uploadsPerSecond < 34, result.uploadsPerSecond.toFixed(1));
   check('a 1280x720 clip on a 1280x720 box is copied by WebCodecs', result.path === 'videoframe', result.path);
+  {
+    const { frameMs, stepRenderMs, drawMs } = result.frameCosts;
+    const copies = frameMs - (stepRenderMs + drawMs);
+    console.log(
+      `quality 'auto' weighs ${frameMs.toFixed(2)} ms a frame: step+render ${stepRenderMs.toFixed(2)}, draw ${drawMs.toFixed(2)}, the video's copies ${copies.toFixed(2)}`,
+    );
+    check("quality 'auto' counts the video's copies in the frame's cost", copies > 0.05, JSON.stringify(result.frameCosts));
+  }
   check('the water shows the frame the video shows', result.pixelMean < 1.5 && result.pixelWorst <= 24, `mean ${result.pixelMean.toFixed(2)} worst ${result.pixelWorst}`);
   check('the water follows the video to another frame', result.otherFrameMean > 2, result.otherFrameMean.toFixed(1));
   check('show() after hide() shows the frame the video shows now', result.afterShowMean < 1.5, `mean ${result.afterShowMean.toFixed(2)}`);

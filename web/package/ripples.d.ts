@@ -146,7 +146,7 @@ export interface RipplesQualityStats {
   maxPixelRatio: number;
   /** The resolution option. */
   resolution: number;
-  /** stepRenderMs + drawMs. */
+  /** What quality 'auto' weighs: stepRenderMs + drawMs + the video's copies, per drawn frame. */
   frameMs: number;
   /** How often 'auto' changed the pixel ratio. */
   changes: number;

@@ -567,8 +567,9 @@ export class Ripples extends EventTargetBase {
   #statTimes = new Float64Array(STATS_FRAMES);
   #statWork = new Float64Array(STATS_FRAMES);
   #statDraw = new Float64Array(STATS_FRAMES);
-  // Main-thread milliseconds the video took in each frame (its copy into the pool's image),
-  // drawn frame or not: part of the frame's cost that quality 'auto' weighs.
+  // Main-thread milliseconds the video's copies took since the frame before (in the frame
+  // and in the callback that ends a WebCodecs copy), drawn frame or not: part of the frame's
+  // cost that quality 'auto' weighs.
   #statVideo = new Float64Array(STATS_FRAMES);
   #statCount = 0;
   // quality: 'auto' (see QUALITY_LEVELS): the pixel ratio it chose (null: not yet), the
@@ -1304,10 +1305,10 @@ export class Ripples extends EventTargetBase {
       copy[slot] = 0;
       if (video !== null) {
         // A frame of another size is laid out again; a new frame goes into the pool's image.
-        copy[slot] = performance.now();
         if (video.resized) this.#composeVideo(pool, this.#cssSize, 'Ripples (video)');
         else if (video.takeNewFrame()) video.upload(this.#imageTarget, this.#imageChanged, this.#videoFailed, 'Ripples (video)');
-        copy[slot] = performance.now() - copy[slot];
+        // This frame's copy and the end of one that finished since the last frame.
+        copy[slot] = video.takeSpentMs();
       }
       work[slot] = performance.now();
       const status = pool.frameStatus(now);

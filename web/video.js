@@ -154,6 +154,9 @@ export class VideoSource {
   #uploads = 0;
   #uploadMs = 0;
   #sinceWindow = { uploads: 0, ms: 0 };
+  // Main-thread milliseconds spent on copies since takeSpentMs() last looked, including the
+  // part that runs when a WebCodecs copy is done (outside the frame that started it).
+  #spentMs = 0;
 
   constructor(video, { url = null, absolute = null, cors = null, owned }) {
     this.video = video;
@@ -465,6 +468,7 @@ export class VideoSource {
     const ms = performance.now() - start;
     this.#uploadMs += ms;
     this.#sinceWindow.ms += ms;
+    this.#spentMs += ms;
   };
 
   /** The copied frame (in #staging) into `target()`, as the path lays it out. */
@@ -499,6 +503,17 @@ export class VideoSource {
     this.#uploadMs += ms;
     this.#sinceWindow.uploads++;
     this.#sinceWindow.ms += ms;
+    this.#spentMs += ms;
+  }
+
+  /**
+   * The main-thread milliseconds copies took since the last call, for the frame's cost that
+   * quality 'auto' weighs: the copy a frame starts and the end of one started before.
+   */
+  takeSpentMs() {
+    const ms = this.#spentMs;
+    this.#spentMs = 0;
+    return ms;
   }
 
   /**

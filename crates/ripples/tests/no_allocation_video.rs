@@ -6,7 +6,7 @@
 
 mod counting;
 
-use counting::allocations_during;
+use counting::{allocations_during, start_every_worker};
 
 use ripples::{Look, Pool, RenderMode, Scene, SceneRunner, SolverKind};
 
@@ -66,8 +66,7 @@ fn a_new_picture_every_frame_allocates_nothing_and_leaves_nothing_behind() {
                 pool.render_u32(&look, &picture_u32, &mut frame_u32)
                     .unwrap();
             }
-            #[cfg(feature = "parallel")]
-            rayon::broadcast(|_| ());
+            start_every_worker();
             let count = allocations_during(|| {
                 for index in 0..12 {
                     next_picture(&tiles, width as usize, index, &mut picture);

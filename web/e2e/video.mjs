@@ -289,9 +289,24 @@ async function fits(browser, origin) {
       await still(r.video, 1.2);
       const stats = r.stats().video;
       window.fitted = r;
+      // Every getImageData while it plays (the scaled path reads its canvas back by WebCodecs,
+      // not into a new ImageData per video frame).
+      let readBacks = 0;
+      const counted = [globalThis.CanvasRenderingContext2D, globalThis.OffscreenCanvasRenderingContext2D]
+        .filter(Boolean)
+        .map((type) => {
+          const original = type.prototype.getImageData;
+          type.prototype.getImageData = function (...args) {
+            readBacks++;
+            return original.apply(this, args);
+          };
+          return () => (type.prototype.getImageData = original);
+        });
+      const uploadsBefore = r.stats().video.uploads;
       await r.video.play();
       await wait(1000);
       const playing = r.stats().video;
+      counted.forEach((restore) => restore());
       // The frame copies of the playing video are drawn where the first frame was.
       await still(r.video, 1.2);
       const still12 = r.stats().video;
@@ -300,6 +315,8 @@ async function fits(browser, origin) {
         size: `${stats.width}x${stats.height}`,
         found: fit.page ? r.video === document.getElementById('background') : true,
         uploadMs: playing.uploadMs,
+        copies: playing.uploads - uploadsBefore,
+        readBacks,
       };
     }, { fit });
     const shown = decodePng(await page.screenshot({ path: path.join(outDir, `fit-${failures.length}-${fit.name.replace(/[^a-z0-9]+/gi, '-')}.png`) }));
@@ -311,6 +328,11 @@ async function fits(browser, origin) {
     );
     check(`fit: ${fit.name}`, mean < 2.5 && result.found, `mean ${mean.toFixed(2)}, ${JSON.stringify(result)}`);
     check(`fit: ${fit.name}: copied by WebCodecs`, result.path.startsWith('videoframe'), result.path);
+    check(
+      `fit: ${fit.name}: ${result.copies} video frames copied in 1 s of play with ${result.readBacks} getImageData (no ImageData per frame)`,
+      result.copies >= 20 && result.readBacks === 0,
+      JSON.stringify(result),
+    );
   }
   check('no uncaught exception (fits)', errors.length === 0, errors.join('; '));
   await context.close();

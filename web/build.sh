@@ -43,6 +43,11 @@ cp -r web/assets "$out/assets"
 # A photograph for the demo and the browser tests: the coffee cup of scikit-image (Rachel
 # Michetti, CC0), kept once in the repository, with the command's test data.
 cp crates/ripples-cli/tests/data/coffee.jpg "$out/assets/coffee.jpg"
+# web/assets/coffee-zoom.webm, the demo's video, is that photograph slowly zoomed in and out
+# (a loop of 6 s at 25 fps, 960x540, VP9, 178 KiB), made with:
+#   ffmpeg -loop 1 -i coffee.jpg -vf "scale=1280:-2,crop=1280:720:0:(ih-720)*0.45,zoompan=
+#     z='1+0.06*(1-cos(2*PI*on/150))':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=960x540:fps=25,
+#     setsar=1" -frames:v 150 -c:v libvpx-vp9 -b:v 0 -crf 38 -row-mt 1 -pix_fmt yuv420p -an
 
 wasm_bytes=$(wc -c <"$out/ripples_web_bg.wasm")
 gzip_bytes=$(gzip -9 <"$out/ripples_web_bg.wasm" | wc -c)

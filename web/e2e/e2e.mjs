@@ -331,6 +331,35 @@ async function main() {
     });
     check('the pool keeps running after the errors', alive >= 10, `${alive} steps in 300 ms`);
 
+    // The demo's videoUrl control: the video plays under the water, and the image control lets
+    // go of its photograph (an image and a video cannot both be given).
+    const errorsBefore = await page.evaluate(() => window.demo.errors.length);
+    await page.selectOption('select[name=imageUrl]', '1');
+    await page.waitForFunction(() => window.demo.pool.options.imageUrl !== null);
+    await page.selectOption('select[name=videoUrl]', '1');
+    const demoVideo = await page.evaluate(async (errorsBefore) => {
+      const pool = window.demo.pool;
+      for (let waited = 0; waited < 5000 && !(pool.stats().video?.uploads >= 3); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const video = pool.stats().video;
+      return {
+        url: video?.url ?? null,
+        uploads: video?.uploads ?? 0,
+        imageOption: pool.options.imageUrl,
+        imageControl: document.querySelector('select[name=imageUrl]').value,
+        errors: window.demo.errors.slice(errorsBefore),
+      };
+    }, errorsBefore);
+    check(
+      "the demo's videoUrl control plays its video under the water and lets go of the image",
+      demoVideo.url === 'assets/coffee-zoom.webm' && demoVideo.uploads >= 3 && demoVideo.imageOption === null &&
+        demoVideo.imageControl === '0' && demoVideo.errors.length === 0,
+      JSON.stringify(demoVideo),
+    );
+    await page.selectOption('select[name=videoUrl]', '0');
+    await page.waitForFunction(() => window.demo.pool.options.videoUrl === null && !window.demo.pool.stats().video);
+
     // Every option can change on a running pool; the overlay follows the element's size and
     // the device pixel ratio by itself.
     const changes = await page.evaluate(async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the web module into web/dist/: ripples_web_bg.wasm (with SIMD), its JS glue
-# ripples_web.js (wasm-bindgen --target web), ripples.js, wasm-loader.js and video.js, the demo page and
-# its assets (and a photograph, assets/coffee.jpg).
+# ripples_web.js (wasm-bindgen --target web), ripples.js and the modules it imports (wasm-loader.js,
+# video.js, css.js, images.js), the demo page and its assets (and a photograph, assets/coffee.jpg).
 #
 #   bash web/build.sh && python3 -m http.server -d web/dist 8000   # then open localhost:8000
 #
@@ -38,7 +38,7 @@ rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
     --out-dir "$out" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/ripples_web.wasm"
-cp web/index.html web/ripples.js web/wasm-loader.js web/video.js "$out/"
+cp web/index.html web/ripples.js web/wasm-loader.js web/video.js web/css.js web/images.js "$out/"
 cp -r web/assets "$out/assets"
 # A photograph for the demo and the browser tests: the coffee cup of scikit-image (Rachel
 # Michetti, CC0), kept once in the repository, with the command's test data.

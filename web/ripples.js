@@ -22,7 +22,7 @@
 // view into the wasm memory, with no copy between.
 //
 // Out of the box it shows the best-looking water there is on a CPU: the natural look over the
-// wave solver. That costs more than the classic demo-scene effect, so `quality: 'auto'`
+// dispersive solver. That costs more than the classic demo-scene effect, so `quality: 'auto'`
 // measures what each frame costs and picks the canvas pixel ratio the device can hold (from 1,
 // raising it on a fast device, lowering it on a slow one; see QUALITY_LEVELS). A new pixel
 // ratio is a new pool that takes the old one's water, so the ripples go on.
@@ -39,6 +39,19 @@ import { WasmPool, backend, backgroundLayout, checkOption, limits } from './ripp
 import { RipplesLoadError, loadWasm, loadedExports } from './wasm-loader.js';
 // video.js follows a video's frames into the pool's image (videoUrl, or a hero's <video>).
 import { VideoSource } from './video.js';
+// css.js reads the element's CSS background layers and a hero's background <video>.
+import {
+  backgroundVideo,
+  cssBackground,
+  describeElement,
+  layerDeclarations,
+  layerStyle,
+  objectFitSize,
+  snapped,
+  splitLayers,
+} from './css.js';
+// images.js loads the floor and sky pictures and explains why one did not load.
+import { absoluteUrl, corsMode, cssColour, loadImage, readPixels, readSky, scratchContext } from './images.js';
 
 export { RipplesLoadError };
 
@@ -223,226 +236,11 @@ function prefixed(where, error) {
   return message.startsWith('Ripples') ? error : new Error(`${where}: ${message}`);
 }
 
-/** "div#hero.banner" for error messages. */
-function describeElement(element) {
-  let text = element.tagName.toLowerCase();
-  if (element.id) text += `#${element.id}`;
-  for (const name of Array.from(element.classList).slice(0, 3)) text += `.${name}`;
-  return `<${text}>`;
-}
-
 function describeValue(value) {
   if (value === null) return 'null';
   if (typeof value === 'string') return `'${value}'`;
   if (typeof value === 'object') return value.constructor?.name ?? 'an object';
   return String(value);
-}
-
-/** Splits a computed multi-layer CSS value ("url(a), linear-gradient(...)") at top-level commas. */
-function splitLayers(value) {
-  const layers = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      layers.push(value.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  layers.push(value.slice(start).trim());
-  return layers;
-}
-
-/** The first url() layer of the element's CSS background: its URL and index among the layers. */
-function cssBackground(element) {
-  const style = getComputedStyle(element);
-  const layers = splitLayers(style.backgroundImage);
-  const index = layers.findIndex((layer) => layer.startsWith('url('));
-  if (index < 0) return null;
-  const match = /^url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)]*?))\s*\)$/.exec(layers[index]);
-  if (!match) return null;
-  const url = (match[1] ?? match[2] ?? match[3]).replace(/\\(.)/g, '$1');
-  return { url, index };
-}
-
-/**
- * The per-layer background properties: a layer's value is item `index % length` of each
- * comma-separated list (CSS repeats a short list).
- */
-const LAYER_PROPERTIES = [
-  'background-image',
-  'background-size',
-  'background-position',
-  'background-repeat',
-  'background-origin',
-  'background-clip',
-  'background-attachment',
-  'background-blend-mode',
-];
-
-/**
- * The computed background layers `from` to `to` (exclusive) of `style` as declarations, each
- * property's list cut to those layers; null for no layer.
- */
-function layerDeclarations(style, from, to) {
-  if (to <= from) return null;
-  const declarations = {};
-  for (const name of LAYER_PROPERTIES) {
-    const list = splitLayers(style.getPropertyValue(name));
-    const picked = [];
-    for (let i = from; i < to; i++) picked.push(list[i % list.length]);
-    declarations[name] = picked.join(', ');
-  }
-  return declarations;
-}
-
-/** The computed size, position and repeat of background layer `index`. */
-function layerStyle(element, index) {
-  const style = getComputedStyle(element);
-  const pick = (value) => {
-    const list = splitLayers(value);
-    return list[index % list.length];
-  };
-  return {
-    size: pick(style.backgroundSize),
-    position: pick(style.backgroundPosition),
-    repeat: pick(style.backgroundRepeat),
-    attachment: pick(style.backgroundAttachment),
-  };
-}
-
-function absoluteUrl(url, where, what) {
-  try {
-    return new URL(url, document.baseURI);
-  } catch {
-    throw new Error(`${where}: ${what} URL '${url}' is not a valid URL`);
-  }
-}
-
-/** A CORS-free URL (data:, blob:) never needs, nor may get, a crossOrigin attribute. */
-function corsMode(url, crossOrigin) {
-  if (crossOrigin === null || url.protocol === 'data:' || url.protocol === 'blob:') return null;
-  return crossOrigin;
-}
-
-// A sky picture is read at most this size: more than the core keeps of it (it averages the
-// picture down to a 256x64 panorama), and a large photograph stays out of the wasm memory. Its
-// aspect does not matter (the picture is stretched over the whole sky), so each side is
-// capped on its own.
-const SKY_MAX_WIDTH = 1024;
-const SKY_MAX_HEIGHT = 256;
-
-/** Loads an image; rejects with a message that says why it likely failed. */
-function loadImage(url, crossOrigin, where, what) {
-  return new Promise((resolve, reject) => {
-    const absolute = absoluteUrl(url, where, what);
-    const cors = corsMode(absolute, crossOrigin);
-    const image = new Image();
-    if (cors !== null) image.crossOrigin = cors;
-    image.onload = () => {
-      if (image.naturalWidth > 0 && image.naturalHeight > 0) {
-        resolve({ image, url, absolute, cors });
-      } else {
-        reject(new Error(`${where}: ${what} '${url}' has no size (an SVG needs width and height)`));
-      }
-    };
-    image.onerror = () => {
-      const crossSite = absolute.origin !== location.origin && absolute.protocol.startsWith('http');
-      if (crossSite && cors !== null) {
-        reject(
-          new Error(
-            `${where}: ${what} '${url}' could not be loaded. It is on another origin ` +
-              `(${absolute.origin}) and was requested with CORS (crossOrigin: '${cors}'), so its ` +
-              `server must send an Access-Control-Allow-Origin header; or the URL is wrong or ` +
-              `not an image.`,
-          ),
-        );
-      } else {
-        reject(
-          new Error(
-            `${where}: ${what} '${url}' could not be loaded (not found, not an image, or a ` +
-              `network error)`,
-          ),
-        );
-      }
-    };
-    image.src = absolute.href;
-  });
-}
-
-/** A 2D context on a canvas that is never in the document, for composing images. */
-function scratchContext(width, height) {
-  const settings = { willReadFrequently: true };
-  // OffscreenCanvas where it has a 2D context (some browsers have one without), else a
-  // canvas element that is never attached.
-  const context =
-    (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
-    Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
-  if (!context) throw new Error(`Ripples: could not get a 2D canvas context (${width}x${height})`);
-  return context;
-}
-
-/** Reads back a composed image, turning the browser's SecurityError into an explanation. */
-function readPixels(context, width, height, loaded, where, what) {
-  try {
-    return context.getImageData(0, 0, width, height).data;
-  } catch (error) {
-    if (error?.name === 'SecurityError') {
-      throw new Error(
-        `${where}: ${what} '${loaded.url}' is on another origin (${loaded.absolute.origin}) ` +
-          `and was loaded without CORS (crossOrigin: null), so the browser does not let the ` +
-          `page read its pixels (the canvas is tainted). Serve it with an ` +
-          `Access-Control-Allow-Origin header and keep crossOrigin at '' (anonymous), or serve ` +
-          `it from this page's origin.`,
-      );
-    }
-    throw error;
-  }
-}
-
-/**
- * The pixels of a loaded sky picture (see skyUrl), read once, for every pool to come:
- * `{ url, absolute, cors, pixels, width, height }` (RGBA pixels; the image itself is not kept).
- * Throws the SecurityError explanation for a tainted picture.
- */
-function readSky(loaded, where) {
-  const { image, ...source } = loaded;
-  const width = Math.min(image.naturalWidth, SKY_MAX_WIDTH);
-  const height = Math.min(image.naturalHeight, SKY_MAX_HEIGHT);
-  const context = scratchContext(width, height);
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(image, 0, 0, width, height);
-  return { ...source, pixels: readPixels(context, width, height, loaded, where, 'skyUrl'), width, height };
-}
-
-/** A context whose fillStyle parses CSS colours (made on first use). */
-let colourParser = null;
-
-/**
- * Any CSS colour the browser knows ('teal', 'hsl(180 40% 70%)', '#8fd3e0') as '#rrggbb', by
- * the browser's own parser (a canvas's fillStyle, which reads back opaque colours in that
- * form); anything else as it was, for the Rust check to refuse with its message.
- */
-function cssColour(value) {
-  if (typeof value !== 'string') return value;
-  colourParser ??= scratchContext(1, 1);
-  const parse = (fallback) => {
-    colourParser.fillStyle = fallback;
-    colourParser.fillStyle = value;
-    return colourParser.fillStyle;
-  };
-  const parsed = parse('#000000');
-  // An unparsable value leaves the fallback in place: two fallbacks tell it apart.
-  if (parsed !== parse('#ffffff')) return value;
-  return /^#[0-9a-f]{6}$/.test(parsed) ? parsed : value;
 }
 
 /** Checks `changes` against the option table; returns `base` with them applied. */
@@ -475,48 +273,6 @@ function checkOptions(base, changes, where) {
     );
   }
   return options;
-}
-
-/**
- * The <video> a hero section shows behind its content: a child of `element`, absolutely (or
- * fixed) positioned, displayed, and covering the element's padding box; else null.
- */
-function backgroundVideo(element) {
-  const box = element.getBoundingClientRect();
-  const left = box.left + element.clientLeft;
-  const top = box.top + element.clientTop;
-  const right = left + element.clientWidth;
-  const bottom = top + element.clientHeight;
-  for (const child of element.children) {
-    if (!(child instanceof HTMLVideoElement)) continue;
-    const style = getComputedStyle(child);
-    if (!['absolute', 'fixed'].includes(style.position) || style.display === 'none' || style.visibility === 'hidden') continue;
-    const rect = child.getBoundingClientRect();
-    if (rect.left <= left + 1 && rect.top <= top + 1 && rect.right >= right - 1 && rect.bottom >= bottom - 1) return child;
-  }
-  return null;
-}
-
-/** A video's object-fit as a background-size for backgroundLayout (scale-down: the smaller of none and contain). */
-function objectFitSize(fit, box, videoWidth, videoHeight) {
-  switch (fit) {
-    case 'fill':
-      return '100% 100%';
-    case 'contain':
-      return 'contain';
-    case 'none':
-      return 'auto';
-    case 'scale-down':
-      return videoWidth <= box.width && videoHeight <= box.height ? 'auto' : 'contain';
-    default:
-      return 'cover';
-  }
-}
-
-/** `value` made whole when it is within a thousandth of a whole number (float noise of a fit). */
-function snapped(value) {
-  const whole = Math.round(value);
-  return Math.abs(value - whole) < 1e-3 ? whole : value;
 }
 
 /**

@@ -31,6 +31,8 @@
 //   (with the CORS explanation when it is on another origin), a format the browser cannot play,
 //   a video the page may not read (another origin without CORS: the canvas would be tainted).
 
+import { scratchContext } from './images.js';
+
 // How the video's frames are copied (stats().video.path).
 /** WebCodecs straight into the pool's image layout (the video lands 1:1). */
 const PATH_VIDEO_FRAME = 'videoframe';
@@ -38,16 +40,6 @@ const PATH_VIDEO_FRAME = 'videoframe';
 const PATH_VIDEO_FRAME_SCALED = 'videoframe-scaled';
 /** drawImage of the <video> itself (no WebCodecs, or it failed on this video). */
 const PATH_CANVAS = 'canvas';
-
-/** A 2D context on a canvas that is never in the document, read back often. */
-function scratchContext(width, height, where) {
-  const settings = { willReadFrequently: true };
-  const context =
-    (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
-    Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
-  if (!context) throw new Error(`${where}: could not get a 2D canvas context (${width}x${height})`);
-  return context;
-}
 
 /** VideoFrame.copyTo's options for the scaled path's read-back of the pool-sized canvas. */
 const SCALED_COPY = { format: 'RGBA', colorSpace: 'srgb' };

@@ -5,7 +5,9 @@
 //! (resizes, CSS background layers, pausing out of sight, removal without destroy, start-up),
 //! then `web/e2e/video.mjs`, video under the water (`videoUrl` and a hero's background `<video>`:
 //! frame by frame, fits, autoplay, cross-origin, errors, memory, speed; its clips made with
-//! ffmpeg, which it skips without, unless `RIPPLES_E2E=1`);
+//! ffmpeg, which it skips without, unless `RIPPLES_E2E=1`), then `web/e2e/peers.mjs`, Ripples
+//! beside jquery.ripples on the same photograph with the same clicks (both must change it near
+//! the clicks; it writes the picture of `docs/vs-jquery-ripples.png`);
 //! the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
 //! tarball (about a minute).
 //!
@@ -172,6 +174,7 @@ fn the_demo_page_works_in_headless_chromium() {
     run(&root, "node", &["web/e2e/e2e.mjs"]);
     run(&root, "node", &["web/e2e/hero.mjs"]);
     run(&root, "node", &["web/e2e/video.mjs"]);
+    run(&root, "node", &["web/e2e/peers.mjs"]);
 }
 
 /// The npm package: `web/pack.sh` builds the tarball, and `web/e2e/package.mjs` installs it

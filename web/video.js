@@ -376,8 +376,12 @@ export class VideoSource {
    * the pixels back and writes them into `target()`.
    */
   #drawScaled(source, target, where) {
+    this.#readBack(this.#paint(source, where), target, where);
+  }
+
+  /** The pool-sized canvas's pixels into `target()`, by getImageData (a new ImageData each time). */
+  #readBack(context, target, where) {
     const { width, height } = this.#layout;
-    const context = this.#paint(source, where);
     let pixels;
     try {
       pixels = context.getImageData(0, 0, width, height).data;
@@ -501,7 +505,7 @@ export class VideoSource {
     try {
       frame = new VideoFrame(context.canvas, { timestamp: 0 });
     } catch {
-      this.#drawScaled(this.#natural.canvas, this.#copy.target, 'Ripples (video)');
+      this.#readBack(context, this.#copy.target, 'Ripples (video)');
       this.#copy.changed();
       return;
     }

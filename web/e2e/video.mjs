@@ -334,6 +334,45 @@ async function fits(browser, origin) {
       JSON.stringify(result),
     );
   }
+  // A browser that makes no VideoFrame of a canvas: the scaled path reads its canvas back by
+  // getImageData instead, frame by frame, and the water goes on.
+  const fallback = await page.evaluate(async () => {
+    const Original = window.VideoFrame;
+    window.VideoFrame = class extends Original {
+      constructor(source, init) {
+        if (source instanceof HTMLCanvasElement || (globalThis.OffscreenCanvas && source instanceof OffscreenCanvas)) {
+          throw new TypeError('this test makes no VideoFrame of a canvas');
+        }
+        super(source, init);
+      }
+    };
+    document.body.innerHTML = '<div id="box" style="position:absolute;left:0;top:0;width:900px;height:500px"></div>';
+    let readBacks = 0;
+    const type = globalThis.OffscreenCanvasRenderingContext2D ?? globalThis.CanvasRenderingContext2D;
+    const original = type.prototype.getImageData;
+    type.prototype.getImageData = function (...args) {
+      readBacks++;
+      return original.apply(this, args);
+    };
+    try {
+      const r = await Ripples.attach(document.getElementById('box'), { look: 'classic', quality: 'high', videoUrl: '/clips/pattern-360p.webm' });
+      const before = { uploads: r.stats().video.uploads, readBacks, steps: r.stats().steps };
+      await r.video.play();
+      await wait(1000);
+      const video = r.stats().video;
+      const result = { path: video.path, copies: video.uploads - before.uploads, readBacks: readBacks - before.readBacks, steps: r.stats().steps - before.steps };
+      r.destroy();
+      return result;
+    } finally {
+      type.prototype.getImageData = original;
+      window.VideoFrame = Original;
+    }
+  });
+  check(
+    `fit without a VideoFrame of a canvas: ${fallback.copies} frames copied in 1 s, read back by ${fallback.readBacks} getImageData`,
+    fallback.path === 'videoframe-scaled' && fallback.copies >= 20 && fallback.readBacks >= fallback.copies && fallback.steps > 30,
+    JSON.stringify(fallback),
+  );
   check('no uncaught exception (fits)', errors.length === 0, errors.join('; '));
   await context.close();
 }

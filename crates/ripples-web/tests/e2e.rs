@@ -7,16 +7,16 @@
 //! frame by frame, fits, autoplay, cross-origin, errors, memory, speed; its clips made with
 //! ffmpeg, which it skips without, unless `RIPPLES_E2E=1`), then `web/e2e/peers.mjs`, Ripples
 //! beside jquery.ripples on the same photograph with the same clicks (both must change it near
-//! the clicks; it writes the picture of `docs/vs-jquery-ripples.png`);
+//! the clicks; the picture of `docs/vs-jquery-ripples.png` goes to `target/e2e/peers/`);
 //! the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
 //! tarball (about a minute).
 //!
-//! They need Chromium, Node with npm, the packages of `web/e2e` (`npm ci`: playwright-core and
-//! the package test's vite, webpack, react and typescript), the
-//! `wasm32-unknown-unknown` target and the wasm-bindgen CLI of Cargo.lock's version. Without
-//! one of them it prints a notice and passes, unless `RIPPLES_E2E=1` (what `.ci/run` sets):
-//! then a missing browser or Node is a failure, and the rest is installed (`npm ci`, and
-//! `web/build.sh` installs the target and the CLI).
+//! They need Chromium, Node with npm, the packages of `web/e2e` (`npm ci`: playwright-core, the
+//! package test's vite, webpack, react and typescript, and jquery with jquery.ripples for
+//! `peers.mjs`), the `wasm32-unknown-unknown` target and the wasm-bindgen CLI of Cargo.lock's
+//! version. Without one of them it prints a notice and passes, unless `RIPPLES_E2E=1` (what
+//! `.ci/run` sets): then a missing browser or Node is a failure, and the rest is installed
+//! (`npm ci`, and `web/build.sh` installs the target and the CLI).
 
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -140,6 +140,12 @@ const DEFAULTS = Object.freeze({
   /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16. */
   waveHeight: 0.04,
   /**
+   * Natural look: chromatic dispersion in units of water's own, 0..50. 0 refracts every colour
+   * alike; 1 is water's (too slight to see); 10 to 30 part refracted edges into coloured
+   * fringes, as a prism does. Above 0 the floor is read three times per pixel.
+   */
+  dispersion: 0,
+  /**
    * Natural look: URL of a picture of the sky the water reflects, or null for the built-in
    * sky (blue, paler at the horizon). The picture is the sky above the horizon all around,
    * like the top half of a panorama: its top edge is straight up (the zenith: what calm water
@@ -835,6 +841,7 @@ export class Ripples extends EventTargetBase {
     pool.setWaterColour(options.waterColour);
     pool.setClarity(options.clarity);
     pool.setWaveHeight(options.waveHeight);
+    pool.setDispersion(options.dispersion);
     pool.setStepsPerSecond(options.stepsPerSecond);
     pool.setDropRadius(Math.max(1, options.dropRadius * (size.width / size.cssWidth)));
     pool.setRain(options.rain);

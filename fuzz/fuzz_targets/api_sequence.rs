@@ -93,6 +93,7 @@ enum LookChoice {
         water_colour: [u8; 3],
         clarity: f32,
         wave_height: f32,
+        dispersion: f32,
     },
 }
 
@@ -123,6 +124,7 @@ impl LookChoice {
                 water_colour,
                 clarity,
                 wave_height,
+                dispersion,
             } => Look {
                 mode: [
                     RenderMode::Lit,
@@ -145,6 +147,7 @@ impl LookChoice {
                 water_colour,
                 clarity,
                 wave_height,
+                dispersion,
             },
         }
     }

@@ -382,7 +382,7 @@ async function main() {
       await pool.set({ obstacles: null, solver: 'wave', border: 'reflect', look: 'natural', perturbance: 1, dropRadius: 12, stepsPerSecond: 60 });
       // The natural look's options, live.
       const before = pool.stats().steps;
-      await pool.set({ depth: 90, caustics: 0.6, sunElevation: 35, sunAzimuth: -40, waterColor: 'teal', clarity: 300, waveHeight: 0.08 });
+      await pool.set({ depth: 90, caustics: 0.6, sunElevation: 35, sunAzimuth: -40, waterColor: 'teal', clarity: 300, waveHeight: 0.08, dispersion: 20 });
       log.natural = { colour: pool.options.waterColour, running: pool.stats().steps >= before };
       await pool.set({ ...window.demo.Ripples.defaults, imageUrl: null, interactive: true, quality: 'high' });
       log.wallsAfter = pool.stats().wallCells;

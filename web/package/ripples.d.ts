@@ -91,6 +91,11 @@ export interface RipplesOptions {
   /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16 (default 0.04). */
   waveHeight?: number;
   /**
+   * Natural look: chromatic dispersion in units of water's own, 0..50 (default 0: none; 1 is
+   * water's, too slight to see; 10 to 30 part refracted edges into coloured fringes).
+   */
+  dispersion?: number;
+  /**
    * Natural look: URL of a picture of the sky the water reflects (the top half of a panorama:
    * its top edge straight up, its bottom edge the horizon), or null (default) for the built-in sky.
    */
@@ -133,6 +138,7 @@ export interface RipplesResolvedOptions {
   waterColour: string;
   clarity: number;
   waveHeight: number;
+  dispersion: number;
   skyUrl: string | null;
 }
 

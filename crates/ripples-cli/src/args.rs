@@ -521,6 +521,17 @@ pub struct WaterArgs {
     )]
     pub wave_height: Option<f32>,
 
+    /// Natural look: chromatic dispersion in units of water's own, 0..=50: 1 is water's (too
+    /// slight to see), 10 to 30 part refracted edges into coloured fringes as a prism does; above
+    /// 0 the floor is read three times per pixel [default: 0, none].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.dispersion = value),
+        allow_negative_numbers = true
+    )]
+    pub dispersion: Option<f32>,
+
     // How the picture and the scene meet a pool of another shape.
     /// When the pool's shape differs from the picture's: cover (scale to fill, crop the
     /// centre), contain (show all of it, with bars of the --background colour) or stretch.

@@ -166,6 +166,11 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             RenderMode::Natural,
         ),
         ("--sky", args.sky.is_some(), RenderMode::Natural),
+        (
+            "--dispersion",
+            args.dispersion.is_some(),
+            RenderMode::Natural,
+        ),
     ];
     for (option, given, owner) in look_options {
         if given && !reachable(owner) {

@@ -615,6 +615,7 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
     );
     override_with(&mut look.clarity, args.clarity);
     override_with(&mut look.wave_height, args.wave_height);
+    override_with(&mut look.dispersion, args.dispersion);
     if let Some(rate) = args.rain {
         scene
             .rain

@@ -46,6 +46,8 @@ fn the_natural_look_renders_and_its_options_and_scene_keys_agree() {
         "50",
         "--wave-height",
         "0.1",
+        "--dispersion",
+        "20",
     ];
     let (tuned, messages) = still(path, "tuned.png", &options);
     assert!(!messages.contains("warning"), "{messages}");
@@ -53,7 +55,8 @@ fn the_natural_look_renders_and_its_options_and_scene_keys_agree() {
     std::fs::write(
         path.join("natural.toml"),
         "render = \"natural\"\n[look]\ndepth = 20\ncaustics = 1\nsun_elevation = 40\n\
-         sun_azimuth = -30\nwater_colour = [102, 153, 204]\nclarity = 50\nwave_height = 0.1\n",
+         sun_azimuth = -30\nwater_colour = [102, 153, 204]\nclarity = 50\nwave_height = 0.1\n\
+         dispersion = 20\n",
     )
     .unwrap();
     let (from_scene, _) = still(path, "scene.png", &["--scene", "natural.toml"]);
@@ -67,7 +70,7 @@ fn the_natural_look_renders_and_its_options_and_scene_keys_agree() {
 fn bad_natural_values_are_one_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["--depth", "nan"],
             "depth must be a finite number, got NaN",
@@ -78,6 +81,7 @@ fn bad_natural_values_are_one_clear_error() {
             "sun elevation must be >= 1, got 0",
         ),
         (&["--clarity", "0"], "clarity must be >= 1, got 0"),
+        (&["--dispersion", "60"], "dispersion must be <= 50, got 60"),
         (&["--water-colour", "teal"], "expected a colour as #rrggbb"),
     ];
     for (args, needle) in cases {

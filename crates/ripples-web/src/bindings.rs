@@ -181,6 +181,12 @@ impl WasmPool {
         self.inner.set_caustics(caustics).map_err(js_error)
     }
 
+    /// Natural look: chromatic dispersion in units of water's own, `0..=50` (0: none).
+    #[wasm_bindgen(js_name = setDispersion)]
+    pub fn set_dispersion(&mut self, dispersion: f64) -> Result<(), JsError> {
+        self.inner.set_dispersion(dispersion).map_err(js_error)
+    }
+
     /// Natural look: the sun's height above the horizon in degrees, `1..=90`.
     #[wasm_bindgen(js_name = setSunElevation)]
     pub fn set_sun_elevation(&mut self, degrees: f64) -> Result<(), JsError> {

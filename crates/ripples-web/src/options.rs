@@ -67,7 +67,7 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 24] = [
+pub const OPTION_NAMES: [&str; 25] = [
     "imageUrl",
     "videoUrl",
     "resolution",
@@ -91,6 +91,7 @@ pub const OPTION_NAMES: [&str; 24] = [
     "waterColour",
     "clarity",
     "waveHeight",
+    "dispersion",
     "skyUrl",
 ];
 
@@ -126,6 +127,8 @@ pub const CLARITY_RANGE: (f64, f64) = (1.0, 1_000_000.0);
 /// Range of the natural look's `waveHeight` (CSS pixels of surface height per unit of the
 /// simulation's height).
 pub const WAVE_HEIGHT_RANGE: (f64, f64) = (0.0, 16.0);
+/// Range of the natural look's `dispersion` (chromatic dispersion in units of water's own).
+pub const DISPERSION_RANGE: (f64, f64) = (0.0, 50.0);
 
 /// Checks option `name`, returning the value to use: numbers as given (whole numbers where the
 /// option counts something), strings as given, `Null` where the option falls back to a default.
@@ -175,9 +178,8 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
             quality(&text(name, &value)?)?;
             value
         }
-        "depth" | "caustics" | "sunElevation" | "sunAzimuth" | "clarity" | "waveHeight" => {
-            OptionValue::Number(natural_number(name, number(name, &value)?)?)
-        }
+        "depth" | "caustics" | "sunElevation" | "sunAzimuth" | "clarity" | "waveHeight"
+        | "dispersion" => OptionValue::Number(natural_number(name, number(name, &value)?)?),
         "waterColour" | "waterColor" => OptionValue::Text(hex(water_colour(name, &value)?)),
         _ => {
             return Err(WebError(format!(
@@ -371,7 +373,7 @@ pub fn quality(name: &str) -> Result<&'static str, WebError> {
 }
 
 /// A number option of the natural look (`depth`, `caustics`, `sunElevation`, `sunAzimuth`,
-/// `clarity`, `waveHeight`), checked against its range.
+/// `clarity`, `waveHeight`, `dispersion`), checked against its range.
 pub fn natural_number(name: &str, value: f64) -> Result<f64, WebError> {
     let (min, max) = match name {
         "depth" => DEPTH_RANGE,
@@ -380,6 +382,7 @@ pub fn natural_number(name: &str, value: f64) -> Result<f64, WebError> {
         "sunAzimuth" => SUN_AZIMUTH_RANGE,
         "clarity" => CLARITY_RANGE,
         "waveHeight" => WAVE_HEIGHT_RANGE,
+        "dispersion" => DISPERSION_RANGE,
         _ => return Err(WebError(format!("'{name}' is not a natural look number"))),
     };
     in_range(name, value, min, max)
@@ -603,6 +606,7 @@ mod tests {
             ("sunAzimuth", -360.0, 360.0),
             ("clarity", 1.0, 1_000_000.0),
             ("waveHeight", 0.0, 16.0),
+            ("dispersion", 0.0, 50.0),
         ] {
             for good in [low, high, (low + high) / 2.0] {
                 assert_eq!(

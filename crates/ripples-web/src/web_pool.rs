@@ -373,6 +373,13 @@ impl WebPool {
         Ok(())
     }
 
+    /// Natural look: chromatic dispersion in units of water's own, 0 to 50.
+    pub fn set_dispersion(&mut self, dispersion: f64) -> Result<(), WebError> {
+        self.look.dispersion = options::natural_number("dispersion", dispersion)? as f32;
+        self.stale = true;
+        Ok(())
+    }
+
     /// Natural look: the sun's height above the horizon in degrees (90 = overhead).
     pub fn set_sun_elevation(&mut self, degrees: f64) -> Result<(), WebError> {
         self.look.sun_elevation = options::natural_number("sunElevation", degrees)? as f32;

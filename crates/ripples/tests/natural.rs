@@ -210,10 +210,15 @@ fn steeper_slopes_reflect_more_sky_as_schlick_says() {
 /// The column where a dark vertical line on a white floor shows up in the middle row (the
 /// centroid of the darkness).
 fn line_position(frame: &[[u8; 4]]) -> f64 {
+    line_position_in(frame, 1)
+}
+
+/// [`line_position`] in colour channel `channel`.
+fn line_position_in(frame: &[[u8; 4]], channel: usize) -> f64 {
     let row = &frame[(HEIGHT / 2) * WIDTH..(HEIGHT / 2 + 1) * WIDTH];
     let (mut weight, mut sum) = (0.0, 0.0);
     for (x, pixel) in row.iter().enumerate().skip(4).take(WIDTH - 8) {
-        let darkness = (255.0 - f64::from(pixel[1])).max(0.0);
+        let darkness = (255.0 - f64::from(pixel[channel])).max(0.0);
         let darkness = if darkness > 20.0 { darkness } else { 0.0 };
         weight += darkness;
         sum += darkness * x as f64;
@@ -259,6 +264,74 @@ fn refraction_follows_snells_law_through_the_depth() {
         offsets.push(measured);
     }
     assert!(offsets.windows(2).all(|pair| pair[1] > pair[0] * 1.9));
+}
+
+/// A floor with a dark vertical line `line_at`, three pixels wide, on white.
+fn line_floor(line_at: usize) -> Vec<[u8; 4]> {
+    (0..WIDTH * HEIGHT)
+        .map(|i| {
+            if (i % WIDTH).abs_diff(line_at) <= 1 {
+                [0, 0, 0, 255]
+            } else {
+                [255, 255, 255, 255]
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn dispersion_refracts_each_colour_by_its_own_index() {
+    let line_at = 48;
+    let floor = line_floor(line_at);
+    let clear = Look {
+        water_colour: [255, 255, 255],
+        caustics: 0.0,
+        depth: 32.0,
+        ..Look::natural()
+    };
+    let slope = 0.25_f64;
+    let heights = ramp(slope as f32, &clear);
+    // Without dispersion every channel sees the line in the same place (the sky's colour
+    // moves the centroids by a few hundred-thousandths of a pixel).
+    let plain = render(&heights, &clear, &floor);
+    let positions = [0, 1, 2].map(|channel| line_position_in(&plain, channel));
+    println!("dispersion 0: the line at {positions:?} in red, green and blue");
+    assert!(
+        positions.iter().all(|&p| (p - positions[1]).abs() < 0.01),
+        "{positions:?}"
+    );
+    // Water's indices at 656 and 486 nm, and the look's own (589 nm).
+    let real = [1.3311_f64, 1.333, 1.3371];
+    let incidence = slope.atan();
+    for dispersion in [10.0_f32, 30.0, 50.0] {
+        let look = Look {
+            dispersion,
+            ..clear
+        };
+        let frame = render(&heights, &look, &floor);
+        let mut measured = [0.0; 3];
+        for channel in 0..3 {
+            let index = 1.333 + f64::from(dispersion) * (real[channel] - 1.333);
+            let refracted = (incidence.sin() / index).asin();
+            let theory = f64::from(look.depth) * (incidence - refracted).tan();
+            measured[channel] = line_at as f64 - line_position_in(&frame, channel);
+            println!(
+                "dispersion {dispersion}, channel {channel} (n = {index:.4}): offset {:.3} px, \
+                 Snell's law {theory:.3} px",
+                measured[channel]
+            );
+            assert!(
+                (measured[channel] - theory).abs() < 0.15,
+                "dispersion {dispersion}, channel {channel}: {} vs {theory}",
+                measured[channel]
+            );
+        }
+        // Blue bends most, red least: the line parts into a red and a blue fringe.
+        assert!(
+            measured[0] < measured[1] && measured[1] < measured[2],
+            "{measured:?}"
+        );
+    }
 }
 
 #[test]

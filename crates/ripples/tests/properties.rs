@@ -99,7 +99,7 @@ fn look() -> impl Strategy<Value = Look> + Clone {
         Just(RenderMode::Natural)
     ];
     let any_look =
-        (mode, vec(float(), 14), any::<[u8; 3]>()).prop_map(|(mode, p, water_colour)| Look {
+        (mode, vec(float(), 15), any::<[u8; 3]>()).prop_map(|(mode, p, water_colour)| Look {
             mode,
             refraction: p[0],
             slope: p[1],
@@ -116,6 +116,7 @@ fn look() -> impl Strategy<Value = Look> + Clone {
             water_colour,
             clarity: p[12],
             wave_height: p[13],
+            dispersion: p[14],
         });
     prop_oneof![
         Just(Look::classic()),
@@ -156,6 +157,7 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
             any::<[u8; 3]>(),
             1.0f32..=1_000_000.0,
             0.0f32..=16.0,
+            0.0f32..=50.0,
         ),
     )
         .prop_map(
@@ -163,7 +165,16 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
                 mode,
                 (refraction, slope, shading, specular, shininess, light_angle),
                 (spring_refraction, spring_transparency),
-                (depth, caustics, sun_elevation, sun_azimuth, water_colour, clarity, wave_height),
+                (
+                    depth,
+                    caustics,
+                    sun_elevation,
+                    sun_azimuth,
+                    water_colour,
+                    clarity,
+                    wave_height,
+                    dispersion,
+                ),
             )| Look {
                 mode,
                 refraction,
@@ -181,6 +192,7 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
                 water_colour,
                 clarity,
                 wave_height,
+                dispersion,
             },
         )
 }

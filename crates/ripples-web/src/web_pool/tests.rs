@@ -577,7 +577,7 @@ fn every_natural_parameter_changes_the_frame() {
     let mut water = rippling(96.0, 64.0, "wave");
     let mut last = water.frame_pixels().to_vec();
     type Change = fn(&mut WebPool) -> Result<(), WebError>;
-    let changes: [(&str, Change); 8] = [
+    let changes: [(&str, Change); 9] = [
         ("depth", |w| w.set_depth(120.0)),
         ("caustics", |w| w.set_caustics(2.0)),
         ("sunElevation", |w| w.set_sun_elevation(20.0)),
@@ -587,6 +587,7 @@ fn every_natural_parameter_changes_the_frame() {
         ("waterColour", |w| w.set_water_colour("#305080")),
         ("clarity", |w| w.set_clarity(50.0)),
         ("waveHeight", |w| w.set_wave_height(0.2)),
+        ("dispersion", |w| w.set_dispersion(30.0)),
         ("pixel ratio", |w| w.set_pixels_per_css_pixel(0.5)),
     ];
     for (name, change) in changes {

@@ -84,8 +84,15 @@ mod simd128;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 
-/// The refractive index of water.
+/// The refractive index of water (for yellow-green light, 589 nm).
 pub const WATER_INDEX: f32 = 1.333;
+
+/// Water's refractive index for red light (656 nm, at 20 °C): with `dispersion` 1 the red channel
+/// refracts by it (see [`NaturalLook::channel_spread`]).
+pub const WATER_INDEX_RED: f32 = 1.3311;
+
+/// Water's refractive index for blue light (486 nm, at 20 °C).
+pub const WATER_INDEX_BLUE: f32 = 1.3371;
 
 /// Reflectance of water head on (Schlick's `F0` for an index of 1.333).
 pub const FRESNEL_HEAD_ON: f32 = 0.02;
@@ -193,6 +200,13 @@ pub struct NaturalLook {
     pub transmittance: [f32; 3],
     /// The sun's glint at its brightest, per colour byte, before Fresnel.
     pub glint: [f32; 3],
+    /// Chromatic dispersion: per colour byte, the factor on the floor's displacement with which
+    /// that channel is sampled (1 for green; below 1 for red, above for blue, with
+    /// dispersion). It is the ratio of the channel's displacement through flat water's
+    /// refraction to green's, `(1 - 1/n_c) / (1 - 1/n_green)`, exact for gentle slopes.
+    pub channel_spread: [f32; 3],
+    /// Whether a channel's `channel_spread` is not 1: then the floor is sampled three times.
+    pub dispersive: bool,
 }
 
 /// Where the natural look's colours go in a pixel: RGBA bytes, or `0xAARRGGBB` words read as
@@ -233,6 +247,10 @@ pub struct NaturalParameters {
     pub clarity: f32,
     /// Pixels of surface height per unit of the field's height.
     pub wave_height: f32,
+    /// Chromatic dispersion in units of water's own (0 = none: every colour refracts by
+    /// [`WATER_INDEX`]; 1 = water's, red by [`WATER_INDEX_RED`] and blue by
+    /// [`WATER_INDEX_BLUE`]; larger spreads the indices that many times as far).
+    pub dispersion: f32,
 }
 
 impl NaturalLook {
@@ -263,6 +281,15 @@ impl NaturalLook {
             .water_colour
             .map(|byte| (f64::from(byte) / 255.0).powf(path / clarity) as f32);
         let glint = SUN_COLOUR.map(|channel| channel * GLINT_STRENGTH * 255.0);
+        // Chromatic dispersion: each channel's index spread from green's by `dispersion` times
+        // water's own, and its displacement through flat water relative to green's.
+        let index = f64::from(WATER_INDEX);
+        let dispersion = f64::from(parameters.dispersion);
+        let spread_of = |real: f32| {
+            let channel = index + dispersion * (f64::from(real) - index);
+            ((1.0 - 1.0 / channel) / (1.0 - 1.0 / index)) as f32
+        };
+        let channel_spread = [spread_of(WATER_INDEX_RED), 1.0, spread_of(WATER_INDEX_BLUE)];
         let wave_height = f64::from(parameters.wave_height);
         // The smoothing filter's weights sum to 256; a central difference spans two cells.
         let curvature_scale = wave_height / (scale * scale) / 256.0;
@@ -281,6 +308,8 @@ impl NaturalLook {
             sun: sun.map(|c| c as f32),
             transmittance: order.arrange(transmittance),
             glint: order.arrange(glint),
+            channel_spread: order.arrange(channel_spread),
+            dispersive: channel_spread != [1.0; 3],
         }
     }
 }
@@ -381,6 +410,10 @@ pub enum SurfaceRows<'a> {
 /// samples:
 ///   floor_rgba = bilinear(src, floor)                 ([`bilinear_row`])
 ///   sky_rgb    = nearest(sky, sky_at)                 ([`nearest_row`])
+/// dispersion (only when `look.dispersive`), for the colour bytes c = 0 and 2:
+///   spread   = channel_spread[c]
+///   floor_c  = (x + (floor.x - x) * spread, y + (floor.y - y) * spread)
+///   floor_rgba[c] = bilinear(src, floor_c)[c]
 /// blend, per colour channel c:
 ///   value    = transmitted * (floor_rgba[c] * transmittance[c])
 ///              + (fresnel * sky_rgb[c] + sheen * glint[c])
@@ -790,6 +823,14 @@ mod plain {
         sky: [[u8; 4]; CHUNK],
     }
 
+    /// With dispersion, the floor positions of colour bytes 0 and 2 of a chunk and their
+    /// samples (made only for a dispersive look, so that the others do not clear them per row).
+    struct Spread {
+        xs: [[f32; CHUNK]; 2],
+        ys: [[f32; CHUNK]; 2],
+        samples: [[[u8; 4]; CHUNK]; 2],
+    }
+
     #[inline(always)]
     pub(super) fn render_row(row: RowJob<'_>, dst_row: &mut [[u8; 4]], sample: Samplers) {
         let width = dst_row.len();
@@ -811,6 +852,16 @@ mod plain {
             floor: [[0; 4]; CHUNK],
             sky: [[0; 4]; CHUNK],
         };
+        // Cleared only when it is used: 6 KiB per row is a memset worth avoiding.
+        let mut spread = if row.look.dispersive {
+            Some(Spread {
+                xs: [[0.0; CHUNK]; 2],
+                ys: [[0.0; CHUNK]; 2],
+                samples: [[[0; 4]; CHUNK]; 2],
+            })
+        } else {
+            None
+        };
         let y = row.y as f32;
         match row.surface {
             SurfaceRows::Smoothed { up, mid, down } => {
@@ -822,7 +873,9 @@ mod plain {
                     let rows = [up, mid, down].map(|r| &r[start..start + count + 2]);
                     optics_smoothed(row.look, rows, start as f32, y, &mut chunk, count);
                     let out = &mut dst_row[start..start + count];
-                    finish_chunk(row, &mut chunk, count, sample, out);
+                    let columns = (start as f32, 1.0);
+                    let spread = spread.as_mut();
+                    finish_chunk(row, &mut chunk, spread, count, columns, sample, out);
                     start += count;
                 }
             }
@@ -854,7 +907,9 @@ mod plain {
                         let step = scale as f32;
                         optics_grid(row.look, window, weight, column, step, y, &mut chunk, count);
                         let out = &mut phased[phase * block..phase * block + count];
-                        finish_chunk(row, &mut chunk, count, sample, out);
+                        let columns = (column, step);
+                        let spread = spread.as_mut();
+                        finish_chunk(row, &mut chunk, spread, count, columns, sample, out);
                     }
                     let mut interleaved = [[0u8; 4]; CHUNK];
                     match scale {
@@ -892,12 +947,16 @@ mod plain {
     }
 
     /// Samples the floor and the sky of a chunk whose optics are done, and blends them into
-    /// `out`.
+    /// `out`. The chunk's pixel `i` is at column `columns.0 + columns.1 * i`; `spread` is there
+    /// for a dispersive look.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn finish_chunk(
         row: RowJob<'_>,
         chunk: &mut Chunk,
+        spread: Option<&mut Spread>,
         count: usize,
+        columns: (f32, f32),
         sample: Samplers,
         out: &mut [[u8; 4]],
     ) {
@@ -909,6 +968,9 @@ mod plain {
             &chunk.floor_y[..count],
             &mut chunk.floor[..count],
         );
+        if let Some(spread) = spread {
+            disperse(row, chunk, spread, count, columns, sample);
+        }
         (sample.nearest)(
             row.sky,
             SKY_SIDE,
@@ -917,6 +979,43 @@ mod plain {
             &mut chunk.sky[..count],
         );
         blend(row.look, chunk, count, out);
+    }
+
+    /// Chromatic dispersion: colour bytes 0 and 2 of the chunk's floor samples taken again
+    /// where their own index refracts the view (see [`super::natural_render_row`]).
+    #[inline(always)]
+    fn disperse(
+        row: RowJob<'_>,
+        chunk: &mut Chunk,
+        spread: &mut Spread,
+        count: usize,
+        columns: (f32, f32),
+        sample: Samplers,
+    ) {
+        let (first, step) = columns;
+        let y = row.y as f32;
+        let offsets = &OFFSETS[..count];
+        let (floor_x, floor_y) = (&chunk.floor_x[..count], &chunk.floor_y[..count]);
+        for (k, channel) in [0, 2].into_iter().enumerate() {
+            let factor = row.look.channel_spread[channel];
+            let (xs, ys) = (&mut spread.xs[k][..count], &mut spread.ys[k][..count]);
+            for i in 0..count {
+                let column = first + step * offsets[i];
+                xs[i] = column + (floor_x[i] - column) * factor;
+                ys[i] = y + (floor_y[i] - y) * factor;
+            }
+            let samples = &mut spread.samples[k][..count];
+            (sample.bilinear)(row.src, row.width, row.height, xs, ys, samples);
+        }
+        let [first_channel, last_channel] = &spread.samples;
+        let floor = &mut chunk.floor[..count];
+        let (first_channel, last_channel) = (&first_channel[..count], &last_channel[..count]);
+        for i in 0..count {
+            let word = (u32::from_le_bytes(floor[i]) & 0xff00_ff00)
+                | (u32::from_le_bytes(first_channel[i]) & 0x0000_00ff)
+                | (u32::from_le_bytes(last_channel[i]) & 0x00ff_0000);
+            floor[i] = word.to_le_bytes();
+        }
     }
 
     /// The optics of `count` pixels from three smoothed rows (`rows[k][i + 1]` is column

@@ -64,6 +64,12 @@ fn random_look(random: &mut SplitMix64, trial: usize) -> NaturalLook {
         } else {
             random.unit() as f32 * 0.5
         },
+        // Dispersion in two trials of three (the third samples the floor once).
+        dispersion: match trial % 3 {
+            0 => 0.0,
+            _ if edge => 50.0,
+            _ => random.unit() as f32 * 30.0,
+        },
     };
     let scale = 1 + random.below(4);
     let order = if random.below(2) == 0 {

@@ -446,19 +446,12 @@ export class VideoSource {
     }
     // What the copy's end needs, in fields (no closure per frame).
     const copy = this.#copy;
-    copy.frame = frame;
     copy.generation = this.#generation;
     copy.target = target;
     copy.changed = changed;
     copy.failed = failed;
-    let copied;
-    try {
-      copied = frame.copyTo(this.#staging, this.#copyOptions);
-    } catch (error) {
-      copied = Promise.reject(error);
-    }
+    this.#startCopy(frame, this.#staging, this.#copyOptions, this.#copied);
     this.#count(performance.now() - started);
-    copied.then(this.#copied, this.#copyFailed);
   }
 
   // The copy under way: its VideoFrame (null: none), the layout it was made for, where it goes.
@@ -469,10 +462,8 @@ export class VideoSource {
    * frame of the scaled path goes on to be scaled and read back (#rescaled then ends it).
    */
   #copied = () => {
+    if (!this.#endCopy()) return;
     const copy = this.#copy;
-    copy.frame.close();
-    copy.frame = null;
-    if (this.#released || copy.generation !== this.#generation) return;
     const start = performance.now();
     try {
       if (this.#path === PATH_VIDEO_FRAME) {
@@ -486,6 +477,32 @@ export class VideoSource {
     }
     this.#spend(performance.now() - start);
   };
+
+  /**
+   * Starts WebCodecs' copy of `frame` into `buffer` as the copy under way; `done` runs when it
+   * is there, #copyFailed if it fails.
+   */
+  #startCopy(frame, buffer, options, done) {
+    this.#copy.frame = frame;
+    let copied;
+    try {
+      copied = frame.copyTo(buffer, options);
+    } catch (error) {
+      copied = Promise.reject(error);
+    }
+    copied.then(done, this.#copyFailed);
+  }
+
+  /**
+   * Ends the copy under way (its frame is closed); whether what it copied still belongs in the
+   * pool's image (the layout is the same and the video still followed).
+   */
+  #endCopy() {
+    const copy = this.#copy;
+    copy.frame.close();
+    copy.frame = null;
+    return !this.#released && copy.generation === this.#generation;
+  }
 
   /**
    * The scaled path's second half: the frame copied at its own size (#staging) goes on a
@@ -510,22 +527,13 @@ export class VideoSource {
       return;
     }
     this.#scaled ??= new Uint8Array(width * height * 4);
-    this.#copy.frame = frame;
-    let copied;
-    try {
-      copied = frame.copyTo(this.#scaled, SCALED_COPY);
-    } catch (error) {
-      copied = Promise.reject(error);
-    }
-    copied.then(this.#rescaled, this.#copyFailed);
+    this.#startCopy(frame, this.#scaled, SCALED_COPY, this.#rescaled);
   }
 
   /** The scaled frame is read back: into the pool's image, unless the layout changed. */
   #rescaled = () => {
+    if (!this.#endCopy()) return;
     const copy = this.#copy;
-    copy.frame.close();
-    copy.frame = null;
-    if (this.#released || copy.generation !== this.#generation) return;
     const start = performance.now();
     copy.target().set(this.#scaled);
     copy.changed();

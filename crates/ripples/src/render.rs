@@ -188,7 +188,7 @@ impl Default for Look {
             caustics: 0.1,
             sun_elevation: 60.0,
             sun_azimuth: 120.0,
-            water_colour: [190, 230, 225],
+            water_colour: [255, 255, 255],
             clarity: 600.0,
             wave_height: 0.03,
             dispersion: 0.0,

@@ -121,9 +121,16 @@ impl TryFrom<String> for RenderMode {
 )]
 pub struct Look {
     /// The look. The fields up to `light_angle` only affect [`RenderMode::Lit`], the
-    /// `spring_` ones [`RenderMode::Spring`], and those from `depth` on [`RenderMode::Natural`].
+    /// `spring_` ones [`RenderMode::Spring`], and those from `depth` on [`RenderMode::Natural`];
+    /// `presence` affects all three.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub mode: RenderMode,
+    /// How much the water shows, `0..=8`: one knob for everything the waves do to the picture.
+    /// It scales the natural look's `wave_height` (and so its refraction, caustics, sky
+    /// reflection and glints together), and the lit and spring looks' refraction and slope;
+    /// 0 is the picture unmoved, 1 the default, 2 twice the waves. The classic look, the seeds'
+    /// exact contract, ignores it.
+    pub presence: f32,
     /// Pixels of displacement per unit of height difference (classic: exactly 1, unscaled).
     pub refraction: f32,
     /// Slope of the surface per unit of height difference, for lighting.
@@ -156,7 +163,9 @@ pub struct Look {
     pub sun_azimuth: f32,
     /// Natural look: the colour (RGB bytes) white light takes after `clarity` pixels of water;
     /// light is absorbed per channel by Beer-Lambert's law over its path (down to the floor
-    /// along the refracted sunlight, and back up).
+    /// along the refracted sunlight, and back up). The default, white, absorbs nothing, so calm
+    /// water is the picture itself; a colour tints calm water too (the built-in pool tiles
+    /// look like a pool with `[190, 230, 225]`, a pale green-blue).
     pub water_colour: [u8; 3],
     /// Natural look: pixels of water after which white light has `water_colour`,
     /// `1..=1000000`; larger is clearer water.
@@ -176,6 +185,7 @@ impl Default for Look {
     fn default() -> Self {
         Self {
             mode: RenderMode::Natural,
+            presence: 1.0,
             refraction: 0.35,
             slope: 1.0 / 48.0,
             shading: 0.25,
@@ -185,12 +195,12 @@ impl Default for Look {
             spring_refraction: -0.35,
             spring_transparency: 0.0005,
             depth: 48.0,
-            caustics: 0.1,
+            caustics: 0.3,
             sun_elevation: 60.0,
             sun_azimuth: 120.0,
             water_colour: [255, 255, 255],
             clarity: 600.0,
-            wave_height: 0.03,
+            wave_height: 0.1,
             dispersion: 0.0,
         }
     }
@@ -223,7 +233,8 @@ impl Look {
 
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let checks: [(&str, f32, f32, f32); 15] = [
+        let checks: [(&str, f32, f32, f32); 16] = [
+            ("presence", self.presence, 0.0, 8.0),
             ("refraction", self.refraction, -64.0, 64.0),
             ("slope", self.slope, 0.0, 16.0),
             ("shading", self.shading, 0.0, 4.0),
@@ -261,8 +272,8 @@ impl Look {
     /// Writes this look into `lit`, reusing its table (no allocation).
     pub(crate) fn update_lit_look(&self, lit: &mut LitLook) {
         let angle = self.light_angle.to_radians();
-        lit.refraction = self.refraction;
-        lit.slope = self.slope;
+        lit.refraction = self.refraction * self.presence;
+        lit.slope = self.slope * self.presence;
         // Image rows grow downwards, so "up" is -y.
         lit.light = [angle.cos(), -angle.sin()];
         lit.set_light(self.shading, self.specular, self.shininess);
@@ -277,7 +288,7 @@ impl Look {
             sun_azimuth: self.sun_azimuth,
             water_colour: self.water_colour,
             clarity: self.clarity,
-            wave_height: self.wave_height,
+            wave_height: self.wave_height * self.presence,
             dispersion: self.dispersion,
         }
     }
@@ -889,7 +900,7 @@ impl FrameJob<'_> {
                 velocity_row,
                 src,
                 dst_row,
-                self.look.spring_refraction,
+                self.look.spring_refraction * self.look.presence,
                 self.look.spring_transparency,
             ),
         }

@@ -4,7 +4,7 @@
 //! around it. This module owns what they need between rows, allocated once per size so a frame
 //! allocates nothing: per strip, the smoothed grid rows (each smoothed once per strip, kept in a
 //! ring of four because a row needs the rows on both sides) and, at a simulation scale above 1,
-//! the slopes and caustic gain of the two grid rows an image row lies between (each computed
+//! the slopes and caustic focus of the two grid rows an image row lies between (each computed
 //! once, the lower one becoming the upper one at the next grid row, then blended per image row);
 //! and, for the whole renderer, the sky table the reflections read.
 //!

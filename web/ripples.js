@@ -131,7 +131,7 @@ const DEFAULTS = Object.freeze({
   /** Natural look: CSS pixels of water over the picture (deeper bends the view more), 0..1024. */
   depth: 48,
   /** Natural look: strength of the caustics (sunlight focused by the waves), 0..4. */
-  caustics: 0.3,
+  caustics: 0.15,
   /** Natural look: the sun's height above the horizon in degrees, 1..90 (90: overhead). */
   sunElevation: 60,
   /** Natural look: the sun's direction in degrees, counter-clockwise from the right (90: from the top). */
@@ -146,7 +146,7 @@ const DEFAULTS = Object.freeze({
   /** Natural look: CSS pixels of water after which white light has the waterColour, 1..1e6. */
   clarity: 600,
   /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16. */
-  waveHeight: 0.1,
+  waveHeight: 0.12,
   /**
    * Natural look: chromatic dispersion in units of water's own, 0..50. 0 refracts every colour
    * alike; 1 is water's (too slight to see); 10 to 30 part refracted edges into coloured

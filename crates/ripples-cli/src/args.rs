@@ -472,7 +472,7 @@ pub struct WaterArgs {
     pub depth: Option<f32>,
 
     /// Natural look: strength of the caustics, the bright and dark patterns of sunlight
-    /// focused by the waves on the floor, 0..=4 [default: 0.3].
+    /// focused by the waves on the floor, 0..=4 [default: 0.15].
     #[arg(
         long,
         value_name = "K",
@@ -525,7 +525,7 @@ pub struct WaterArgs {
     pub sky: Option<PathBuf>,
 
     /// Natural look: pixels of surface height per unit of the simulation's height, 0..=16;
-    /// taller waves bend and focus the light more [default: 0.1].
+    /// taller waves bend and focus the light more [default: 0.12].
     #[arg(
         long,
         value_name = "K",
@@ -1101,7 +1101,7 @@ mod tests {
         let drop = parse_drop("10,20").unwrap();
         assert_eq!(
             (drop.x, drop.y, drop.radius, drop.strength, drop.frame),
-            (10, 20, 6, 128, 0)
+            (10, 20, 20, 128, 0)
         );
         let drop = parse_drop("10,20,3,50@7").unwrap();
         assert_eq!((drop.radius, drop.strength, drop.frame), (3, 50, 7));

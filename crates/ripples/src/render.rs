@@ -195,12 +195,12 @@ impl Default for Look {
             spring_refraction: -0.35,
             spring_transparency: 0.0005,
             depth: 48.0,
-            caustics: 0.3,
+            caustics: 0.15,
             sun_elevation: 60.0,
             sun_azimuth: 120.0,
             water_colour: [255, 255, 255],
             clarity: 600.0,
-            wave_height: 0.1,
+            wave_height: 0.12,
             dispersion: 0.0,
         }
     }

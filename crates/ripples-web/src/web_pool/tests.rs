@@ -658,7 +658,10 @@ fn a_sky_picture_is_what_steep_waves_reflect_until_the_built_in_sky_is_back() {
     // ...and by Fresnel's law the ring's steep slopes reflect the red sky beyond what calm
     // water does.
     let reddened = ring.iter().filter(|&&s| s >= 2).count();
-    println!("{reddened} of {} ring pixels redder by 2 levels or more", ring.len());
+    println!(
+        "{reddened} of {} ring pixels redder by 2 levels or more",
+        ring.len()
+    );
     assert!(reddened > 0 && ring.iter().all(|&s| s >= 0), "{ring:?}");
     water.use_default_sky();
     water.advance(0).unwrap();

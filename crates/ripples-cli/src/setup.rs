@@ -383,6 +383,8 @@ impl WaterPlan {
             None => SourceImage::pool_tiles(width, height)?,
         };
         let mut scene = self.scene.clone();
+        // The camera is set below, fitted to the pool, with errors naming its option or key.
+        (scene.horizon, scene.focal) = (None, None);
         let mut notes = self.place_events(&mut scene, to)?;
         for warning in scene.clip_to_pool(width, height) {
             eprintln!("warning: {warning}");

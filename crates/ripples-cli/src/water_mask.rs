@@ -27,19 +27,22 @@ pub fn water_from_picture(picture: &SourceImage, input: &InputFile) -> Result<Ve
     let greys = grey.iter().filter(|&&l| l > GREY.0 && l < GREY.1).count();
     let share = greys as f64 / grey.len().max(1) as f64;
     let path = input.path.display();
+    let key = if input.role.starts_with("the scene's") {
+        "water_mask ="
+    } else {
+        "--water-mask"
+    };
     if share > MAX_GREY_SHARE {
         return Err(anyhow!(
-            "{} '{path}' is not a mask: {:.0}% of its pixels are grey (a mask is white for \
+            "{key} '{path}': not a mask: {:.0}% of its pixels are grey (a mask is white for \
              water, black for land, grey only along the shore)",
-            input.role,
             share * 100.0
         ));
     }
     let water: Vec<bool> = grey.iter().map(|&l| l >= 128).collect();
     if !water.contains(&true) {
         return Err(anyhow!(
-            "{} '{path}' holds no water: white marks water, and it is all dark",
-            input.role
+            "{key} '{path}': holds no water: white marks water, and it is all dark"
         ));
     }
     Ok(water)

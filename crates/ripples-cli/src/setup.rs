@@ -157,6 +157,8 @@ pub struct WaterPlan {
     water_mask: Option<(SourceImage, InputFile)>,
     /// Where the horizon and the focal length come from (for messages).
     camera_sources: [String; 2],
+    /// The picture's own size, which the horizon and focal length are given in.
+    picture_size: Option<(u32, u32)>,
     /// The spring maps' pictures (loaded only for the spring solver).
     stiffness_map: Option<SourceImage>,
     viscosity_map: Option<SourceImage>,
@@ -293,6 +295,7 @@ impl WaterPlan {
             (true, None, picture) => picture.as_ref().map(|p| (p.width, p.height)),
         };
         let mut notes = Vec::new();
+        let picture_size = picture.as_ref().map(|p| (p.width, p.height));
         let image = match (picture, size) {
             (Some(picture), Some(size)) => {
                 let (fitted, note) = fit_to_size(picture, size, fit, background)?;
@@ -352,6 +355,7 @@ impl WaterPlan {
             obstacles,
             water_mask,
             camera_sources,
+            picture_size,
             float_images,
             stiffness_map,
             viscosity_map,
@@ -421,10 +425,7 @@ impl WaterPlan {
             None => None,
         };
         let perspective = self.scene.perspective().map(|perspective| {
-            let from = self
-                .image
-                .as_ref()
-                .map_or(to, |image| (image.width, image.height));
+            let from = self.picture_size.unwrap_or(to);
             crate::water_mask::fit_perspective(perspective, &Placement::new(self.fit, from, to))
         });
         if mask.is_some() || perspective.is_some() {

@@ -62,7 +62,7 @@ fn difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
 fn write_lake(dir: &Path) -> image::RgbaImage {
     let (width, height) = (128u32, 96u32);
     let scene = |x: u32, y: u32| -> [u8; 3] {
-        let tree = (x / 9) % 3 == 0 && y > 28;
+        let tree = (x / 9).is_multiple_of(3) && y > 28;
         if tree {
             [30, 50, 35]
         } else {

@@ -194,7 +194,7 @@ impl Camera {
 
     /// The point of the water plane seen at picture pixel `(x, y)`: `[x, z]` in plane units
     /// (`z` forward from the camera's foot); `None` at or above the horizon.
-    pub(crate) fn to_plane(&self, x: f64, y: f64) -> Option<[f64; 2]> {
+    pub(crate) fn plane_point_at(&self, x: f64, y: f64) -> Option<[f64; 2]> {
         let down = self.down(y);
         (down > 0.0).then(|| {
             let scale = self.height / down;
@@ -217,7 +217,7 @@ impl Camera {
     }
 
     /// The picture pixel where plane point `[x, z]` is seen.
-    pub(crate) fn to_picture(&self, point: [f64; 2]) -> Option<[f64; 2]> {
+    pub(crate) fn picture_point_of(&self, point: [f64; 2]) -> Option<[f64; 2]> {
         self.project([point[0], self.height, point[1]])
     }
 
@@ -305,7 +305,7 @@ impl PlaneGrid {
         for &(y, first, last) in rows_with_water.iter().filter(|r| r.0 >= first_row) {
             for edge_y in [y as f64, y as f64 + 1.0] {
                 for edge_x in [first as f64, last as f64 + 1.0] {
-                    if let Some([px, pz]) = camera.to_plane(edge_x, edge_y) {
+                    if let Some([px, pz]) = camera.plane_point_at(edge_x, edge_y) {
                         x_min = x_min.min(px);
                         x_max = x_max.max(px);
                         z_min = z_min.min(pz);
@@ -345,14 +345,14 @@ impl PlaneGrid {
     /// above the horizon.
     pub(crate) fn cell_of_pixel(&self, x: f64, y: f64) -> Option<[f64; 2]> {
         self.camera
-            .to_plane(x, y)
+            .plane_point_at(x, y)
             .map(|point| self.cell_of_plane(point))
     }
 
     /// The picture point where the centre of cell `(cx, cz)` is seen.
     pub(crate) fn pixel_of_cell(&self, cell_x: usize, cell_z: usize) -> Option<[f64; 2]> {
         let point = self.plane_of_cell([cell_x as f64 + 0.5, cell_z as f64 + 0.5]);
-        self.camera.to_picture(point)
+        self.camera.picture_point_of(point)
     }
 
     /// The plane's horizontal extent covered by the grid, in plane units: `[width, depth]`.
@@ -374,12 +374,12 @@ mod tests {
         let camera = Camera::new(&perspective, 640, 480, 479.5);
         assert!((camera.pixels_per_unit(479.5) - 1.0).abs() < 1e-12);
         for (x, y) in [(10.0, 479.0), (320.0, 200.0), (600.0, 101.0)] {
-            let plane = camera.to_plane(x, y).unwrap();
-            let back = camera.to_picture(plane).unwrap();
+            let plane = camera.plane_point_at(x, y).unwrap();
+            let back = camera.picture_point_of(plane).unwrap();
             assert!((back[0] - x).abs() < 1e-6 && (back[1] - y).abs() < 1e-6);
         }
-        assert!(camera.to_plane(300.0, 100.0).is_none());
-        assert!(camera.to_plane(300.0, 50.0).is_none());
+        assert!(camera.plane_point_at(300.0, 100.0).is_none());
+        assert!(camera.plane_point_at(300.0, 50.0).is_none());
         // The depression of the horizon is zero, of the centre row the pitch.
         assert!(camera.depression(100.0).abs() < 1e-12);
         let far = camera.row_where_unit_is(0.25);

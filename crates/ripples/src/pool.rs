@@ -69,6 +69,8 @@ pub struct Pool {
     water: Option<WaterRegion>,
     photo: PhotoRenderer,
     photo_look: PhotoLook,
+    /// The cells of a swipe's stretches over water (kept between swipes).
+    swipe_cells: Vec<[i32; 2]>,
 }
 
 impl Pool {
@@ -104,6 +106,7 @@ impl Pool {
             water: None,
             photo: PhotoRenderer::default(),
             photo_look: PhotoLook::default(),
+            swipe_cells: Vec::new(),
         })
     }
 
@@ -278,17 +281,7 @@ impl Pool {
     /// The grid cell an image pixel falls in: `pixel / sim_scale`, or in perspective the cell of
     /// the plane it shows (`None` at or above the horizon).
     fn cell_of(&self, x: i32, y: i32) -> Option<[i32; 2]> {
-        match self
-            .water
-            .as_ref()
-            .and_then(|water| water.plane().map(|_| water))
-        {
-            Some(water) => water.cell_of_pixel(f64::from(x), f64::from(y)),
-            None => {
-                let scale = self.sim_scale as i32;
-                Some([x.div_euclid(scale), y.div_euclid(scale)])
-            }
-        }
+        cell_of_pixel(self.water.as_ref(), self.sim_scale, x, y)
     }
 
     /// Switches to a calm solver of another kind (walls, boundary and generators stay).
@@ -661,10 +654,10 @@ impl Pool {
             let Some(value) = generator.value_at(self.steps) else {
                 continue;
             };
-            let cells: Vec<[i32; 2]> = generator
+            let (water, scale) = (self.water.as_ref(), self.sim_scale);
+            let cells = generator
                 .points()
-                .filter_map(|[x, y]| self.cell_of(x, y))
-                .collect();
+                .filter_map(|[x, y]| cell_of_pixel(water, scale, x, y));
             let solver = &mut self.solver;
             let reach = Reach::stones(solver.width() as usize, solver.height() as usize, 0);
             stamp_polyline(cells, reach, |x, y| solver.set_height(x, y, value));
@@ -781,7 +774,9 @@ impl Pool {
         if let Some(water) = &self.water {
             // Only the stretches over water: a swipe across the shore presses nothing on land,
             // and one over the horizon is cut where the water ends.
-            let mut run: Vec<[i32; 2]> = Vec::with_capacity(points.len());
+            // The pool's own buffer, so a drag over water allocates only once.
+            let mut run = std::mem::take(&mut self.swipe_cells);
+            run.clear();
             for &[x, y] in points {
                 match self.cell_of(x, y).filter(|_| water.is_live_water(x, y)) {
                     Some(cell) => run.push(cell),
@@ -793,8 +788,9 @@ impl Pool {
                 }
             }
             if !run.is_empty() {
-                self.solver.swipe_path(run, radius, strength);
+                self.solver.swipe_path(run.drain(..), radius, strength);
             }
+            self.swipe_cells = run;
             return;
         }
         let scale = self.sim_scale as i32;
@@ -977,6 +973,18 @@ impl Pool {
     /// A radius in pixels (at least 1) as a radius in cells, rounded, at least 1.
     fn grid_radius(&self, radius: u32) -> u32 {
         (radius.saturating_add(self.sim_scale / 2) / self.sim_scale).max(1)
+    }
+}
+
+/// The grid cell image pixel `(x, y)` falls in: `pixel / sim_scale`, or in perspective the cell
+/// of the plane it shows (`None` at or above the horizon).
+fn cell_of_pixel(water: Option<&WaterRegion>, sim_scale: u32, x: i32, y: i32) -> Option<[i32; 2]> {
+    match water.filter(|water| water.plane().is_some()) {
+        Some(water) => water.cell_of_pixel(f64::from(x), f64::from(y)),
+        None => {
+            let scale = sim_scale as i32;
+            Some([x.div_euclid(scale), y.div_euclid(scale)])
+        }
     }
 }
 

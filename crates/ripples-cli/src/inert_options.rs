@@ -194,6 +194,13 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             solver.name()
         ));
     }
+    if args.render.is_some() && scene.horizon.is_some() {
+        warnings.push(
+            "--render has no effect with a horizon: water in perspective is drawn with the \
+             photo look"
+                .to_string(),
+        );
+    }
     if args.glints.is_some() && scene.horizon.is_none() {
         warnings.push(
             "--glints has no effect: it tunes the photo look, which draws water in perspective \

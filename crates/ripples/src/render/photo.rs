@@ -240,80 +240,34 @@ impl PhotoRenderer {
     }
 
     /// Fills `sums_x` and `sums_z` with the surface's slopes (height per plane unit, times
-    /// `wave_height`) summed down each grid column: the slopes row by row in strips over
-    /// threads, then one running sum down the rows.
+    /// `wave_height`) summed down each grid column.
     fn sum_slopes(&mut self, heights: Heights<'_>, wave_height: f32) {
         let [width, height] = self.grid;
         let gain = wave_height / (2.0 * self.scale);
+        let at = |i: usize| match heights {
+            Heights::I16(h) => f32::from(h[i]),
+            Heights::F32(h) => h[i],
+        };
         let (sums_x, sums_z) = (&mut self.sums_x, &mut self.sums_z);
         sums_x[..width].fill(0.0);
         sums_z[..width].fill(0.0);
-        // Row k + 1 of the sums first holds grid row k's own slopes.
-        let strip_rows = parallel::strip_rows(width, height).max(1);
-        let mut states = vec![(); height.div_ceil(strip_rows)];
-        parallel::for_each_strip_pair_with(
-            &mut sums_x[width..],
-            width,
-            &mut sums_z[width..],
-            width,
-            strip_rows,
-            &mut states,
-            |first_row, strip_x, strip_z, ()| match heights {
-                Heights::I16(h) => slope_rows(
-                    h,
-                    f32::from,
-                    [width, height],
-                    gain,
-                    first_row,
-                    strip_x,
-                    strip_z,
-                ),
-                Heights::F32(h) => {
-                    slope_rows(h, |v| v, [width, height], gain, first_row, strip_x, strip_z)
-                }
-            },
-        );
-        for k in 1..=height {
-            let (above, row) = sums_x.split_at_mut(k * width);
-            for (sum, before) in row[..width].iter_mut().zip(&above[(k - 1) * width..]) {
-                *sum += *before;
+        for k in 0..height {
+            let (above, below) = (k * width, (k + 1) * width);
+            for i in 0..width {
+                let inside = i > 0 && i + 1 < width && k > 0 && k + 1 < height;
+                let (slope_x, slope_z) = if inside {
+                    let c = k * width + i;
+                    // Row k - 1 is farther: z grows towards it.
+                    (
+                        (at(c + 1) - at(c - 1)) * gain,
+                        (at(c - width) - at(c + width)) * gain,
+                    )
+                } else {
+                    (0.0, 0.0)
+                };
+                sums_x[below + i] = sums_x[above + i] + slope_x;
+                sums_z[below + i] = sums_z[above + i] + slope_z;
             }
-            let (above, row) = sums_z.split_at_mut(k * width);
-            for (sum, before) in row[..width].iter_mut().zip(&above[(k - 1) * width..]) {
-                *sum += *before;
-            }
-        }
-    }
-}
-
-/// The slopes of grid rows `first_row..` (as many as `out_x` holds), central differences of
-/// `heights` times `gain`, zero on the grid's border.
-fn slope_rows<T: Copy>(
-    heights: &[T],
-    value: impl Fn(T) -> f32,
-    [width, height]: [usize; 2],
-    gain: f32,
-    first_row: usize,
-    out_x: &mut [f32],
-    out_z: &mut [f32],
-) {
-    for (offset, (row_x, row_z)) in out_x
-        .chunks_exact_mut(width)
-        .zip(out_z.chunks_exact_mut(width))
-        .enumerate()
-    {
-        let k = first_row + offset;
-        row_x.fill(0.0);
-        row_z.fill(0.0);
-        if k == 0 || k + 1 >= height || width < 3 {
-            continue;
-        }
-        let at = |i: usize| value(heights[i]);
-        for i in 1..width - 1 {
-            let c = k * width + i;
-            // Row k - 1 is farther: z grows towards it.
-            row_x[i] = (at(c + 1) - at(c - 1)) * gain;
-            row_z[i] = (at(c - width) - at(c + width)) * gain;
         }
     }
 }

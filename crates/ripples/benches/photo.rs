@@ -16,7 +16,7 @@ fn photo_frames(c: &mut Criterion) {
     let src = ripples::pool_tiles(width, height).unwrap();
     let mut dst = vec![0u8; src.len()];
     let mask: Vec<bool> = (0..width * height).map(|i| i / width >= 240).collect();
-    let mut rained = |perspective| {
+    let rained = |perspective| {
         let mut pool = Pool::new(width, height).unwrap();
         pool.set_water(Some(&mask), perspective).unwrap();
         let mut rain = ripples::Rain::new(5).with_rate(40.0).unwrap();

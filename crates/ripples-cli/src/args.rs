@@ -275,6 +275,43 @@ pub struct WaterArgs {
     #[arg(long, value_name = "FILE")]
     pub obstacles: Option<PathBuf>,
 
+    /// The water of a photograph: an image where white pixels (luminance 50% and up) are
+    /// water and black ones land, fitted to the pool like the picture (--fit). The land is
+    /// drawn untouched in every frame; waves reflect at the shore; stones, rain and the pointer
+    /// fall only on water.
+    #[arg(long, value_name = "FILE")]
+    pub water_mask: Option<PathBuf>,
+
+    /// The picture row of the water's horizon (may be negative: above the picture). The water
+    /// is then seen in perspective: waves are simulated on the water plane (radii in pixels at
+    /// the nearest water row) and drawn with the photo look, a reflection moved by the waves.
+    #[arg(
+        long,
+        value_name = "ROW",
+        value_parser = parse_horizon,
+        allow_negative_numbers = true
+    )]
+    pub horizon: Option<f32>,
+
+    /// With --horizon: the camera's focal length in pixels [default: a 60-degree horizontal
+    /// field of view, width / (2 tan 30°)].
+    #[arg(
+        long,
+        value_name = "PIXELS",
+        value_parser = parse_focal,
+        allow_negative_numbers = true
+    )]
+    pub focal: Option<f32>,
+
+    /// Photo look (with --horizon): strength of the sun's glints, 0..=4 [default: 1].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = parse_glints,
+        allow_negative_numbers = true
+    )]
+    pub glints: Option<f32>,
+
     #[arg(
         long = "source",
         value_name = "KEY=VALUE,...",
@@ -750,6 +787,38 @@ fn parse_float(text: &str) -> Result<f32, String> {
     text.trim()
         .parse()
         .map_err(|_| format!("expected a number, got '{}'", text.trim()))
+}
+
+fn parse_horizon(text: &str) -> Result<f32, String> {
+    let horizon = parse_float(text)?;
+    if horizon.is_finite() {
+        Ok(horizon)
+    } else {
+        Err(format!("expected a picture row, got '{}'", text.trim()))
+    }
+}
+
+fn parse_focal(text: &str) -> Result<f32, String> {
+    let focal = parse_float(text)?;
+    if focal.is_finite() && focal > 0.0 {
+        Ok(focal)
+    } else {
+        Err(format!(
+            "focal length must be a positive number of pixels, got '{}'",
+            text.trim()
+        ))
+    }
+}
+
+fn parse_glints(text: &str) -> Result<f32, String> {
+    let glints = parse_float(text)?;
+    ripples::PhotoLook {
+        glints,
+        ..ripples::PhotoLook::default()
+    }
+    .validate()
+    .map(|()| glints)
+    .map_err(|error| error.to_string())
 }
 
 fn parse_gravity(text: &str) -> Result<f32, String> {

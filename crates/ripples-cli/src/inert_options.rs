@@ -201,6 +201,20 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             solver.name()
         ));
     }
+    if args.render.is_some() && scene.horizon.is_some() {
+        warnings.push(
+            "--render has no effect with a horizon: water in perspective is drawn with the \
+             photo look"
+                .to_string(),
+        );
+    }
+    if args.glints.is_some() && scene.horizon.is_none() {
+        warnings.push(
+            "--glints has no effect: it tunes the photo look, which draws water in perspective \
+             (--horizon)"
+                .to_string(),
+        );
+    }
     if args.sky.is_none() && scene.sky.is_some() && !reachable(RenderMode::Natural) {
         warnings.push(format!(
             "the scene's sky has no effect: the natural look reflects it, and the look is {} \

@@ -24,6 +24,7 @@ pub mod setup;
 pub mod source_image;
 pub mod still;
 pub mod video_input;
+pub mod water_mask;
 
 /// An error in how the command was invoked (exit code 2), as opposed to a failure while doing
 /// the work (exit code 1).

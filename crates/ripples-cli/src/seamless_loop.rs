@@ -85,6 +85,18 @@ impl SeamlessLoop {
     }
 
     fn render_blend(&mut self, image: &[u8], frame: &mut [u8]) -> Result<()> {
+        if self.runner.pool().has_water_region() {
+            // The pool draws its water region (the land untouched, the photo look in
+            // perspective) for any field of its grid.
+            let pool = self.runner.pool_mut();
+            let view = self.blend.view(
+                pool.solver().width() as usize,
+                pool.solver().height() as usize,
+            );
+            return pool
+                .render_field(view, &self.look, image, frame)
+                .map_err(|error| anyhow!("rendering a cross-faded frame: {error}"));
+        }
         let pool = self.runner.pool();
         let solver = pool.solver();
         let view = self

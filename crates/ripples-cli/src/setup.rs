@@ -58,6 +58,7 @@ struct PicturePaths {
     image: Option<InputFile>,
     image_from_stdin: bool,
     obstacles: Option<InputFile>,
+    water_mask: Option<InputFile>,
     stiffness_map: Option<InputFile>,
     viscosity_map: Option<InputFile>,
     sky: Option<InputFile>,
@@ -89,6 +90,7 @@ impl PicturePaths {
             image: pick(&args.image, |s| &s.image, "input image"),
             image_from_stdin,
             obstacles: pick(&args.obstacles, |s| &s.obstacles, "obstacles image"),
+            water_mask: pick(&args.water_mask, |s| &s.water_mask, "water mask"),
             stiffness_map: pick(&args.stiffness_map, |s| &s.stiffness_map, "stiffness map"),
             viscosity_map: pick(&args.viscosity_map, |s| &s.viscosity_map, "viscosity map"),
             sky: pick(&args.sky, |s| &s.sky, "sky image"),
@@ -125,6 +127,7 @@ pub fn input_files(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Vec<Inpu
         scene,
         image,
         paths.obstacles,
+        paths.water_mask,
         paths.stiffness_map,
         paths.viscosity_map,
         paths.sky,
@@ -150,6 +153,12 @@ pub struct WaterPlan {
     pub image: Option<SourceImage>,
     /// The walls' picture: dark pixels are walls.
     obstacles: Option<SourceImage>,
+    /// The water mask's picture and what it is (for messages): white pixels are water.
+    water_mask: Option<(SourceImage, InputFile)>,
+    /// Where the horizon and the focal length come from (for messages).
+    camera_sources: [String; 2],
+    /// The picture's own size, which the horizon and focal length are given in.
+    picture_size: Option<(u32, u32)>,
     /// The spring maps' pictures (loaded only for the spring solver).
     stiffness_map: Option<SourceImage>,
     viscosity_map: Option<SourceImage>,
@@ -286,6 +295,7 @@ impl WaterPlan {
             (true, None, picture) => picture.as_ref().map(|p| (p.width, p.height)),
         };
         let mut notes = Vec::new();
+        let picture_size = picture.as_ref().map(|p| (p.width, p.height));
         let image = match (picture, size) {
             (Some(picture), Some(size)) => {
                 let (fitted, note) = fit_to_size(picture, size, fit, background)?;
@@ -295,6 +305,18 @@ impl WaterPlan {
             (picture, _) => picture,
         };
         let obstacles = load_optional(paths.obstacles.as_ref())?;
+        let water_mask = match &paths.water_mask {
+            Some(input) => Some((SourceImage::load(&input.path)?, input.clone())),
+            None => None,
+        };
+        let camera_source = |option: Option<f32>, key: &str, value: Option<f32>| match option {
+            Some(value) => format!("--{key} {value}"),
+            None => format!("{scene_name}: {key} = {}", value.unwrap_or_default()),
+        };
+        let camera_sources = [
+            camera_source(args.horizon, "horizon", scene.horizon),
+            camera_source(args.focal, "focal", scene.focal),
+        ];
         // The window can switch to the spring solver with a key, and then needs its maps.
         let (stiffness_map, viscosity_map) =
             if scene.solver == ripples::SolverKind::Spring || frontend == Frontend::Window {
@@ -331,6 +353,9 @@ impl WaterPlan {
             size,
             image,
             obstacles,
+            water_mask,
+            camera_sources,
+            picture_size,
             float_images,
             stiffness_map,
             viscosity_map,
@@ -362,7 +387,9 @@ impl WaterPlan {
             None => SourceImage::pool_tiles(width, height)?,
         };
         let mut scene = self.scene.clone();
-        let notes = self.place_events(&mut scene, to)?;
+        // The camera is set below, fitted to the pool, with errors naming its option or key.
+        (scene.horizon, scene.focal) = (None, None);
+        let mut notes = self.place_events(&mut scene, to)?;
         for warning in scene.clip_to_pool(width, height) {
             eprintln!("warning: {warning}");
         }
@@ -390,6 +417,29 @@ impl WaterPlan {
             let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
             pool.set_obstacle_mask(&walls)?;
         }
+        let mask = match &self.water_mask {
+            Some((picture, input)) => Some(crate::water_mask::water_from_picture(
+                &self.fit_picture(picture, to, Fill::Edge)?,
+                input,
+            )?),
+            None => None,
+        };
+        let perspective = self.scene.perspective().map(|perspective| {
+            let from = self.picture_size.unwrap_or(to);
+            crate::water_mask::fit_perspective(perspective, &Placement::new(self.fit, from, to))
+        });
+        if mask.is_some() || perspective.is_some() {
+            runner
+                .set_water(mask.as_deref(), perspective)
+                .map_err(|error| crate::water_mask::name_camera(error, &self.camera_sources))?;
+            notes.extend(crate::water_mask::reach_note(runner.pool()));
+            if let Some(picture) = &self.obstacles {
+                let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
+                let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
+                runner.pool_mut().set_obstacle_mask(&walls)?;
+            }
+        }
+        let pool = runner.pool_mut();
         let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
         let grid_map = |picture: &Option<SourceImage>, [low, high]: [f32; 2]| -> Result<_> {
             picture
@@ -592,6 +642,13 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
     override_with(&mut scene.damping, args.damping);
     override_with(&mut scene.gravity, args.gravity);
     override_with(&mut scene.boundary, args.boundary);
+    if args.horizon.is_some() {
+        scene.horizon = args.horizon;
+    }
+    if args.focal.is_some() {
+        scene.focal = args.focal;
+    }
+    override_with(&mut scene.photo.glints, args.glints);
     override_with(&mut scene.stiffness, args.stiffness);
     override_with(&mut scene.viscosity, args.viscosity);
     override_with(&mut scene.spread, args.spread);

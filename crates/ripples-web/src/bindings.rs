@@ -247,6 +247,14 @@ impl WasmPool {
         self.inner.set_obstacles(rgba).map_err(js_error)
     }
 
+    /// The water of a photograph: an RGBA mask the size of the pool whose opaque light pixels
+    /// are water (empty: the whole picture), and with a horizon row (NaN: none) the water in
+    /// perspective, with a focal length in pixels (NaN: a 60-degree field of view).
+    #[wasm_bindgen(js_name = setWater)]
+    pub fn set_water(&mut self, rgba: &[u8], horizon: f64, focal: f64) -> Result<(), JsError> {
+        self.inner.set_water(rgba, horizon, focal).map_err(js_error)
+    }
+
     /// Removes every wall.
     #[wasm_bindgen(js_name = clearObstacles)]
     pub fn clear_obstacles(&mut self) {

@@ -79,13 +79,16 @@ pub struct WebPool {
 pub const FINGER_SPEED: f64 = 24.0;
 
 /// A fingertip following a pointer: the page's handle, the pool's body, where the body is and
-/// where the pointer is (pool pixels).
+/// where the pointer is (pool pixels). In perspective, where bodies do not go yet, there is no
+/// body: the finger swipes its radius and strength along its way instead.
 #[derive(Debug, Clone, Copy)]
 struct Finger {
     handle: u32,
-    body: BodyId,
+    body: Option<BodyId>,
     at: (f32, f32),
     target: (f32, f32),
+    radius: u32,
+    strength: i16,
 }
 
 /// Checks a pool size in pixels against the page limits, naming the size and the limit.
@@ -500,6 +503,62 @@ impl WebPool {
         Ok(())
     }
 
+    /// The water of a photograph: `rgba`, an RGBA mask of `width * height` pixels whose opaque
+    /// light pixels (alpha and luminance both past half) are water, or an empty slice for the
+    /// whole picture; and with a `horizon` that is not NaN (the picture row of the water's
+    /// horizon), the water in perspective, seen with a focal length of `focal` pixels (NaN for
+    /// a 60-degree field of view), drawn with the photo look ([`Pool::set_water`]). Outside the
+    /// mask the picture is untouched; stones, rain and fingers fall only on water; in
+    /// perspective a finger swipes instead of pressing as a body. The water is calmed and the
+    /// fingers lifted (also when the water is refused). A mask of the wrong size, with no
+    /// water, a horizon below all of it or a focal length out of range is an error naming it,
+    /// and the water stays as it was.
+    pub fn set_water(&mut self, rgba: &[u8], horizon: f64, focal: f64) -> Result<(), WebError> {
+        let mask: Option<Vec<bool>> = if rgba.is_empty() {
+            None
+        } else {
+            if rgba.len() != self.frame.len() {
+                return Err(WebError(format!(
+                    "water mask has {} bytes, expected {} for {}x{} RGBA",
+                    rgba.len(),
+                    self.frame.len(),
+                    self.width(),
+                    self.height()
+                )));
+            }
+            Some(
+                rgba.chunks_exact(4)
+                    .map(|p| {
+                        let luminance =
+                            299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
+                        p[3] >= 128 && luminance >= 128 * 1000
+                    })
+                    .collect(),
+            )
+        };
+        let perspective = if horizon.is_nan() {
+            None
+        } else {
+            let perspective = ripples::Perspective::new(horizon as f32);
+            Some(if focal.is_nan() {
+                perspective
+            } else {
+                perspective.with_focal(focal as f32)
+            })
+        };
+        let fingers = std::mem::take(&mut self.fingers);
+        for finger in &fingers {
+            if let Some(body) = finger.body {
+                self.pool.remove_body(body);
+            }
+        }
+        self.pool.set_water(mask.as_deref(), perspective)?;
+        self.update_wave_speed()?;
+        self.update_gravity()?;
+        self.stale = true;
+        Ok(())
+    }
+
     /// Removes every wall.
     pub fn clear_obstacles(&mut self) {
         self.pool.obstacles_mut().clear();
@@ -570,9 +629,15 @@ impl WebPool {
     ) -> Result<u32, WebError> {
         let (x, y) = (self.near_pool("x", x)?, self.near_pool("y", y)?);
         let (radius, strength) = (options::stone_radius(radius)?, options::strength(strength)?);
-        let body = self
-            .pool
-            .add_body(Body::fingertip(x, y, radius, strength)?)?;
+        let body = if self.pool.in_perspective() {
+            self.pool.swipe(&[[x as i32, y as i32]], radius, strength)?;
+            None
+        } else {
+            Some(
+                self.pool
+                    .add_body(Body::fingertip(x, y, radius, strength)?)?,
+            )
+        };
         let handle = self.next_finger;
         self.next_finger = self.next_finger.wrapping_add(1);
         self.fingers.push(Finger {
@@ -580,6 +645,8 @@ impl WebPool {
             body,
             at: (x, y),
             target: (x, y),
+            radius,
+            strength,
         });
         Ok(handle)
     }
@@ -614,14 +681,26 @@ impl WebPool {
             if distance == 0.0 {
                 continue;
             }
+            let from = finger.at;
             finger.at = if distance <= reach {
                 finger.target
             } else {
                 let part = reach / distance;
                 (finger.at.0 + dx * part, finger.at.1 + dy * part)
             };
-            self.pool
-                .set_body_position(finger.body, finger.at.0, finger.at.1)?;
+            match finger.body {
+                Some(body) => self
+                    .pool
+                    .set_body_position(body, finger.at.0, finger.at.1)?,
+                None => {
+                    let point = |(x, y): (f32, f32)| [x as i32, y as i32];
+                    self.pool.swipe(
+                        &[point(from), point(finger.at)],
+                        finger.radius,
+                        finger.strength,
+                    )?;
+                }
+            }
         }
         Ok(())
     }
@@ -631,7 +710,9 @@ impl WebPool {
     pub fn lift_finger(&mut self, finger: u32) {
         if let Some(index) = self.fingers.iter().position(|f| f.handle == finger) {
             let finger = self.fingers.swap_remove(index);
-            self.pool.remove_body(finger.body);
+            if let Some(body) = finger.body {
+                self.pool.remove_body(body);
+            }
         }
     }
 
@@ -686,7 +767,8 @@ impl WebPool {
     /// `100vh` hero as the URL bar comes and goes) does not keep growing the wasm memory. The
     /// image is then calm grey until the page sets it again ([`set_image`](Self::set_image) or
     /// [`use_default_image`](Self::use_default_image)); so are the walls
-    /// ([`set_obstacles`](Self::set_obstacles)) and the sky ([`set_sky`](Self::set_sky)), and
+    /// ([`set_obstacles`](Self::set_obstacles)), the water region
+    /// ([`set_water`](Self::set_water)) and the sky ([`set_sky`](Self::set_sky)), and
     /// fingertips are lifted. A size beyond the limits is an error and the pool stays as it was.
     pub fn resize(
         &mut self,
@@ -768,10 +850,11 @@ impl WebPool {
 
     /// Runs `steps` solver steps with rain and renders the result (also when `steps` is 0).
     pub fn advance(&mut self, steps: u32) -> Result<(), WebError> {
-        let (width, height) = (self.width(), self.height());
+        // Over the water plane in perspective, so rain falls evenly on it.
+        let (width, height) = self.pool.rain_area();
         for step in 0..steps {
             for stone in self.rain.stones(width, height) {
-                self.pool.drop(stone)?;
+                self.pool.drop_rain(stone)?;
             }
             self.move_fingers()?;
             if step + 1 < steps {

@@ -84,6 +84,7 @@ mod kernels;
 pub mod limits;
 mod numbered;
 mod parallel;
+pub mod perspective;
 mod pool;
 mod render;
 mod resample;
@@ -93,6 +94,7 @@ mod sources;
 mod spring;
 mod texture;
 mod wall_look;
+mod water_region;
 mod wave;
 
 pub use body::{BODY_PRESSURE, Body, BodyId};
@@ -105,7 +107,9 @@ pub use float::{
     MAX_FLOAT_SPEED, MIN_FLOAT_DENSITY, MIN_FLOAT_THICKNESS,
 };
 pub use kernels::{Backend, backend, set_backend};
+pub use perspective::Perspective;
 pub use pool::Pool;
+pub use render::photo::PhotoLook;
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SkyImage};
 pub use resample::{resample_field, resample_field_by};
 pub use scene::{

@@ -12,10 +12,13 @@ use crate::error::Error;
 use crate::float::{DEFAULT_FLOAT_GRAVITY, Float, FloatId, Floats, WaterView};
 use crate::kernels::natural::PixelOrder;
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
+use crate::perspective::Perspective;
+use crate::render::photo::{PhotoLook, PhotoRenderer};
 use crate::render::{FieldView, Heights, Look, Renderer, SkyImage};
 use crate::solver::{Solver, SolverKind};
 use crate::sources::{Generator, Reach, Stone, stamp_polyline};
 use crate::wall_look::WallLook;
+use crate::water_region::WaterRegion;
 
 /// Water over an image of `width x height` pixels.
 ///
@@ -61,6 +64,13 @@ pub struct Pool {
     steps: u64,
     renderer: Renderer,
     wall_look: WallLook,
+    /// Where the picture holds water, and the plane in perspective (`None`: all of it, from
+    /// above).
+    water: Option<WaterRegion>,
+    photo: PhotoRenderer,
+    photo_look: PhotoLook,
+    /// The cells of a swipe's stretches over water (kept between swipes).
+    swipe_cells: Vec<[i32; 2]>,
 }
 
 impl Pool {
@@ -93,7 +103,185 @@ impl Pool {
             steps: 0,
             renderer: Renderer::new(width as usize, grid_width as usize),
             wall_look: WallLook::default(),
+            water: None,
+            photo: PhotoRenderer::default(),
+            photo_look: PhotoLook::default(),
+            swipe_cells: Vec::new(),
         })
+    }
+
+    /// Limits the water to part of the picture and, with a [`Perspective`], lays it on the
+    /// water plane a photograph shows.
+    ///
+    /// `mask` holds one flag per picture pixel (`width * height`, `true` = water; `None`: the
+    /// whole picture). Outside it the picture is drawn untouched in every frame, bit for bit;
+    /// waves reflect at its edge as at a shore; stones, swipes and rain fall only on water.
+    /// Without a perspective the water is seen from above, as before, with the look the render
+    /// asks for.
+    ///
+    /// With a perspective the waves are simulated on the plane, in plane units (one unit is one
+    /// picture pixel wide at the nearest water row, so radii and speeds keep their sizes there
+    /// and shrink with distance), on a grid of `sim_scale` units per cell reaching towards the
+    /// horizon until a unit is a quarter of a pixel wide (see [`crate::perspective`]); stones
+    /// and swipes are still placed in picture pixels, where they land on the plane. The pool
+    /// then renders with the [photo look](PhotoLook) (see [`set_photo_look`](Self::set_photo_look)).
+    ///
+    /// The water is calmed and the solver made anew at the grid's size, of the same kind with
+    /// default parameters; walls are cleared. Bodies and floats do not follow a perspective yet:
+    /// a pool that holds any refuses one, and one in perspective refuses them. A mask of the
+    /// wrong length, a mask with no water, a horizon below all the water or a focal length out
+    /// of range is an [`Error`] naming it, and the pool is left as it was.
+    ///
+    /// ```
+    /// use ripples::{Look, Perspective, Pool};
+    ///
+    /// let (width, height) = (96, 64);
+    /// let photo = ripples::pool_tiles(width, height)?;
+    /// // The lower half is a lake; its horizon lies at row 20.
+    /// let mask: Vec<bool> = (0..width * height).map(|i| i / width >= 32).collect();
+    /// let mut pool = Pool::new(width, height)?;
+    /// pool.set_water(Some(&mask), Some(Perspective::new(20.0)))?;
+    /// pool.drop_stone(48, 50, 4, 200)?;
+    /// let mut frame = vec![0u8; photo.len()];
+    /// for _ in 0..10 {
+    ///     pool.step();
+    ///     pool.render(&Look::default(), &photo, &mut frame)?;
+    /// }
+    /// let land = (width * 32 * 4) as usize;
+    /// assert_eq!(frame[..land], photo[..land]);
+    /// assert_ne!(frame, photo);
+    /// # Ok::<(), ripples::Error>(())
+    /// ```
+    pub fn set_water(
+        &mut self,
+        mask: Option<&[bool]>,
+        perspective: Option<Perspective>,
+    ) -> Result<(), Error> {
+        if let Some(mask) = mask {
+            let expected = self.width as usize * self.height as usize;
+            self.check_len("water mask", mask.len(), expected, 1)?;
+        }
+        if perspective.is_some() && (!self.bodies.is_empty() || !self.floats.is_empty()) {
+            return Err(Error::Invalid(
+                "bodies and floats do not follow a perspective yet: take them out first".into(),
+            ));
+        }
+        let region = WaterRegion::new(
+            self.width,
+            self.height,
+            self.sim_scale,
+            mask,
+            perspective.as_ref(),
+        )?;
+        let (grid_width, grid_height) = region.grid_size();
+        self.solver = Solver::new(self.solver.kind(), grid_width as u32, grid_height as u32)?;
+        self.obstacles = Obstacles::new(grid_width, grid_height)?;
+        self.set_boundary(self.boundary);
+        self.photo = PhotoRenderer::new(&region, self.width as usize, self.height as usize);
+        if region.plane().is_none() {
+            self.renderer = Renderer::new(self.width as usize, grid_width);
+        }
+        self.water = Some(region);
+        Ok(())
+    }
+
+    /// Whether [`set_water`](Self::set_water) limited the water or laid it in perspective.
+    pub fn has_water_region(&self) -> bool {
+        self.water.is_some()
+    }
+
+    /// Whether the pool's water lies on a plane in perspective ([`set_water`](Self::set_water)).
+    pub fn in_perspective(&self) -> bool {
+        self.water
+            .as_ref()
+            .is_some_and(|water| water.plane().is_some())
+    }
+
+    /// Whether picture pixel `(x, y)` is water that moves: inside the mask, and in perspective
+    /// within the grid's reach. Everywhere in a pool without [`set_water`](Self::set_water).
+    pub fn is_water(&self, x: i32, y: i32) -> bool {
+        match &self.water {
+            Some(water) => water.is_live_water(x, y),
+            None => x >= 0 && y >= 0 && x < self.width as i32 && y < self.height as i32,
+        }
+    }
+
+    /// The grid's reach in perspective: `[first_row, unit]`, the first picture row the waves
+    /// reach and how wide a plane unit is there, in pixels; `[plane width, plane depth]`, the
+    /// plane it covers in plane units; `None` without a perspective.
+    pub fn plane_reach(&self) -> Option<([f64; 2], [f64; 2])> {
+        let plane = self.water.as_ref()?.plane()?;
+        Some(([plane.first_row as f64, plane.far_unit], plane.extent()))
+    }
+
+    /// Sets how the photo look draws the water in perspective, once [`PhotoLook::validate`]
+    /// accepts it.
+    pub fn set_photo_look(&mut self, look: PhotoLook) -> Result<(), Error> {
+        look.validate()?;
+        self.photo_look = look;
+        Ok(())
+    }
+
+    /// The photo look in use.
+    pub fn photo_look(&self) -> &PhotoLook {
+        &self.photo_look
+    }
+
+    /// The size of the area [`Rain`](crate::Rain) falls on: the picture, or in perspective the
+    /// plane the grid covers, in plane units; drop its stones with
+    /// [`drop_rain`](Self::drop_rain), so rain falls evenly over the water, not the picture.
+    pub fn rain_area(&self) -> (u32, u32) {
+        match self.water.as_ref().and_then(WaterRegion::plane) {
+            Some(plane) => {
+                let [width, depth] = plane.extent();
+                (width as u32, depth as u32)
+            }
+            None => (self.width, self.height),
+        }
+    }
+
+    /// Drops a raindrop given in [`rain_area`](Self::rain_area) coordinates, checked as
+    /// [`drop_stone`](Self::drop_stone) checks; one that falls on land makes no ripple.
+    pub fn drop_rain(&mut self, stone: Stone) -> Result<(), Error> {
+        let (radius, strength) = check_stone(stone.radius, stone.strength)?;
+        self.press_rain(stone.x, stone.y, radius, strength);
+        Ok(())
+    }
+
+    /// [`drop_rain`](Self::drop_rain) with a radius and strength already checked.
+    pub(crate) fn press_rain(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
+        if !self.in_perspective() {
+            self.press_stone(x, y, radius, strength);
+            return;
+        }
+        let scale = self.sim_scale as i32;
+        let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
+        if self.walls().is_wall(i64::from(cell_x), i64::from(cell_y)) {
+            return;
+        }
+        let radius = self.grid_radius(radius);
+        self.solver.drop_stone(cell_x, cell_y, radius, strength);
+    }
+
+    /// The cells the solver keeps dry: the walls, and the land outside the water.
+    fn walls(&self) -> &Obstacles {
+        match &self.water {
+            Some(water) => water.current_walls(),
+            None => &self.obstacles,
+        }
+    }
+
+    /// Brings the land-and-walls union up to date with the walls.
+    fn refresh_walls(&mut self) {
+        if let Some(water) = &mut self.water {
+            water.walls(&self.obstacles);
+        }
+    }
+
+    /// The grid cell an image pixel falls in: `pixel / sim_scale`, or in perspective the cell of
+    /// the plane it shows (`None` at or above the horizon).
+    fn cell_of(&self, x: i32, y: i32) -> Option<[i32; 2]> {
+        cell_of_pixel(self.water.as_ref(), self.sim_scale, x, y)
     }
 
     /// Switches to a calm solver of another kind (walls, boundary and generators stay).
@@ -133,8 +321,9 @@ impl Pool {
     /// `radius` in `1..=4096` pixels.
     pub fn paint_wall(&mut self, x: i32, y: i32, radius: u32, wall: bool) -> Result<(), Error> {
         let radius = check_radius(i64::from(radius))?;
-        let scale = self.sim_scale as i32;
-        let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
+        let Some([cell_x, cell_y]) = self.cell_of(x, y) else {
+            return Ok(());
+        };
         let radius = self.grid_radius(radius);
         self.obstacles
             .set_disk(i64::from(cell_x), i64::from(cell_y), radius, wall);
@@ -150,6 +339,20 @@ impl Pool {
         let scale = self.sim_scale as usize;
         let (width, height) = (self.width as usize, self.height as usize);
         self.obstacles.clear();
+        if let Some(plane) = self.water.as_ref().and_then(WaterRegion::plane) {
+            for cell_y in 0..grid_height {
+                for cell_x in 0..grid_width {
+                    let Some([x, y]) = plane.pixel_of_cell(cell_x, cell_y) else {
+                        continue;
+                    };
+                    let inside = x >= 0.0 && y >= 0.0 && x < width as f64 && y < height as f64;
+                    if inside && mask[y as usize * width + x as usize] {
+                        self.obstacles.set(cell_x as i64, cell_y as i64, true);
+                    }
+                }
+            }
+            return Ok(());
+        }
         for cell_y in 0..grid_height {
             let y = (cell_y * scale + scale / 2).min(height - 1);
             for cell_x in 0..grid_width {
@@ -181,6 +384,7 @@ impl Pool {
     /// last point (then the pool forgets it).
     pub fn add_body(&mut self, body: Body) -> Result<BodyId, Error> {
         body.validate()?;
+        self.refuse_in_perspective("bodies")?;
         Ok(self.bodies.add(body))
     }
 
@@ -228,6 +432,7 @@ impl Pool {
     /// [`remove_float`](Self::remove_float); at the pool's edge it stops.
     pub fn add_float(&mut self, mut float: Float) -> Result<FloatId, Error> {
         float.validate()?;
+        self.refuse_in_perspective("floats")?;
         float.settle(&self.water_view(), self.sim_scale);
         let (width, height) = (self.solver.width(), self.solver.height());
         Ok(self.floats.add(float, width as usize, height as usize))
@@ -290,21 +495,36 @@ impl Pool {
             .map_or(DEFAULT_FLOAT_GRAVITY, |solver| solver.gravity())
     }
 
+    /// An error for `what` (bodies, floats) in perspective, which they do not follow yet.
+    fn refuse_in_perspective(&self, what: &str) -> Result<(), Error> {
+        if self.in_perspective() {
+            return Err(Error::Invalid(format!(
+                "{what} do not follow a perspective yet: a pool with a horizon takes none"
+            )));
+        }
+        Ok(())
+    }
+
     /// The water as floats see it.
     fn water_view(&self) -> WaterView<'_> {
         WaterView {
             heights: self.solver.heights(),
             width: self.solver.width() as usize,
             height: self.solver.height() as usize,
-            obstacles: &self.obstacles,
+            obstacles: self.walls(),
         }
     }
 
     /// Floats move with the water and press it; the solver steps with their pressure (see
     /// [`Float`]).
     fn step_solver_with_floats(&mut self) {
+        self.refresh_walls();
+        let walls = match &self.water {
+            Some(water) => water.current_walls(),
+            None => &self.obstacles,
+        };
         if self.floats.is_empty() {
-            self.solver.step(&self.obstacles, self.sponge.as_ref());
+            self.solver.step(walls, self.sponge.as_ref());
             return;
         }
         let gravity = self.float_gravity();
@@ -314,13 +534,13 @@ impl Pool {
             heights: self.solver.heights(),
             width: self.solver.width() as usize,
             height: self.solver.height() as usize,
-            obstacles: &self.obstacles,
+            obstacles: walls,
         };
         let heads = self.floats.step_all(&water, gravity, dither_seed);
         // The pressure head is on the heights for the step, so the solver's operator sees
         // `heights + head` and the water answers the pressure; then it comes off again.
         self.solver.raise(heads, 1.0);
-        self.solver.step(&self.obstacles, self.sponge.as_ref());
+        self.solver.step(walls, self.sponge.as_ref());
         self.solver.raise(heads, -1.0);
     }
 
@@ -410,6 +630,7 @@ impl Pool {
         self.drive_generators();
         self.press_bodies();
         let fusable = self.sim_scale == 1
+            && self.water.is_none()
             && self.obstacles.is_empty()
             && self.sponge.is_none()
             && self.floats.is_empty();
@@ -429,15 +650,15 @@ impl Pool {
 
     /// Generators drive their cells for this step.
     fn drive_generators(&mut self) {
-        let scale = self.sim_scale as i32;
         for generator in &self.generators {
             let Some(value) = generator.value_at(self.steps) else {
                 continue;
             };
-            let solver = &mut self.solver;
+            let (water, scale) = (self.water.as_ref(), self.sim_scale);
             let cells = generator
                 .points()
-                .map(|[x, y]| [x.div_euclid(scale), y.div_euclid(scale)]);
+                .filter_map(|[x, y]| cell_of_pixel(water, scale, x, y));
+            let solver = &mut self.solver;
             let reach = Reach::stones(solver.width() as usize, solver.height() as usize, 0);
             stamp_polyline(cells, reach, |x, y| solver.set_height(x, y, value));
         }
@@ -489,7 +710,12 @@ impl Pool {
     /// ```
     pub fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
         self.solver.set_heights(heights)?;
-        self.solver.dry(&self.obstacles);
+        self.refresh_walls();
+        let walls = match &self.water {
+            Some(water) => water.current_walls(),
+            None => &self.obstacles,
+        };
+        self.solver.dry(walls);
         Ok(())
     }
 
@@ -515,8 +741,16 @@ impl Pool {
 
     /// [`drop_stone`](Self::drop_stone) with a radius and strength already checked.
     pub(crate) fn press_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
-        let scale = self.sim_scale as i32;
-        let (cell_x, cell_y) = (x.div_euclid(scale), y.div_euclid(scale));
+        if self
+            .water
+            .as_ref()
+            .is_some_and(|water| !water.is_live_water(x, y))
+        {
+            return;
+        }
+        let Some([cell_x, cell_y]) = self.cell_of(x, y) else {
+            return;
+        };
         let radius = self.grid_radius(radius);
         self.solver.drop_stone(cell_x, cell_y, radius, strength);
     }
@@ -537,6 +771,28 @@ impl Pool {
     /// [`swipe`](Self::swipe) with a radius and strength already checked.
     pub(crate) fn drag_stone(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) {
         let radius = self.grid_radius(radius);
+        if let Some(water) = &self.water {
+            // Only the stretches over water: a swipe across the shore presses nothing on land,
+            // and one over the horizon is cut where the water ends.
+            // The pool's own buffer, so a drag over water allocates only once.
+            let mut run = std::mem::take(&mut self.swipe_cells);
+            run.clear();
+            for &[x, y] in points {
+                match self.cell_of(x, y).filter(|_| water.is_live_water(x, y)) {
+                    Some(cell) => run.push(cell),
+                    None => {
+                        if !run.is_empty() {
+                            self.solver.swipe_path(run.drain(..), radius, strength);
+                        }
+                    }
+                }
+            }
+            if !run.is_empty() {
+                self.solver.swipe_path(run.drain(..), radius, strength);
+            }
+            self.swipe_cells = run;
+            return;
+        }
         let scale = self.sim_scale as i32;
         let cells = points
             .iter()
@@ -583,12 +839,69 @@ impl Pool {
         src: &[[u8; 4]],
         dst: &mut [[u8; 4]],
     ) -> Result<(), Error> {
-        let field = FieldView {
+        self.render_field_pixels(None, look, src, dst)
+    }
+
+    /// Renders a field of the grid's size other than the solver's own (a blend of two states,
+    /// as a seamless loop makes) exactly as [`render`](Self::render) renders the water: with
+    /// the pool's water region, walls and, in perspective, the photo look. A field of another
+    /// size, a wrong buffer size or a look [`Look::validate`] refuses is an error, and `dst` is
+    /// left as it was.
+    pub fn render_field(
+        &mut self,
+        field: FieldView<'_>,
+        look: &Look,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
+        self.check_frame(src.len(), dst.len(), 4)?;
+        let grid = (self.solver.width() as usize, self.solver.height() as usize);
+        if (field.width, field.height) != grid || field.heights.len() != grid.0 * grid.1 {
+            return Err(Error::Invalid(format!(
+                "field must be {}x{} cells, the pool's grid, got {}x{} with {} heights",
+                grid.0,
+                grid.1,
+                field.width,
+                field.height,
+                field.heights.len()
+            )));
+        }
+        look.validate()?;
+        self.renderer.set_pixel_order(PixelOrder::Rgba);
+        self.render_field_pixels(
+            Some(field),
+            look,
+            bytemuck::cast_slice(src),
+            bytemuck::cast_slice_mut(dst),
+        )
+    }
+
+    /// Renders `field` (the solver's own for `None`) with a look the caller has validated.
+    fn render_field_pixels(
+        &mut self,
+        field: Option<FieldView<'_>>,
+        look: &Look,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+    ) -> Result<(), Error> {
+        let field = field.unwrap_or(FieldView {
             heights: self.solver.heights(),
             velocities: self.solver.velocities(),
             width: self.solver.width() as usize,
             height: self.solver.height() as usize,
-        };
+        });
+        if let Some(water) = self.water.as_ref().filter(|water| water.plane().is_some()) {
+            self.photo.render(
+                water,
+                field.heights,
+                &self.photo_look,
+                src,
+                dst,
+                self.width as usize,
+            );
+            water.restore_land(src, dst);
+            return Ok(());
+        }
         self.renderer.render_validated(
             field,
             self.sim_scale,
@@ -605,6 +918,9 @@ impl Pool {
             dst,
             self.width as usize,
         );
+        if let Some(water) = &self.water {
+            water.restore_land(src, dst);
+        }
         Ok(())
     }
 
@@ -657,6 +973,18 @@ impl Pool {
     /// A radius in pixels (at least 1) as a radius in cells, rounded, at least 1.
     fn grid_radius(&self, radius: u32) -> u32 {
         (radius.saturating_add(self.sim_scale / 2) / self.sim_scale).max(1)
+    }
+}
+
+/// The grid cell image pixel `(x, y)` falls in: `pixel / sim_scale`, or in perspective the cell
+/// of the plane it shows (`None` at or above the horizon).
+fn cell_of_pixel(water: Option<&WaterRegion>, sim_scale: u32, x: i32, y: i32) -> Option<[i32; 2]> {
+    match water.filter(|water| water.plane().is_some()) {
+        Some(water) => water.cell_of_pixel(f64::from(x), f64::from(y)),
+        None => {
+            let scale = sim_scale as i32;
+            Some([x.div_euclid(scale), y.div_euclid(scale)])
+        }
     }
 }
 

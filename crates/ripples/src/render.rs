@@ -30,6 +30,7 @@ use std::ops::Range;
 
 pub(crate) mod floats;
 mod natural;
+pub(crate) mod photo;
 
 pub use natural::SkyImage;
 

@@ -195,10 +195,11 @@ impl Session {
     /// its steps).
     pub fn tick(&mut self) -> Result<()> {
         if self.raining {
-            let (width, height) = self.size();
+            // Over the water plane in perspective, so rain falls evenly on it.
             let pool = self.runner.pool_mut();
+            let (width, height) = pool.rain_area();
             for stone in self.rain.stones(width, height) {
-                pool.drop(stone)?;
+                pool.drop_rain(stone)?;
             }
         }
         self.runner.advance();
@@ -240,6 +241,12 @@ impl Session {
                 let Brush { radius, strength } = self.brush;
                 self.runner.pool_mut().drop_stone(x, y, radius, strength)?;
             }
+            Gesture::Float(at) if self.runner.pool().in_perspective() => {
+                // Floats do not follow a perspective yet: a stone where the pointer is.
+                let [x, y] = bound(at);
+                let Brush { radius, strength } = self.brush;
+                self.runner.pool_mut().drop_stone(x, y, radius, strength)?;
+            }
             Gesture::Float(at) => {
                 let [x, y] = bound(at);
                 // A buoy half again as wide as a stone, at least 4 pixels; the oldest makes way
@@ -254,8 +261,9 @@ impl Session {
                 }
                 self.floats.push_back(pool.add_float(float)?);
             }
-            Gesture::Swipe(from, to) if self.paused => {
-                // Paused water cannot carry a wake: the drag stamps its trail, as a swipe.
+            Gesture::Swipe(from, to) if self.paused || self.runner.pool().in_perspective() => {
+                // Paused water cannot carry a wake, nor can water in perspective (bodies do
+                // not follow one yet): the drag stamps its trail, as a swipe.
                 let (radius, strength) = self.brush.swipe();
                 self.runner
                     .pool_mut()
@@ -543,6 +551,48 @@ mod tests {
             .filter(|(_, (a, b))| differ(a, b))
             .map(|(i, _)| (i as u32 % SIZE.0, i as u32 / SIZE.0))
             .collect()
+    }
+
+    #[test]
+    fn in_perspective_a_click_makes_its_ring_where_it_points_and_drags_and_rain_work() {
+        let args = WaterArgs {
+            horizon: Some(-40.0),
+            ..WaterArgs::default()
+        };
+        let mut session = session_with(&args, false);
+        assert!(session.runner.pool().in_perspective());
+        let calm = frame(&mut session);
+        session.gesture(Gesture::Stone([30, 40])).unwrap();
+        for _ in 0..6 {
+            session.tick().unwrap();
+        }
+        // Within 20 pixels of the click (the tiles' edges by the pool's border flicker too).
+        let moved: Vec<(u32, u32)> = changed_by_more_than(&calm, &frame(&mut session), 8)
+            .into_iter()
+            .filter(|&(x, y)| x.abs_diff(30) < 20 && y.abs_diff(40) < 20)
+            .collect();
+        assert!(moved.len() > 10, "{moved:?}");
+        let span = |axis: fn(&(u32, u32)) -> u32| {
+            let values = moved.iter().map(axis);
+            let (low, high) = (values.clone().min().unwrap(), values.max().unwrap());
+            (f64::from(low) + f64::from(high)) / 2.0
+        };
+        let centre = [span(|p| p.0), span(|p| p.1)];
+        // The ring's middle in the picture is where the click was (within the pixels
+        // perspective moves an ellipse's middle by).
+        assert!(
+            (centre[0] - 30.0).abs() < 3.0 && (centre[1] - 40.0).abs() < 3.0,
+            "{centre:?}"
+        );
+        // A drag and a shift-click work in perspective (as a swipe and a stone), and rain falls.
+        session.gesture(Gesture::Swipe([10, 50], [80, 55])).unwrap();
+        session.gesture(Gesture::Float([70, 20])).unwrap();
+        session.gesture(Gesture::Lift).unwrap();
+        session.raining = true;
+        for _ in 0..30 {
+            session.tick().unwrap();
+        }
+        assert_eq!(session.runner.pool().float_count(), 0);
     }
 
     #[test]

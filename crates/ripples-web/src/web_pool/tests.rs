@@ -744,3 +744,43 @@ fn perturbance_scales_the_natural_looks_refraction() {
     assert!(water.set_perturbance(0.04).is_err());
     assert_eq!(water.look().wave_height, Look::natural().wave_height);
 }
+
+#[test]
+fn a_photographs_water_keeps_its_land_and_takes_stones_fingers_and_rain_in_perspective() {
+    let (width, height) = (160usize, 100usize);
+    let mut water = WebPool::new(width as f64, height as f64, 1.0, 1).unwrap();
+    // The lower half is water.
+    let mask: Vec<u8> = (0..width * height)
+        .flat_map(|i| {
+            if i / width >= 50 {
+                [255, 255, 255, 255]
+            } else {
+                [0, 0, 0, 255]
+            }
+        })
+        .collect();
+    let error = water.set_water(&mask[4..], 30.0, f64::NAN).unwrap_err();
+    assert!(error.0.contains("water mask"), "{}", error.0);
+    let error = water.set_water(&mask, 99.6, f64::NAN).unwrap_err();
+    assert!(error.0.contains("below all the water"), "{}", error.0);
+    water.set_water(&mask, 30.0, f64::NAN).unwrap();
+    assert!(water.pool().in_perspective());
+    water.set_rain(20.0).unwrap();
+    water.drop_stone(80.0, 80.0, 6.0, 300.0).unwrap();
+    let finger = water.add_finger(20.0, 70.0, 4.0, 200.0).unwrap();
+    water.move_finger(finger, 140.0, 75.0).unwrap();
+    let image = water.image().to_vec();
+    let land = width * 50 * 4;
+    for _ in 0..40 {
+        water.advance(1).unwrap();
+        assert_eq!(water.frame_pixels()[..land], image[..land]);
+    }
+    let moved = changed(water.frame_pixels(), &image, width, 8, 0, 50, width, height);
+    assert!(moved > 300, "{moved} water pixels moved");
+    water.lift_finger(finger);
+    // Without a horizon, top-down water limited to the mask, with bodies for fingers again.
+    water.set_water(&mask, f64::NAN, f64::NAN).unwrap();
+    assert!(!water.pool().in_perspective());
+    water.add_finger(20.0, 70.0, 4.0, 200.0).unwrap();
+    assert_eq!(water.pool().body_count(), 1);
+}

@@ -43,6 +43,7 @@
 pub mod dispersive;
 pub mod float;
 pub mod natural;
+pub mod photo;
 pub mod scalar;
 
 #[cfg(target_arch = "x86_64")]

@@ -24,6 +24,8 @@ use crate::limits::{
     check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
     check_size, check_steps_per_frame, check_strength,
 };
+use crate::perspective::Perspective;
+use crate::render::photo::PhotoLook;
 use crate::render::{Look, RenderMode};
 use crate::solver::{Solver, SolverKind};
 use crate::spring::SpringSolver;
@@ -99,6 +101,17 @@ pub struct Scene {
     pub boundary: Boundary,
     /// Wall mask image (dark pixels are walls), relative to the scene file.
     pub obstacles: Option<String>,
+    /// Water mask image (white pixels are water, dark ones land the waves stay off and the
+    /// render leaves untouched), relative to the scene file.
+    pub water_mask: Option<String>,
+    /// The picture row of the water plane's horizon: the water is seen in perspective (see
+    /// [`crate::Perspective`]); `None` for water seen from above.
+    pub horizon: Option<f32>,
+    /// The camera's focal length in pixels, with `horizon` [default: a 60-degree horizontal
+    /// field of view].
+    pub focal: Option<f32>,
+    /// How the photo look draws water in perspective (`[photo]`).
+    pub photo: PhotoLook,
     /// A NumPy `.npy` height field the water starts from, relative to the scene file (read by
     /// `ripples render`; [`crate::Pool::set_heights`] takes the values).
     pub heights: Option<String>,
@@ -153,6 +166,10 @@ impl Default for Scene {
             sources: Vec::new(),
             boundary: Boundary::Reflect,
             obstacles: None,
+            water_mask: None,
+            horizon: None,
+            focal: None,
+            photo: PhotoLook::default(),
             heights: None,
             sky: None,
             wave_speed: WaveSolver::DEFAULT_WAVE_SPEED,
@@ -181,6 +198,36 @@ impl Scene {
     /// Checks every field and the relations between them, naming the first problem.
     pub fn validate(&self) -> Result<(), Error> {
         check_frames(i64::from(self.frames))?;
+        self.photo
+            .validate()
+            .map_err(|error| Error::Invalid(format!("photo: {error}")))?;
+        if let Some(horizon) = self.horizon
+            && !horizon.is_finite()
+        {
+            return Err(Error::Invalid(format!(
+                "horizon must be a finite row, got {horizon}"
+            )));
+        }
+        if let Some(focal) = self.focal {
+            if self.horizon.is_none() {
+                return Err(Error::Invalid(format!(
+                    "focal = {focal} needs a horizon: the focal length places a camera in \
+                     perspective"
+                )));
+            }
+            if !focal.is_finite() || focal <= 0.0 {
+                return Err(Error::Invalid(format!(
+                    "focal length must be a positive number of pixels, got {focal}"
+                )));
+            }
+        }
+        if self.horizon.is_some() && !(self.bodies.is_empty() && self.floats.is_empty()) {
+            return Err(Error::Invalid(
+                "bodies and floats do not follow a perspective yet: a scene with a horizon \
+                 takes none"
+                    .into(),
+            ));
+        }
         check_fps(self.fps)?;
         check_damping_shift(i64::from(self.damping_shift))?;
         check_sim_scale(i64::from(self.sim_scale))?;
@@ -287,6 +334,14 @@ impl Scene {
                 spring.set_spread(self.spread, self.spread_passes)
             }
         }
+    }
+
+    /// The camera this scene's water is seen by, if it has a horizon.
+    pub fn perspective(&self) -> Option<Perspective> {
+        self.horizon.map(|horizon| Perspective {
+            horizon,
+            focal: self.focal,
+        })
     }
 
     /// The look this scene renders with (its `render` mode and `[look]` parameters).

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::Scene;
 use crate::error::Error;
 use crate::float::FloatImage;
+use crate::perspective::Perspective;
 use crate::pool::Pool;
 use crate::render::Look;
 use crate::sources::{Generator, Rain};
@@ -51,6 +52,11 @@ impl SceneRunner {
         pool.set_solver(scene.solver)?;
         scene.configure_solver(pool.solver_mut())?;
         pool.set_boundary(scene.boundary);
+        if let Some(perspective) = scene.perspective() {
+            pool.set_water(None, Some(perspective))?;
+            scene.configure_solver(pool.solver_mut())?;
+            pool.set_photo_look(scene.photo)?;
+        }
         let steps_per_frame = u64::from(scene.steps_per_frame);
         for source in &scene.sources {
             let (from, to) = source.ends()?;
@@ -91,6 +97,23 @@ impl SceneRunner {
             rain,
             frame: 0,
         })
+    }
+
+    /// Limits the water to `mask` and lays it in `perspective` ([`Pool::set_water`]), then sets
+    /// the scene's solver parameters and photo look again on the new grid. The front end calls
+    /// this with the scene's mask picture and camera fitted to the pool (see
+    /// [`Scene::perspective`]); nothing to do when both are `None`.
+    pub fn set_water(
+        &mut self,
+        mask: Option<&[bool]>,
+        perspective: Option<Perspective>,
+    ) -> Result<(), Error> {
+        if mask.is_none() && perspective.is_none() {
+            return Ok(());
+        }
+        self.pool.set_water(mask, perspective)?;
+        self.scene.configure_solver(self.pool.solver_mut())?;
+        self.pool.set_photo_look(self.scene.photo)
     }
 
     /// Draws the scene's float number `index` (from 0, in the order of the scene's `[[float]]`
@@ -193,10 +216,10 @@ impl SceneRunner {
         if let (Some(rain), Some(spec)) = (&mut self.rain, &self.scene.rain) {
             let end = spec.end.unwrap_or(u32::MAX);
             if (spec.start..end).contains(&frame) {
-                let (width, height) = (self.pool.width(), self.pool.height());
+                let (width, height) = self.pool.rain_area();
                 for stone in rain.stones(width, height) {
                     self.pool
-                        .press_stone(stone.x, stone.y, stone.radius, stone.strength);
+                        .press_rain(stone.x, stone.y, stone.radius, stone.strength);
                 }
             }
         }

@@ -1,0 +1,53 @@
+//! Criterion benchmark of living photographs: the photo look in perspective against the natural
+//! look over the same picture seen from above, and the solver's step on the plane grid against
+//! the picture-sized one (`cargo bench -p ripples --bench photo`).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ripples::{Look, Pool};
+
+/// A living photograph: a 1280x720 picture whose lower two thirds are water with its horizon at
+/// row 200, rained on, beside the same picture as top-down water with the natural look. The
+/// photo look runs one scalar kernel on every backend, so it is timed once.
+fn photo_frames(c: &mut Criterion) {
+    let (width, height) = (1280, 720);
+    let src = ripples::pool_tiles(width, height).unwrap();
+    let mut dst = vec![0u8; src.len()];
+    let mask: Vec<bool> = (0..width * height).map(|i| i / width >= 240).collect();
+    let rained = |perspective| {
+        let mut pool = Pool::new(width, height).unwrap();
+        pool.set_water(Some(&mask), perspective).unwrap();
+        let mut rain = ripples::Rain::new(5).with_rate(40.0).unwrap();
+        for _ in 0..30 {
+            let (rain_width, rain_height) = pool.rain_area();
+            for stone in rain.stones(rain_width, rain_height) {
+                pool.drop_rain(stone).unwrap();
+            }
+            pool.step();
+        }
+        pool
+    };
+    let mut photo = rained(Some(ripples::Perspective::new(200.0)));
+    let mut top_down = rained(None);
+    let mut group = c.benchmark_group("photo_1280x720");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(u64::from(width * height)));
+    let look = Look::default();
+    group.bench_function("render_photo_perspective", |b| {
+        b.iter(|| photo.render(&look, &src, black_box(&mut dst)).unwrap())
+    });
+    group.bench_function("render_natural_top_down", |b| {
+        b.iter(|| top_down.render(&look, &src, black_box(&mut dst)).unwrap())
+    });
+    group.bench_function("step_perspective", |b| b.iter(|| photo.step()));
+    group.bench_function("step_top_down", |b| b.iter(|| top_down.step()));
+    group.finish();
+}
+
+criterion_group!(benches, photo_frames);
+criterion_main!(benches);

@@ -1,0 +1,301 @@
+//! The photo look's row kernel: a photograph's water, moved by the waves on its plane.
+//!
+//! What a photograph shows on its water is mostly a reflection of what stands above it, and the
+//! photograph already holds that reflection, seen in calm water. A wave tilts the surface, and a
+//! tilted facet reflects a ray from higher or lower: the facet at picture pixel `p` shows what
+//! calm water shows where its own view ray has the direction the facet's reflected ray has, mirrored
+//! into the water. So each water pixel is read from elsewhere in the photograph's own water, found
+//! by projecting that mirrored ray through the camera; the reading point moves mostly vertically
+//! (a small tilt towards the camera turns the reflected ray by twice the tilt, which near the
+//! horizon is many rows), so reflections stretch and break into vertical streaks as they do on a
+//! lake. Where the reading point falls on land, it is pulled back towards the pixel (half, a
+//! quarter of the way, then the pixel itself), so the shore's colours never smear into the water.
+//!
+//! The facet also reflects more or less than calm water there would: Schlick's Fresnel term,
+//! with water's 2% at normal incidence, is taken for the facet's incidence and for the calm
+//! water's at the reading point, and their ratio scales the reflected part of the pixel. Which
+//! part of a photographed pixel is reflection is unknown; it is estimated as `R / (R + BODY)`,
+//! the reflectance over itself plus [`BODY`], the light that comes up from under the surface,
+//! so the gain is near full close to the horizon (where the reflection is nearly all of it) and
+//! weak looking down. Last, the sun: a facet whose reflected ray points within a few degrees of
+//! the sun adds a glint, less what calm water reflects of the sun there (already in the photo).
+//!
+//! Flat water gives the pixel itself: where both slopes are zero the kernel copies it, so calm
+//! water renders the photograph bit for bit. The slopes come per grid column, averaged by the
+//! renderer over the grid rows around the pixel's row (at most four: averaging a far row's whole
+//! footprint would flatten what makes far water shimmer).
+//!
+//! There is one kernel, this scalar one, and every [`Backend`](super::Backend) runs it: its
+//! cost is the per-pixel projection and the few scattered reads, which SIMD would not remove, so
+//! every backend is bit for bit the reference by construction.
+
+/// Light that comes up from under the surface, as a share of a full reflection: what a
+/// photographed water pixel holds besides its reflection.
+pub const BODY: f32 = 0.04;
+
+/// Water's reflectance at normal incidence (Schlick's `R0` for a refractive index of 1.333).
+pub const NORMAL_REFLECTANCE: f32 = 0.02;
+
+/// The sun glint's exponent, as a power of two: `cos^256` falls to half within 4 degrees.
+const GLINT_SQUARINGS: u32 = 8;
+
+/// The camera and what every row shares.
+#[derive(Debug, Clone, Copy)]
+pub struct PhotoFrame<'a> {
+    /// The photograph, RGBA or BGRA (alpha in byte 3), `width * height` pixels.
+    pub src: &'a [[u8; 4]],
+    /// One per pixel: `true` where the photograph shows water.
+    pub water: &'a [bool],
+    /// The picture's width in pixels.
+    pub width: usize,
+    /// The picture's height in pixels.
+    pub height: usize,
+    /// The picture's centre, where the optical axis goes through.
+    pub centre: [f32; 2],
+    /// The focal length in pixels.
+    pub focal: f32,
+    /// Sine and cosine of the camera's pitch below the horizontal.
+    pub pitch: [f32; 2],
+    /// The direction towards the sun: `[x, up, forward]`, unit length.
+    pub sun: [f32; 3],
+    /// Glint strength (0 = none, 1 = a full white glint where a facet mirrors the sun).
+    pub glint: f32,
+}
+
+/// One picture row's place on the plane and the slopes under it.
+#[derive(Debug, Clone, Copy)]
+pub struct PhotoRow<'a> {
+    /// The picture row.
+    pub y: usize,
+    /// The view ray's downward and forward components for this row (its component across the
+    /// picture is `x + 0.5 - centre[0]`).
+    pub down: f32,
+    /// See `down`.
+    pub forward: f32,
+    /// Grid column of pixel `x`'s centre: `grid_x0 + grid_dx * (x + 0.5)`.
+    pub grid_x0: f32,
+    /// See `grid_x0`.
+    pub grid_dx: f32,
+    /// Per grid column, the surface slope along x (height over plane units) under this row.
+    pub slope_x: &'a [f32],
+    /// Per grid column, the slope along z (forward, away from the camera).
+    pub slope_z: &'a [f32],
+}
+
+/// Renders picture row `row.y` into `dst` (`width` pixels): water pixels from the photograph
+/// moved by the slopes, the others copied.
+pub fn photo_row(frame: &PhotoFrame<'_>, row: &PhotoRow<'_>, dst: &mut [[u8; 4]]) {
+    let width = frame.width;
+    let src_row = &frame.src[row.y * width..(row.y + 1) * width];
+    let water_row = &frame.water[row.y * width..(row.y + 1) * width];
+    let columns = row.slope_x.len().min(row.slope_z.len());
+    for (x, out) in dst.iter_mut().enumerate().take(width) {
+        *out = src_row[x];
+        if !water_row[x] || columns == 0 {
+            continue;
+        }
+        let column = row.grid_x0 + row.grid_dx * (x as f32 + 0.5) - 0.5;
+        let [slope_x, slope_z] = lerp_columns(row.slope_x, row.slope_z, column);
+        if slope_x == 0.0 && slope_z == 0.0 {
+            continue;
+        }
+        *out = shade(frame, row, x, [slope_x, slope_z]);
+    }
+}
+
+/// The slopes at fractional column `column` (cell centres at whole numbers), clamped to the grid.
+fn lerp_columns(slope_x: &[f32], slope_z: &[f32], column: f32) -> [f32; 2] {
+    let last = slope_x.len() - 1;
+    let clamped = column.clamp(0.0, last as f32);
+    let left = clamped.floor() as usize;
+    let right = (left + 1).min(last);
+    let t = clamped - left as f32;
+    let lerp = |values: &[f32]| values[left] + (values[right] - values[left]) * t;
+    [lerp(slope_x), lerp(slope_z)]
+}
+
+/// One water pixel under slopes that are not both zero.
+fn shade(
+    frame: &PhotoFrame<'_>,
+    row: &PhotoRow<'_>,
+    x: usize,
+    [slope_x, slope_z]: [f32; 2],
+) -> [u8; 4] {
+    let pixel = frame.src[row.y * frame.width + x];
+    // The view ray, world `[x, up, forward]`, unit length.
+    let view = normalise([x as f32 + 0.5 - frame.centre[0], -row.down, row.forward]);
+    let normal = normalise([-slope_x, 1.0, -slope_z]);
+    let along = dot(view, normal);
+    let reflected = normalise([
+        view[0] - 2.0 * along * normal[0],
+        view[1] - 2.0 * along * normal[1],
+        view[2] - 2.0 * along * normal[2],
+    ]);
+    // Calm water shows the reflected ray where its own view ray is the ray mirrored downwards.
+    let rising = reflected[1].max(1e-3);
+    let here = project(frame, [view[0], -view[1], view[2]]);
+    let there = project(frame, [reflected[0], rising, reflected[2]]);
+    let sample = match (here, there) {
+        (Some(here), Some(there)) => {
+            let shift = [there[0] - here[0], there[1] - here[1]];
+            sample_water(frame, x, row.y, shift).unwrap_or(pixel)
+        }
+        _ => pixel,
+    };
+    let facet = schlick(-along);
+    let calm_there = schlick(rising);
+    let reflected_share = calm_there / (calm_there + BODY);
+    let gain = 1.0 + reflected_share * ((facet / calm_there).min(4.0) - 1.0);
+    let flat = [view[0], -view[1], view[2]];
+    let glint =
+        frame.glint * (sun_power(frame.sun, reflected) - sun_power(frame.sun, flat)).max(0.0);
+    let light = 255.0 * glint;
+    let channel = |c: usize| {
+        (f32::from(sample[c]) * gain + light)
+            .round()
+            .clamp(0.0, 255.0) as u8
+    };
+    [channel(0), channel(1), channel(2), pixel[3]]
+}
+
+/// The photograph's water at pixel `(x, y)` moved by `shift` pixels, read bilinearly; if that
+/// point is not water, half and a quarter of the way; `None` if none of them is.
+fn sample_water(frame: &PhotoFrame<'_>, x: usize, y: usize, shift: [f32; 2]) -> Option<[u8; 4]> {
+    [1.0f32, 0.5, 0.25].into_iter().find_map(|part| {
+        let u = x as f32 + shift[0] * part;
+        let v = y as f32 + shift[1] * part;
+        let (near_x, near_y) = (u.round(), v.round());
+        let inside = near_x >= 0.0
+            && near_y >= 0.0
+            && (near_x as usize) < frame.width
+            && (near_y as usize) < frame.height;
+        (inside && frame.water[near_y as usize * frame.width + near_x as usize])
+            .then(|| bilinear(frame, u, v))
+    })
+}
+
+/// The photograph at fractional pixel `(u, v)` (pixel centres at whole numbers), edges clamped.
+fn bilinear(frame: &PhotoFrame<'_>, u: f32, v: f32) -> [u8; 4] {
+    let (max_x, max_y) = ((frame.width - 1) as f32, (frame.height - 1) as f32);
+    let (u, v) = (u.clamp(0.0, max_x), v.clamp(0.0, max_y));
+    let (x0, y0) = (u.floor() as usize, v.floor() as usize);
+    let (x1, y1) = (
+        (x0 + 1).min(frame.width - 1),
+        (y0 + 1).min(frame.height - 1),
+    );
+    let (tx, ty) = (u - x0 as f32, v - y0 as f32);
+    let at = |x: usize, y: usize| frame.src[y * frame.width + x];
+    let (a, b, c, d) = (at(x0, y0), at(x1, y0), at(x0, y1), at(x1, y1));
+    let mut out = a;
+    for channel in 0..3 {
+        let top = f32::from(a[channel]) + (f32::from(b[channel]) - f32::from(a[channel])) * tx;
+        let bottom = f32::from(c[channel]) + (f32::from(d[channel]) - f32::from(c[channel])) * tx;
+        out[channel] = (top + (bottom - top) * ty).round() as u8;
+    }
+    out
+}
+
+/// The picture point where world direction `[x, down, forward]` is seen; `None` behind the camera.
+fn project(frame: &PhotoFrame<'_>, [x, down, forward]: [f32; 3]) -> Option<[f32; 2]> {
+    let [sin, cos] = frame.pitch;
+    let along_axis = forward * cos + down * sin;
+    let down_in_picture = down * cos - forward * sin;
+    (along_axis > 1e-6).then(|| {
+        [
+            frame.centre[0] + frame.focal * x / along_axis,
+            frame.centre[1] + frame.focal * down_in_picture / along_axis,
+        ]
+    })
+}
+
+/// Schlick's approximation of water's reflectance for an incidence whose cosine is `cosine`.
+fn schlick(cosine: f32) -> f32 {
+    let c = 1.0 - cosine.clamp(0.0, 1.0);
+    let c2 = c * c;
+    NORMAL_REFLECTANCE + (1.0 - NORMAL_REFLECTANCE) * c2 * c2 * c
+}
+
+/// How nearly `ray` points at the sun: `cos^256` of the angle between them.
+fn sun_power(sun: [f32; 3], ray: [f32; 3]) -> f32 {
+    let mut power = dot(sun, ray).max(0.0);
+    for _ in 0..GLINT_SQUARINGS {
+        power *= power;
+    }
+    power
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn normalise(v: [f32; 3]) -> [f32; 3] {
+    let length = dot(v, v).sqrt();
+    [v[0] / length, v[1] / length, v[2] / length]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame<'a>(src: &'a [[u8; 4]], water: &'a [bool], size: usize) -> PhotoFrame<'a> {
+        PhotoFrame {
+            src,
+            water,
+            width: size,
+            height: size,
+            centre: [size as f32 / 2.0; 2],
+            focal: size as f32,
+            pitch: [0.2f32.sin(), 0.2f32.cos()],
+            sun: normalise([0.0, 0.3, 1.0]),
+            glint: 1.0,
+        }
+    }
+
+    #[test]
+    fn flat_water_copies_the_photograph_and_a_tilt_moves_the_reflection_vertically() {
+        let size = 64;
+        // Rows darken downwards, so a vertical move of the reading point shows.
+        let src: Vec<[u8; 4]> = (0..size * size)
+            .map(|i| {
+                [
+                    (255 - 3 * (i / size)) as u8,
+                    200,
+                    (100 + i % size) as u8,
+                    255,
+                ]
+            })
+            .collect();
+        let water = vec![true; size * size];
+        let frame = frame(&src, &water, size);
+        let zeros = vec![0.0; 8];
+        let mut dst = vec![[0u8; 4]; size];
+        let mut row = PhotoRow {
+            y: 40,
+            down: 0.3 * 64.0,
+            forward: 64.0,
+            grid_x0: 0.0,
+            grid_dx: 0.1,
+            slope_x: &zeros,
+            slope_z: &zeros,
+        };
+        photo_row(&frame, &row, &mut dst);
+        assert_eq!(dst, src[40 * size..41 * size]);
+        // A facet leaning away from the camera (height falling away from it) reflects a ray
+        // nearer the horizontal, which calm water shows nearer the horizon: from a row above,
+        // brighter in red. The Fresnel gain scales the channels alike, so red over green tells
+        // the row read, and blue over green the column.
+        let tilt = vec![-0.02; 8];
+        row.slope_z = &tilt;
+        photo_row(&frame, &row, &mut dst);
+        let ratio = |p: [u8; 4], c: usize| f32::from(p[c]) / f32::from(p[1]);
+        let (read, here) = (dst[32], src[40 * size + 32]);
+        assert!(
+            ratio(read, 0) > ratio(here, 0) + 0.02,
+            "{read:?} read, {here:?} here"
+        );
+        assert!(
+            (ratio(read, 2) - ratio(here, 2)).abs() < 0.01,
+            "no sideways move"
+        );
+    }
+}

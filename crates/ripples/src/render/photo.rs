@@ -1,0 +1,309 @@
+//! The photo look: a photograph's water moved by waves simulated on its plane.
+//!
+//! In perspective ([`crate::Perspective`]) a pool renders its water with this look whatever
+//! [`crate::Look`] says: the refraction looks treat the picture as a floor seen from above,
+//! which a photograph of a lake is not. The per-pixel work (the reflection moved by the facet,
+//! Fresnel, the sun's glints) is the kernel's, `kernels::photo`; this module prepares what the
+//! kernel reads. Once per pool: each picture row's place on the plane (which grid row, and the
+//! grid columns of its first and last pixel) and its view ray. Once per frame: the surface's
+//! slopes on the grid, summed down each grid column, so that each picture row reads the slopes
+//! averaged over the grid rows it covers with two reads per column: one cell near the camera,
+//! up to four far off. A far row covers dozens of cells; averaging all of them would show only
+//! the waves' mean tilt, near zero, and flatten the shimmer that far water shows (a pixel there
+//! averages the colours many facets reflect, not the facets), so the window stops at four.
+
+use crate::error::Error;
+use crate::kernels::photo::{PhotoFrame, PhotoRow, photo_row};
+use crate::limits::check_range;
+use crate::parallel;
+use crate::render::Heights;
+use crate::water_region::WaterRegion;
+
+/// How the photo look draws a photograph's water.
+///
+/// ```
+/// use ripples::PhotoLook;
+///
+/// let look = PhotoLook { glints: 2.0, ..PhotoLook::default() };
+/// assert!(look.validate().is_ok());
+/// assert!(PhotoLook { sun_elevation: 0.0, ..look }.validate().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
+pub struct PhotoLook {
+    /// Plane units of surface height per unit of the field's height, `0..=16`: taller waves
+    /// tilt the surface more and move the reflection farther.
+    pub wave_height: f32,
+    /// Strength of the sun's glints, `0..=4` (0 = none, 1 = white where a facet mirrors the
+    /// sun).
+    pub glints: f32,
+    /// The sun's height above the horizon in degrees, `1..=90`.
+    pub sun_elevation: f32,
+    /// The sun's direction in degrees, counter-clockwise from the picture's right, `-360..=360`:
+    /// 90 is straight ahead, behind what the photograph shows (its glints make a path down the
+    /// water towards the camera), 0 to the right.
+    pub sun_azimuth: f32,
+}
+
+impl Default for PhotoLook {
+    fn default() -> Self {
+        Self {
+            wave_height: 0.004,
+            glints: 1.0,
+            sun_elevation: 20.0,
+            sun_azimuth: 90.0,
+        }
+    }
+}
+
+impl PhotoLook {
+    /// Checks every parameter, naming the first one out of range.
+    pub fn validate(&self) -> Result<(), Error> {
+        let checks = [
+            ("wave height", self.wave_height, 0.0, 16.0),
+            ("glints", self.glints, 0.0, 4.0),
+            ("sun elevation", self.sun_elevation, 1.0, 90.0),
+            ("sun azimuth", self.sun_azimuth, -360.0, 360.0),
+        ];
+        for (name, value, min, max) in checks {
+            if !value.is_finite() {
+                return Err(Error::Invalid(format!(
+                    "{name} must be a finite number, got {value}"
+                )));
+            }
+            check_range(name, value, min, max)?;
+        }
+        Ok(())
+    }
+
+    /// The direction towards the sun, world `[x, up, forward]`.
+    fn sun(&self) -> [f32; 3] {
+        let (elevation, azimuth) = (
+            self.sun_elevation.to_radians(),
+            self.sun_azimuth.to_radians(),
+        );
+        [
+            elevation.cos() * azimuth.cos(),
+            elevation.sin(),
+            elevation.cos() * azimuth.sin(),
+        ]
+    }
+}
+
+/// Most grid rows a picture row averages the slopes over, on each side of its centre.
+const MAX_HALF_WINDOW: f64 = 2.0;
+
+/// One picture row's place on the plane.
+#[derive(Debug, Clone, Copy)]
+struct RowPlace {
+    down: f32,
+    forward: f32,
+    grid_x0: f32,
+    grid_dx: f32,
+    /// The grid rows the picture row covers, `[near edge... far edge]` as fractional rows
+    /// `[from, to)`, at least one cell long.
+    grid_rows: [f32; 2],
+    /// The grid columns its pixels read, `[first, end)`.
+    columns: [usize; 2],
+}
+
+/// What the photo look keeps between frames: the rows' places and the summed slopes.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PhotoRenderer {
+    /// `rows[i]` is picture row `first_row + i`.
+    rows: Vec<RowPlace>,
+    first_row: usize,
+    grid: [usize; 2],
+    /// Slopes summed down each grid column: `sums[k * width + i]` is the sum of rows `0..k`.
+    sums_x: Vec<f32>,
+    sums_z: Vec<f32>,
+    centre: [f32; 2],
+    focal: f32,
+    pitch: [f32; 2],
+    scale: f32,
+    /// Per strip, the averaged slopes of one row (along x, along z), one per grid column.
+    scratch: Vec<(Vec<f32>, Vec<f32>)>,
+}
+
+impl PhotoRenderer {
+    /// The renderer for `region`'s plane (nothing to draw without one).
+    pub(crate) fn new(region: &WaterRegion, width: usize, height: usize) -> Self {
+        let Some(plane) = region.plane() else {
+            return Self::default();
+        };
+        let camera = plane.camera;
+        let first_row = plane.first_row.min(height);
+        let rows = (first_row..height)
+            .map(|y| {
+                let centre = y as f64 + 0.5;
+                let at = |x: f64, y: f64| plane.cell_of_pixel(x, y).unwrap_or([0.0, 0.0]);
+                let left = at(0.0, centre);
+                let right = at(width as f64, centre);
+                let grid_dx = (right[0] - left[0]) / width as f64;
+                let (top, bottom) = (at(0.0, y as f64)[1], at(0.0, y as f64 + 1.0)[1]);
+                let middle = (top + bottom) / 2.0;
+                let half = ((bottom - top) / 2.0).clamp(0.5, MAX_HALF_WINDOW);
+                let last = plane.width.saturating_sub(1) as f64;
+                RowPlace {
+                    down: camera.down(centre) as f32,
+                    forward: camera.forward(centre) as f32,
+                    grid_x0: left[0] as f32,
+                    grid_dx: grid_dx as f32,
+                    grid_rows: [
+                        (middle - half).clamp(0.0, plane.height as f64) as f32,
+                        (middle + half).clamp(0.0, plane.height as f64) as f32,
+                    ],
+                    columns: [
+                        (left[0] - 1.0).floor().clamp(0.0, last) as usize,
+                        ((right[0] + 1.0).ceil().clamp(0.0, last) as usize + 1).min(plane.width),
+                    ],
+                }
+            })
+            .collect();
+        let (sin, cos) = camera.pitch();
+        let centre = camera.centre();
+        Self {
+            rows,
+            first_row,
+            grid: [plane.width, plane.height],
+            sums_x: vec![0.0; plane.width * (plane.height + 1)],
+            sums_z: vec![0.0; plane.width * (plane.height + 1)],
+            centre: [centre[0] as f32, centre[1] as f32],
+            focal: camera.focal() as f32,
+            pitch: [sin as f32, cos as f32],
+            scale: plane.scale as f32,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Renders `region`'s water over `src` into `dst` (`width` pixels a row) from `heights`.
+    pub(crate) fn render(
+        &mut self,
+        region: &WaterRegion,
+        heights: Heights<'_>,
+        look: &PhotoLook,
+        src: &[[u8; 4]],
+        dst: &mut [[u8; 4]],
+        width: usize,
+    ) {
+        let height = src.len() / width.max(1);
+        self.sum_slopes(heights, look.wave_height);
+        let frame = PhotoFrame {
+            src,
+            water: region.water(),
+            width,
+            height,
+            centre: self.centre,
+            focal: self.focal,
+            pitch: self.pitch,
+            sun: look.sun(),
+            glint: look.glints,
+        };
+        let (first_row, grid_width) = (self.first_row.min(height), self.grid[0]);
+        dst[..first_row * width].copy_from_slice(&src[..first_row * width]);
+        let water_rows = &mut dst[first_row * width..height * width];
+        let strip_rows = parallel::strip_rows(width, height - first_row).max(1);
+        let strips = (height - first_row).div_ceil(strip_rows);
+        if self.scratch.len() < strips {
+            self.scratch
+                .resize(strips, (vec![0.0; grid_width], vec![0.0; grid_width]));
+        }
+        let (rows, sums_x, sums_z) = (&self.rows, &self.sums_x, &self.sums_z);
+        parallel::for_each_strip_with(
+            water_rows,
+            width,
+            strip_rows,
+            &mut self.scratch,
+            |strip_first, strip, (slope_x, slope_z)| {
+                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
+                    let place = &rows[strip_first + offset];
+                    let [from, to] = place.columns;
+                    average_rows(sums_x, grid_width, place.grid_rows, from..to, slope_x);
+                    average_rows(sums_z, grid_width, place.grid_rows, from..to, slope_z);
+                    let row = PhotoRow {
+                        y: first_row + strip_first + offset,
+                        down: place.down,
+                        forward: place.forward,
+                        grid_x0: place.grid_x0 - from as f32,
+                        grid_dx: place.grid_dx,
+                        slope_x: &slope_x[from..to],
+                        slope_z: &slope_z[from..to],
+                    };
+                    photo_row(&frame, &row, out);
+                }
+            },
+        );
+    }
+
+    /// Fills `sums_x` and `sums_z` with the surface's slopes (height per plane unit, times
+    /// `wave_height`) summed down each grid column.
+    fn sum_slopes(&mut self, heights: Heights<'_>, wave_height: f32) {
+        let [width, height] = self.grid;
+        let gain = wave_height / (2.0 * self.scale);
+        let at = |i: usize| match heights {
+            Heights::I16(h) => f32::from(h[i]),
+            Heights::F32(h) => h[i],
+        };
+        let (sums_x, sums_z) = (&mut self.sums_x, &mut self.sums_z);
+        sums_x[..width].fill(0.0);
+        sums_z[..width].fill(0.0);
+        for k in 0..height {
+            let (above, below) = (k * width, (k + 1) * width);
+            for i in 0..width {
+                let inside = i > 0 && i + 1 < width && k > 0 && k + 1 < height;
+                let (slope_x, slope_z) = if inside {
+                    let c = k * width + i;
+                    // Row k - 1 is farther: z grows towards it.
+                    (
+                        (at(c + 1) - at(c - 1)) * gain,
+                        (at(c - width) - at(c + width)) * gain,
+                    )
+                } else {
+                    (0.0, 0.0)
+                };
+                sums_x[below + i] = sums_x[above + i] + slope_x;
+                sums_z[below + i] = sums_z[above + i] + slope_z;
+            }
+        }
+    }
+}
+
+/// The slopes of grid columns `columns` averaged over fractional grid rows `[from, to)`, from
+/// the column sums `sums` (`width` a row), into `out[columns]`.
+fn average_rows(
+    sums: &[f32],
+    width: usize,
+    [from, to]: [f32; 2],
+    columns: std::ops::Range<usize>,
+    out: &mut [f32],
+) {
+    let rows = sums.len() / width - 1;
+    let span = to - from;
+    // The sum at fractional row `r`: whole rows, plus a part of the next one.
+    let sum_at = |r: f32, i: usize| {
+        let whole = (r.floor().max(0.0) as usize).min(rows);
+        let part = r - whole as f32;
+        let base = sums[whole * width + i];
+        if whole < rows && part > 0.0 {
+            base + (sums[(whole + 1) * width + i] - base) * part
+        } else {
+            base
+        }
+    };
+    for i in columns {
+        out[i] = if span > 0.0 {
+            let difference = sum_at(to, i) - sum_at(from, i);
+            if difference == 0.0 {
+                0.0
+            } else {
+                difference / span
+            }
+        } else {
+            0.0
+        };
+    }
+}

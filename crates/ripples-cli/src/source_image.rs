@@ -21,8 +21,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use image::{
-    DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbaImage,
-    imageops::FilterType,
+    DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbaImage, imageops::FilterType,
 };
 
 use still_formats::{STILL_FORMAT_NAMES, orient, orientation_of_exif, read_prefix};
@@ -152,12 +151,17 @@ fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<S
                 .map_err(decoder_panic)?
                 .map_err(|error| anyhow!("{name}: cannot read its header: {error}"))?;
             check_size(width, height)?;
-            let mut decoded =
-                panics::capture(|| jpeg::decode(&bytes, ripples::limits::MAX_SIDE))
-                    .map_err(decoder_panic)?
-                    .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
+            let mut decoded = panics::capture(|| jpeg::decode(&bytes, ripples::limits::MAX_SIDE))
+                .map_err(decoder_panic)?
+                .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
             let orientation = orientation_of_exif(decoded.exif.take().as_deref());
-            upright(name, decoded.width, decoded.height, decoded.into_rgba(), orientation)
+            upright(
+                name,
+                decoded.width,
+                decoded.height,
+                decoded.into_rgba(),
+                orientation,
+            )
         }
         _ => {
             let (width, height) = ImageReader::with_format(&mut source, format)
@@ -167,7 +171,13 @@ fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<S
             source
                 .seek(SeekFrom::Start(0))
                 .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
-            let mut reader = ImageReader::with_format(&mut source, format);
+            let mut bytes = Vec::new();
+            source
+                .read_to_end(&mut bytes)
+                .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
+            still_formats::check_whole(&bytes, format)
+                .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
+            let mut reader = ImageReader::with_format(Cursor::new(&bytes), format);
             reader.limits(limits);
             let decoded = panics::capture(|| {
                 let mut decoder = reader.into_decoder()?;
@@ -180,7 +190,13 @@ fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<S
             .map_err(decoder_panic)?
             .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
             let (image, orientation) = decoded;
-            upright(name, width, height, image.into_rgba8().into_raw(), orientation)
+            upright(
+                name,
+                width,
+                height,
+                image.into_rgba8().into_raw(),
+                orientation,
+            )
         }
     }
 }
@@ -193,8 +209,9 @@ fn upright(
     pixels: Vec<u8>,
     orientation: image::metadata::Orientation,
 ) -> Result<SourceImage> {
-    let (width, height, pixels) = orient(width, height, pixels, orientation)
-        .ok_or_else(|| anyhow!("{name}: internal error: the decoded pixels do not match its size"))?;
+    let (width, height, pixels) = orient(width, height, pixels, orientation).ok_or_else(|| {
+        anyhow!("{name}: internal error: the decoded pixels do not match its size")
+    })?;
     Ok(SourceImage {
         width,
         height,
@@ -218,3 +235,6 @@ fn sniff_format<R: Read + Seek>(source: &mut R, name: &str, empty: &str) -> Resu
         .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
     Ok(format)
 }
+
+#[cfg(test)]
+mod tests;

@@ -573,6 +573,64 @@ fn help_and_version_succeed() {
     ok(&["--version"], dir.path());
 }
 
+/// Stills in every format are pictures (a WebP, BMP, TIFF or one-frame GIF is no one-frame
+/// clip), and a phone photo's EXIF orientation turns it upright.
+#[test]
+fn stills_of_every_format_are_pictures_turned_upright() {
+    use image::ImageEncoder;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    // 45 wide, 30 high as stored; orientation 6 (a portrait phone photo) shows it 30x45.
+    let stored = image::RgbImage::from_fn(45, 30, |x, y| {
+        image::Rgb([(5 * x) as u8, (8 * y) as u8, 90])
+    });
+    for (name, format) in [
+        ("cat.webp", image::ImageFormat::WebP),
+        ("cat.bmp", image::ImageFormat::Bmp),
+        ("cat.tiff", image::ImageFormat::Tiff),
+        ("cat.gif", image::ImageFormat::Gif),
+    ] {
+        stored.save_with_format(path.join(name), format).unwrap();
+        // Three frames asked, the third written as a still: no "clip of 1 frame" in the way.
+        let out = format!("{name}.png");
+        let output = ok(
+            &[
+                "render", name, "--frames", "3", "--frame", "2", "--out", &out,
+            ],
+            path,
+        );
+        assert!(
+            !stderr(&output).contains("warning"),
+            "{name}: {}",
+            stderr(&output)
+        );
+        let written = image::open(path.join(&out)).unwrap();
+        assert_eq!((written.width(), written.height()), (45, 30), "{name}");
+    }
+    // A big-endian EXIF block with one entry: Orientation (0x0112), SHORT, 6.
+    let exif = b"MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0".to_vec();
+    let mut jpeg = Vec::new();
+    let mut encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90);
+    encoder.set_exif_metadata(exif).unwrap();
+    encoder
+        .write_image(stored.as_raw(), 45, 30, image::ExtendedColorType::Rgb8)
+        .unwrap();
+    std::fs::write(path.join("portrait.jpg"), &jpeg).unwrap();
+    ok(
+        &[
+            "render",
+            "portrait.jpg",
+            "--frames",
+            "1",
+            "--out",
+            "portrait.png",
+        ],
+        path,
+    );
+    let written = image::open(path.join("portrait.png")).unwrap();
+    assert_eq!((written.width(), written.height()), (30, 45));
+}
+
 #[test]
 fn bad_images_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -588,7 +646,10 @@ fn bad_images_are_refused_by_name() {
         &["render", "notes.png"],
         path,
         1,
-        &["image 'notes.png'", "not a PNG or JPEG"],
+        &[
+            "image 'notes.png'",
+            "not a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM",
+        ],
     );
     std::fs::write(path.join("empty.png"), "").unwrap();
     fails(
@@ -1479,7 +1540,7 @@ fn standard_input_feeds_the_image_or_the_scene() {
         &render_stdin,
         b"hello",
         1,
-        &["image from standard input: not a PNG or JPEG file"],
+        &["image from standard input: not a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM file"],
     );
     refused(
         &render_stdin,

@@ -85,6 +85,59 @@ pub fn is_animated<R: BufRead + Seek>(source: R, format: ImageFormat) -> bool {
     }
 }
 
+/// Refuses a file whose end is missing though its pixels may all be there: the decoders of
+/// PNG, GIF and WebP stop reading once they have the picture, so a file cut in its last
+/// chunk (PNG's IEND, GIF's trailer, WebP's last byte) would pass as whole. (JPEG's end is
+/// checked by [`super::jpeg`]; the BMP, TIFF and PNM decoders refuse every cut themselves.)
+pub fn check_whole(bytes: &[u8], format: ImageFormat) -> Result<(), String> {
+    let cut_short = |what: &str| Err(format!("the file is cut short: it ends before {what}"));
+    match format {
+        ImageFormat::Png => {
+            // Chunks: length (4 bytes, big-endian), type (4), data, CRC (4), up to IEND.
+            let mut position = 8;
+            loop {
+                let Some(header) = bytes.get(position..position + 8) else {
+                    return cut_short("the PNG end chunk (IEND)");
+                };
+                let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
+                let end = position + 12 + length as usize;
+                if end > bytes.len() {
+                    return cut_short("the PNG end chunk (IEND)");
+                }
+                if &header[4..8] == b"IEND" {
+                    return Ok(());
+                }
+                position = end;
+            }
+        }
+        ImageFormat::Gif => {
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::Indexed);
+            let mut decoder = options
+                .read_info(std::io::Cursor::new(bytes))
+                .map_err(|error| error.to_string())?;
+            // Skipping past every frame reaches the trailer, or an error where the file ends.
+            while decoder
+                .next_frame_info()
+                .map_err(|error| format!("the GIF data is damaged or cut short ({error})"))?
+                .is_some()
+            {}
+            Ok(())
+        }
+        ImageFormat::WebP => {
+            // RIFF header: "RIFF", the size of what follows the first 8 bytes, "WEBP".
+            let declared = bytes
+                .get(4..8)
+                .map(|size| u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize);
+            match declared {
+                Some(size) if bytes.len() >= 8 + size => Ok(()),
+                _ => cut_short("the end its RIFF header gives"),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
 /// A decoded picture turned upright as its `orientation` says: width, height and RGBA pixels.
 pub fn orient(
     width: u32,

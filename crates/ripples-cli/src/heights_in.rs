@@ -34,11 +34,13 @@ pub fn heights_input(
     match option {
         Some(path) => Some(InputFile {
             role: "the heights input".to_string(),
+            label: format!("--heights-in '{}'", path.display()),
             path: path.clone(),
         }),
         None => scene_file.and_then(|file| {
             file.scene.heights.as_ref().map(|path| InputFile {
                 role: "the scene's heights input".to_string(),
+                label: format!("{} '{path}'", file.describe_key("heights")),
                 path: file.directory.join(path),
             })
         }),
@@ -414,7 +416,7 @@ fn check_header(header: &NpyHeader, grid: &GridShape) -> Result<()> {
         } else if descr.starts_with('|') {
             " ('|' gives no byte order: only little-endian files are read)".to_string()
         } else if expected == "<i2" && descr == "<f4" {
-            " (float heights are for --solver wave or spring)".to_string()
+            " (float heights are for --solver dispersive, wave or spring)".to_string()
         } else if expected == "<f4" && descr == "<i2" {
             " (integer heights are for --solver classic)".to_string()
         } else {

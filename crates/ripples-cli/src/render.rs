@@ -188,6 +188,8 @@ pub fn render_default_scene(args: &RenderArgs) -> Result<RenderSummary> {
     let scene_file = SceneFile {
         scene,
         directory: PathBuf::new(),
+        name: "the built-in scene".to_string(),
+        text: DEFAULT_SCENE.to_string(),
     };
     render_with_scene(args, Some(scene_file))
 }
@@ -227,6 +229,16 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         );
     }
     let frames = plan.scene.frames;
+    notes.extend(
+        crate::output::surprises(&args.out, kind, args.format, plan.scene.fps)
+            .into_iter()
+            .map(|warning| format!("warning: {warning}")),
+    );
+    notes.extend(
+        crate::inert_options::late_events(&plan.scene)
+            .into_iter()
+            .map(|warning| format!("warning: {warning}")),
+    );
     let still_frame = still.map(|still| still.frame(frames)).transpose()?;
     let Water {
         mut runner,

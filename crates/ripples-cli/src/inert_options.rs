@@ -214,7 +214,8 @@ pub fn late_events(scene: &Scene) -> Vec<String> {
     let mut late = |what: String, frame: u32| {
         if frame >= frames {
             warnings.push(format!(
-                "{what} starts at frame {frame}, after the last frame ({}) of the {frames}                  rendered: it never happens (--frames sets how many there are)",
+                "{what} starts at frame {frame}, after the last frame ({}) of the {frames} \
+                 rendered: it never happens (--frames sets how many there are)",
                 frames.saturating_sub(1)
             ));
         }

@@ -200,7 +200,8 @@ pub fn surprises(
     let longest_gif_delay = f64::from(u16::MAX) / 100.0;
     if kind == OutputKind::Gif && fps > 0.0 && 1.0 / fps > longest_gif_delay {
         warnings.push(format!(
-            "at {fps} fps a frame lasts {:.2} s, but a GIF frame shows at most {longest_gif_delay}              s: each is cut to that, so the GIF plays {:.1}x faster than asked",
+            "at {fps} fps a frame lasts {:.2} s, but a GIF frame shows at most {longest_gif_delay} \
+             s: each is cut to that, so the GIF plays {:.1}x faster than asked",
             1.0 / fps,
             (1.0 / fps) / longest_gif_delay
         ));

@@ -1909,3 +1909,115 @@ fn scene_bodies_are_rendered_as_the_library_runs_them_and_bad_ones_refused() {
         &["line 3", "speed must be a finite number > 0, got 0"],
     );
 }
+
+/// What would silently not be what was asked is said: an event after the last frame, a GIF
+/// frame longer than a GIF delay holds, a --format that contradicts the output's extension.
+#[test]
+fn silent_surprises_are_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let warned = |args: &[&str], needles: &[&str]| {
+        let output = ok(args, path);
+        let message = stderr(&output);
+        for needle in needles {
+            assert!(
+                message.contains(needle),
+                "{args:?}: expected '{needle}' in: {message}"
+            );
+        }
+    };
+    warned(
+        &[
+            "render", "--drop", "5,5@500", "--frames", "3", "--size", "32x24", "--out", "a.gif",
+        ],
+        &["warning: stone #1 at (5, 5) starts at frame 500, after the last frame (2)"],
+    );
+    warned(
+        &[
+            "render", "--fps", "0.001", "--frames", "2", "--size", "32x24", "--out", "b.gif",
+        ],
+        &["warning: at 0.001 fps a frame lasts 1000.00 s, but a GIF frame shows at most 655.35 s"],
+    );
+    warned(
+        &[
+            "render", "--format", "y4m", "--frames", "2", "--size", "32x24", "--out", "c.gif",
+        ],
+        &["warning: --format y4m writes Y4M video into 'c.gif', whose extension says a GIF"],
+    );
+    // None of them where nothing is surprising.
+    let output = ok(
+        &[
+            "render", "--drop", "5,5@1", "--frames", "3", "--size", "32x24", "--out", "d.gif",
+        ],
+        path,
+    );
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+}
+
+/// A picture that cannot be read is named by the option that gave it, or by the scene file,
+/// line and key; a reversed range in a scene says so at its line.
+#[test]
+fn picture_errors_name_their_option_or_scene_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    std::fs::write(path.join("garbage.png"), "not a picture").unwrap();
+    fails(
+        &[
+            "render",
+            "--obstacles",
+            "nope.png",
+            "--frames",
+            "1",
+            "--out",
+            "a.gif",
+        ],
+        path,
+        1,
+        &["error: --obstacles 'nope.png': cannot open it"],
+    );
+    fails(
+        &[
+            "render",
+            "--sky",
+            "garbage.png",
+            "--frames",
+            "1",
+            "--out",
+            "a.gif",
+        ],
+        path,
+        1,
+        &["error: --sky 'garbage.png': not a PNG, JPEG"],
+    );
+    std::fs::write(
+        path.join("a.toml"),
+        "frames = 2\n\nimage = \"missing.jpg\"\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "a.toml", "--out", "a.gif"],
+        path,
+        1,
+        &["error: scene 'a.toml' line 3: image 'missing.jpg': cannot open it"],
+    );
+    std::fs::write(path.join("b.toml"), "frames = 2\nsky = \"garbage.png\"\n").unwrap();
+    fails(
+        &[
+            "render", "--scene", "b.toml", "--size", "32x24", "--out", "a.gif",
+        ],
+        path,
+        1,
+        &["error: scene 'b.toml' line 2: sky 'garbage.png': not a PNG"],
+    );
+    std::fs::write(
+        path.join("c.toml"),
+        "frames = 2\n\n[rain]\nrate = 2\nradius = [4, 1]\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "c.toml", "--out", "a.gif"],
+        path,
+        1,
+        &["scene 'c.toml': line 5: rain radius range [4, 1] is reversed"],
+    );
+}

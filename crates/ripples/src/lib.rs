@@ -96,6 +96,7 @@ mod scene;
 mod solver;
 mod sources;
 mod spring;
+mod swipe;
 mod texture;
 mod wall_look;
 mod wave;

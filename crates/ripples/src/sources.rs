@@ -22,7 +22,7 @@ pub struct Stone {
 }
 
 /// Largest radius that changes anything: beyond it a disk covers every grid that fits the limits.
-const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
+pub(crate) const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
 
 /// Sets every interior cell of the disk `(px-x)^2 + (py-y)^2 < r^2`, with `px` in `[x-r, x+r)`
 /// and `py` in `[y-r, y+r)`, to `value`. Parts outside the interior are clipped.

@@ -171,13 +171,10 @@ fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<S
             source
                 .seek(SeekFrom::Start(0))
                 .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
-            let mut bytes = Vec::new();
-            source
-                .read_to_end(&mut bytes)
-                .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
-            still_formats::check_whole(&bytes, format)
+            panics::capture(|| still_formats::check_whole(&mut source, format))
+                .map_err(decoder_panic)?
                 .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
-            let mut reader = ImageReader::with_format(Cursor::new(&bytes), format);
+            let mut reader = ImageReader::with_format(&mut source, format);
             reader.limits(limits);
             let decoded = panics::capture(|| {
                 let mut decoder = reader.into_decoder()?;

@@ -9,7 +9,7 @@
 //! anything, so a phone's portrait photo comes in upright as every viewer shows it.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use image::metadata::Orientation;
@@ -60,7 +60,8 @@ pub fn is_still_picture_file(path: &Path) -> bool {
             let Ok(file) = File::open(path) else {
                 return true;
             };
-            !is_animated(BufReader::new(file), format)
+            // A decoder that panics here leaves the file to the loader, which says so.
+            !crate::panics::capture(|| is_animated(BufReader::new(file), format)).unwrap_or(false)
         }
     }
 }
@@ -89,53 +90,70 @@ pub fn is_animated<R: BufRead + Seek>(source: R, format: ImageFormat) -> bool {
 /// PNG, GIF and WebP stop reading once they have the picture, so a file cut in its last
 /// chunk (PNG's IEND, GIF's trailer, WebP's last byte) would pass as whole. (JPEG's end is
 /// checked by [`super::jpeg`]; the BMP, TIFF and PNM decoders refuse every cut themselves.)
-pub fn check_whole(bytes: &[u8], format: ImageFormat) -> Result<(), String> {
+pub fn check_whole<R: BufRead + Seek>(source: &mut R, format: ImageFormat) -> Result<(), String> {
     let cut_short = |what: &str| Err(format!("the file is cut short: it ends before {what}"));
-    match format {
+    let unreadable = |error: std::io::Error| format!("cannot read it: {error}");
+    let length = source.seek(SeekFrom::End(0)).map_err(unreadable)?;
+    let outcome = match format {
         ImageFormat::Png => {
-            // Chunks: length (4 bytes, big-endian), type (4), data, CRC (4), up to IEND.
-            let mut position = 8;
+            // Chunks: length (4 bytes, big-endian), type (4), data, CRC (4), up to IEND; the
+            // walk reads each chunk's header and seeks past the rest.
+            let mut position = 8u64;
             loop {
-                let Some(header) = bytes.get(position..position + 8) else {
-                    return cut_short("the PNG end chunk (IEND)");
-                };
-                let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
-                let end = position + 12 + length as usize;
-                if end > bytes.len() {
-                    return cut_short("the PNG end chunk (IEND)");
+                let mut header = [0u8; 8];
+                source.seek(SeekFrom::Start(position)).map_err(unreadable)?;
+                if position + 8 > length || source.read_exact(&mut header).is_err() {
+                    break cut_short("the PNG end chunk (IEND)");
+                }
+                let chunk_length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
+                let end = position + 12 + u64::from(chunk_length);
+                if end > length {
+                    break cut_short("the PNG end chunk (IEND)");
                 }
                 if &header[4..8] == b"IEND" {
-                    return Ok(());
+                    break Ok(());
                 }
                 position = end;
             }
         }
         ImageFormat::Gif => {
+            source.seek(SeekFrom::Start(0)).map_err(unreadable)?;
             let mut options = gif::DecodeOptions::new();
             options.set_color_output(gif::ColorOutput::Indexed);
-            let mut decoder = options
-                .read_info(std::io::Cursor::new(bytes))
-                .map_err(|error| error.to_string())?;
-            // Skipping past every frame reaches the trailer, or an error where the file ends.
-            while decoder
-                .next_frame_info()
-                .map_err(|error| format!("the GIF data is damaged or cut short ({error})"))?
-                .is_some()
-            {}
-            Ok(())
+            match options.read_info(&mut *source) {
+                Err(error) => Err(error.to_string()),
+                Ok(mut decoder) => loop {
+                    // Skipping past every frame reaches the trailer, or fails where the file ends.
+                    match decoder.next_frame_info() {
+                        Ok(Some(_)) => {}
+                        Ok(None) => break Ok(()),
+                        Err(error) => {
+                            break Err(format!("the GIF data is damaged or cut short ({error})"));
+                        }
+                    }
+                },
+            }
         }
         ImageFormat::WebP => {
             // RIFF header: "RIFF", the size of what follows the first 8 bytes, "WEBP".
-            let declared = bytes
-                .get(4..8)
-                .map(|size| u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize);
-            match declared {
-                Some(size) if bytes.len() >= 8 + size => Ok(()),
-                _ => cut_short("the end its RIFF header gives"),
+            let mut header = [0u8; 8];
+            source.seek(SeekFrom::Start(0)).map_err(unreadable)?;
+            match source.read_exact(&mut header) {
+                Ok(()) => {
+                    let size = u32::from_le_bytes([header[4], header[5], header[6], header[7]]);
+                    if length >= 8 + u64::from(size) {
+                        Ok(())
+                    } else {
+                        cut_short("the end its RIFF header gives")
+                    }
+                }
+                Err(_) => cut_short("the end of its RIFF header"),
             }
         }
         _ => Ok(()),
-    }
+    };
+    source.seek(SeekFrom::Start(0)).map_err(unreadable)?;
+    outcome
 }
 
 /// A decoded picture turned upright as its `orientation` says: width, height and RGBA pixels.

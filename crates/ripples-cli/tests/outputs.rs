@@ -441,13 +441,16 @@ fn no_clobber_refuses_a_frame_directory_that_holds_a_frame_it_would_write() {
     );
 }
 
-/// Runs `ripples render` to standard output in `format`, with `stdout` as its standard output.
+/// Runs `ripples render` to standard output in `format` (`still`: one PNG frame, `--frame`),
+/// with `stdout` as its standard output.
 fn render_to(format: &str, dir: &Path, stdout: Stdio) -> std::process::Child {
+    let format_args: &[&str] = match format {
+        "still" => &["--format", "png", "--frame", "59", "--size", "640x480"],
+        _ => &["--format", format, "--size", "160x120"],
+    };
     Command::new(env!("CARGO_BIN_EXE_ripples"))
-        .args([
-            "render", "--frames", "60", "--size", "160x120", "--out", "-",
-        ])
-        .args(["--format", format])
+        .args(["render", "--frames", "60", "--out", "-"])
+        .args(format_args)
         .current_dir(dir)
         .env_remove("RUST_BACKTRACE")
         .env_remove("DISPLAY")
@@ -466,7 +469,7 @@ fn render_to(format: &str, dir: &Path, stdout: Stdio) -> std::process::Child {
 fn standard_output_closed_early_or_full_fails_in_every_format() {
     use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
-    let mut formats = vec!["gif", "png", "y4m"];
+    let mut formats = vec!["gif", "png", "y4m", "still"];
     if tool_available("ffmpeg") {
         formats.extend(["mp4", "webm"]);
     }

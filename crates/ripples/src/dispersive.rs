@@ -62,7 +62,7 @@ use crate::kernels::dispersive::{DispersiveCoefficients, FILTER};
 use crate::kernels::{self, Backend};
 use crate::limits::check_size;
 use crate::parallel;
-use crate::sources::{MAX_USEFUL_RADIUS, interior_index};
+use crate::sources::{MAX_USEFUL_RADIUS, Reach, interior_index, stamp_polyline};
 use crate::swipe;
 use crate::wave::{finish_leapfrog_step, press_stone, press_swept};
 
@@ -300,13 +300,13 @@ impl DispersiveSolver {
         strength: f32,
     ) {
         let (width, height) = (self.width, self.height);
-        let cells = swipe::path_cells(points, width, height, radius);
-        let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
-        if swipe::stamping_is_cheaper(&cells, width, height, r) {
-            for [x, y] in cells {
-                self.drop_stone(x, y, radius, strength);
-            }
+        if i64::from(radius).min(MAX_USEFUL_RADIUS) < swipe::SWEEP_RADIUS {
+            let reach = Reach::stones(width, height, radius);
+            stamp_polyline(points, reach, |x, y| {
+                self.drop_stone(x, y, radius, strength)
+            });
         } else {
+            let cells = swipe::path_cells(points, width, height, radius);
             press_swept(
                 (&mut self.current, &mut self.previous),
                 (width, height),

@@ -13,8 +13,8 @@
 //! lower envelope of parabolas, Felzenszwalb and Huttenlocher, in whole numbers so every
 //! distance is exact): one pass down the columns that hold path cells, one along the rows, a
 //! cost of about the cells near the path plus the path's columns per row. [`nearest_squared_distances`]
-//! runs it; [`stamping_is_cheaper`] keeps stamping where the radius is small and stamping costs
-//! less. Either way the water is bit for bit the same (a test compares them).
+//! runs it for a radius of [`SWEEP_RADIUS`] or more; smaller stones are stamped, which costs less
+//! and allocates nothing. Either way the water is bit for bit the same (a test compares them).
 
 use crate::sources::{Reach, stamp_polyline};
 
@@ -53,25 +53,14 @@ fn region(
     (!columns.is_empty() && !rows.is_empty()).then_some((columns, rows))
 }
 
-/// Whether pressing a stone at each of `cells` costs less than the distance transform over
-/// the cells they can reach (each stone visits its (2 radius)² square; the transform about
-/// four operations per cell of the region, plus a pass per path column).
-pub(crate) fn stamping_is_cheaper(
-    cells: &[[i32; 2]],
-    width: usize,
-    height: usize,
-    radius: i64,
-) -> bool {
-    let Some((columns, rows)) = region(cells, width, height, radius) else {
-        return true;
-    };
-    let side = (2 * radius).min(width.max(height) as i64) as u128;
-    let stamping = cells.len() as u128 * side * side;
-    // Per row: every path column (at most one per cell) and every column of the region.
-    let transform = (rows.end - rows.start) as u128
-        * (cells.len() as u128 + 4 * (columns.end - columns.start) as u128);
-    stamping <= transform
-}
+/// The smallest radius whose swipe goes through the distance transform. Stamping costs each
+/// path cell its stone's (2 radius)² square, the transform about four operations per cell
+/// within the radius of the path (its region) plus one per path column per row: for a path of
+/// `L` cells, about `4 r² L` against `8 r (L + 2 r)`. From this radius on the transform costs
+/// less for any path longer than a few cells, and at most a few times more for a single cell;
+/// below it stamping allocates nothing, so a frame loop of ordinary swipes stays free of
+/// allocation (the transform collects the path's cells first).
+pub(crate) const SWEEP_RADIUS: i64 = 16;
 
 /// Calls `visit(index, d²)` once for every interior cell of a `width x height` grid closer
 /// than `radius` to a cell of `cells` (`d² < radius²`), with the squared distance to the
@@ -263,7 +252,7 @@ mod tests {
                     swept.drop_stone(x, y, random.between(1, 6) as u32, strength);
                 }
                 let mut stamped = swept.clone();
-                let radius = random.between(8, 80) as u32;
+                let radius = random.between(SWEEP_RADIUS, 80) as u32;
                 let strength = random.between(-400, 400) as i16;
                 let points: Vec<[i32; 2]> = (0..random.between(2, 5))
                     .map(|_| {
@@ -278,15 +267,6 @@ mod tests {
                     width as usize,
                     height as usize,
                     radius,
-                );
-                assert!(
-                    !stamping_is_cheaper(
-                        &cells,
-                        width as usize,
-                        height as usize,
-                        i64::from(radius)
-                    ) || cells.is_empty(),
-                    "{kind:?} trial {trial}: the transform is not what this test checks"
                 );
                 swept.swipe_path(points.iter().copied(), radius, strength);
                 for [x, y] in cells {

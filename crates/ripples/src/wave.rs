@@ -42,7 +42,7 @@ use crate::error::Error;
 use crate::kernels::{self, float::WaveCoefficients};
 use crate::limits::{MAX_COURANT, MAX_SIDE, MAX_WAVE_SPEED, check_size};
 use crate::parallel;
-use crate::sources::interior_index;
+use crate::sources::{Reach, interior_index, stamp_polyline};
 use crate::swipe;
 
 /// Largest stone radius that changes anything: beyond it a stone covers every grid that fits
@@ -267,13 +267,13 @@ impl WaveSolver {
         strength: f32,
     ) {
         let (width, height) = (self.width, self.height);
-        let cells = swipe::path_cells(points, width, height, radius);
-        let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
-        if swipe::stamping_is_cheaper(&cells, width, height, r) {
-            for [x, y] in cells {
-                self.drop_stone(x, y, radius, strength);
-            }
+        if i64::from(radius).min(MAX_USEFUL_RADIUS) < swipe::SWEEP_RADIUS {
+            let reach = Reach::stones(width, height, radius);
+            stamp_polyline(points, reach, |x, y| {
+                self.drop_stone(x, y, radius, strength)
+            });
         } else {
+            let cells = swipe::path_cells(points, width, height, radius);
             press_swept(
                 (&mut self.current, &mut self.previous),
                 (width, height),

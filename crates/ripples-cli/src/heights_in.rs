@@ -350,7 +350,13 @@ impl LoadedHeights {
 /// Reads the height field at `path` for `grid`: shape `(grid.height, grid.width)`, the dtype its
 /// solver keeps, little-endian, C order. Every error starts with `heights '<path>':`.
 pub fn read_heights(path: &Path, grid: &GridShape) -> Result<LoadedHeights> {
-    read_checked(path, grid).map_err(|error| anyhow!("heights '{}': {error:#}", path.display()))
+    read_heights_as(path, grid, &format!("heights '{}'", path.display()))
+}
+
+/// [`read_heights`], with errors starting with `name` (the option or the scene key that gave
+/// the file: `--heights-in 'x.npy'`, `scene 'x.toml' line 4: heights 'x.npy'`).
+pub fn read_heights_as(path: &Path, grid: &GridShape, name: &str) -> Result<LoadedHeights> {
+    read_checked(path, grid).map_err(|error| anyhow!("{name}: {error:#}"))
 }
 
 fn read_checked(path: &Path, grid: &GridShape) -> Result<LoadedHeights> {

@@ -34,11 +34,13 @@ pub fn heights_input(
     match option {
         Some(path) => Some(InputFile {
             role: "the heights input".to_string(),
+            label: format!("--heights-in '{}'", path.display()),
             path: path.clone(),
         }),
         None => scene_file.and_then(|file| {
             file.scene.heights.as_ref().map(|path| InputFile {
                 role: "the scene's heights input".to_string(),
+                label: format!("{} '{path}'", file.describe_key("heights")),
                 path: file.directory.join(path),
             })
         }),
@@ -348,7 +350,13 @@ impl LoadedHeights {
 /// Reads the height field at `path` for `grid`: shape `(grid.height, grid.width)`, the dtype its
 /// solver keeps, little-endian, C order. Every error starts with `heights '<path>':`.
 pub fn read_heights(path: &Path, grid: &GridShape) -> Result<LoadedHeights> {
-    read_checked(path, grid).map_err(|error| anyhow!("heights '{}': {error:#}", path.display()))
+    read_heights_as(path, grid, &format!("heights '{}'", path.display()))
+}
+
+/// [`read_heights`], with errors starting with `name` (the option or the scene key that gave
+/// the file: `--heights-in 'x.npy'`, `scene 'x.toml' line 4: heights 'x.npy'`).
+pub fn read_heights_as(path: &Path, grid: &GridShape, name: &str) -> Result<LoadedHeights> {
+    read_checked(path, grid).map_err(|error| anyhow!("{name}: {error:#}"))
 }
 
 fn read_checked(path: &Path, grid: &GridShape) -> Result<LoadedHeights> {
@@ -414,7 +422,7 @@ fn check_header(header: &NpyHeader, grid: &GridShape) -> Result<()> {
         } else if descr.starts_with('|') {
             " ('|' gives no byte order: only little-endian files are read)".to_string()
         } else if expected == "<i2" && descr == "<f4" {
-            " (float heights are for --solver wave or spring)".to_string()
+            " (float heights are for --solver dispersive, wave or spring)".to_string()
         } else if expected == "<f4" && descr == "<i2" {
             " (integer heights are for --solver classic)".to_string()
         } else {

@@ -225,6 +225,46 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
     warnings
 }
 
+/// A warning line (without the `warning: ` prefix) for every event of `scene` scheduled at or
+/// after its last frame, which a render of `scene.frames` frames never reaches: a stone
+/// (`--drop 5,5@500 --frames 3`), a swipe, a body, a float, a wave source or the rain. The
+/// window runs on past any frame count, so only a render warns.
+pub fn late_events(scene: &Scene) -> Vec<String> {
+    let frames = scene.frames;
+    let mut warnings = Vec::new();
+    let mut late = |what: String, frame: u32| {
+        if frame >= frames {
+            warnings.push(format!(
+                "{what} starts at frame {frame}, after the last frame ({}) of the {frames} \
+                 rendered: it never happens (--frames sets how many there are)",
+                frames.saturating_sub(1)
+            ));
+        }
+    };
+    for (index, drop) in scene.drops.iter().enumerate() {
+        late(
+            format!("stone #{} at ({}, {})", index + 1, drop.x, drop.y),
+            drop.frame,
+        );
+    }
+    for (index, swipe) in scene.swipes.iter().enumerate() {
+        late(format!("swipe #{}", index + 1), swipe.frame);
+    }
+    for (index, body) in scene.bodies.iter().enumerate() {
+        late(format!("body #{}", index + 1), body.start);
+    }
+    for (index, float) in scene.floats.iter().enumerate() {
+        late(format!("float #{}", index + 1), float.start);
+    }
+    for (index, source) in scene.sources.iter().enumerate() {
+        late(format!("wave source #{}", index + 1), source.start);
+    }
+    if let Some(rain) = &scene.rain {
+        late("the rain".to_string(), rain.start);
+    }
+    warnings
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,6 +134,18 @@ impl OutputKind {
         Ok(format)
     }
 
+    /// What this kind holds, for messages: "an animated GIF", "H.264 video (MP4)", ...
+    pub fn description(self) -> &'static str {
+        match self {
+            OutputKind::Gif => "a GIF",
+            OutputKind::Apng => "an animated PNG",
+            OutputKind::Y4m => "Y4M video",
+            OutputKind::Mp4 => "H.264 video in MP4",
+            OutputKind::Webm => "VP9 video in WebM",
+            OutputKind::Directory => "a directory of PNG frames",
+        }
+    }
+
     /// The `--format` name of this kind (`frames` for a directory, which has none).
     pub fn format_name(self) -> &'static str {
         match self {
@@ -159,6 +171,42 @@ impl std::str::FromStr for OutputKind {
 /// Whether `path` is `-`, standard output.
 pub fn is_standard_output(path: &Path) -> bool {
     path.as_os_str() == "-"
+}
+
+/// Warning lines (without the `warning: ` prefix) for an output that will not be what its
+/// options suggest, said before rendering: a `--format` that contradicts the file's extension
+/// (`--format mp4 --out x.gif` writes H.264 into a file named `.gif`), and a GIF whose frames
+/// last longer than the 655.35 s a GIF delay can hold (`--fps 0.001`).
+pub fn surprises(
+    path: &Path,
+    kind: OutputKind,
+    format: Option<OutputKind>,
+    fps: f64,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Some(format) = format
+        && !is_standard_output(path)
+        && let Ok(named) = OutputKind::from_path(path)
+        && named != format
+    {
+        warnings.push(format!(
+            "--format {} writes {} into '{}', whose extension says {}",
+            format.format_name(),
+            format.description(),
+            path.display(),
+            named.description()
+        ));
+    }
+    let longest_gif_delay = f64::from(u16::MAX) / 100.0;
+    if kind == OutputKind::Gif && fps > 0.0 && 1.0 / fps > longest_gif_delay {
+        warnings.push(format!(
+            "at {fps} fps a frame lasts {:.2} s, but a GIF frame shows at most {longest_gif_delay} \
+             s: each is cut to that, so the GIF plays {:.1}x faster than asked",
+            1.0 / fps,
+            (1.0 / fps) / longest_gif_delay
+        ));
+    }
+    warnings
 }
 
 fn ends_with_separator(path: &Path) -> bool {

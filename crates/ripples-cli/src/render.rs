@@ -44,7 +44,7 @@ use ripples::{Heights, Look, RenderMode, SceneRunner};
 use crate::UsageError;
 use crate::args::RenderArgs;
 use crate::background::{self, Colour};
-use crate::heights_in::{GridShape, heights_input, read_heights};
+use crate::heights_in::{GridShape, heights_input, read_heights_as};
 use crate::lively;
 use crate::output::{
     AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, SoundTrack, StagedFile,
@@ -188,6 +188,8 @@ pub fn render_default_scene(args: &RenderArgs) -> Result<RenderSummary> {
     let scene_file = SceneFile {
         scene,
         directory: PathBuf::new(),
+        name: "the built-in scene".to_string(),
+        text: DEFAULT_SCENE.to_string(),
     };
     render_with_scene(args, Some(scene_file))
 }
@@ -227,6 +229,16 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         );
     }
     let frames = plan.scene.frames;
+    notes.extend(
+        crate::output::surprises(&args.out, kind, args.format, plan.scene.fps)
+            .into_iter()
+            .map(|warning| format!("warning: {warning}")),
+    );
+    notes.extend(
+        crate::inert_options::late_events(&plan.scene)
+            .into_iter()
+            .map(|warning| format!("warning: {warning}")),
+    );
     let still_frame = still.map(|still| still.frame(frames)).transpose()?;
     let Water {
         mut runner,
@@ -236,11 +248,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     } = plan.build(width, height)?;
     notes.extend(water_notes);
     if let Some(input) = &heights_in {
-        notes.extend(start_from_heights(
-            &mut runner,
-            &input.path,
-            (width, height),
-        )?);
+        notes.extend(start_from_heights(&mut runner, input, (width, height))?);
     }
     let scene = runner.scene();
     let info = AnimationInfo {
@@ -465,9 +473,10 @@ fn check_output_destination(args: &RenderArgs, kind: OutputKind) -> Result<()> {
 /// water cannot keep (they were set to rest).
 fn start_from_heights(
     runner: &mut SceneRunner,
-    path: &Path,
+    input: &crate::setup::InputFile,
     pool: (u32, u32),
 ) -> Result<Option<String>> {
+    let name = &input.label;
     let pool_state = runner.pool();
     let grid = GridShape {
         width: pool_state.solver().width(),
@@ -476,11 +485,11 @@ fn start_from_heights(
         sim_scale: pool_state.sim_scale(),
         solver: pool_state.solver().kind(),
     };
-    let loaded = read_heights(path, &grid)?;
+    let loaded = read_heights_as(&input.path, &grid, name)?;
     runner
         .pool_mut()
         .set_heights(loaded.heights())
-        .map_err(|error| anyhow!("heights '{}': {error}", path.display()))?;
+        .map_err(|error| anyhow!("{name}: {error}"))?;
     let set_to_rest = match (loaded.heights(), runner.pool().solver().heights()) {
         (Heights::I16(given), Heights::I16(now)) => count_changed(given, now),
         (Heights::F32(given), Heights::F32(now)) => count_changed(given, now),
@@ -488,9 +497,8 @@ fn start_from_heights(
     };
     Ok((set_to_rest > 0).then(|| {
         format!(
-            "heights '{}': {set_to_rest} cells on the pool's edge or under walls were set to rest (the \
-             edge and walls hold no waves)",
-            path.display()
+            "{name}: {set_to_rest} cells on the pool's edge or under walls were set to rest (the \
+             edge and walls hold no waves)"
         )
     }))
 }

@@ -23,6 +23,10 @@ pub struct SceneFile {
     pub scene: Scene,
     /// The directory holding the file.
     pub directory: PathBuf,
+    /// How messages name it: "scene 'x.toml'" (see [`describe`]).
+    pub name: String,
+    /// The file's text, where messages find the line of a key.
+    pub text: String,
 }
 
 impl SceneFile {
@@ -38,7 +42,34 @@ impl SceneFile {
         let scene = parse_scene(&text).map_err(|error| anyhow!("{name}: {error}"))?;
         // Standard input has no directory: its paths are relative to the current one.
         let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Ok(Self { scene, directory })
+        Ok(Self {
+            scene,
+            directory,
+            name,
+            text,
+        })
+    }
+
+    /// How messages name the top-level `key` of this scene, with its line when the text has
+    /// it: "scene 'x.toml' line 4: obstacles".
+    pub fn describe_key(&self, key: &str) -> String {
+        let line = self.text.lines().position(|line| {
+            // Top-level keys come before the first table header.
+            line.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        });
+        let before_tables = |at: usize| {
+            !self
+                .text
+                .lines()
+                .take(at)
+                .any(|line| line.trim_start().starts_with('['))
+        };
+        match line {
+            Some(at) if before_tables(at) => format!("{} line {}: {key}", self.name, at + 1),
+            _ => format!("{}: {key}", self.name),
+        }
     }
 
     /// The scene's image path, resolved relative to the scene file.

@@ -50,6 +50,10 @@ pub struct InputFile {
     pub role: String,
     /// Its path as given (relative to the scene file's directory, for the scene's own paths).
     pub path: PathBuf,
+    /// How errors about its contents name it: the option or the scene's key (with the file and
+    /// line) and the path as written, e.g. `--obstacles 'walls.png'` or `scene 'x.toml' line
+    /// 3: sky 'sky.jpg'`.
+    pub label: String,
 }
 
 /// The pictures the options and the scene file name: the option wins over the scene's key.
@@ -69,17 +73,20 @@ struct PicturePaths {
 impl PicturePaths {
     fn resolve(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Self {
         let pick = |option: &Option<PathBuf>,
-                    key: fn(&Scene) -> &Option<String>,
+                    (flag, key): (&str, &str),
+                    value: fn(&Scene) -> &Option<String>,
                     what: &str|
          -> Option<InputFile> {
             match option {
                 Some(path) => Some(InputFile {
                     role: format!("the {what}"),
+                    label: format!("{flag} '{}'", path.display()),
                     path: path.clone(),
                 }),
                 None => scene_file.and_then(|file| {
-                    key(&file.scene).as_ref().map(|path| InputFile {
+                    value(&file.scene).as_ref().map(|path| InputFile {
                         role: format!("the scene's {what}"),
+                        label: format!("{} '{path}'", file.describe_key(key)),
                         path: file.directory.join(path),
                     })
                 }),
@@ -87,13 +94,33 @@ impl PicturePaths {
         };
         let image_from_stdin = args.image.as_deref().is_some_and(is_standard_input);
         Self {
-            image: pick(&args.image, |s| &s.image, "input image"),
+            image: pick(&args.image, ("image", "image"), |s| &s.image, "input image"),
             image_from_stdin,
-            obstacles: pick(&args.obstacles, |s| &s.obstacles, "obstacles image"),
-            water_mask: pick(&args.water_mask, |s| &s.water_mask, "water mask"),
-            stiffness_map: pick(&args.stiffness_map, |s| &s.stiffness_map, "stiffness map"),
-            viscosity_map: pick(&args.viscosity_map, |s| &s.viscosity_map, "viscosity map"),
-            sky: pick(&args.sky, |s| &s.sky, "sky image"),
+            obstacles: pick(
+                &args.obstacles,
+                ("--obstacles", "obstacles"),
+                |s| &s.obstacles,
+                "obstacles image",
+            ),
+            water_mask: pick(
+                &args.water_mask,
+                ("--water-mask", "water_mask"),
+                |s| &s.water_mask,
+                "water mask",
+            ),
+            stiffness_map: pick(
+                &args.stiffness_map,
+                ("--stiffness-map", "stiffness_map"),
+                |s| &s.stiffness_map,
+                "stiffness map",
+            ),
+            viscosity_map: pick(
+                &args.viscosity_map,
+                ("--viscosity-map", "viscosity_map"),
+                |s| &s.viscosity_map,
+                "viscosity map",
+            ),
+            sky: pick(&args.sky, ("--sky", "sky"), |s| &s.sky, "sky image"),
             floats: scene_file.map_or_else(Vec::new, |file| {
                 let images = file.scene.floats.iter().map(|float| float.image.as_ref());
                 images
@@ -101,6 +128,7 @@ impl PicturePaths {
                     .map(|(index, image)| {
                         image.map(|path| InputFile {
                             role: format!("the scene's float #{} image", index + 1),
+                            label: format!("{}: float #{} image '{path}'", file.name, index + 1),
                             path: file.directory.join(path),
                         })
                     })
@@ -120,6 +148,7 @@ pub fn input_files(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Vec<Inpu
         .filter(|path| !is_standard_input(path))
         .map(|path| InputFile {
             role: "the scene file".to_string(),
+            label: crate::scene_file::describe(path),
             path: path.clone(),
         });
     let image = paths.image.filter(|_| !paths.image_from_stdin);
@@ -286,7 +315,7 @@ impl WaterPlan {
                 let clip = VideoClip::open(&input.path)?;
                 (Some(clip.picture_at(0.0)?), Some(clip))
             }
-            Some(input) => (Some(SourceImage::load(&input.path)?), None),
+            Some(input) => (Some(SourceImage::load_as(&input.path, &input.label)?), None),
             None => (None, None),
         };
         let scene_size = match (file_scene.is_some(), own_scene_size, &picture) {
@@ -306,7 +335,7 @@ impl WaterPlan {
         };
         let obstacles = load_optional(paths.obstacles.as_ref())?;
         let water_mask = match &paths.water_mask {
-            Some(input) => Some((SourceImage::load(&input.path)?, input.clone())),
+            Some(input) => Some((SourceImage::load_as(&input.path, &input.label)?, input.clone())),
             None => None,
         };
         let camera_source = |option: Option<f32>, key: &str, value: Option<f32>| match option {
@@ -626,7 +655,7 @@ pub fn set_spring_maps(
 
 fn load_optional(input: Option<&InputFile>) -> Result<Option<SourceImage>> {
     input
-        .map(|input| SourceImage::load(&input.path))
+        .map(|input| SourceImage::load_as(&input.path, &input.label))
         .transpose()
 }
 

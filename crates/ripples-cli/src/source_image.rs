@@ -1,23 +1,30 @@
-//! Reading the picture under the water: PNG or JPEG, from a file or standard input, checked
-//! before it is decoded.
+//! Reading the picture under the water (and the walls, spring maps, sky and floats): a still
+//! in any format of [`still_formats`], from a file or standard input, checked before it is
+//! decoded and turned upright as its EXIF orientation says before anything else sees it.
 //!
 //! The header is read first so that an image beyond the size limits is refused before a single
 //! pixel is allocated (a small file can decode to a huge image); the decoder then runs with the
 //! same limits as a second guard. Every error names the file, even when the decoder panics
 //! (see [`crate::panics`]). A truncated or damaged file is an error for JPEG as for PNG: the
-//! JPEG decoder is run strictly, and the file's structure checked, by [`jpeg`].
+//! JPEG decoder is run strictly, and the file's structure checked, by [`jpeg`]; the other
+//! formats' decoders refuse a file that ends early on their own (a test cuts each one).
 //!
 //! Standard input is read whole into memory first (a decoder needs to seek back after the
 //! header), within [`MAX_INPUT_BYTES`], and then goes the same way as a file.
 
 pub mod jpeg;
+pub mod still_formats;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Cursor, IsTerminal, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
-use image::{ImageFormat, ImageReader, Limits, RgbaImage, imageops::FilterType};
+use image::{
+    DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbaImage, imageops::FilterType,
+};
+
+use still_formats::{STILL_FORMAT_NAMES, orient, orientation_of_exif, read_prefix};
 
 use crate::UsageError;
 use crate::panics;
@@ -47,14 +54,19 @@ impl SourceImage {
         })
     }
 
-    /// Loads a PNG or JPEG file as RGBA.
+    /// Loads a still picture file as upright RGBA; errors name it `image 'path'`.
     pub fn load(path: &Path) -> Result<Self> {
-        let name = format!("image '{}'", path.display());
-        let file = File::open(path).map_err(|error| anyhow!("{name}: cannot open it: {error}"))?;
-        decode(BufReader::new(file), &name, "the file is empty")
+        Self::load_as(path, &format!("image '{}'", path.display()))
     }
 
-    /// Reads a PNG or JPEG image from standard input (all of it) as RGBA.
+    /// Loads a still picture file as upright RGBA; errors start with `name`, which says what
+    /// the file is for (`--obstacles 'walls.png'`, `scene 'x.toml': sky 'sky.jpg'`).
+    pub fn load_as(path: &Path, name: &str) -> Result<Self> {
+        let file = File::open(path).map_err(|error| anyhow!("{name}: cannot open it: {error}"))?;
+        decode(BufReader::new(file), name, "the file is empty")
+    }
+
+    /// Reads a still picture from standard input (all of it) as upright RGBA.
     pub fn read_standard_input() -> Result<Self> {
         let name = "image from standard input";
         let stdin = std::io::stdin();
@@ -108,8 +120,8 @@ impl SourceImage {
     }
 }
 
-/// Decodes a PNG or a JPEG (told apart by its first bytes, not its name) from `source`; errors
-/// start with `name`, and an empty source is refused with `empty`.
+/// Decodes a still picture (its format told by its first bytes, not its name) from `source`
+/// and turns it upright; errors start with `name`, and an empty source is refused with `empty`.
 fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<SourceImage> {
     let format = sniff_format(&mut source, name, empty)?;
     let mut limits = Limits::default();
@@ -139,14 +151,17 @@ fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<S
                 .map_err(decoder_panic)?
                 .map_err(|error| anyhow!("{name}: cannot read its header: {error}"))?;
             check_size(width, height)?;
-            let decoded = panics::capture(|| jpeg::decode(&bytes, ripples::limits::MAX_SIDE))
+            let mut decoded = panics::capture(|| jpeg::decode(&bytes, ripples::limits::MAX_SIDE))
                 .map_err(decoder_panic)?
                 .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
-            Ok(SourceImage {
-                width: decoded.width,
-                height: decoded.height,
-                pixels: decoded.into_rgba(),
-            })
+            let orientation = orientation_of_exif(decoded.exif.take().as_deref());
+            upright(
+                name,
+                decoded.width,
+                decoded.height,
+                decoded.into_rgba(),
+                orientation,
+            )
         }
         _ => {
             let (width, height) = ImageReader::with_format(&mut source, format)
@@ -156,22 +171,52 @@ fn decode<R: BufRead + Seek>(mut source: R, name: &str, empty: &str) -> Result<S
             source
                 .seek(SeekFrom::Start(0))
                 .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?;
-            let mut reader = ImageReader::with_format(&mut source, format);
-            reader.limits(limits);
-            let decoded = panics::capture(|| reader.decode())
+            panics::capture(|| still_formats::check_whole(&mut source, format))
                 .map_err(decoder_panic)?
                 .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
-            let rgba = decoded.into_rgba8();
-            Ok(SourceImage {
+            let mut reader = ImageReader::with_format(&mut source, format);
+            reader.limits(limits);
+            let decoded = panics::capture(|| {
+                let mut decoder = reader.into_decoder()?;
+                // An orientation the decoder cannot read is no reason to refuse the picture.
+                let orientation = decoder
+                    .orientation()
+                    .unwrap_or(image::metadata::Orientation::NoTransforms);
+                DynamicImage::from_decoder(decoder).map(|image| (image, orientation))
+            })
+            .map_err(decoder_panic)?
+            .map_err(|error| anyhow!("{name}: cannot decode it: {error}"))?;
+            let (image, orientation) = decoded;
+            upright(
+                name,
                 width,
                 height,
-                pixels: rgba.into_raw(),
-            })
+                image.into_rgba8().into_raw(),
+                orientation,
+            )
         }
     }
 }
 
-/// Reads the first bytes of `source` to tell a PNG from a JPEG, and rewinds it.
+/// The decoded picture turned as its recorded `orientation` says.
+fn upright(
+    name: &str,
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+    orientation: image::metadata::Orientation,
+) -> Result<SourceImage> {
+    let (width, height, pixels) = orient(width, height, pixels, orientation).ok_or_else(|| {
+        anyhow!("{name}: internal error: the decoded pixels do not match its size")
+    })?;
+    Ok(SourceImage {
+        width,
+        height,
+        pixels,
+    })
+}
+
+/// Reads the first bytes of `source` to tell its format, and rewinds it.
 fn sniff_format<R: Read + Seek>(source: &mut R, name: &str, empty: &str) -> Result<ImageFormat> {
     let mut head = [0u8; 16];
     let read = read_prefix(source, &mut head)
@@ -179,9 +224,8 @@ fn sniff_format<R: Read + Seek>(source: &mut R, name: &str, empty: &str) -> Resu
     if read == 0 {
         bail!("{name}: {empty}");
     }
-    let format = match image::guess_format(&head[..read]) {
-        Ok(format @ (ImageFormat::Png | ImageFormat::Jpeg)) => format,
-        _ => bail!("{name}: not a PNG or JPEG file"),
+    let Some(format) = still_formats::still_format(&head[..read]) else {
+        bail!("{name}: not a {STILL_FORMAT_NAMES} file");
     };
     source
         .seek(SeekFrom::Start(0))
@@ -189,14 +233,5 @@ fn sniff_format<R: Read + Seek>(source: &mut R, name: &str, empty: &str) -> Resu
     Ok(format)
 }
 
-/// Reads until `buffer` is full or the source ends; returns the bytes read.
-fn read_prefix(source: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buffer.len() {
-        match source.read(&mut buffer[filled..])? {
-            0 => break,
-            n => filled += n,
-        }
-    }
-    Ok(filled)
-}
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,9 @@
 //! Video input: a clip under the water, decoded by an `ffmpeg` child process one frame at a
 //! time, so that memory does not grow with the clip's length.
 //!
-//! The input is told apart by its bytes, not its name: a PNG or a JPEG is a picture, anything
-//! else is asked of `ffprobe` ([`VideoClip::open`]), whose report ([`probe`]) gives the size,
+//! The input is told apart by its bytes, not its name: a still (PNG, JPEG, a GIF or WebP of one
+//! frame, BMP, ...) is a picture, anything else (an animated GIF or WebP too) is asked of
+//! `ffprobe` ([`VideoClip::open`]), whose report ([`probe`]) gives the size,
 //! the frame rate and the frame count, all checked before decoding starts (the size against the
 //! same limits as an image). Then [`ClipPictures`] hands the renderer one picture per output
 //! frame: ffmpeg writes raw RGBA frames (already fitted to the pool with `--size`/`--fit` by
@@ -38,6 +39,7 @@ use crate::background::Colour;
 use crate::fit::Fit;
 use crate::interrupt::{self, Interrupted};
 use crate::output::cleanup::{self, ChildProcess, Leftover, Registration};
+use crate::source_image::still_formats::STILL_FORMAT_NAMES;
 pub use probe::{ClipProbe, parse_probe};
 
 /// How long the decoding ffmpeg may send no frame before it counts as hung.
@@ -86,27 +88,11 @@ impl std::str::FromStr for VideoEnd {
     }
 }
 
-/// Whether the file at `path` starts like a PNG or a JPEG (or cannot be read, or is empty:
-/// the picture loader then says so), rather than like something to ask ffprobe about.
+/// Whether the file at `path` is a still picture (or cannot be read, or is empty: the picture
+/// loader then says so), rather than a video or an animation to ask ffprobe about; see
+/// [`crate::source_image::still_formats::is_still_picture_file`].
 pub fn is_picture_file(path: &Path) -> bool {
-    let mut head = [0u8; 16];
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return true;
-    };
-    let mut filled = 0;
-    while filled < head.len() {
-        match file.read(&mut head[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(error) if error.kind() == ErrorKind::Interrupted => {}
-            Err(_) => return true,
-        }
-    }
-    filled == 0
-        || matches!(
-            image::guess_format(&head[..filled]),
-            Ok(image::ImageFormat::Png | image::ImageFormat::Jpeg)
-        )
+    crate::source_image::still_formats::is_still_picture_file(path)
 }
 
 /// A video file, probed and checked.
@@ -122,7 +108,7 @@ pub struct VideoClip {
 
 impl VideoClip {
     /// Asks ffprobe what the file at `path` is. It was given where a picture goes, so a file
-    /// that is no video either is refused as an image that is not a PNG or JPEG.
+    /// that is no video either is refused as an image in no still format Ripples reads.
     pub fn open(path: &Path) -> Result<VideoClip> {
         Self::open_with(OsString::from("ffprobe").as_os_str(), path)
     }
@@ -137,7 +123,7 @@ impl VideoClip {
             .map_err(|error| {
                 if error.kind() == ErrorKind::NotFound {
                     anyhow!(
-                        "image '{shown}': not a PNG or JPEG file; to read it as a video, ffprobe \
+                        "image '{shown}': not a {STILL_FORMAT_NAMES} file; to read it as a video, ffprobe \
                          is needed and was not found on PATH ({INSTALL_FFMPEG})"
                     )
                 } else {
@@ -152,14 +138,14 @@ impl VideoClip {
                 .rfind(|line| !line.is_empty())
                 .unwrap_or("no message");
             bail!(
-                "image '{shown}': not a PNG or JPEG file, nor a video ffmpeg can read ({reason})"
+                "image '{shown}': not a {STILL_FORMAT_NAMES} file, nor a video ffmpeg can read ({reason})"
             );
         }
         let name = format!("clip '{shown}'");
         let probe = parse_probe(&String::from_utf8_lossy(&output.stdout)).map_err(|error| {
             if error.to_string() == probe::NOT_A_VIDEO {
                 anyhow!(
-                    "image '{shown}': not a PNG or JPEG file, nor a video ({})",
+                    "image '{shown}': not a {STILL_FORMAT_NAMES} file, nor a video ({})",
                     probe::NOT_A_VIDEO
                 )
             } else {

@@ -573,6 +573,64 @@ fn help_and_version_succeed() {
     ok(&["--version"], dir.path());
 }
 
+/// Stills in every format are pictures (a WebP, BMP, TIFF or one-frame GIF is no one-frame
+/// clip), and a phone photo's EXIF orientation turns it upright.
+#[test]
+fn stills_of_every_format_are_pictures_turned_upright() {
+    use image::ImageEncoder;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    // 45 wide, 30 high as stored; orientation 6 (a portrait phone photo) shows it 30x45.
+    let stored = image::RgbImage::from_fn(45, 30, |x, y| {
+        image::Rgb([(5 * x) as u8, (8 * y) as u8, 90])
+    });
+    for (name, format) in [
+        ("cat.webp", image::ImageFormat::WebP),
+        ("cat.bmp", image::ImageFormat::Bmp),
+        ("cat.tiff", image::ImageFormat::Tiff),
+        ("cat.gif", image::ImageFormat::Gif),
+    ] {
+        stored.save_with_format(path.join(name), format).unwrap();
+        // Three frames asked, the third written as a still: no "clip of 1 frame" in the way.
+        let out = format!("{name}.png");
+        let output = ok(
+            &[
+                "render", name, "--frames", "3", "--frame", "2", "--out", &out,
+            ],
+            path,
+        );
+        assert!(
+            !stderr(&output).contains("warning"),
+            "{name}: {}",
+            stderr(&output)
+        );
+        let written = image::open(path.join(&out)).unwrap();
+        assert_eq!((written.width(), written.height()), (45, 30), "{name}");
+    }
+    // A big-endian EXIF block with one entry: Orientation (0x0112), SHORT, 6.
+    let exif = b"MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0".to_vec();
+    let mut jpeg = Vec::new();
+    let mut encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90);
+    encoder.set_exif_metadata(exif).unwrap();
+    encoder
+        .write_image(stored.as_raw(), 45, 30, image::ExtendedColorType::Rgb8)
+        .unwrap();
+    std::fs::write(path.join("portrait.jpg"), &jpeg).unwrap();
+    ok(
+        &[
+            "render",
+            "portrait.jpg",
+            "--frames",
+            "1",
+            "--out",
+            "portrait.png",
+        ],
+        path,
+    );
+    let written = image::open(path.join("portrait.png")).unwrap();
+    assert_eq!((written.width(), written.height()), (30, 45));
+}
+
 #[test]
 fn bad_images_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -588,7 +646,10 @@ fn bad_images_are_refused_by_name() {
         &["render", "notes.png"],
         path,
         1,
-        &["image 'notes.png'", "not a PNG or JPEG"],
+        &[
+            "image 'notes.png'",
+            "not a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM",
+        ],
     );
     std::fs::write(path.join("empty.png"), "").unwrap();
     fails(
@@ -1479,7 +1540,7 @@ fn standard_input_feeds_the_image_or_the_scene() {
         &render_stdin,
         b"hello",
         1,
-        &["image from standard input: not a PNG or JPEG file"],
+        &["image from standard input: not a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM file"],
     );
     refused(
         &render_stdin,
@@ -1846,5 +1907,117 @@ fn scene_bodies_are_rendered_as_the_library_runs_them_and_bad_ones_refused() {
         path,
         1,
         &["line 3", "speed must be a finite number > 0, got 0"],
+    );
+}
+
+/// What would silently not be what was asked is said: an event after the last frame, a GIF
+/// frame longer than a GIF delay holds, a --format that contradicts the output's extension.
+#[test]
+fn silent_surprises_are_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let warned = |args: &[&str], needles: &[&str]| {
+        let output = ok(args, path);
+        let message = stderr(&output);
+        for needle in needles {
+            assert!(
+                message.contains(needle),
+                "{args:?}: expected '{needle}' in: {message}"
+            );
+        }
+    };
+    warned(
+        &[
+            "render", "--drop", "5,5@500", "--frames", "3", "--size", "32x24", "--out", "a.gif",
+        ],
+        &["warning: stone #1 at (5, 5) starts at frame 500, after the last frame (2)"],
+    );
+    warned(
+        &[
+            "render", "--fps", "0.001", "--frames", "2", "--size", "32x24", "--out", "b.gif",
+        ],
+        &["warning: at 0.001 fps a frame lasts 1000.00 s, but a GIF frame shows at most 655.35 s"],
+    );
+    warned(
+        &[
+            "render", "--format", "y4m", "--frames", "2", "--size", "32x24", "--out", "c.gif",
+        ],
+        &["warning: --format y4m writes Y4M video into 'c.gif', whose extension says a GIF"],
+    );
+    // None of them where nothing is surprising.
+    let output = ok(
+        &[
+            "render", "--drop", "5,5@1", "--frames", "3", "--size", "32x24", "--out", "d.gif",
+        ],
+        path,
+    );
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+}
+
+/// A picture that cannot be read is named by the option that gave it, or by the scene file,
+/// line and key; a reversed range in a scene says so at its line.
+#[test]
+fn picture_errors_name_their_option_or_scene_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    std::fs::write(path.join("garbage.png"), "not a picture").unwrap();
+    fails(
+        &[
+            "render",
+            "--obstacles",
+            "nope.png",
+            "--frames",
+            "1",
+            "--out",
+            "a.gif",
+        ],
+        path,
+        1,
+        &["error: --obstacles 'nope.png': cannot open it"],
+    );
+    fails(
+        &[
+            "render",
+            "--sky",
+            "garbage.png",
+            "--frames",
+            "1",
+            "--out",
+            "a.gif",
+        ],
+        path,
+        1,
+        &["error: --sky 'garbage.png': not a PNG, JPEG"],
+    );
+    std::fs::write(
+        path.join("a.toml"),
+        "frames = 2\n\nimage = \"missing.jpg\"\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "a.toml", "--out", "a.gif"],
+        path,
+        1,
+        &["error: scene 'a.toml' line 3: image 'missing.jpg': cannot open it"],
+    );
+    std::fs::write(path.join("b.toml"), "frames = 2\nsky = \"garbage.png\"\n").unwrap();
+    fails(
+        &[
+            "render", "--scene", "b.toml", "--size", "32x24", "--out", "a.gif",
+        ],
+        path,
+        1,
+        &["error: scene 'b.toml' line 2: sky 'garbage.png': not a PNG"],
+    );
+    std::fs::write(
+        path.join("c.toml"),
+        "frames = 2\n\n[rain]\nrate = 2\nradius = [4, 1]\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "c.toml", "--out", "a.gif"],
+        path,
+        1,
+        &["scene 'c.toml': line 5: rain radius range [4, 1] is reversed"],
     );
 }

@@ -293,7 +293,11 @@ fn a_scene_names_its_heights_beside_itself_and_the_option_wins() {
         &["render", "--scene", "sub/lost.toml", "-o", "x.y4m"],
         dir.path(),
         1,
-        &["heights 'sub/missing.npy'", "cannot open"],
+        &[
+            "scene 'sub/lost.toml' line ",
+            ": heights 'missing.npy'",
+            "cannot open",
+        ],
     );
     // And the scene's heights are an input no output may overwrite.
     fails(
@@ -429,7 +433,7 @@ fn a_field_that_does_not_fit_is_refused_naming_found_and_expected() {
             &args,
             dir.path(),
             1,
-            &[&[format!("heights '{file}'").as_str()][..], needles].concat(),
+            &[&[format!("--heights-in '{file}'").as_str()][..], needles].concat(),
         );
     };
     // Shape: the grid of the pool, with --sim-scale rounded up.
@@ -600,7 +604,7 @@ fn a_given_field_gets_no_added_stones_and_edge_heights_are_reported() {
     );
     let message = String::from_utf8_lossy(&output.stderr);
     // 40 * 30 - 38 * 28 = 136 cells on the edge.
-    let note = "heights 'raised.npy': 136 cells on the pool's edge or under walls were set to \
+    let note = "--heights-in 'raised.npy': 136 cells on the pool's edge or under walls were set to \
                 rest (the edge and walls hold no waves)";
     assert!(message.lines().any(|line| line == note), "{message}");
 }

@@ -440,3 +440,74 @@ fn no_clobber_refuses_a_frame_directory_that_holds_a_frame_it_would_write() {
         PREVIOUS
     );
 }
+
+/// Runs `ripples render` to standard output in `format` (`still`: one PNG frame, `--frame`),
+/// with `stdout` as its standard output.
+fn render_to(format: &str, dir: &Path, stdout: Stdio) -> std::process::Child {
+    let format_args: &[&str] = match format {
+        "still" => &["--format", "png", "--frame", "59", "--size", "640x480"],
+        _ => &["--format", format, "--size", "160x120"],
+    };
+    Command::new(env!("CARGO_BIN_EXE_ripples"))
+        .args(["render", "--frames", "60", "--out", "-"])
+        .args(format_args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// A reader that stops early (`| head -c 100`) or a full disk (`> /dev/full`) is a failed
+/// render, exit 1 with a message, in every format: ffmpeg's own exit code (0 after a failed
+/// MP4 trailer) does not decide it.
+#[test]
+fn standard_output_closed_early_or_full_fails_in_every_format() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let mut formats = vec!["gif", "png", "y4m", "still"];
+    if tool_available("ffmpeg") {
+        formats.extend(["mp4", "webm"]);
+    }
+    for format in formats {
+        let mut child = render_to(format, dir.path(), Stdio::piped());
+        let mut head = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        // The pipe's reading end is dropped here: the rest has nowhere to go.
+        let output = child.wait_with_output().unwrap();
+        let message = stderr(&output);
+        println!(
+            "{format}, reader gone after 100 bytes: {:?}: {}",
+            output.status.code(),
+            message.trim()
+        );
+        assert_eq!(output.status.code(), Some(1), "{format}: {message}");
+        assert!(message.contains("error:"), "{format}: {message}");
+        assert!(
+            !message.contains("wrote to standard output"),
+            "{format}: {message}"
+        );
+        if Path::new("/dev/full").exists() {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let output = render_to(format, dir.path(), Stdio::from(full))
+                .wait_with_output()
+                .unwrap();
+            let message = stderr(&output);
+            println!(
+                "{format}, to /dev/full: {:?}: {}",
+                output.status.code(),
+                message.trim()
+            );
+            assert_eq!(output.status.code(), Some(1), "{format}: {message}");
+            assert!(message.contains("error:"), "{format}: {message}");
+        }
+        assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
+    }
+}

@@ -392,7 +392,9 @@ fn bad_clips_get_one_clear_line_and_leave_no_output() {
         path,
         &["render", "notes.mp4", "--out", "out.mp4"],
         1,
-        &["image 'notes.mp4': not a PNG or JPEG file, nor a video ffmpeg can read ("],
+        &[
+            "image 'notes.mp4': not a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM file, nor a video ffmpeg can read (",
+        ],
     );
     // A video stream with no frame in it.
     std::fs::write(
@@ -543,7 +545,7 @@ fn missing_ffmpeg_and_a_clip_that_breaks_while_decoding_are_refused_cleanly() {
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).starts_with(
-            "error: image 'clip.mp4': not a PNG or JPEG file; to read it as a video, ffprobe is \
+            "error: image 'clip.mp4': not a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM file; to read it as a video, ffprobe is \
              needed and was not found on PATH (install ffmpeg"
         ),
         "{}",

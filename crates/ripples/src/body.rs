@@ -34,8 +34,10 @@ use crate::error::Error;
 use crate::limits::{MAX_SIDE, check_radius, check_strength};
 use crate::numbered::{Counted, Numbered};
 
-/// The impulse per step at a body's centre, per unit of strength, times its radius² in cells
-/// (see the module documentation).
+/// The impulse per step at a body's centre, per unit of strength, times its radius² in cells:
+/// the scale at which a body of strength S pushes the water down, chosen so that a body held
+/// still on the wave solver sinks into a dent about as deep as a stone of the same strength and
+/// radius makes (measured in `tests/bodies.rs`).
 pub const BODY_PRESSURE: f32 = 1.5;
 
 /// Largest radius, in cells, that changes anything (a larger disc covers every grid).

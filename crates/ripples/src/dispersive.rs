@@ -62,8 +62,9 @@ use crate::kernels::dispersive::{DispersiveCoefficients, FILTER};
 use crate::kernels::{self, Backend};
 use crate::limits::check_size;
 use crate::parallel;
-use crate::sources::{Reach, interior_index, stamp_polyline};
-use crate::wave::{finish_leapfrog_step, press_stone};
+use crate::sources::{MAX_USEFUL_RADIUS, Reach, interior_index, stamp_polyline};
+use crate::swipe;
+use crate::wave::{finish_leapfrog_step, press_stone, press_swept};
 
 /// Largest gravity, in cells per step²: half the stability limit of the leapfrog step.
 pub const MAX_GRAVITY: f32 = 0.5;
@@ -317,10 +318,22 @@ impl DispersiveSolver {
         radius: u32,
         strength: f32,
     ) {
-        let reach = Reach::stones(self.width, self.height, radius);
-        stamp_polyline(points, reach, |x, y| {
-            self.drop_stone(x, y, radius, strength)
-        });
+        let (width, height) = (self.width, self.height);
+        if i64::from(radius).min(MAX_USEFUL_RADIUS) < swipe::SWEEP_RADIUS {
+            let reach = Reach::stones(width, height, radius);
+            stamp_polyline(points, reach, |x, y| {
+                self.drop_stone(x, y, radius, strength)
+            });
+        } else {
+            let cells = swipe::path_cells(points, width, height, radius);
+            press_swept(
+                (&mut self.current, &mut self.previous),
+                (width, height),
+                &cells,
+                radius,
+                strength,
+            );
+        }
     }
 
     /// Sets the height of cell `(x, y)` now, leaving its previous height alone (a wave

@@ -72,7 +72,8 @@ use crate::numbered::{Counted, Numbered};
 use crate::render::Heights;
 
 /// Solver height units per grid cell of length: the one conversion between the solvers' heights
-/// and lengths (see the module documentation).
+/// and lengths. A float's draft, lift and thickness, given in cells, are this many height units
+/// per cell when they meet the water's heights.
 pub const HEIGHT_UNITS_PER_CELL: f32 = 16.0;
 
 /// Gravity, in cells per step², for floats on solvers that have none of their own (all but the
@@ -92,10 +93,12 @@ pub const WATER_MEMORY_STEPS: f32 = 200.0;
 pub const WATER_DRAG: f32 = 0.05;
 
 /// How stiff the contact between a float's bottom and the water is: the pressure head under it is
-/// this times how far the water surface reaches into it (see the module documentation).
+/// this times how far the water surface reaches into it, in cells (a spring between the float and
+/// the water, stiff enough that a float at rest sits at its draft within a few steps).
 pub const CONTACT_STIFFNESS: f32 = 4.0;
 
-/// The damping ratio of that contact (see the module documentation).
+/// The damping ratio of that contact, the float's bob on the water: 1 would be critically
+/// damped (no bounce), so 0.7 lets a dropped float bounce once or twice and settle.
 pub const CONTACT_DAMPING: f32 = 0.7;
 
 /// Largest thickness or lift, in pixels.

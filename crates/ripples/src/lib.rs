@@ -19,7 +19,12 @@
 //! for _ in 0..30 {
 //!     pool.step_and_render(&look, &background, &mut frame)?;
 //! }
-//! assert_ne!(frame, background);
+//! // The look alone changes the picture (the water's colour, the sky); the stone's rings are
+//! // what differs from the same look over calm water.
+//! let mut calm = Pool::new(320, 240)?;
+//! let mut calm_frame = vec![0u8; background.len()];
+//! calm.step_and_render(&look, &background, &mut calm_frame)?;
+//! assert_ne!(frame, calm_frame);
 //! # Ok::<(), ripples::Error>(())
 //! ```
 //!
@@ -92,13 +97,19 @@ mod scene;
 mod solver;
 mod sources;
 mod spring;
+mod swipe;
 mod texture;
 mod wall_look;
 mod water_region;
 mod wave;
 
 pub use body::{BODY_PRESSURE, Body, BodyId};
-pub use boundary::{Boundary, Obstacles, Sponge};
+/// Hidden from the docs: the absorbing edge's damping band, which a [`Pool`] builds from its
+/// [`Boundary`]; public only because the solvers' own `step` takes an `Option<&Sponge>` (a
+/// solver used alone passes `None`) and this crate's tests build one.
+#[doc(hidden)]
+pub use boundary::Sponge;
+pub use boundary::{Boundary, Obstacles};
 pub use classic::ClassicSolver;
 pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
 pub use error::Error;
@@ -116,7 +127,12 @@ pub use scene::{
     BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,
 };
 pub use solver::{Solver, SolverKind};
-pub use sources::{Generator, Rain, RainStones, SplitMix64, Stone};
+/// Hidden from the docs: the random generator behind [`Rain`], public only so that this
+/// crate's tests, examples and benchmarks (and the C yardstick's) draw the same reproducible
+/// numbers; not a stable API.
+#[doc(hidden)]
+pub use sources::SplitMix64;
+pub use sources::{Generator, Rain, RainStones, Stone};
 pub use spring::{SpringSolver, map_from_grey};
 pub use texture::pool_tiles;
 pub use wave::WaveSolver;

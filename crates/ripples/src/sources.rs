@@ -22,7 +22,7 @@ pub struct Stone {
 }
 
 /// Largest radius that changes anything: beyond it a disk covers every grid that fits the limits.
-const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
+pub(crate) const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
 
 /// Sets every interior cell of the disk `(px-x)^2 + (py-y)^2 < r^2`, with `px` in `[x-r, x+r)`
 /// and `py` in `[y-r, y+r)`, to `value`. Parts outside the interior are clipped.
@@ -154,6 +154,20 @@ fn bresenham(from: [i32; 2], to: [i32; 2], reach: Reach, visit: &mut impl FnMut(
             visit(x as i32, y as i32);
         }
     }
+}
+
+/// A `[min, max]` range given the wrong way round: an error that says so, with both values.
+fn check_ordered<T: PartialOrd + std::fmt::Display>(
+    name: &str,
+    min: T,
+    max: T,
+) -> Result<(), Error> {
+    if max < min {
+        return Err(Error::Invalid(format!(
+            "{name} range [{min}, {max}] is reversed: give the smallest first, [{max}, {min}]"
+        )));
+    }
+    Ok(())
 }
 
 /// A small, fast, seedable generator (SplitMix64), so rain is reproducible everywhere.
@@ -366,6 +380,7 @@ impl Rain {
     /// Radius range in cells, `1 <= min <= max <= 4096`.
     pub fn with_radius(mut self, min: u32, max: u32) -> Result<Self, Error> {
         check_range("rain radius", min, 1, MAX_RADIUS)?;
+        check_ordered("rain radius", min, max)?;
         check_range("rain radius", max, min, MAX_RADIUS)?;
         self.radius = (min, max);
         Ok(self)
@@ -374,6 +389,7 @@ impl Rain {
     /// Strength range, `0 <= min <= max <= 32767`.
     pub fn with_strength(mut self, min: i16, max: i16) -> Result<Self, Error> {
         check_range("rain strength", min, 0, MAX_STRENGTH)?;
+        check_ordered("rain strength", min, max)?;
         check_range("rain strength", max, min, MAX_STRENGTH)?;
         self.strength = (min, max);
         Ok(self)

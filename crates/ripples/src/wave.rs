@@ -43,6 +43,7 @@ use crate::kernels::{self, float::WaveCoefficients};
 use crate::limits::{MAX_COURANT, MAX_SIDE, MAX_WAVE_SPEED, check_size};
 use crate::parallel;
 use crate::sources::{Reach, interior_index, stamp_polyline};
+use crate::swipe;
 
 /// Largest stone radius that changes anything: beyond it a stone covers every grid that fits
 /// the limits.
@@ -265,10 +266,22 @@ impl WaveSolver {
         radius: u32,
         strength: f32,
     ) {
-        let reach = Reach::stones(self.width, self.height, radius);
-        stamp_polyline(points, reach, |x, y| {
-            self.drop_stone(x, y, radius, strength)
-        });
+        let (width, height) = (self.width, self.height);
+        if i64::from(radius).min(MAX_USEFUL_RADIUS) < swipe::SWEEP_RADIUS {
+            let reach = Reach::stones(width, height, radius);
+            stamp_polyline(points, reach, |x, y| {
+                self.drop_stone(x, y, radius, strength)
+            });
+        } else {
+            let cells = swipe::path_cells(points, width, height, radius);
+            press_swept(
+                (&mut self.current, &mut self.previous),
+                (width, height),
+                &cells,
+                radius,
+                strength,
+            );
+        }
     }
 
     /// Sets the height of cell `(x, y)` now, leaving its previous height alone, so the cell
@@ -402,20 +415,57 @@ pub(crate) fn press_stone(
             if d_squared >= r_squared {
                 continue;
             }
-            let d = (d_squared as f64).sqrt();
-            let dent = (depth * (0.5 + 0.5 * (d * to_phase).cos())) as f32;
-            let cell = px as usize;
-            let deeper = if strength > 0.0 {
-                dent < current[cell]
-            } else {
-                dent > current[cell]
-            };
-            if deeper {
-                current[cell] = dent;
-                previous[cell] = dent;
-            }
+            press_cell(
+                (current, previous),
+                px as usize,
+                d_squared,
+                (depth, to_phase),
+            );
         }
     }
+}
+
+/// Presses cell `cell` (of the rows `current` and `previous`) `d_squared` cells² from a stone's
+/// centre: the raised cosine of `depth` over the radius (`to_phase` = pi / radius), where it is
+/// deeper than the water there (higher, for a negative depth).
+fn press_cell(
+    (current, previous): (&mut [f32], &mut [f32]),
+    cell: usize,
+    d_squared: i64,
+    (depth, to_phase): (f64, f64),
+) {
+    let d = (d_squared as f64).sqrt();
+    let dent = (depth * (0.5 + 0.5 * (d * to_phase).cos())) as f32;
+    let deeper = if depth < 0.0 {
+        dent < current[cell]
+    } else {
+        dent > current[cell]
+    };
+    if deeper {
+        current[cell] = dent;
+        previous[cell] = dent;
+    }
+}
+
+/// What a stone of `radius` and `strength` pressed at each of `cells` (a swipe's path) does,
+/// as [`press_stone`] at each would, in one pass over the cells near the path (see
+/// [`crate::swipe`]): a cell's dent depends only on its distance to the nearest path cell.
+pub(crate) fn press_swept(
+    (current, previous): (&mut [f32], &mut [f32]),
+    (width, height): (usize, usize),
+    cells: &[[i32; 2]],
+    radius: u32,
+    strength: f32,
+) {
+    if width < 3 || height < 3 || radius == 0 || !strength.is_finite() || strength == 0.0 {
+        return;
+    }
+    let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
+    let to_phase = std::f64::consts::PI / r as f64;
+    let depth = -f64::from(strength);
+    swipe::nearest_squared_distances(cells, width, height, r, |index, d_squared| {
+        press_cell((current, previous), index, d_squared, (depth, to_phase));
+    });
 }
 
 /// The constants of one substep, folded so the row kernel does 4 multiplies per cell.

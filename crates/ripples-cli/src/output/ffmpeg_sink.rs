@@ -16,6 +16,14 @@
 //!   Ctrl-C arrives while a write or the final wait is blocked on it, so one Ctrl-C always
 //!   stops a render.
 //!
+//! ffmpeg's exit code does not always say whether its output was written: ffmpeg 5.1 exits 0
+//! after a failed write of its last bytes (the MP4 trailer: "Broken pipe" when standard output
+//! closed early, "No space left on device" on a full disk). So it runs with `-xerror` (exit on
+//! any error, a failed trailer included), and for standard output it writes into a pipe that
+//! this sink relays to the real standard output itself ([`relay_to_standard_output`]): a
+//! write there that fails is seen here, and is the error of the render, whatever ffmpeg's exit
+//! code.
+//!
 //! H.264 in 4:2:0 needs even sizes: an odd-sized frame gets its last column or row repeated
 //! (an invisible extra pixel line, where a black one would show, and cropping would lose a line
 //! of the picture). VP9 codes odd sizes as they are, so WebM keeps the exact size.
@@ -135,6 +143,8 @@ pub(super) struct FfmpegSink {
     stdin: Option<ChildStdin>,
     /// Collects ffmpeg's stderr on a thread, so a chatty ffmpeg never blocks on a full pipe.
     stderr: Option<JoinHandle<Vec<u8>>>,
+    /// For standard output: the thread copying ffmpeg's output there, and how that ended.
+    relay: Option<JoinHandle<std::io::Result<()>>>,
     watchdog: Watchdog,
     info: AnimationInfo,
     /// The frame size sent to ffmpeg: the animation's, made even for H.264.
@@ -191,12 +201,13 @@ impl FfmpegSink {
             .stdin(Stdio::piped())
             .stdout(match output {
                 Some(_) => Stdio::null(),
-                None => Stdio::inherit(),
+                None => Stdio::piped(),
             })
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|error| spawn_error(error, target))?;
         let stdin = child.stdin.take();
+        let relay = child.stdout.take().map(relay_to_standard_output);
         let stderr = child.stderr.take().map(|mut stderr| {
             std::thread::spawn(move || {
                 let mut collected = Vec::new();
@@ -213,6 +224,7 @@ impl FfmpegSink {
             child,
             stdin,
             stderr,
+            relay,
             watchdog,
             info: info.clone(),
             encoded_width,
@@ -277,6 +289,19 @@ impl FfmpegSink {
         Ok((status, String::from_utf8_lossy(&stderr).into_owned()))
     }
 
+    /// The error of relaying ffmpeg's output to standard output, once ffmpeg has exited (the
+    /// relay ends when ffmpeg's end of the pipe closes).
+    fn relay_error(&mut self) -> Option<anyhow::Error> {
+        let relay = self.relay.take()?;
+        match relay.join() {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some(anyhow!("cannot write to standard output: {error}")),
+            Err(_) => Some(anyhow!(
+                "cannot write to standard output: the thread copying ffmpeg's output failed"
+            )),
+        }
+    }
+
     /// The error for ffmpeg exiting early or unsuccessfully: the watchdog's reason when it
     /// stopped ffmpeg, else quoting the end of its stderr.
     fn ffmpeg_failed(&self, status: ExitStatus, stderr: &str) -> anyhow::Error {
@@ -319,6 +344,11 @@ impl FrameSink for FfmpegSink {
             // A broken pipe means ffmpeg exited (or the watchdog stopped it); it says why.
             if error.kind() == ErrorKind::BrokenPipe {
                 let (status, stderr) = self.wait_for_ffmpeg()?;
+                if self.watchdog.verdict().is_none()
+                    && let Some(error) = self.relay_error()
+                {
+                    return Err(error);
+                }
                 return Err(self.ffmpeg_failed(status, &stderr));
             }
             bail!(
@@ -333,6 +363,11 @@ impl FrameSink for FfmpegSink {
     fn finish(mut self: Box<Self>) -> Result<FinishedOutput> {
         check_some_frames_written(&self.target, self.frames_written)?;
         let (status, stderr) = self.wait_for_ffmpeg()?;
+        if self.watchdog.verdict().is_none()
+            && let Some(error) = self.relay_error()
+        {
+            return Err(error);
+        }
         if !status.success() || self.watchdog.verdict().is_some() {
             return Err(self.ffmpeg_failed(status, &stderr));
         }
@@ -555,7 +590,8 @@ fn ffmpeg_command(
 ) -> Command {
     let mut command = Command::new(program);
     command
-        .args(["-hide_banner", "-loglevel", "error", "-y"])
+        // -xerror: a failed write (of the trailer too) is an exit code, not only a message.
+        .args(["-hide_banner", "-loglevel", "error", "-xerror", "-y"])
         .args(["-f", "rawvideo", "-pix_fmt", "rgba"])
         .arg("-s")
         .arg(format!("{width}x{height}"))
@@ -591,6 +627,29 @@ fn ffmpeg_command(
         }
     }
     command
+}
+
+/// Copies what ffmpeg writes to the real standard output on a thread of its own, flushing as
+/// it goes. On a failed write the thread stops reading, so ffmpeg's next write fails too and
+/// it exits; the error is the thread's result.
+fn relay_to_standard_output(
+    mut from_ffmpeg: std::process::ChildStdout,
+) -> JoinHandle<std::io::Result<()>> {
+    std::thread::spawn(move || {
+        let stdout = std::io::stdout();
+        let mut stdout = stdout.lock();
+        let mut buffer = vec![0u8; 1 << 16];
+        loop {
+            let read = match from_ffmpeg.read(&mut buffer) {
+                Ok(0) => return stdout.flush(),
+                Ok(read) => read,
+                Err(error) if error.kind() == ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            stdout.write_all(&buffer[..read])?;
+            stdout.flush()?;
+        }
+    })
 }
 
 fn spawn_error(error: std::io::Error, target: &Path) -> anyhow::Error {

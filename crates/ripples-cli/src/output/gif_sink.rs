@@ -8,11 +8,14 @@
 //! [`Written`] it reports says how many frames were kept.
 //!
 //! After the first frame, each frame stores only what changed: the rectangle around the pixels
-//! whose palette index differs from the previous frame's, with the unchanged pixels inside it
-//! set to a reserved transparent "keep" entry (disposal "keep", so the previous frame shows
-//! through). Decoded, every frame is exactly the whole mapped frame, and the file and the
-//! compression work shrink with the still parts of the water: the default scene at 1280x720
-//! went from 72 MB to a fraction of that. Animations whose own pixels are transparent need that
+//! whose palette index differs from what the GIF already shows, with the unchanged pixels
+//! inside it set to a reserved transparent "keep" entry (disposal "keep", so the previous frame
+//! shows through). A change too small to see is not stored either: where the colour shown is
+//! at most [`UNSEEN_CHANGE`] levels further from the frame's true colour than the newly mapped
+//! one, the shown colour stays ([`GifPalette::keep_unseen_changes`]). That is judged against
+//! what the GIF shows, never the previous frame, so the error cannot creep over frames. The
+//! file and the compression work shrink with the still parts of the water: the default scene
+//! at 1280x720 for 300 frames went from 59.7 MB to 14.9 MB. Animations whose own pixels are transparent need that
 //! entry for transparency, so they store every frame whole.
 //!
 //! Encoding is the slow part of a GIF (a table lookup per pixel, then LZW compression, which is
@@ -64,6 +67,18 @@ const MAX_BATCH_BYTES: usize = 128 << 20;
 
 /// Pixels per strip when a frame is mapped to palette indices in parallel.
 const MAP_STRIP_PIXELS: usize = 1 << 16;
+
+/// How much worse (in levels, in the channel that differs most from the frame's true colour) a
+/// colour the GIF already shows may be than the newly mapped one and still be kept rather than
+/// stored again. The palette's own step sets the scale: against the true frames of the default
+/// scene at 1280x720, the 255-colour palette is already off by 4.5 to 5.6 levels on average
+/// and by 29 to 34 at the 99th percentile (frames 150 and 299), so a pixel kept while it stays
+/// within 10 levels of the best the palette offers changes what a viewer sees far less than
+/// the palette itself does. The dispersive solver stirs the whole pool by a level or two,
+/// which flips pixels between neighbouring palette colours on every frame: 70% of the pixels
+/// that change between frames change by 4 levels or less, 88% by 10 or less. Kept, they take
+/// the default scene's 300-frame GIF from 59.7 MB to 14.9 MB (`docs/pending/issue-27.md`).
+const UNSEEN_CHANGE: u8 = 10;
 
 /// Bits per channel kept by the colour lookup table.
 const LOOKUP_BITS: u32 = 6;
@@ -180,6 +195,14 @@ impl GifSink {
 
     fn error(&self, error: impl std::fmt::Display) -> anyhow::Error {
         anyhow!("cannot write GIF '{}': {error}", self.target.display())
+    }
+}
+
+#[cfg(test)]
+impl GifSink {
+    /// Whether the palette has a spare "keep" entry, which storing only changes needs.
+    fn stage_palette_keeps(&self) -> bool {
+        matches!(&self.stage, Stage::Encoding { palette, .. } if palette.keep_index().is_some())
     }
 }
 
@@ -350,8 +373,14 @@ impl FrameSink for GifSink {
             return Err(self.error("an earlier error stopped the encoder"));
         };
         let mut indices = self.spare.pop().unwrap_or_default();
-        self.workers
-            .install(|| palette.map_frame_parallel(rgba, &mut indices));
+        // What the GIF shows before this frame: the last frame mapped, stored or waiting.
+        let shown = self.batch.last().or(self.previous.as_ref());
+        self.workers.install(|| {
+            palette.map_frame_parallel(rgba, &mut indices);
+            if let (Some(shown), Some(_)) = (shown, palette.keep_index()) {
+                palette.keep_unseen_changes(rgba, shown, &mut indices);
+            }
+        });
         self.batch.push(indices);
         self.frames_stored += 1;
         if self.batch.len() >= self.batch_len {
@@ -542,6 +571,46 @@ impl GifPalette {
                     *index = self.index_of(pixel);
                 }
             });
+    }
+
+    /// Keeps in `indices` (a frame just mapped) the index the GIF already shows (`shown`)
+    /// wherever that colour is at most [`UNSEEN_CHANGE`] levels further from the frame's true
+    /// colour (`rgba`) than the newly mapped one, so that pixel is not stored again. Judged
+    /// against what the GIF shows, not against the previous frame, the error never grows:
+    /// every pixel of every frame the GIF shows is within [`UNSEEN_CHANGE`] levels (in the
+    /// channel that differs most) of the error the mapping itself would have there.
+    pub(super) fn keep_unseen_changes(&self, rgba: &[u8], shown: &[u8], indices: &mut [u8]) {
+        indices
+            .par_chunks_mut(MAP_STRIP_PIXELS)
+            .zip(rgba.par_chunks(MAP_STRIP_PIXELS * 4))
+            .zip(shown.par_chunks(MAP_STRIP_PIXELS))
+            .for_each(|((indices, rgba), shown)| {
+                for ((index, pixel), &shown) in
+                    indices.iter_mut().zip(rgba.chunks_exact(4)).zip(shown)
+                {
+                    if *index != shown
+                        && self.error_of(shown, pixel)
+                            <= self.error_of(*index, pixel).saturating_add(UNSEEN_CHANGE)
+                    {
+                        *index = shown;
+                    }
+                }
+            });
+    }
+
+    /// How far palette entry `index` is from the colour of `pixel`: the largest channel
+    /// difference, in levels.
+    fn error_of(&self, index: u8, pixel: &[u8]) -> u8 {
+        let at = usize::from(index) * 3;
+        match self.rgb.get(at..at + 3) {
+            Some(entry) => entry
+                .iter()
+                .zip(pixel)
+                .map(|(a, b)| a.abs_diff(*b))
+                .max()
+                .unwrap_or(0),
+            None => u8::MAX,
+        }
     }
 
     fn index_of(&self, pixel: &[u8]) -> u8 {
@@ -871,6 +940,83 @@ mod tests {
                 canvas == frame,
                 "frame {k} does not decode to what was written"
             );
+        }
+    }
+
+    /// A grey ramp drifting by one level a frame: each frame alone is too small a change to
+    /// store, but the GIF never falls more than [`UNSEEN_CHANGE`] levels behind the truth (it
+    /// compares with what it shows, not with the previous frame), and a flicker of a level
+    /// between two palette colours stores nothing.
+    #[test]
+    fn changes_too_small_to_see_are_not_stored_and_the_error_never_accumulates() {
+        let (width, height) = (64usize, 4usize);
+        let grey = |level: usize| -> Vec<u8> {
+            (0..width * height)
+                .flat_map(|i| {
+                    let v = (level + (i % width) * 2).min(255) as u8;
+                    [v, v, v, 255]
+                })
+                .collect()
+        };
+        // Every grey level is a palette colour, so the mapping itself is exact.
+        let samples: Vec<u8> = (0..=254u8).flat_map(|v| [v, v, v, 255]).collect();
+        let mut frames: Vec<Vec<u8>> = (0..60).map(grey).collect();
+        // Then a flicker: one level up and down again, over and over.
+        for k in 0..6 {
+            frames.push(grey(59 + k % 2));
+        }
+        let info = AnimationInfo {
+            width: width as u32,
+            height: height as u32,
+            fps: 25.0,
+            frames: frames.len() as u32,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        let mut sink =
+            Box::new(GifSink::create(&path, &info, &samples, &OutputOptions::default()).unwrap());
+        assert!(sink.stage_palette_keeps());
+        sink.batch_len = 3;
+        for frame in &frames {
+            sink.write_frame(frame).unwrap();
+        }
+        sink.finish().unwrap().commit().unwrap();
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let decoder = options
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
+        let (_, decoded) = crate::output::tests::gif_canvases(decoder);
+        // Each pixel shown is within UNSEEN_CHANGE levels of the error the mapping has there
+        // (the lookup table's cells are 4 levels wide, so even the mapping is not exact).
+        let palette = GifPalette::from_samples(&samples);
+        let mut mapped = Vec::new();
+        let mut stored = 0;
+        for (k, ((_, rect, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
+            palette.map_frame(frame, &mut mapped);
+            for ((shown, truth), &index) in canvas.chunks(4).zip(frame.chunks(4)).zip(&mapped) {
+                let off = shown[0].abs_diff(truth[0]);
+                let mapping_error = palette.error_of(index, truth);
+                assert!(
+                    off <= mapping_error + UNSEEN_CHANGE,
+                    "frame {k}: shows {} for {}, {off} levels off (the mapping: {mapping_error})",
+                    shown[0],
+                    truth[0]
+                );
+            }
+            if k > 0 && rect[2..] != [1, 1] {
+                stored += 1;
+            }
+        }
+        // Drifting a level a frame, the ramp is stored again about every UNSEEN_CHANGE levels
+        // (without the threshold, every frame of the drift changes some pixel's index).
+        assert!(
+            (1..=59 / 5).contains(&stored),
+            "{stored} of 59 drifting frames stored changes"
+        );
+        // The flicker (once the drift's last change is stored) stores one kept pixel a frame.
+        for (_, rect, _) in &decoded[62..] {
+            assert_eq!(rect[2..], [1, 1]);
         }
     }
 

@@ -951,6 +951,8 @@ mod tests {
         let file = SceneFile {
             scene,
             directory: PathBuf::new(),
+            name: "scene 'test.toml'".to_string(),
+            text: String::new(),
         };
         let args = WaterArgs {
             size: Some((80, 60)),

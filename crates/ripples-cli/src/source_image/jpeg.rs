@@ -46,24 +46,25 @@ pub struct DecodedJpeg {
     pub samples: Vec<u8>,
     /// 1 (grey), 2 (grey and alpha), 3 (RGB) or 4 (RGBA).
     pub channels: usize,
+    /// The file's EXIF block (its APP1 segment's payload), which may record an orientation.
+    pub exif: Option<Vec<u8>>,
 }
 
 impl DecodedJpeg {
     /// The pixels as RGBA.
     pub fn into_rgba(self) -> Vec<u8> {
+        let samples = self.samples;
         match self.channels {
-            4 => self.samples,
-            3 => self
-                .samples
+            4 => samples,
+            3 => samples
                 .chunks_exact(3)
                 .flat_map(|p| [p[0], p[1], p[2], 255])
                 .collect(),
-            2 => self
-                .samples
+            2 => samples
                 .chunks_exact(2)
                 .flat_map(|p| [p[0], p[0], p[0], p[1]])
                 .collect(),
-            _ => self.samples.iter().flat_map(|&l| [l, l, l, 255]).collect(),
+            _ => samples.iter().flat_map(|&l| [l, l, l, 255]).collect(),
         }
     }
 }
@@ -105,6 +106,7 @@ pub fn decode(bytes: &[u8], max_side: u32) -> Result<DecodedJpeg, String> {
         height: height as u32,
         samples,
         channels: colorspace.num_components(),
+        exif: decoder.exif().cloned(),
     })
 }
 

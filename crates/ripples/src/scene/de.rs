@@ -46,6 +46,25 @@ pub fn radius<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     checked(d, crate::limits::check_radius)
 }
 
+/// The rain's `radius = [min, max]`, checked as the rain checks it, so a reversed range is
+/// reported at its line.
+pub fn rain_radius<'de, D: Deserializer<'de>>(d: D) -> Result<[u32; 2], D::Error> {
+    checked(d, |[min, max]: [u32; 2]| {
+        crate::Rain::new(0)
+            .with_radius(min, max)
+            .map(|_| [min, max])
+    })
+}
+
+/// The rain's `strength = [min, max]`, checked as [`rain_radius`].
+pub fn rain_strength<'de, D: Deserializer<'de>>(d: D) -> Result<[i16; 2], D::Error> {
+    checked(d, |[min, max]: [i16; 2]| {
+        crate::Rain::new(0)
+            .with_strength(min, max)
+            .map(|_| [min, max])
+    })
+}
+
 pub fn strength<'de, D: Deserializer<'de>>(d: D) -> Result<i16, D::Error> {
     checked(d, crate::limits::check_strength)
 }

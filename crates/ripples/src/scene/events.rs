@@ -233,8 +233,10 @@ pub struct RainSpec {
     /// Mean stones per frame, `0..=10000` (default 1).
     pub rate: f64,
     /// Radius range `[min, max]` in pixels (default `[1, 4]`).
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::rain_radius"))]
     pub radius: [u32; 2],
     /// Strength range `[min, max]` (default `[32, 128]`).
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "de::rain_strength"))]
     pub strength: [i16; 2],
     /// First frame with rain (default 0).
     pub start: u32,

@@ -1,0 +1,193 @@
+//! The still-picture formats the command reads, told apart by their first bytes, and the line
+//! between a still and a clip for the two formats that can be either.
+//!
+//! Every decoder is the `image` crate's (PNG, GIF, WebP, BMP, TIFF, PNM; JPEG goes through
+//! [`super::jpeg`] for its strict mode). A GIF or WebP of one frame is a picture; one of several
+//! frames is an animation and is read as a clip, through ffmpeg like any video, so that its
+//! frames play under the water. The orientation a file records (EXIF, in JPEG, WebP, TIFF and
+//! PNG) is read by the same decoders and applied by [`orient`], before the picture is used for
+//! anything, so a phone's portrait photo comes in upright as every viewer shows it.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use image::metadata::Orientation;
+use image::{DynamicImage, ImageFormat, RgbaImage};
+
+/// The formats read as pictures, in the order error messages list them.
+pub const STILL_FORMATS: [ImageFormat; 7] = [
+    ImageFormat::Png,
+    ImageFormat::Jpeg,
+    ImageFormat::Gif,
+    ImageFormat::WebP,
+    ImageFormat::Bmp,
+    ImageFormat::Tiff,
+    ImageFormat::Pnm,
+];
+
+/// How messages name the formats read as pictures.
+pub const STILL_FORMAT_NAMES: &str = "PNG, JPEG, GIF, WebP, BMP, TIFF or PNM";
+
+/// The still format that `head` (a file's first bytes, 16 are enough) starts like, if any.
+pub fn still_format(head: &[u8]) -> Option<ImageFormat> {
+    image::guess_format(head)
+        .ok()
+        .filter(|format| STILL_FORMATS.contains(format))
+}
+
+/// Whether the file at `path` is to be read as a picture rather than asked of ffprobe as a
+/// video: it starts like a still format and, for GIF and WebP, holds one frame. A file that
+/// cannot be read, is empty, or whose frames cannot be counted also counts as a picture, so
+/// that the picture loader says what is wrong with it.
+pub fn is_still_picture_file(path: &Path) -> bool {
+    let Ok(file) = File::open(path) else {
+        return true;
+    };
+    let mut reader = BufReader::new(file);
+    let mut head = [0u8; 16];
+    let filled = match read_prefix(&mut reader, &mut head) {
+        Ok(filled) => filled,
+        Err(_) => return true,
+    };
+    if filled == 0 {
+        return true;
+    }
+    match still_format(&head[..filled]) {
+        None => false,
+        Some(format) => {
+            // Rewind for the frame count; a file that cannot be reread is the loader's to report.
+            let Ok(file) = File::open(path) else {
+                return true;
+            };
+            // A decoder that panics here leaves the file to the loader, which says so.
+            !crate::panics::capture(|| is_animated(BufReader::new(file), format)).unwrap_or(false)
+        }
+    }
+}
+
+/// Whether a GIF or WebP holds more than one frame (an animation); any other format, or a
+/// file too damaged to tell, is not.
+pub fn is_animated<R: BufRead + Seek>(source: R, format: ImageFormat) -> bool {
+    match format {
+        ImageFormat::Gif => {
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::Indexed);
+            let Ok(mut decoder) = options.read_info(source) else {
+                return false;
+            };
+            // Reading the second frame's header skips the first frame's data, undecoded.
+            matches!(decoder.next_frame_info(), Ok(Some(_)))
+                && matches!(decoder.next_frame_info(), Ok(Some(_)))
+        }
+        ImageFormat::WebP => image::codecs::webp::WebPDecoder::new(source)
+            .is_ok_and(|decoder| decoder.has_animation()),
+        _ => false,
+    }
+}
+
+/// Refuses a file whose end is missing though its pixels may all be there: the decoders of
+/// PNG, GIF and WebP stop reading once they have the picture, so a file cut in its last
+/// chunk (PNG's IEND, GIF's trailer, WebP's last byte) would pass as whole. (JPEG's end is
+/// checked by [`super::jpeg`]; the BMP, TIFF and PNM decoders refuse every cut themselves.)
+pub fn check_whole<R: BufRead + Seek>(source: &mut R, format: ImageFormat) -> Result<(), String> {
+    let cut_short = |what: &str| Err(format!("the file is cut short: it ends before {what}"));
+    let unreadable = |error: std::io::Error| format!("cannot read it: {error}");
+    let length = source.seek(SeekFrom::End(0)).map_err(unreadable)?;
+    let outcome = match format {
+        ImageFormat::Png => {
+            // Chunks: length (4 bytes, big-endian), type (4), data, CRC (4), up to IEND; the
+            // walk reads each chunk's header and seeks past the rest.
+            let mut position = 8u64;
+            loop {
+                let mut header = [0u8; 8];
+                source.seek(SeekFrom::Start(position)).map_err(unreadable)?;
+                if position + 8 > length || source.read_exact(&mut header).is_err() {
+                    break cut_short("the PNG end chunk (IEND)");
+                }
+                let chunk_length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
+                let end = position + 12 + u64::from(chunk_length);
+                if end > length {
+                    break cut_short("the PNG end chunk (IEND)");
+                }
+                if &header[4..8] == b"IEND" {
+                    break Ok(());
+                }
+                position = end;
+            }
+        }
+        ImageFormat::Gif => {
+            source.seek(SeekFrom::Start(0)).map_err(unreadable)?;
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::Indexed);
+            match options.read_info(&mut *source) {
+                Err(error) => Err(error.to_string()),
+                Ok(mut decoder) => loop {
+                    // Skipping past every frame reaches the trailer, or fails where the file ends.
+                    match decoder.next_frame_info() {
+                        Ok(Some(_)) => {}
+                        Ok(None) => break Ok(()),
+                        Err(error) => {
+                            break Err(format!("the GIF data is damaged or cut short ({error})"));
+                        }
+                    }
+                },
+            }
+        }
+        ImageFormat::WebP => {
+            // RIFF header: "RIFF", the size of what follows the first 8 bytes, "WEBP".
+            let mut header = [0u8; 8];
+            source.seek(SeekFrom::Start(0)).map_err(unreadable)?;
+            match source.read_exact(&mut header) {
+                Ok(()) => {
+                    let size = u32::from_le_bytes([header[4], header[5], header[6], header[7]]);
+                    if length >= 8 + u64::from(size) {
+                        Ok(())
+                    } else {
+                        cut_short("the end its RIFF header gives")
+                    }
+                }
+                Err(_) => cut_short("the end of its RIFF header"),
+            }
+        }
+        _ => Ok(()),
+    };
+    source.seek(SeekFrom::Start(0)).map_err(unreadable)?;
+    outcome
+}
+
+/// A decoded picture turned upright as its `orientation` says: width, height and RGBA pixels.
+pub fn orient(
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+    orientation: Orientation,
+) -> Option<(u32, u32, Vec<u8>)> {
+    if orientation == Orientation::NoTransforms {
+        return Some((width, height, pixels));
+    }
+    let mut image = DynamicImage::ImageRgba8(RgbaImage::from_raw(width, height, pixels)?);
+    image.apply_orientation(orientation);
+    let upright = image.into_rgba8();
+    Some((upright.width(), upright.height(), upright.into_raw()))
+}
+
+/// The orientation an EXIF block records (none recorded, or an unreadable block, is upright).
+pub fn orientation_of_exif(exif: Option<&[u8]>) -> Orientation {
+    exif.and_then(Orientation::from_exif_chunk)
+        .unwrap_or(Orientation::NoTransforms)
+}
+
+/// Reads until `buffer` is full or the source ends; returns the bytes read.
+pub fn read_prefix(source: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match source.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}

@@ -52,6 +52,8 @@ import {
 } from './css.js';
 // images.js loads the floor and sky pictures and explains why one did not load.
 import { absoluteUrl, corsMode, cssColour, loadImage, readPixels, readSky, scratchContext } from './images.js';
+// gl-renderer.js draws the water with WebGL2 from the surface the wasm module writes.
+import { GlRenderer } from './gl-renderer.js';
 
 export { RipplesLoadError };
 
@@ -156,7 +158,44 @@ const DEFAULTS = Object.freeze({
    * applies), read once at up to 1024x256 pixels, alpha ignored. Only the natural look shows it.
    */
   skyUrl: null,
+  /**
+   * Who draws the water: 'auto' (WebGL2, at the element's full device pixels, where the
+   * browser has it and the page has fewer than 8 instances on it; else the CPU), 'webgl' (the
+   * same) or 'cpu' (the wasm module renders every pixel; quality 'auto' then picks the pixel
+   * ratio). A lost WebGL context carries on with the CPU, over the same water.
+   */
+  renderer: 'auto',
+  /**
+   * 'auto': with the user's `prefers-reduced-motion: reduce`, no rain falls (only what the
+   * user starts moves the water); 'ignore': the rain falls anyway.
+   */
+  reducedMotion: 'auto',
 });
+
+// With WebGL2 the canvas has the element's full device pixels (at most this many per CSS
+// pixel) and the grid is coarser by a whole number of pixels per cell, so that it has at most
+// about GPU_GRID_CELLS cells: the solver's cost stays that of a small grid on any screen, and
+// the shaders interpolate the surface smoothly between cells.
+const MAX_DEVICE_PIXEL_RATIO = 3;
+const GPU_GRID_CELLS = 160000;
+
+/** Pool pixels per grid cell for a WebGL2 pool of `width x height` pixels. */
+function gpuResolution(width, height, resolution) {
+  return Math.max(resolution, Math.ceil(Math.sqrt((width * height) / GPU_GRID_CELLS)));
+}
+
+// Every this many drawn frames a running pool asks whether its water is calm (a pass over the
+// grid); calm, with nothing scheduled, the loop stops until something moves the water.
+const CALM_CHECK_FRAMES = 15;
+
+/** Whether the user asks for reduced motion (prefers-reduced-motion: reduce). */
+function prefersReducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+// Elements a drag may start on without it being a drag over the water: what the page made to
+// be clicked or typed into.
+const INTERACTIVE_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'LABEL', 'SUMMARY', 'OPTION']);
 
 /** Other spellings of option names. */
 const ALIASES = Object.freeze({ waterColor: 'waterColour' });
@@ -293,6 +332,15 @@ export class Ripples extends EventTargetBase {
   #ownsCanvas;
   #canvas = null;
   #context = null;
+  // The WebGL2 renderer (a GlRenderer) when the GPU draws, else null (the CPU: #context).
+  #gl = null;
+  // Why the CPU draws, when it does: 'option', 'no-webgl2', 'context-lost'.
+  #cpuReason = 'option';
+  // Calm and nothing scheduled: the loop sleeps until something moves the water (#rouse).
+  #asleep = false;
+  #framesSinceCalmCheck = 0;
+  // A pointer went down on the water (not on text or a control): the drag selects nothing.
+  #dragOnWater = false;
   #pool = null;
   // What the options' URLs loaded, each { image, url, absolute, cors } (the sky its pixels
   // instead of the image: see readSky), or null: the built-in tiles, no walls, the built-in sky.
@@ -491,7 +539,7 @@ export class Ripples extends EventTargetBase {
     const size = this.#measure(where);
     if (this.#ownsCanvas) this.#overlay();
     else this.#canvas = element;
-    this.#context = this.#canvas.getContext('2d');
+    this.#chooseRenderer();
     this.#build(size, where);
     if (this.#ownsCanvas) this.#hideBackground();
     if (options.interactive) this.#listenToInput();
@@ -499,6 +547,71 @@ export class Ripples extends EventTargetBase {
     this.#watchSight();
     this.play();
     this.#playVideo(where);
+  }
+
+  /**
+   * Draws with WebGL2 on an overlay canvas unless the renderer option says 'cpu', the browser
+   * has no WebGL2 or the page already holds GlRenderer's most contexts; a <canvas> given to
+   * attach is drawn with the CPU (its context is the page's to choose).
+   */
+  #chooseRenderer() {
+    if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
+      this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()));
+      if (this.#gl) return;
+      this.#cpuReason = 'no-webgl2';
+    } else {
+      this.#cpuReason = this.#ownsCanvas ? 'option' : 'canvas-element';
+    }
+    this.#context = this.#canvas.getContext('2d');
+  }
+
+  /**
+   * The WebGL context was lost: the CPU draws from now on, on a fresh canvas (one that had a
+   * WebGL context can have no other), over the same water, which the pool keeps.
+   */
+  #contextLost() {
+    this.#useCpu('context-lost');
+  }
+
+  /** The CPU draws from now on (`reason`: see #cpuReason), over the same water. */
+  #useCpu(reason) {
+    if (!this.#gl) return;
+    this.#gl.release();
+    this.#gl = null;
+    this.#cpuReason = reason;
+    const old = this.#canvas;
+    const canvas = old.cloneNode(false);
+    old.replaceWith(canvas);
+    this.#canvas = canvas;
+    this.#context = canvas.getContext('2d');
+    this.#imageData = null;
+    this.#pool.setGpu(false);
+    this.#pool.advance(0);
+    this.#draw();
+    this.#rouse();
+  }
+
+  /** The renderer option changed: WebGL2 on a fresh canvas, or the CPU, over the same water. */
+  #switchRenderer(where) {
+    if (this.#options.renderer === 'cpu') {
+      this.#useCpu('option');
+      return;
+    }
+    if (this.#gl || !this.#ownsCanvas) return;
+    const old = this.#canvas;
+    const canvas = old.cloneNode(false);
+    const gl = GlRenderer.create(canvas, () => this.#safely(() => this.#contextLost()));
+    if (!gl) {
+      this.#cpuReason = 'no-webgl2';
+      return;
+    }
+    old.replaceWith(canvas);
+    this.#canvas = canvas;
+    this.#context = null;
+    this.#imageData = null;
+    this.#gl = gl;
+    const size = this.#measure(where, false);
+    if (size) this.#build(size, where);
   }
 
   /**
@@ -571,13 +684,13 @@ export class Ripples extends EventTargetBase {
 
   /** The most canvas pixels per CSS pixel: the pixelRatio option, else the screen's. */
   #maxPixelRatio() {
-    return this.#options.pixelRatio ?? (window.devicePixelRatio || 1);
+    return this.#options.pixelRatio ?? Math.min(MAX_DEVICE_PIXEL_RATIO, window.devicePixelRatio || 1);
   }
 
   /** Canvas pixels per CSS pixel now: the most, or what quality 'auto' chose below it. */
   #pixelRatio() {
     const max = this.#maxPixelRatio();
-    if (this.#options.quality !== 'auto') return max;
+    if (this.#options.quality !== 'auto' || this.#gl) return max;
     return Math.min(max, this.#autoRatio ?? startingRatio(max));
   }
 
@@ -622,7 +735,7 @@ export class Ripples extends EventTargetBase {
     const mean = total / drawn;
     // Every instance counts its cost (the page's frame holds all their work); those with
     // quality 'auto' on a canvas of their own adapt.
-    const adapts = this.#ownsCanvas && this.#options.quality === 'auto';
+    const adapts = this.#ownsCanvas && this.#options.quality === 'auto' && !this.#gl;
     const ratio = this.#pixelRatio();
     const levels = qualityLevels(this.#maxPixelRatio());
     const lower = adapts ? levels.filter((level) => level < ratio) : [];
@@ -753,17 +866,19 @@ export class Ripples extends EventTargetBase {
    */
   #build(size, where, inFrame = false) {
     const options = this.#options;
-    if (this.#pool && this.#poolResolution === options.resolution) {
+    const resolution = this.#gl ? gpuResolution(size.width, size.height, options.resolution) : options.resolution;
+    if (this.#pool && this.#poolResolution === resolution && this.#pool.gpu === !!this.#gl) {
       this.#resizePool(size, where, inFrame);
       return;
     }
     let pool;
     try {
-      pool = new WasmPool(size.width, size.height, options.resolution, this.#seed);
+      pool = new WasmPool(size.width, size.height, resolution, this.#seed);
     } catch (error) {
       throw prefixed(where, error);
     }
     try {
+      pool.setGpu(!!this.#gl);
       this.#configure(pool, size);
       this.#composeImage(pool, size, where);
       this.#composeObstacles(pool, size, where);
@@ -783,9 +898,10 @@ export class Ripples extends EventTargetBase {
     }
     this.#pool?.free();
     this.#pool = pool;
-    this.#poolResolution = options.resolution;
+    this.#poolResolution = resolution;
     this.#sized(size);
     this.#draw();
+    this.#rouse();
   }
 
   /**
@@ -827,6 +943,7 @@ export class Ripples extends EventTargetBase {
 
   #configure(pool, size) {
     const options = this.#options;
+    this.#gl?.invalidateConstants();
     pool.setSolver(options.solver);
     pool.setGravity(options.gravity);
     pool.setBorder(options.border);
@@ -844,7 +961,12 @@ export class Ripples extends EventTargetBase {
     pool.setDispersion(options.dispersion);
     pool.setStepsPerSecond(options.stepsPerSecond);
     pool.setDropRadius(Math.max(1, options.dropRadius * (size.width / size.cssWidth)));
-    pool.setRain(options.rain);
+    pool.setRain(this.#motionReduced() ? 0 : options.rain);
+  }
+
+  /** Whether the user's prefers-reduced-motion stops the rain (see the reducedMotion option). */
+  #motionReduced() {
+    return this.#options.reducedMotion === 'auto' && prefersReducedMotion();
   }
 
   /** Draws the image (or the video's frame) where CSS (or a cover fit) puts it, and hands the pixels to the pool. */
@@ -1006,6 +1128,7 @@ export class Ripples extends EventTargetBase {
     const sky = this.#loaded.sky;
     if (sky) pool.setSky(sky.pixels, sky.width, sky.height);
     else pool.useDefaultSky();
+    this.#gl?.invalidateSky();
   }
 
   /** Puts what `which` ('image', 'obstacles' or 'sky') loaded into `pool`. */
@@ -1019,6 +1142,10 @@ export class Ripples extends EventTargetBase {
   #draw() {
     if (this.#hidden) return;
     const pool = this.#pool;
+    if (this.#gl) {
+      this.#gl.draw(pool, this.#exports.memory, this.#options.look);
+      return;
+    }
     const buffer = this.#exports.memory.buffer;
     if (!this.#imageData || this.#imageData.data.buffer !== buffer) {
       // The first frame, a new pool, or the memory grew (which replaces its ArrayBuffer).
@@ -1083,6 +1210,7 @@ export class Ripples extends EventTargetBase {
         work[slot] = draw[slot] - work[slot];
         draw[slot] = performance.now() - draw[slot];
         this.#adapt(slot);
+        if (++this.#framesSinceCalmCheck >= CALM_CHECK_FRAMES) this.#sleepIfCalm();
       } else {
         work[slot] = -1;
         draw[slot] = -1;
@@ -1092,6 +1220,30 @@ export class Ripples extends EventTargetBase {
       this.#report(error);
     }
   };
+
+  /**
+   * Stops the loop when the water is calm and nothing is scheduled (no rain, no finger, no
+   * playing video): the water is made exactly flat, so the last frame shows the picture as
+   * calm water does, and nothing runs until #rouse.
+   */
+  #sleepIfCalm() {
+    this.#framesSinceCalmCheck = 0;
+    const video = this.#video?.video;
+    if ((video && !video.paused) || !this.#pool.isCalm()) return;
+    this.#pool.calm();
+    this.#pool.advance(0);
+    this.#draw();
+    this.#asleep = true;
+    if (this.#raf) this.#stopLoop();
+  }
+
+  /** Something may move the water (input, drop(), set(), a video playing): the loop runs. */
+  #rouse() {
+    this.#framesSinceCalmCheck = 0;
+    if (!this.#asleep) return;
+    this.#asleep = false;
+    this.#wake();
+  }
 
   /** Busy-waits as a slower device would (Ripples.simulateSlowDevice) from `start`. */
   #slowDown(start) {
@@ -1178,9 +1330,20 @@ export class Ripples extends EventTargetBase {
   #listenToInput() {
     this.#inputAbort = new AbortController();
     const options = { signal: this.#inputAbort.signal, passive: true };
-    const on = (type, handler) =>
-      this.#element.addEventListener(type, (event) => this.#safely(() => handler(event)), options);
-    on('pointerdown', (e) => e.pointerType !== 'touch' && this.#press(`p${e.pointerId}`, e.clientX, e.clientY));
+    const on = (type, handler, passive = true) =>
+      this.#element.addEventListener(type, (event) => this.#safely(() => handler(event)), { ...options, passive });
+    on('pointerdown', (e) => {
+      this.#dragOnWater = this.#onWater(e.target);
+      if (e.pointerType !== 'touch') this.#press(`p${e.pointerId}`, e.clientX, e.clientY);
+    });
+    // A drag that starts on the water selects no text on its way; one that starts on text
+    // selects it as usual (and a click on a link or a button is the page's).
+    on('selectstart', (e) => {
+      if (this.#dragOnWater) e.preventDefault();
+    }, false);
+    on('pointerup', () => {
+      this.#dragOnWater = false;
+    });
     on('pointermove', (e) => {
       if (e.pointerType === 'touch') return;
       this.#move(`p${e.pointerId}`, e.clientX, e.clientY, e.buttons ? DRAG_STRENGTH : HOVER_STRENGTH);
@@ -1201,6 +1364,22 @@ export class Ripples extends EventTargetBase {
     }
   }
 
+  /**
+   * Whether a pointer that went down on `target` went down on the water: on the element itself
+   * (or what Ripples put in it), or on an element of it that holds no text of its own and is
+   * not a control (a wrapper). Text and controls keep their own drags.
+   */
+  #onWater(target) {
+    if (target === this.#element || target === this.#canvas || target === this.#layersAbove) return true;
+    if (!(target instanceof Element) || !this.#element.contains(target)) return false;
+    if (target.isContentEditable || target.closest('a, button, input, select, textarea, label, summary')) return false;
+    if (INTERACTIVE_TAGS.has(target.tagName)) return false;
+    for (const node of target.childNodes) {
+      if (node.nodeType === Node.TEXT_NODE && node.textContent.trim() !== '') return false;
+    }
+    return true;
+  }
+
   /** Pool pixels per CSS pixel, and the canvas's box on screen. */
   #frame() {
     const rect = this.#canvas.getBoundingClientRect();
@@ -1216,6 +1395,7 @@ export class Ripples extends EventTargetBase {
   }
 
   #press(key, clientX, clientY) {
+    this.#rouse();
     const point = this.#toPool(clientX, clientY);
     const radius = this.#options.dropRadius * point.scale;
     this.#pool.drop(point.x, point.y, Math.max(1, radius * PRESS_RADIUS), PRESS_STRENGTH);
@@ -1227,6 +1407,7 @@ export class Ripples extends EventTargetBase {
   // leaves a wake at the pointer's speed, not a stamped crease). A new strength (the button
   // went down or up) puts in a new finger where the old one was.
   #move(key, clientX, clientY, strength) {
+    this.#rouse();
     const point = this.#toPool(clientX, clientY);
     const last = this.#last.get(key);
     if (last && last.finger !== null && last.strength === strength &&
@@ -1278,6 +1459,7 @@ export class Ripples extends EventTargetBase {
     } catch (error) {
       throw prefixed('Ripples.drop', error);
     }
+    this.#rouse();
   }
 
   /** Stops the water and the frame loop (the last frame stays). */
@@ -1355,7 +1537,7 @@ export class Ripples extends EventTargetBase {
    * when it should not run.
    */
   #wake() {
-    const run = this.#running && this.#inSight() && this.#element.isConnected;
+    const run = this.#running && !this.#asleep && this.#inSight() && this.#element.isConnected;
     if (run && !this.#raf) {
       this.#pool.resetClock();
       this.#raf = requestAnimationFrame(this.#tick);
@@ -1391,6 +1573,24 @@ export class Ripples extends EventTargetBase {
     document.addEventListener('visibilitychange', () => this.#safely(() => this.#wake()), {
       signal: this.#abort.signal,
     });
+    // A video that starts playing moves the water's picture: a sleeping loop runs again.
+    document.addEventListener(
+      'play',
+      (event) => this.#safely(() => event.target === this.#video?.video && this.#rouse()),
+      { signal: this.#abort.signal, capture: true },
+    );
+    // The user's reduced-motion preference stops or lets the rain fall as it changes.
+    if (typeof matchMedia === 'function') {
+      matchMedia('(prefers-reduced-motion: reduce)').addEventListener(
+        'change',
+        () =>
+          this.#safely(() => {
+            this.#configure(this.#pool, this.#cssSize);
+            this.#rouse();
+          }),
+        { signal: this.#abort.signal },
+      );
+    }
     // A fixed background moves against the element as anything scrolls or the window resizes.
     const moved = () =>
       this.#safely(() => {
@@ -1472,6 +1672,7 @@ export class Ripples extends EventTargetBase {
         this.#qualityCeiling = Infinity;
         this.#qualityRetryMs = QUALITY_RETRY_MS;
       }
+      if (changed('renderer')) this.#switchRenderer(where);
       if (changed('resolution') || changed('pixelRatio') || changed('quality')) {
         // A hidden element gets its new pool when it shows again.
         const size = this.#measure(where, false);
@@ -1493,6 +1694,7 @@ export class Ripples extends EventTargetBase {
       this.#configure(this.#pool, this.#cssSize);
       throw prefixed(where, error);
     }
+    this.#rouse();
     if (changed('interactive')) {
       this.#inputAbort?.abort();
       this.#inputAbort = null;
@@ -1638,6 +1840,11 @@ export class Ripples extends EventTargetBase {
       steps: pool.steps,
       wallCells: pool.wallCells,
       backend: backend(),
+      // Who draws: 'webgl' or 'cpu' (and why the CPU does: 'option', 'no-webgl2',
+      // 'canvas-element' or 'context-lost'); asleep: calm, the loop stopped until the water moves.
+      renderer: this.#gl ? 'webgl' : 'cpu',
+      cpuReason: this.#gl ? null : this.#cpuReason,
+      asleep: this.#asleep,
       solver: this.#options.solver,
       look: this.#options.look,
       running: this.#running,
@@ -1683,6 +1890,8 @@ export class Ripples extends EventTargetBase {
     this.#intersection = null;
     clearTimeout(this.#detachedTimer);
     this.#detachedTimer = 0;
+    this.#gl?.release();
+    this.#gl = null;
     if (this.#ownsCanvas) this.#canvas?.remove();
     this.#restoreStyle();
     this.#video?.release();

@@ -16,6 +16,10 @@
 //   destroyed instance gives its context back at once (WEBGL_lose_context).
 // - A lost context (the GPU reset, the browser reclaimed it) is reported to the owner, which
 //   carries on with the CPU renderer over the same water.
+// - A software WebGL (SwiftShader, llvmpipe: no GPU, or a browser that blocks it) draws every
+//   pixel on the CPU, in the browser's GPU process, and costs far more than the wasm renderer,
+//   which lowers its pixel ratio to hold the frame rate: create() refuses it unless asked
+//   (`allowSoftware`, the renderer option 'webgl').
 
 import { LOOK_SHADERS, VERTEX_SHADER } from './gl/shaders.js';
 
@@ -28,6 +32,25 @@ const SURFACE_UNIT = 0;
 const IMAGE_UNIT = 1;
 const SKY_UNIT = 2;
 const WALLS_UNIT = 3;
+
+let software = null;
+
+/** Whether this browser's WebGL2 is a software rasterizer (asked once, on a canvas of its own). */
+export function softwareWebGl() {
+  if (software === null) {
+    software = false;
+    try {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const info = gl?.getExtension('WEBGL_debug_renderer_info');
+      const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+      software = /swiftshader|llvmpipe|softpipe|software/i.test(name);
+      gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    } catch {
+      software = false;
+    }
+  }
+  return software;
+}
 
 export class GlRenderer {
   #canvas;
@@ -47,10 +70,12 @@ export class GlRenderer {
   #onLost;
 
   /**
-   * A renderer on `canvas` (which must have no context yet), or null where WebGL2 is missing
-   * or MAX_CONTEXTS are in use. `onLost` is called when the context is lost.
+   * A renderer on `canvas` (which must have no context yet), or null where WebGL2 is missing,
+   * MAX_CONTEXTS are in use, or WebGL is software and `allowSoftware` is false (then the
+   * canvas is left without a context). `onLost` is called when the context is lost.
    */
-  static create(canvas, onLost) {
+  static create(canvas, onLost, allowSoftware = true) {
+    if (!allowSoftware && softwareWebGl()) return null;
     if (liveContexts >= MAX_CONTEXTS || typeof WebGL2RenderingContext !== 'function') return null;
     let gl = null;
     try {

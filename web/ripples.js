@@ -53,7 +53,7 @@ import {
 // images.js loads the floor and sky pictures and explains why one did not load.
 import { absoluteUrl, corsMode, cssColour, loadImage, readPixels, readSky, scratchContext } from './images.js';
 // gl-renderer.js draws the water with WebGL2 from the surface the wasm module writes.
-import { GlRenderer } from './gl-renderer.js';
+import { GlRenderer, softwareWebGl } from './gl-renderer.js';
 
 export { RipplesLoadError };
 
@@ -160,9 +160,10 @@ const DEFAULTS = Object.freeze({
   skyUrl: null,
   /**
    * Who draws the water: 'auto' (WebGL2, at the element's full device pixels, where the
-   * browser has it and the page has fewer than 8 instances on it; else the CPU), 'webgl' (the
-   * same) or 'cpu' (the wasm module renders every pixel; quality 'auto' then picks the pixel
-   * ratio). A lost WebGL context carries on with the CPU, over the same water.
+   * browser has it on a GPU and the page has fewer than 8 instances using it; else the CPU),
+   * 'webgl' (WebGL2 even when it is software, e.g. SwiftShader in a headless browser) or 'cpu'
+   * (the wasm module renders every pixel; quality 'auto' then picks the pixel ratio). A lost
+   * WebGL context carries on with the CPU, over the same water.
    */
   renderer: 'auto',
   /**
@@ -556,9 +557,10 @@ export class Ripples extends EventTargetBase {
    */
   #chooseRenderer() {
     if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
-      this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()));
+      const allowSoftware = this.#options.renderer === 'webgl';
+      this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
       if (this.#gl) return;
-      this.#cpuReason = 'no-webgl2';
+      this.#cpuReason = !allowSoftware && softwareWebGl() ? 'software-webgl' : 'no-webgl2';
     } else {
       this.#cpuReason = this.#ownsCanvas ? 'option' : 'canvas-element';
     }
@@ -600,9 +602,10 @@ export class Ripples extends EventTargetBase {
     if (this.#gl || !this.#ownsCanvas) return;
     const old = this.#canvas;
     const canvas = old.cloneNode(false);
-    const gl = GlRenderer.create(canvas, () => this.#safely(() => this.#contextLost()));
+    const allowSoftware = this.#options.renderer === 'webgl';
+    const gl = GlRenderer.create(canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
     if (!gl) {
-      this.#cpuReason = 'no-webgl2';
+      this.#cpuReason = !allowSoftware && softwareWebGl() ? 'software-webgl' : 'no-webgl2';
       return;
     }
     old.replaceWith(canvas);
@@ -1841,7 +1844,7 @@ export class Ripples extends EventTargetBase {
       wallCells: pool.wallCells,
       backend: backend(),
       // Who draws: 'webgl' or 'cpu' (and why the CPU does: 'option', 'no-webgl2',
-      // 'canvas-element' or 'context-lost'); asleep: calm, the loop stopped until the water moves.
+      // 'software-webgl', 'canvas-element' or 'context-lost'); asleep: calm, the loop stopped until the water moves.
       renderer: this.#gl ? 'webgl' : 'cpu',
       cpuReason: this.#gl ? null : this.#cpuReason,
       asleep: this.#asleep,

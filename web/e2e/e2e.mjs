@@ -794,6 +794,8 @@ async function skyPicture(browser, origin, otherOrigin) {
     // quality 'auto' on a slow device: a new pool at a lower pixel ratio, made by the frame loop.
     await ripples.set({ pixelRatio: 1, quality: 'auto' });
     Ripples.simulateSlowDevice(400);
+    // Moving water (calm water sleeps: no frames to measure).
+    for (const [x, y] of [[160, 100], [70, 60]]) ripples.drop(x, y, 16, 1000);
     ripples.play();
     try {
       for (let i = 0; i < 60 && ripples.stats().quality.changes === 0; i++) await wait(100);
@@ -929,7 +931,8 @@ async function glueAllocations(browser, origin) {
     const element = document.createElement('div');
     element.style.cssText = 'width:320px;height:200px';
     document.body.append(element);
-    const ripples = await Ripples.attach(element, { look: 'classic', solver: 'classic', quality: 'high' });
+    // Rain, so that the loop runs (calm water sleeps).
+    const ripples = await Ripples.attach(element, { look: 'classic', solver: 'classic', quality: 'high', rain: 20 });
     const before = window.__rafRequests;
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const frames = window.__rafRequests - before;
@@ -990,13 +993,14 @@ async function qualityAuto(browser, origin) {
       ripples.destroy();
 
       // Two instances whose frames are each under the budget but together over it (about 8
-      // and 5 ms): they share the page's frames, so the one that costs more lowers.
+      // and 5 ms): they share the page's frames, so the one that costs more lowers (a little
+      // rain keeps both loops running: calm water sleeps).
       Ripples.simulateSlowDevice(33);
       const second = document.createElement('div');
       second.style.cssText = 'width:480px;height:270px';
       document.body.append(second);
-      ripples = await Ripples.attach(element, { ...options, rain: 0 });
-      const small = await Ripples.attach(second, { ...options, rain: 0 });
+      ripples = await Ripples.attach(element, { ...options, rain: 1 });
+      const small = await Ripples.attach(second, { ...options, rain: 1 });
       for (let i = 0; i < 40 && ripples.stats().quality.changes === 0; i++) await wait(100);
       await wait(1000);
       const shared = {
@@ -1035,7 +1039,8 @@ async function denseScreen(origin) {
         const { quality } = ripples.stats();
         return { ...quality, canvas: element.querySelector('canvas').width };
       };
-      const options = { look: 'classic', solver: 'classic' };
+      // Rain keeps the loop running (calm water sleeps).
+      const options = { look: 'classic', solver: 'classic', rain: 5 };
       let ripples = await Ripples.attach(element, options);
       const start = state(ripples);
       for (let i = 0; i < 60 && ripples.stats().quality.pixelRatio < 2; i++) await wait(100);
@@ -1080,7 +1085,8 @@ async function stepRate(browser, origin, hz) {
   const result = await page.evaluate(async () => {
     const { Ripples } = await import('/ripples.js');
     document.body.innerHTML = '<div id="water" style="width:200px;height:150px"></div>';
-    const ripples = await Ripples.attach(document.getElementById('water'));
+    // Rain keeps the loop running (calm water sleeps).
+    const ripples = await Ripples.attach(document.getElementById('water'), { rain: 5 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     // Steps against the frames' own clock: on a loaded machine frames come late and then in a
     // burst, which the page's clock follows, so a rate against the wall clock would wander.

@@ -138,7 +138,7 @@ try {
       document.body.append(element);
       elements.push(element);
     }
-    const all = await Promise.all(elements.map((element) => Ripples.attach(element, { interactive: false })));
+    const all = await Promise.all(elements.map((element) => Ripples.attach(element, { interactive: false, renderer: 'webgl' })));
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const ripples of all) ripples.drop(50, 40, 15, 400);
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -177,7 +177,7 @@ try {
     const element = document.createElement('div');
     element.style.cssText = 'width:480px;height:320px;background:url(/assets/coffee.jpg) center/cover';
     document.body.append(element);
-    const ripples = await Ripples.attach(element, { interactive: false, solver: 'wave', border: 'absorb' });
+    const ripples = await Ripples.attach(element, { interactive: false, solver: 'wave', border: 'absorb', renderer: 'webgl' });
     const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
     await wait(800);
     const calm = ripples.stats();
@@ -232,18 +232,26 @@ try {
       const element = document.createElement('div');
       element.style.cssText = 'width:200px;height:150px;background:url(/assets/coffee.jpg) center/cover';
       document.body.append(element);
-      return Ripples.attach(element, { interactive: false, rain: 20, ...options });
+      return Ripples.attach(element, { interactive: false, rain: 20, renderer: 'webgl', ...options });
     };
+    const automatic = await make({ renderer: 'auto' });
     const reduced = await make({});
     const ignored = await make({ reducedMotion: 'ignore' });
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const result = { reduced: reduced.stats().asleep, ignored: ignored.stats().asleep };
+    const result = {
+      reduced: reduced.stats().asleep,
+      ignored: ignored.stats().asleep,
+      automatic: [automatic.stats().renderer, automatic.stats().cpuReason],
+    };
+    automatic.destroy();
     reduced.destroy();
     ignored.destroy();
     return result;
   });
   check(motion.reduced === true && motion.ignored === false,
     `prefers-reduced-motion: reduce: no rain (asleep ${motion.reduced}); reducedMotion 'ignore': rain (asleep ${motion.ignored})`);
+  check(motion.automatic.join() === 'cpu,software-webgl',
+    `renderer 'auto' leaves SwiftShader's software WebGL for the CPU renderer (${motion.automatic.join(', ')})`);
   await page.emulateMedia({ reducedMotion: 'no-preference' });
 
   // 6. Selection and links.
@@ -254,7 +262,7 @@ try {
     element.style.cssText = 'width:800px;height:400px;background:url(/assets/coffee.jpg) center/cover;padding:20px;box-sizing:border-box';
     element.innerHTML = '<h1 id="heading" style="margin:100px 0 0 0;font-size:40px">A heading over the water</h1><a id="link" href="#followed">a link</a>';
     document.body.append(element);
-    window.ripples = await Ripples.attach(element);
+    window.ripples = await Ripples.attach(element, { renderer: 'webgl' });
   });
   const heading = await page.locator('#heading').boundingBox();
   // From the water above the heading, across it.

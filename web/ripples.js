@@ -1103,7 +1103,11 @@ export class Ripples extends EventTargetBase {
   #imageTarget = () => this.#viewOf(this.#pool);
 
   /** A video frame is in the pool's image: the next frame renders over it. */
-  #imageChanged = () => this.#pool?.imageChanged();
+  #imageChanged = () => {
+    this.#pool?.imageChanged();
+    // A copy that ends after the loop went to sleep still shows.
+    this.#rouse();
+  };
 
   /** A video that can no longer be read (a tainted frame): the water stops and says why. */
   #videoFailed = (error) => {
@@ -1232,7 +1236,7 @@ export class Ripples extends EventTargetBase {
   #sleepIfCalm() {
     this.#framesSinceCalmCheck = 0;
     const video = this.#video?.video;
-    if ((video && !video.paused) || !this.#pool.isCalm()) return;
+    if ((video && (!video.paused || video.seeking || this.#video.resized)) || !this.#pool.isCalm()) return;
     this.#pool.calm();
     this.#pool.advance(0);
     this.#draw();
@@ -1576,12 +1580,15 @@ export class Ripples extends EventTargetBase {
     document.addEventListener('visibilitychange', () => this.#safely(() => this.#wake()), {
       signal: this.#abort.signal,
     });
-    // A video that starts playing moves the water's picture: a sleeping loop runs again.
-    document.addEventListener(
-      'play',
-      (event) => this.#safely(() => event.target === this.#video?.video && this.#rouse()),
-      { signal: this.#abort.signal, capture: true },
-    );
+    // A video that plays, seeks or loads a frame changes the water's picture: a sleeping loop
+    // runs again (media events do not bubble; they are caught on their way down).
+    for (const type of ['play', 'seeking', 'seeked', 'loadeddata']) {
+      document.addEventListener(
+        type,
+        (event) => this.#safely(() => event.target === this.#video?.video && this.#rouse()),
+        { signal: this.#abort.signal, capture: true },
+      );
+    }
     // The user's reduced-motion preference stops or lets the rain fall as it changes.
     if (typeof matchMedia === 'function') {
       matchMedia('(prefers-reduced-motion: reduce)').addEventListener(

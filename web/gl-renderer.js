@@ -138,7 +138,10 @@ export class GlRenderer {
     this.#onLost?.();
   };
 
-  /** The look's constants changed (a new option, pixel ratio or pool): read them again. */
+  /**
+   * The look's constants or the walls changed (a new option, pixel ratio, pool or walls): read
+   * them again.
+   */
   invalidateConstants() {
     this.#constants = null;
   }
@@ -241,8 +244,10 @@ export class GlRenderer {
       this.#skyPool = pool;
     }
     if (this.#constants === null || this.#constantsPool !== pool) {
+      // The look's constants, and the walls, which the look's light shades.
       this.#constants = pool.shaderConstants();
       this.#constantsPool = pool;
+      this.setWalls(pool.wallLayer() ?? null, width, height);
     }
     const program = this.#program(look);
     gl.useProgram(program.program);

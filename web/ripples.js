@@ -1117,6 +1117,7 @@ export class Ripples extends EventTargetBase {
   };
 
   #composeObstacles(pool, size, where) {
+    this.#gl?.invalidateConstants();
     const loaded = this.#loaded.obstacles;
     if (!loaded) {
       pool.clearObstacles();

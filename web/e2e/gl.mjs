@@ -64,6 +64,8 @@ try {
       cases.push({ look: 'classic', solver: 'classic', scale });
       cases.push({ look: 'classic', solver: 'dispersive', scale });
       cases.push({ look: 'spring', solver: 'spring', scale });
+      cases.push({ look: 'natural', solver: 'dispersive', scale, walls: true });
+      cases.push({ look: 'lit', solver: 'wave', scale, walls: true });
     }
     const results = [];
     for (const test of cases) {
@@ -74,6 +76,17 @@ try {
       if (test.sunElevation) pool.setSunElevation(test.sunElevation);
       if (test.sky) pool.setSky(skyPixels, 32, 8);
       pool.setImage(picture);
+      if (test.walls) {
+        // Two walls: a bar across the top left and a block at the right.
+        const mask = new Uint8Array(width * height * 4);
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            const wall = (y > 40 && y < 60 && x > 30 && x < 200) || (x > 300 && x < 340 && y > 120 && y < 220);
+            mask.set(wall ? [0, 0, 0, 255] : [255, 255, 255, 255], 4 * (y * width + x));
+          }
+        }
+        pool.setObstacles(mask);
+      }
       for (const [x, y, r] of [[120, 90, 14], [260, 180, 20], [330, 60, 9], [60, 240, 12]]) pool.drop(x, y, r, 300);
       pool.advance(24);
       const cpu = new Uint8Array(memory.buffer, pool.framePtr, pool.frameLen).slice();
@@ -113,7 +126,7 @@ try {
       let max = 255;
       while (max > 0 && histogram[max] === 0) max--;
       pool.free();
-      const name = `${test.look}${test.dispersion ? ' +dispersion' : ''}${test.sky ? ' +sky' : ''} (${test.solver} solver, scale ${test.scale})`;
+      const name = `${test.look}${test.dispersion ? ' +dispersion' : ''}${test.sky ? ' +sky' : ''}${test.walls ? ' +walls' : ''} (${test.solver} solver, scale ${test.scale})`;
       results.push({ name, mean: sum / total, p999, max, moved: moved / (width * height * 3) });
     }
     return results;

@@ -418,6 +418,13 @@ impl WasmPool {
         self.inner.shader_constants().to_vec()
     }
 
+    /// The walls as an RGBA layer over the water for a GPU (`width * height * 4` bytes: stone
+    /// with alpha 255, shaded floor `[kept, 0, 0, 128]`), or `undefined` without walls.
+    #[wasm_bindgen(js_name = wallLayer)]
+    pub fn wall_layer(&mut self) -> Result<Option<Vec<u8>>, JsError> {
+        self.inner.wall_layer().map_err(js_error)
+    }
+
     /// The natural look's sky table, RGBA bytes (`SKY_SIDE` texels square: 64).
     #[wasm_bindgen(js_name = skyTable)]
     pub fn sky_table(&mut self) -> Vec<u8> {

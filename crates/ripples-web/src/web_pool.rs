@@ -851,6 +851,17 @@ impl WebPool {
         self.look.shader_constants(self.pool.sim_scale())
     }
 
+    /// The walls as a layer for a GPU to draw over the water (see
+    /// [`Pool::wall_layer`]), `width * height * 4` bytes, or `None` without walls.
+    pub fn wall_layer(&mut self) -> Result<Option<Vec<u8>>, WebError> {
+        if self.pool.obstacles().is_empty() {
+            return Ok(None);
+        }
+        let mut layer = vec![0; self.image.len()];
+        self.pool.wall_layer(&self.look, &mut layer)?;
+        Ok(Some(layer))
+    }
+
     /// The natural look's sky table: RGBA texels, [`ripples::kernels`]' `SKY_SIDE` square.
     pub fn sky_table(&mut self) -> &[[u8; 4]] {
         self.pool.sky_table()

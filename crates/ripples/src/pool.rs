@@ -563,6 +563,23 @@ impl Pool {
         self.renderer.surface(field, self.sim_scale, look, out)
     }
 
+    /// The walls as a layer over a frame drawn elsewhere (a GPU): RGBA, `width x height`
+    /// pixels, each wall pixel its stone with alpha 255, each floor pixel a wall shades
+    /// `[kept, 0, 0, 128]` (its colour times `kept / 256`), the rest 0: what
+    /// [`render`](Self::render) draws over the water (see [`WallLook`]). All zero without walls.
+    pub fn wall_layer(&mut self, look: &Look, out: &mut [u8]) -> Result<(), Error> {
+        self.check_len("wall layer", out.len(), self.width as usize * self.height as usize * 4, 4)?;
+        let out: &mut [[u8; 4]] = bytemuck::cast_slice_mut(out);
+        self.wall_look.layer(
+            &self.obstacles,
+            self.sim_scale,
+            look,
+            out,
+            self.width as usize,
+        );
+        Ok(())
+    }
+
     /// The natural look's sky table (see [`Renderer::sky_table`]).
     pub fn sky_table(&mut self) -> &[[u8; 4]] {
         self.renderer.sky_table()

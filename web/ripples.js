@@ -1218,7 +1218,9 @@ export class Ripples extends EventTargetBase {
         work[slot] = draw[slot] - work[slot];
         draw[slot] = performance.now() - draw[slot];
         this.#adapt(slot);
-        if (++this.#framesSinceCalmCheck >= CALM_CHECK_FRAMES) this.#sleepIfCalm();
+        // The first frame after the loop starts (calm water at attach sleeps at once), then
+        // every CALM_CHECK_FRAMES.
+        if (this.#framesSinceCalmCheck++ % CALM_CHECK_FRAMES === 0) this.#sleepIfCalm();
       } else {
         work[slot] = -1;
         draw[slot] = -1;
@@ -1235,7 +1237,6 @@ export class Ripples extends EventTargetBase {
    * calm water does, and nothing runs until #rouse.
    */
   #sleepIfCalm() {
-    this.#framesSinceCalmCheck = 0;
     const video = this.#video?.video;
     if ((video && (!video.paused || video.seeking || this.#video.resized)) || !this.#pool.isCalm()) return;
     this.#pool.calm();
@@ -1247,8 +1248,8 @@ export class Ripples extends EventTargetBase {
 
   /** Something may move the water (input, drop(), set(), a video playing): the loop runs. */
   #rouse() {
-    this.#framesSinceCalmCheck = 0;
     if (!this.#asleep) return;
+    this.#framesSinceCalmCheck = 0;
     this.#asleep = false;
     this.#wake();
   }

@@ -568,7 +568,12 @@ impl Pool {
     /// `[kept, 0, 0, 128]` (its colour times `kept / 256`), the rest 0: what
     /// [`render`](Self::render) draws over the water (see [`WallLook`]). All zero without walls.
     pub fn wall_layer(&mut self, look: &Look, out: &mut [u8]) -> Result<(), Error> {
-        self.check_len("wall layer", out.len(), self.width as usize * self.height as usize * 4, 4)?;
+        self.check_len(
+            "wall layer",
+            out.len(),
+            self.width as usize * self.height as usize * 4,
+            4,
+        )?;
         let out: &mut [[u8; 4]] = bytemuck::cast_slice_mut(out);
         self.wall_look.layer(
             &self.obstacles,

@@ -787,7 +787,7 @@ impl ApplicationHandler for App {
             if now >= expires {
                 view.message = None;
                 view.window.request_redraw();
-            } else if view.session.paused() {
+            } else if view.session.paused() || view.asleep {
                 earliest(expires);
             }
         }

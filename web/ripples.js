@@ -75,14 +75,20 @@ const DEFAULTS = Object.freeze({
   videoUrl: null,
   /** Element pixels per simulation cell (1 = full resolution; 2 = a grid half as wide). */
   resolution: 1,
-  /** Radius of the pointer's stones, in CSS pixels. */
-  dropRadius: 12,
+  /** Radius of the pointer's stones, in CSS pixels (a press makes one 1.5 times as wide). */
+  dropRadius: 14,
   /**
    * Refraction of the natural (through its wave height), lit and spring looks relative to their
    * default: 0 (the image does not move) or 0.2 to 16. Values below 0.2 are jquery.ripples'
    * scale (its default 0.03) and are refused with their equivalent here (theirs / 0.03).
    */
   perturbance: 1,
+  /**
+   * How much the water shows, 0..8: one knob for the waves' refraction, caustics, reflections
+   * and glints together (the natural look's wave height, the lit and spring looks' refraction);
+   * 0 leaves the picture unmoved, 2 doubles the waves. The classic look ignores it.
+   */
+  presence: 1,
   /** Whether pointer and touch input make ripples. */
   interactive: true,
   /** Mean raindrops per second over the whole element. */
@@ -134,13 +140,15 @@ const DEFAULTS = Object.freeze({
   sunAzimuth: 120,
   /**
    * Natural look: the colour white light takes after `clarity` CSS pixels of water: any opaque
-   * CSS colour or [r, g, b] (kept as '#rrggbb'). `waterColor` is the same option.
+   * CSS colour or [r, g, b] (kept as '#rrggbb'). `waterColor` is the same option. White (the
+   * default) tints nothing, so calm water is the page's picture; a colour tints calm water too
+   * ('#bee6e1' is a pale green-blue).
    */
-  waterColour: '#bee6e1',
+  waterColour: '#ffffff',
   /** Natural look: CSS pixels of water after which white light has the waterColour, 1..1e6. */
   clarity: 600,
   /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16. */
-  waveHeight: 0.04,
+  waveHeight: 0.12,
   /**
    * Natural look: chromatic dispersion in units of water's own, 0..50. 0 refracts every colour
    * alike; 1 is water's (too slight to see); 10 to 30 part refracted edges into coloured

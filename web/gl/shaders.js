@@ -7,7 +7,7 @@
 // What the shaders read:
 // - u_surface (RGBA32F, one texel per grid cell, texelFetch only: WebGL2 filters float textures
 //   only with OES_texture_float_linear): what the wasm module's prepareSurface() writes each
-//   frame, [gx, gy, velocity, 0] for the classic, lit and spring looks and [p, q, gain, 0] for
+//   frame, [gx, gy, velocity, 0] for the classic, lit and spring looks and [p, q, focus, 0] for
 //   the natural look (ripples::Renderer::surface). It is interpolated here, at pixel (x, y), at
 //   cell (u, v) = ((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5), as the CPU's renderer does
 //   at a simulation scale above 1 (upsample_surface).
@@ -44,7 +44,7 @@ uniform int u_has_walls;
 uniform ivec2 u_size;   // image (canvas) pixels
 uniform ivec2 u_grid;   // grid cells
 uniform float u_scale;  // pixels per cell
-uniform float u_c[32];  // Look::shader_constants
+uniform float u_c[34];  // Look::shader_constants
 
 out vec4 out_colour;
 
@@ -190,9 +190,9 @@ void main() {
 `;
 
 /**
- * The natural look (natural.rs natural_render_row, its optics_with_gain, light, bilinear_row,
+ * The natural look (natural.rs natural_render_row, its optics_with_focus, light, bilinear_row,
  * nearest_row and blend): the picture as a pool's floor seen through the water, with caustics,
- * the sky's reflection and the sun's glint.
+ * the sky's reflection beyond calm water's and the sun's glint where the water is stirred.
  */
 export const NATURAL_SHADER = `${COMMON}
 // natural.rs bilinear_row: the floor at (x, y) in 1/128-pixel fixed point, its left corner
@@ -235,25 +235,34 @@ ivec4 natural_render_pixel(ivec2 pixel, vec4 surface) {
   float fresnel_head_on = u_c[28];
   float glint_floor = u_c[29];
   float span = u_c[30] * 0.5;
+  float caustics = u_c[13];
+  float gate_slope = u_c[32];
+  float gate_focus = u_c[33];
   float p = surface.x;
   float q = surface.y;
-  float gain = surface.z;
+  float focus = surface.z;
   vec2 here = vec2(pixel);
 
-  // optics_with_gain and light.
+  // optics_with_focus and light: calm water (p = q = 0, focus 1) is the picture exactly; the
+  // look adds what the waves change.
   float cos_squared = 1.0 / (1.0 + (p * p + q * q));
   float root = sqrt(cos_squared * (eta_complement + eta_squared * cos_squared));
   float bend = eta * cos_squared - root;
   float reach = (bend * depth) / (bend - eta);
   vec2 floor_at = here + vec2(p, q) * reach;
+  float gain = 1.0 + caustics * (focus - 1.0);
   float grazing = 1.0 - sqrt(cos_squared);
   float grazing_squared = grazing * grazing;
-  float fresnel = fresnel_head_on + (1.0 - fresnel_head_on) * (grazing_squared * grazing_squared * grazing);
-  float transmitted = (1.0 - fresnel) * gain;
+  float reflected = (1.0 - fresnel_head_on) * (grazing_squared * grazing_squared * grazing);
+  float fresnel = fresnel_head_on + reflected;
+  float transmitted = (1.0 - reflected) * gain;
   float sun_dot = cos_squared * ((p * sun_mirror.x + q * sun_mirror.y) + sun_mirror.z) - sun_z;
   float glint = sun_dot > glint_floor ? sun_dot : 0.0;
   for (int i = 0; i < 8; i++) glint *= glint;
-  float sheen = fresnel * glint;
+  float bent = focus - 1.0;
+  float stir = (p * p + q * q) * gate_slope + (bent * bent) * gate_focus;
+  float activity = stir < 1.0 ? stir : 1.0;
+  float sheen = (fresnel * activity) * glint;
   vec2 sky_at = vec2(span - p * span, span - q * span);
 
   // The samples; with dispersion, red and blue again where their own index sends the view.
@@ -265,7 +274,7 @@ ivec4 natural_render_pixel(ivec2 pixel, vec4 surface) {
   vec3 sky = vec3(nearest_sky(sky_at).rgb);
 
   // blend.
-  vec3 value = transmitted * (vec3(floor_colour.rgb) * transmittance) + (fresnel * sky + sheen * glint_colour);
+  vec3 value = transmitted * (vec3(floor_colour.rgb) * transmittance) + (reflected * sky + sheen * glint_colour);
   return ivec4(int(to_byte(value.r)), int(to_byte(value.g)), int(to_byte(value.b)), floor_colour.a);
 }
 

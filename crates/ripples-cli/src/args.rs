@@ -357,7 +357,7 @@ pub struct WaterArgs {
         value_parser = parse_drop,
         allow_hyphen_values = true,
         help = "Drop a stone at X,Y with radius R and strength S, in pixels, at FRAME \
-                (defaults 6, 128, frame 0); a point outside the pool (X or Y negative, say) \
+                (defaults 20, 128, frame 0); a point outside the pool (X or Y negative, say) \
                 is moved to its edge with a warning. Repeatable"
     )]
     pub drops: Vec<DropEvent>,
@@ -381,6 +381,18 @@ pub struct WaterArgs {
         allow_negative_numbers = true
     )]
     pub rain: Option<f64>,
+
+    /// How much the water shows, 0..=8: one knob for the waves' refraction, caustics,
+    /// reflections and glints (the natural look's wave height, the lit and spring looks'
+    /// refraction); 0 leaves the picture unmoved, 2 doubles the waves; the classic look ignores
+    /// it [default: 1].
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = look_value(|look, value| look.presence = value),
+        allow_negative_numbers = true
+    )]
+    pub presence: Option<f32>,
 
     /// Lit look: pixels of displacement per unit of height difference, -64..=64
     /// [default: 0.35].
@@ -460,7 +472,7 @@ pub struct WaterArgs {
     pub depth: Option<f32>,
 
     /// Natural look: strength of the caustics, the bright and dark patterns of sunlight
-    /// focused by the waves on the floor, 0..=4 [default: 0.1].
+    /// focused by the waves on the floor, 0..=4 [default: 0.15].
     #[arg(
         long,
         value_name = "K",
@@ -490,7 +502,8 @@ pub struct WaterArgs {
     pub sun_azimuth: Option<f32>,
 
     /// Natural look: the colour white light takes after --clarity pixels of water: #rrggbb,
-    /// rrggbb, white (no tint), grey or black [default: #bee6e1, a pale green-blue].
+    /// rrggbb, white (no tint), grey or black; a colour tints calm water too [default: white,
+    /// so calm water is the picture; #bee6e1 is a pale green-blue].
     #[arg(long, value_name = "COLOUR", value_parser = parse_colour)]
     pub water_colour: Option<Colour>,
 
@@ -512,7 +525,7 @@ pub struct WaterArgs {
     pub sky: Option<PathBuf>,
 
     /// Natural look: pixels of surface height per unit of the simulation's height, 0..=16;
-    /// taller waves bend and focus the light more [default: 0.03].
+    /// taller waves bend and focus the light more [default: 0.12].
     #[arg(
         long,
         value_name = "K",
@@ -1088,7 +1101,7 @@ mod tests {
         let drop = parse_drop("10,20").unwrap();
         assert_eq!(
             (drop.x, drop.y, drop.radius, drop.strength, drop.frame),
-            (10, 20, 6, 128, 0)
+            (10, 20, 20, 128, 0)
         );
         let drop = parse_drop("10,20,3,50@7").unwrap();
         assert_eq!((drop.radius, drop.strength, drop.frame), (3, 50, 7));

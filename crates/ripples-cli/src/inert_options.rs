@@ -172,6 +172,13 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
             RenderMode::Natural,
         ),
     ];
+    if args.presence.is_some() && look == RenderMode::Classic && frontend != Frontend::Window {
+        warnings.push(
+            "--presence has no effect: the classic look keeps the seeds' exact refraction \
+             (--render natural, lit or spring use it)"
+                .to_string(),
+        );
+    }
     for (option, given, owner) in look_options {
         if given && !reachable(owner) {
             warnings.push(format!(

@@ -598,6 +598,7 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
     override_with(&mut scene.spread_passes, args.spread_passes);
     scene.sources.extend(args.sources.iter().copied());
     let look = &mut scene.look;
+    override_with(&mut look.presence, args.presence);
     override_with(&mut look.refraction, args.refraction);
     override_with(&mut look.shading, args.shading);
     override_with(&mut look.specular, args.specular);

@@ -163,6 +163,12 @@ impl WasmPool {
         self.inner.set_perturbance(perturbance).map_err(js_error)
     }
 
+    /// How much the water shows, `0..=8` (1: the default; 0: the picture unmoved).
+    #[wasm_bindgen(js_name = setPresence)]
+    pub fn set_presence(&mut self, presence: f64) -> Result<(), JsError> {
+        self.inner.set_presence(presence).map_err(js_error)
+    }
+
     /// Pool pixels per CSS pixel: the natural look's lengths are CSS pixels times this.
     #[wasm_bindgen(js_name = setPixelsPerCssPixel)]
     pub fn set_pixels_per_css_pixel(&mut self, ratio: f64) -> Result<(), JsError> {

@@ -67,12 +67,13 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 27] = [
+pub const OPTION_NAMES: [&str; 28] = [
     "imageUrl",
     "videoUrl",
     "resolution",
     "dropRadius",
     "perturbance",
+    "presence",
     "interactive",
     "rain",
     "solver",
@@ -97,6 +98,9 @@ pub const OPTION_NAMES: [&str; 27] = [
     "reducedMotion",
 ];
 
+/// Range of `presence`: how much the water shows (the library's `Look::presence`: the waves'
+/// refraction, caustics, reflections and glints together; 0 leaves the picture unmoved).
+pub const PRESENCE_RANGE: (f64, f64) = (0.0, 8.0);
 /// Largest `perturbance` (refraction this many times the default look's).
 pub const MAX_PERTURBANCE: f64 = 16.0;
 /// Smallest `perturbance` above 0. Below it lie jquery.ripples' values (0.03 by default, the
@@ -148,6 +152,10 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
         "resolution" => OptionValue::Number(f64::from(resolution(number(name, &value)?)?)),
         "dropRadius" => OptionValue::Number(drop_radius(number(name, &value)?)?),
         "perturbance" => OptionValue::Number(perturbance(number(name, &value)?)?),
+        "presence" => {
+            let (min, max) = PRESENCE_RANGE;
+            OptionValue::Number(in_range(name, number(name, &value)?, min, max)?)
+        }
         "interactive" => match value {
             OptionValue::Bool(_) => value,
             other => return Err(expected(name, "true or false", &other)),

@@ -463,6 +463,15 @@ impl WebPool {
         self.update_natural_lengths()
     }
 
+    /// How much the water shows (`Look::presence`), 0 to 8: the natural look's waves and the
+    /// lit and spring looks' refraction, all together (the classic look ignores it).
+    pub fn set_presence(&mut self, presence: f64) -> Result<(), WebError> {
+        let (min, max) = options::PRESENCE_RANGE;
+        self.look.presence = options::in_range("presence", presence, min, max)? as f32;
+        self.stale = true;
+        Ok(())
+    }
+
     /// Mean raindrops per second.
     pub fn set_rain(&mut self, per_second: f64) -> Result<(), WebError> {
         self.rain_per_second = options::rain_per_second(per_second)?;

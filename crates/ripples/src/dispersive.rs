@@ -280,15 +280,34 @@ impl DispersiveSolver {
         );
     }
 
-    /// Drops a stone: the raised-cosine dent of [`crate::WaveSolver::drop_stone`], at rest.
+    /// Drops a stone: the raised-cosine dent of [`crate::WaveSolver::drop_stone`], at rest, and
+    /// the water it pushes aside as two rims around it (from one radius to two, and from two to
+    /// three), sized so that the stone moves no water in all and leaves no second moment
+    /// (`sum of height * distance^2`) either.
+    ///
+    /// The rims are what keep the pool's edges still until a wave reaches them. `G` is not
+    /// local: its widest levels spread a dent's volume over some hundred cells at once, and where
+    /// that meets the border, held at rest, the step makes waves along every edge right away (a
+    /// stone of radius 16 in a 400x300 pool moved the edge rows by 4 height units in 10 steps,
+    /// 100 times the water halfway). Far from a stone, those levels see its moments: with none
+    /// of volume (one rim) the edge rows moved by 0.07, with no second moment either, less.
     pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
+        let (width, height) = (self.width, self.height);
+        let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
+        let bounds = (span(x, reach, width), span(y, reach, height));
+        let before = moments(&self.current, width, (x, y), bounds);
         press_stone(
             (&mut self.current, &mut self.previous),
-            (self.width, self.height),
+            (width, height),
             (x, y),
             radius,
             strength,
         );
+        let after = moments(&self.current, width, (x, y), bounds);
+        let pushed_aside = [before[0] - after[0], before[1] - after[1]];
+        if pushed_aside.iter().all(|m| m.is_finite()) && pushed_aside != [0.0; 2] {
+            raise_rims(self, (x, y), radius, pushed_aside, bounds);
+        }
     }
 
     /// Drags a stone along a polyline of `[x, y]` points, as [`crate::WaveSolver::swipe_path`].
@@ -568,6 +587,103 @@ fn collapse<'a, const ROWS: usize>(
         std::array::from_fn(|k| if k == 0 { weight } else { weight_of(k - 1) });
     kernels::dispersive::weighted_rows(backend, rows, weights, out);
 }
+/// The interior cells `centre - reach ..= centre + reach` of a row or column `len` long, as a
+/// range `(start, end)` (empty when none).
+fn span(centre: i32, reach: i64, len: usize) -> (usize, usize) {
+    let last = len as i64 - 1;
+    let start = (i64::from(centre) - reach).clamp(1, last.max(1));
+    let end = (i64::from(centre) + reach + 1).clamp(start, last.max(start));
+    (start as usize, end as usize)
+}
+
+/// The volume and the second moment (`sum of h * d^2`, `d` the distance from `centre`) of the
+/// cells of `field` inside `bounds`.
+fn moments(
+    field: &[f32],
+    width: usize,
+    (x, y): (i32, i32),
+    ((x0, x1), (y0, y1)): ((usize, usize), (usize, usize)),
+) -> [f64; 2] {
+    let mut sums = [0.0; 2];
+    for row in y0..y1 {
+        let dy = row as f64 - f64::from(y);
+        for column in x0..x1 {
+            let dx = column as f64 - f64::from(x);
+            let h = f64::from(field[row * width + column]);
+            sums[0] += h;
+            sums[1] += h * (dx * dx + dy * dy);
+        }
+    }
+    sums
+}
+
+/// The rims' profiles at distance `d` from the centre of a stone of radius `r`: `sin^2` across
+/// the ring from `r` to `2r`, and across the ring from `2r` to `3r`.
+fn rim_profiles(d: f64, r: f64) -> [f64; 2] {
+    let ring = |inner: f64| {
+        if d <= inner || d >= inner + r {
+            0.0
+        } else {
+            (std::f64::consts::PI * (d - inner) / r).sin().powi(2)
+        }
+    };
+    [ring(r), ring(2.0 * r)]
+}
+
+/// Adds water at rest in the two rims around `centre` (inside the interior cells of `bounds`),
+/// with the volume and second moment `wanted`.
+fn raise_rims(
+    solver: &mut DispersiveSolver,
+    (x, y): (i32, i32),
+    radius: u32,
+    wanted: [f64; 2],
+    ((x0, x1), (y0, y1)): ((usize, usize), (usize, usize)),
+) {
+    let width = solver.width;
+    let r = f64::from(radius.max(1));
+    let distance = |column: usize, row: usize| {
+        let (dx, dy) = (column as f64 - f64::from(x), row as f64 - f64::from(y));
+        (dx * dx + dy * dy).sqrt()
+    };
+    // The volume and second moment of each rim at unit height.
+    let mut rims = [[0.0; 2]; 2];
+    for row in y0..y1 {
+        for column in x0..x1 {
+            let d = distance(column, row);
+            for (rim, profile) in rims.iter_mut().zip(rim_profiles(d, r)) {
+                rim[0] += profile;
+                rim[1] += profile * d * d;
+            }
+        }
+    }
+    // Heights a, b with a rims[0] + b rims[1] = wanted, moment by moment; near an edge, where a
+    // rim is cut off, the outer one alone keeps the volume.
+    let [[v0, m0], [v1, m1]] = rims;
+    let det = v0 * m1 - v1 * m0;
+    let heights = if det.abs() > 1e-9 * (v0 * m1).abs() && v0 > 0.0 && v1 > 0.0 {
+        [
+            (wanted[0] * m1 - v1 * wanted[1]) / det,
+            (v0 * wanted[1] - wanted[0] * m0) / det,
+        ]
+    } else if v0 + v1 > 0.0 {
+        let h = wanted[0] / (v0 + v1);
+        [h, h]
+    } else {
+        return;
+    };
+    for row in y0..y1 {
+        for column in x0..x1 {
+            let [a, b] = rim_profiles(distance(column, row), r);
+            let lift = (heights[0] * a + heights[1] * b) as f32;
+            if lift != 0.0 {
+                let cell = row * width + column;
+                solver.current[cell] += lift;
+                solver.previous[cell] += lift;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -121,9 +121,16 @@ impl TryFrom<String> for RenderMode {
 )]
 pub struct Look {
     /// The look. The fields up to `light_angle` only affect [`RenderMode::Lit`], the
-    /// `spring_` ones [`RenderMode::Spring`], and those from `depth` on [`RenderMode::Natural`].
+    /// `spring_` ones [`RenderMode::Spring`], and those from `depth` on [`RenderMode::Natural`];
+    /// `presence` affects all three.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub mode: RenderMode,
+    /// How much the water shows, `0..=8`: one knob for everything the waves do to the picture.
+    /// It scales the natural look's `wave_height` (and so its refraction, caustics, sky
+    /// reflection and glints together), and the lit and spring looks' refraction and slope;
+    /// 0 is the picture unmoved, 1 the default, 2 twice the waves. The classic look, the seeds'
+    /// exact contract, ignores it.
+    pub presence: f32,
     /// Pixels of displacement per unit of height difference (classic: exactly 1, unscaled).
     pub refraction: f32,
     /// Slope of the surface per unit of height difference, for lighting.
@@ -156,7 +163,9 @@ pub struct Look {
     pub sun_azimuth: f32,
     /// Natural look: the colour (RGB bytes) white light takes after `clarity` pixels of water;
     /// light is absorbed per channel by Beer-Lambert's law over its path (down to the floor
-    /// along the refracted sunlight, and back up).
+    /// along the refracted sunlight, and back up). The default, white, absorbs nothing, so calm
+    /// water is the picture itself; a colour tints calm water too (the built-in pool tiles
+    /// look like a pool with `[190, 230, 225]`, a pale green-blue).
     pub water_colour: [u8; 3],
     /// Natural look: pixels of water after which white light has `water_colour`,
     /// `1..=1000000`; larger is clearer water.
@@ -176,6 +185,7 @@ impl Default for Look {
     fn default() -> Self {
         Self {
             mode: RenderMode::Natural,
+            presence: 1.0,
             refraction: 0.35,
             slope: 1.0 / 48.0,
             shading: 0.25,
@@ -185,12 +195,12 @@ impl Default for Look {
             spring_refraction: -0.35,
             spring_transparency: 0.0005,
             depth: 48.0,
-            caustics: 0.1,
+            caustics: 0.15,
             sun_elevation: 60.0,
             sun_azimuth: 120.0,
-            water_colour: [190, 230, 225],
+            water_colour: [255, 255, 255],
             clarity: 600.0,
-            wave_height: 0.03,
+            wave_height: 0.12,
             dispersion: 0.0,
         }
     }
@@ -223,7 +233,8 @@ impl Look {
 
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let checks: [(&str, f32, f32, f32); 15] = [
+        let checks: [(&str, f32, f32, f32); 16] = [
+            ("presence", self.presence, 0.0, 8.0),
             ("refraction", self.refraction, -64.0, 64.0),
             ("slope", self.slope, 0.0, 16.0),
             ("shading", self.shading, 0.0, 4.0),
@@ -261,8 +272,8 @@ impl Look {
     /// Writes this look into `lit`, reusing its table (no allocation).
     pub(crate) fn update_lit_look(&self, lit: &mut LitLook) {
         let angle = self.light_angle.to_radians();
-        lit.refraction = self.refraction;
-        lit.slope = self.slope;
+        lit.refraction = self.refraction * self.presence;
+        lit.slope = self.slope * self.presence;
         // Image rows grow downwards, so "up" is -y.
         lit.light = [angle.cos(), -angle.sin()];
         lit.set_light(self.shading, self.specular, self.shininess);
@@ -277,14 +288,14 @@ impl Look {
             sun_azimuth: self.sun_azimuth,
             water_colour: self.water_colour,
             clarity: self.clarity,
-            wave_height: self.wave_height,
+            wave_height: self.wave_height * self.presence,
             dispersion: self.dispersion,
         }
     }
 }
 
 /// How many floats [`Look::shader_constants`] gives.
-pub const SHADER_CONSTANTS: usize = 32;
+pub const SHADER_CONSTANTS: usize = 34;
 
 impl Look {
     /// The constants a renderer that runs elsewhere (a GPU's shaders, fed by
@@ -294,11 +305,13 @@ impl Look {
     /// ```text
     ///  0 refraction   1 slope   2, 3 light (x, y: image rows grow down)   4 shading
     ///  5 specular     6 shininess   7 spring_refraction   8 spring_transparency
+    ///  (refraction, slope and spring_refraction times `presence`, as the renderer uses them)
     ///  natural look (see the `natural` row kernel's pseudo-code):
     ///  9 depth   10 eta   11 eta_squared   12 eta_complement   13 caustics
     /// 14..=16 sun_mirror   17 sun.z   18..=20 transmittance (RGB)   21..=23 glint (RGB)
     /// 24..=26 channel_spread (RGB)   27 dispersive (0 or 1)   28 Fresnel head on
     /// 29 glint floor   30 sky table side   31 caustic clamp (largest focus)
+    /// 32 gate_slope   33 gate_focus
     /// ```
     pub fn shader_constants(&self, scale: u32) -> [f32; SHADER_CONSTANTS] {
         use crate::kernels::natural::{
@@ -308,14 +321,14 @@ impl Look {
         let natural = NaturalLook::new(&self.natural_parameters(), scale, PixelOrder::Rgba);
         let mut out = [0.0; SHADER_CONSTANTS];
         out[..9].copy_from_slice(&[
-            self.refraction,
-            self.slope,
+            self.refraction * self.presence,
+            self.slope * self.presence,
             angle.cos(),
             -angle.sin(),
             self.shading.clamp(0.0, 4.0),
             self.specular.clamp(0.0, 16.0),
             self.shininess.max(0.01),
-            self.spring_refraction,
+            self.spring_refraction * self.presence,
             self.spring_transparency,
         ]);
         out[9..14].copy_from_slice(&[
@@ -335,6 +348,8 @@ impl Look {
         out[29] = GLINT_FLOOR;
         out[30] = SKY_SIDE as f32;
         out[31] = CAUSTIC_MAX;
+        out[32] = natural.gate_slope;
+        out[33] = natural.gate_focus;
         out
     }
 }
@@ -667,7 +682,7 @@ impl Renderer {
     /// interpolates bilinearly at each pixel (at cell coordinates `(x + 0.5) / scale - 0.5`,
     /// as [`render`](Self::render) does) and then shades as the row kernels do:
     ///
-    /// - natural look: `[p, q, gain, 0]`, the slopes and caustic gain of
+    /// - natural look: `[p, q, focus, 0]`, the slopes and caustic focus of
     ///   [`kernels::natural::surface_row`] (from the smoothed field);
     /// - the others: `[gx, gy, velocity, 0]`, the gradient of [`kernels::gradient_row`] (0 on
     ///   border cells) and, for a solver that keeps them, the vertical velocity (else 0).
@@ -1003,7 +1018,7 @@ impl FrameJob<'_> {
                 velocity_row,
                 src,
                 dst_row,
-                self.look.spring_refraction,
+                self.look.spring_refraction * self.look.presence,
                 self.look.spring_transparency,
             ),
         }

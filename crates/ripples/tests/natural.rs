@@ -1,5 +1,6 @@
-//! The natural look against optics: flat water is the floor tinted by absorption, a bump
-//! focuses sunlight and a dip spreads it, steeper water reflects more sky (Fresnel), refraction
+//! The natural look against optics: flat water is the floor exactly (tinted only by a water
+//! colour the user chose), a bump focuses sunlight and a dip spreads it, steeper water reflects
+//! more sky than flat water does (Fresnel), refraction
 //! follows Snell's law through the depth, cell-sized noise does not show, and absurd parameters
 //! are refused.
 //!
@@ -65,56 +66,58 @@ fn brightness(pixel: [u8; 4]) -> f64 {
 }
 
 #[test]
-fn flat_water_is_the_floor_tinted_by_absorption_with_two_percent_of_sky() {
-    let floor_colour = [120, 160, 200, 255];
-    for look in [
-        Look::natural(),
-        Look {
-            depth: 200.0,
-            water_colour: [90, 200, 160],
-            clarity: 300.0,
+fn flat_water_is_the_floor_exactly_and_tinted_only_by_a_chosen_water_colour() {
+    let floor: Vec<[u8; 4]> = (0..WIDTH * HEIGHT)
+        .map(|i| {
+            [
+                (i * 7) as u8,
+                (i * 13 + 5) as u8,
+                255 - (i * 3) as u8,
+                (i * 11) as u8,
+            ]
+        })
+        .collect();
+    for sun_elevation in [1.0, 30.0, 60.0, 85.0, 90.0] {
+        let look = Look {
+            sun_elevation,
+            caustics: 4.0,
             ..Look::natural()
-        },
-    ] {
-        let frame = render(&flat(), &look, &uniform_floor(floor_colour));
-        assert!(
-            frame.iter().all(|&p| p == frame[0]),
-            "flat water is uniform"
+        };
+        assert_eq!(
+            render(&flat(), &look, &floor),
+            floor,
+            "flat water is the picture (sun at {sun_elevation} degrees)"
         );
-        let tint = transmittance(&look);
-        for channel in 0..3 {
-            let expected =
-                0.98 * f64::from(floor_colour[channel]) * tint[channel] + 0.02 * ZENITH[channel];
-            let got = f64::from(frame[0][channel]);
-            assert!(
-                (got - expected).abs() <= 1.0,
-                "channel {channel}: {got} vs {expected:.2} (depth {})",
-                look.depth
-            );
-        }
-        assert_eq!(frame[0][3], 255);
         // At every simulation scale, every row.
         for scale in [2_u32, 3, 5] {
             let cells = WIDTH.div_ceil(scale as usize) * HEIGHT.div_ceil(scale as usize);
-            let coarse = render_scaled(
-                &vec![0.0; cells],
-                scale,
-                &look,
-                &uniform_floor(floor_colour),
-            );
-            assert_eq!(coarse, frame, "flat water at scale {scale}");
+            let coarse = render_scaled(&vec![0.0; cells], scale, &look, &floor);
+            assert_eq!(coarse, floor, "flat water at scale {scale}");
         }
     }
-    // Deep murky water is visibly tinted; white water colour tints nothing.
-    let clear = Look {
-        water_colour: [255, 255, 255],
+    // A water colour the user chose tints calm water by Beer-Lambert's law over the path.
+    let floor_colour = [120, 160, 200, 255];
+    let murky = Look {
+        depth: 200.0,
+        water_colour: [90, 200, 160],
+        clarity: 300.0,
         ..Look::natural()
     };
-    let frame = render(&flat(), &clear, &uniform_floor(floor_colour));
+    let frame = render(&flat(), &murky, &uniform_floor(floor_colour));
+    assert!(
+        frame.iter().all(|&p| p == frame[0]),
+        "flat water is uniform"
+    );
+    let tint = transmittance(&murky);
     for channel in 0..3 {
-        let expected = 0.98 * f64::from(floor_colour[channel]) + 0.02 * ZENITH[channel];
-        assert!((f64::from(frame[0][channel]) - expected).abs() <= 1.0);
+        let expected = f64::from(floor_colour[channel]) * tint[channel];
+        let got = f64::from(frame[0][channel]);
+        assert!(
+            (got - expected).abs() <= 1.0,
+            "channel {channel}: {got} vs {expected:.2}"
+        );
     }
+    assert_eq!(frame[0][3], 255);
 }
 
 /// A Gaussian bump (positive) or dip (negative) of `amplitude` field units at the centre.
@@ -172,7 +175,7 @@ fn ramp(slope: f32, look: &Look) -> Vec<f32> {
 
 #[test]
 fn steeper_slopes_reflect_more_sky_as_schlick_says() {
-    // A black floor shows only the reflection: fresnel * sky.
+    // A black floor shows only the reflection beyond flat water's: (fresnel - F0) * sky.
     let floor = uniform_floor([0, 0, 0, 255]);
     // The sun behind the viewer (from the top of the image): no glint on slopes along x.
     let look = Look {
@@ -192,17 +195,22 @@ fn steeper_slopes_reflect_more_sky_as_schlick_says() {
         for channel in 0..3 {
             let sky =
                 HORIZON[channel] + (ZENITH[channel] - HORIZON[channel]) * reflected_z.max(0.0);
-            let expected = fresnel * sky;
+            let expected = (fresnel - 0.02) * sky;
             let got = f64::from(pixel[channel]);
             assert!(
                 (got - expected).abs() <= 1.0,
                 "slope {slope}, channel {channel}: {got} vs {expected:.2}"
             );
         }
-        assert!(
-            level > last,
-            "more sky at slope {slope}: {level} after {last}"
-        );
+        // Head on, Schlick's term barely grows: the sky shows from a slope of about 1.5.
+        if slope >= 1.5 {
+            assert!(
+                level > last,
+                "more sky at slope {slope}: {level} after {last}"
+            );
+        } else {
+            assert!(level >= last, "slope {slope}: {level} after {last}");
+        }
         last = level;
     }
 }
@@ -563,7 +571,7 @@ fn reflected(heights: &[f32], look: &Look, sky: Option<&SkyImage<'_>>) -> [u8; 4
 }
 
 #[test]
-fn a_sky_picture_is_reflected_top_edge_overhead_and_bottom_edge_at_the_horizon() {
+fn a_sky_picture_is_reflected_by_steep_water_its_bottom_edge_at_the_horizon() {
     let look = Look {
         sun_elevation: 30.0,
         sun_azimuth: 90.0,
@@ -572,28 +580,32 @@ fn a_sky_picture_is_reflected_top_edge_overhead_and_bottom_edge_at_the_horizon()
     // Red at the top edge, blue below it.
     let picture = sky_picture(40, 20, |_, y| if y < 4 { [255, 0, 0] } else { [0, 0, 255] });
     let sky = SkyImage::new(&picture, 40, 20).unwrap();
-    // Flat water reflects the zenith at 2%: the top edge, red.
-    let flat_water = reflected(&flat(), &look, Some(&sky));
-    assert_eq!(flat_water, [5, 0, 0, 255], "flat water");
-    // The built-in sky there is its zenith colour.
-    assert_eq!(reflected(&flat(), &look, None), [1, 2, 4, 255]);
+    // Flat water adds no reflection to the picture (it shows calm water's already).
+    assert_eq!(reflected(&flat(), &look, Some(&sky)), [0, 0, 0, 255]);
+    assert_eq!(reflected(&flat(), &look, None), [0, 0, 0, 255]);
     // A slope of 3 reflects below the horizon, which shows the picture's bottom edge, at
-    // Schlick's 16.7%.
+    // Schlick's 16.7% less flat water's 2%.
     let steep = reflected(&ramp(3.0, &look), &look, Some(&sky));
-    let fresnel = 0.02 + 0.98 * (1.0 - 1.0 / 10f64.sqrt()).powi(5);
+    let reflectance = 0.98 * (1.0 - 1.0 / 10f64.sqrt()).powi(5);
     assert_eq!(
         steep,
-        [0, 0, (255.0 * fresnel).round() as u8, 255],
+        [0, 0, (255.0 * reflectance).round() as u8, 255],
         "steep slope"
     );
-    // Back to the built-in sky.
-    let mut pool = Pool::new(8, 8).unwrap();
+    // Back to the built-in sky: its horizon colour there.
+    let built_in = reflected(&ramp(3.0, &look), &look, None);
+    let expected = HORIZON.map(|c| (c * reflectance).round() as u8);
+    assert_eq!(built_in[..3], expected, "the built-in sky");
+    let mut pool = Pool::new(WIDTH as u32, HEIGHT as u32).unwrap();
+    pool.set_solver(SolverKind::Wave).unwrap();
+    pool.set_heights(Heights::F32(&ramp(3.0, &look))).unwrap();
     pool.set_sky(Some(&sky));
     pool.set_sky(None);
-    let floor = [0, 0, 0, 255].repeat(64);
+    let floor = [0, 0, 0, 255].repeat(WIDTH * HEIGHT);
     let mut frame = vec![0; floor.len()];
     pool.render(&look, &floor, &mut frame).unwrap();
-    assert_eq!(frame[..4], [1, 2, 4, 255]);
+    let middle = ((HEIGHT / 2) * WIDTH + WIDTH / 2) * 4;
+    assert_eq!(frame[middle..middle + 4], built_in, "set_sky(None)");
 }
 
 #[test]
@@ -612,7 +624,7 @@ fn a_sky_picture_wraps_around_the_horizon_its_middle_beyond_the_top_of_the_pictu
         _ => [0, 0, 255],
     });
     let sky = SkyImage::new(&picture, 80, 10).unwrap();
-    let level = (255.0 * (0.02 + 0.98 * (1.0 - 1.0 / 10f64.sqrt()).powi(5))).round() as u8;
+    let level = (255.0 * (0.98 * (1.0 - 1.0 / 10f64.sqrt()).powi(5))).round() as u8;
     // A surface rising to the right reflects the view to the left, and so on.
     let slopes = [
         ((3.0, 0.0), [0, level, 0]),

@@ -99,8 +99,9 @@ fn look() -> impl Strategy<Value = Look> + Clone {
         Just(RenderMode::Natural)
     ];
     let any_look =
-        (mode, vec(float(), 15), any::<[u8; 3]>()).prop_map(|(mode, p, water_colour)| Look {
+        (mode, vec(float(), 16), any::<[u8; 3]>()).prop_map(|(mode, p, water_colour)| Look {
             mode,
+            presence: p[15],
             refraction: p[0],
             slope: p[1],
             shading: p[2],
@@ -139,7 +140,7 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
         Just(RenderMode::Natural)
     ];
     (
-        mode,
+        (mode, 0.0f32..=8.0),
         (
             -64.0f32..=64.0,
             0.0f32..=16.0,
@@ -162,7 +163,7 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
     )
         .prop_map(
             |(
-                mode,
+                (mode, presence),
                 (refraction, slope, shading, specular, shininess, light_angle),
                 (spring_refraction, spring_transparency),
                 (
@@ -177,6 +178,7 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
                 ),
             )| Look {
                 mode,
+                presence,
                 refraction,
                 slope,
                 shading,

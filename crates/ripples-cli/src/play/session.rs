@@ -533,8 +533,12 @@ mod tests {
         Session::new(water, rain, raining)
     }
 
+    /// A session over the tests' 96x64 pool, with stones of radius 6 (the default, 20, is
+    /// made for pools ten times as wide).
     fn session() -> Session {
-        session_with(&WaterArgs::default(), false)
+        let mut session = session_with(&WaterArgs::default(), false);
+        session.brush.radius = 6;
+        session
     }
 
     fn frame(session: &mut Session) -> Vec<u32> {
@@ -566,11 +570,12 @@ mod tests {
     fn a_shift_click_puts_a_float_that_floats_and_the_oldest_makes_way() {
         let mut session = session();
         session.gesture(Gesture::Float([40, 30])).unwrap();
+        let radius = session.brush.radius * 3 / 2;
         let pool = session.runner.pool();
         assert_eq!(pool.float_count(), 1);
         let float = pool.floats().next().unwrap();
         assert_eq!(float.position(), [40.0, 30.0]);
-        assert_eq!(float.radius(), ripples::DropEvent::DEFAULT_RADIUS * 3 / 2);
+        assert_eq!(float.radius(), radius);
         for _ in 0..30 {
             session.tick().unwrap();
         }

@@ -8,10 +8,19 @@
 //! - **caustics**: sunlight refracted by the curved surface is focused or spread; the floor's
 //!   brightness is the ratio of areas `1 / |det J|` of the light's landing map (clamped to
 //!   [`CAUSTIC_MAX`]), mixed in by the `caustics` strength;
-//! - **absorption**: the light is tinted per channel by Beer-Lambert over its path in the water;
+//! - **absorption**: the light is tinted per channel by Beer-Lambert over its path in the water
+//!   (none with the default white water colour);
 //! - **reflection**: the sky in the direction of the reflected view ray, read from a small table
-//!   (see [`SKY_SIDE`]), and the sun's glint, weighted by Schlick's Fresnel term (2% head on,
-//!   more on steep slopes).
+//!   (see [`SKY_SIDE`]), weighted by how much more Schlick's Fresnel term reflects than flat
+//!   water does (`F - F0`), and the sun's glint, weighted by `F` and by how stirred the water
+//!   is (its slope and its curvature: flat water never glints).
+//!
+//! **Calm water is the picture, exactly.** The picture under the water is taken as what calm
+//! water already looks like, its reflections included, so the look adds only what the waves
+//! change: with every slope and curvature 0, each byte of the frame is the picture's (see
+//! [`natural_render_row`]). That is also why the sun can stand anywhere: under an overhead sun
+//! flat water would mirror it everywhere (a white sheet); here the glint needs stirred water, and
+//! shows on the crests and troughs, whose slope reflects the sun into the view.
 //!
 //! # Why it is shaped like this
 //!
@@ -112,6 +121,15 @@ pub const GLINT_SQUARINGS: u32 = 8;
 /// hundred cycles each (rough water has many pixels there: a frame took 60% longer).
 pub const GLINT_FLOOR: f32 = 0.8;
 
+/// How fast the glint turns on with the slope: flat water shows no glint (it is in the picture
+/// already), and `activity = min(1, GLINT_GATE_SLOPE (p^2 + q^2) + GLINT_GATE_FOCUS (focus -
+/// 1)^2)` scales it: full on any slope steeper than `1 / sqrt(GLINT_GATE_SLOPE)`.
+pub const GLINT_GATE_SLOPE: f32 = 10.0;
+
+/// How fast the glint turns on with the curvature, through the caustics' focus (which is 1 on
+/// flat water): crests and troughs, whose slope is 0, glint under an overhead sun.
+pub const GLINT_GATE_FOCUS: f32 = 25.0;
+
 /// The glint's peak brightness before Fresnel, in units of a full channel (255): the sun is far
 /// brighter than the sky, so even its 2% reflection head on is near white.
 pub const GLINT_STRENGTH: f32 = 50.0;
@@ -207,6 +225,12 @@ pub struct NaturalLook {
     pub channel_spread: [f32; 3],
     /// Whether a channel's `channel_spread` is not 1: then the floor is sampled three times.
     pub dispersive: bool,
+    /// The glint's gate on the slope: `activity` grows by this per unit of `p^2 + q^2`
+    /// ([`GLINT_GATE_SLOPE`]).
+    pub gate_slope: f32,
+    /// The glint's gate on the caustics: `activity` grows by this per unit of
+    /// `(focus - 1)^2` ([`GLINT_GATE_FOCUS`]).
+    pub gate_focus: f32,
 }
 
 /// Where the natural look's colours go in a pixel: RGBA bytes, or `0xAARRGGBB` words read as
@@ -310,6 +334,8 @@ impl NaturalLook {
             glint: order.arrange(glint),
             channel_spread: order.arrange(channel_spread),
             dispersive: channel_spread != [1.0; 3],
+            gate_slope: GLINT_GATE_SLOPE,
+            gate_focus: GLINT_GATE_FOCUS,
         }
     }
 }
@@ -363,17 +389,18 @@ pub enum SurfaceRows<'a> {
         /// Smoothed grid row `y + 1`.
         down: &'a [f32],
     },
-    /// Simulation scale `scale` > 1: the slopes and the caustic gain (`p`, `q`, `gain`, see
+    /// Simulation scale `scale` > 1: the slopes and the caustic focus (`p`, `q`, `focus`, see
     /// [`surface_row`]) of this image row at the grid's columns, already blended between the
     /// two grid rows around it ([`lerp_rows`]), each `grid_width + 2 * ROW_PAD` long with the
     /// edge values repeated in the padding. The optics then take `t = 1 / (1 + (p*p + q*q))`
-    /// with its own division and the interpolated gain. Pixel `x` interpolates it linearly at grid column
+    /// with its own division and the interpolated focus (and from it `gain` and `bent`, as
+    /// [`natural_render_row`] states them). Pixel `x` interpolates them linearly at grid column
     /// `u = (x + 0.5) / scale - 0.5`: with `k = x % scale`, `i = x / scale` and
     /// `d = (k + 0.5) / scale - 0.5`, between padded columns `i + 1` and `i + 2` with weight `d`
     /// when `d >= 0`, between `i` and `i + 1` with weight `1 + d` otherwise
     /// (`a + (b - a) * weight`).
     Grid {
-        /// `p`, `q` and the caustic gain at the grid's columns.
+        /// `p`, `q` and the caustic focus at the grid's columns.
         rows: [&'a [f32]; 3],
         /// Pixels per cell.
         scale: u32,
@@ -402,10 +429,15 @@ pub enum SurfaceRows<'a> {
 ///   reach    = (bend * depth) / (bend - eta)          floor pixels per unit of slope
 ///   floor    = (x + p * reach, y + q * reach)         (Snell's law through the depth)
 ///   g        = 1 - sqrt(t)
-///   fresnel  = F0 + (1 - F0) * ((g*g) * (g*g) * g)    (Schlick)
-///   transmitted = (1 - fresnel) * gain
+///   reflected = (1 - F0) * ((g*g) * (g*g) * g)        Schlick's F minus flat water's F0
+///   fresnel  = F0 + reflected                         (Schlick)
+///   transmitted = (1 - reflected) * gain
 ///   sun_dot  = t * ((p * m.x + q * m.y) + m.z) - sun.z     (m = sun_mirror)
-///   sheen    = fresnel * (sun_dot if > GLINT_FLOOR, else 0)^256    (eight squarings; NaN gives 0)
+///   glint    = (sun_dot if > GLINT_FLOOR, else 0)^256      (eight squarings; NaN gives 0)
+///   bent     = focus - 1
+///   stir     = (p*p + q*q) * gate_slope + (bent * bent) * gate_focus
+///   activity = stir if < 1, else 1                    (NaN gives 1)
+///   sheen    = (fresnel * activity) * glint
 ///   sky_at   = (s - p * s, s - q * s)                 (s = SKY_SIDE / 2)
 /// samples:
 ///   floor_rgba = bilinear(src, floor)                 ([`bilinear_row`])
@@ -416,13 +448,17 @@ pub enum SurfaceRows<'a> {
 ///   floor_rgba[c] = bilinear(src, floor_c)[c]
 /// blend, per colour channel c:
 ///   value    = transmitted * (floor_rgba[c] * transmittance[c])
-///              + (fresnel * sky_rgb[c] + sheen * glint[c])
+///              + (reflected * sky_rgb[c] + sheen * glint[c])
 ///   out[c]   = round(clamp(value, 0, 255))             (to nearest, ties to even; NaN gives 0)
 ///   out[3]   = floor_rgba[3]
 /// ```
 ///
-/// Flat water (every slope and curvature 0) shows the floor unmoved, with no caustics:
-/// `0.98 src transmittance + 0.02 sky overhead` (plus the glint only when the sun is overhead).
+/// Flat water (every slope and curvature 0) is the picture: `floor` is `(x, y)` exactly,
+/// `focus` 1, so `gain` and `transmitted` are 1 and `reflected`, `activity` and `sheen` are 0,
+/// and `value` is `src * transmittance`, exactly `src` with the default white water (whose
+/// `transmittance` is 1). The picture already shows what calm water looks like (its
+/// reflection of the sky and the sun included), so the look adds only what the waves change:
+/// the sky reflected beyond flat water's `F0`, and the sun's glint where the water is stirred.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn natural_render_row(
@@ -705,12 +741,12 @@ pub fn smooth_row(backend: Backend, columns: &[f32], out: &mut [f32]) {
 }
 
 /// The surface of one grid row for a simulation scale above 1: the slopes `p`, `q` (in pixel
-/// units, as [`SurfaceRows::Smoothed`] states them) and the caustic gain, from three smoothed
+/// units, as [`SurfaceRows::Smoothed`] states them) and the caustic focus, from three smoothed
 /// rows, each output `width + 2 * ROW_PAD` long with its edge values repeated in the padding.
-/// The gain is the reference's with the grid's curvatures: `focus = 1 / spread` (one division;
-/// see [`natural_render_row`] for `spread`), `gain = 1 + caustics * (focus - 1)`. Coarse
-/// simulations interpolate the gain rather than the three curvatures, which keeps the caustics'
-/// arithmetic on the grid, once per cell.
+/// The focus is the reference's with the grid's curvatures: `focus = 1 / spread` (one
+/// division; see [`natural_render_row`] for `spread`). Coarse simulations interpolate the focus
+/// rather than the three curvatures, which keeps the caustics' arithmetic on the grid, once
+/// per cell.
 #[inline]
 pub fn surface_row(
     backend: Backend,
@@ -740,7 +776,7 @@ pub fn surface_row(
     }
 }
 
-/// Blends the surfaces (`p`, `q`, gain) of two grid rows for an image row between them:
+/// Blends the surfaces (`p`, `q`, focus) of two grid rows for an image row between them:
 /// `out[k][i] = above[k][i] + (below[k][i] - above[k][i]) * weight`.
 #[inline]
 pub fn lerp_rows(
@@ -817,7 +853,7 @@ mod plain {
         sky_x: [f32; CHUNK],
         sky_y: [f32; CHUNK],
         transmitted: [f32; CHUNK],
-        fresnel: [f32; CHUNK],
+        reflected: [f32; CHUNK],
         sheen: [f32; CHUNK],
         floor: [[u8; 4]; CHUNK],
         sky: [[u8; 4]; CHUNK],
@@ -847,7 +883,7 @@ mod plain {
             sky_x: [0.0; CHUNK],
             sky_y: [0.0; CHUNK],
             transmitted: [0.0; CHUNK],
-            fresnel: [0.0; CHUNK],
+            reflected: [0.0; CHUNK],
             sheen: [0.0; CHUNK],
             floor: [[0; 4]; CHUNK],
             sky: [[0; 4]; CHUNK],
@@ -1043,7 +1079,7 @@ mod plain {
             sky_x,
             sky_y,
             transmitted,
-            fresnel,
+            reflected,
             sheen,
         } = Outputs::new(chunk, count);
         for i in 0..count {
@@ -1063,7 +1099,7 @@ mod plain {
                 sky_x[i],
                 sky_y[i],
                 transmitted[i],
-                fresnel[i],
+                reflected[i],
                 sheen[i],
             ] = light;
         }
@@ -1083,10 +1119,10 @@ mod plain {
         chunk: &mut Chunk,
         count: usize,
     ) {
-        let [p, q, gain] = rows.map(|r| &r[..count + 1]);
+        let [p, q, focus] = rows.map(|r| &r[..count + 1]);
         let (p0, p1) = (&p[..count], &p[1..count + 1]);
         let (q0, q1) = (&q[..count], &q[1..count + 1]);
-        let (gain0, gain1) = (&gain[..count], &gain[1..count + 1]);
+        let (focus0, focus1) = (&focus[..count], &focus[1..count + 1]);
         let offsets = &OFFSETS[..count];
         let Outputs {
             floor_x,
@@ -1094,21 +1130,21 @@ mod plain {
             sky_x,
             sky_y,
             transmitted,
-            fresnel,
+            reflected,
             sheen,
         } = Outputs::new(chunk, count);
         for i in 0..count {
             let p = p0[i] + (p1[i] - p0[i]) * weight;
             let q = q0[i] + (q1[i] - q0[i]) * weight;
-            let gain = gain0[i] + (gain1[i] - gain0[i]) * weight;
-            let light = optics_with_gain(look, column + step * offsets[i], y, p, q, gain);
+            let focus = focus0[i] + (focus1[i] - focus0[i]) * weight;
+            let light = optics_with_focus(look, column + step * offsets[i], y, p, q, focus);
             [
                 floor_x[i],
                 floor_y[i],
                 sky_x[i],
                 sky_y[i],
                 transmitted[i],
-                fresnel[i],
+                reflected[i],
                 sheen[i],
             ] = light;
         }
@@ -1121,7 +1157,7 @@ mod plain {
         sky_x: &'a mut [f32],
         sky_y: &'a mut [f32],
         transmitted: &'a mut [f32],
-        fresnel: &'a mut [f32],
+        reflected: &'a mut [f32],
         sheen: &'a mut [f32],
     }
 
@@ -1134,7 +1170,7 @@ mod plain {
                 sky_x: &mut chunk.sky_x[..count],
                 sky_y: &mut chunk.sky_y[..count],
                 transmitted: &mut chunk.transmitted[..count],
-                fresnel: &mut chunk.fresnel[..count],
+                reflected: &mut chunk.reflected[..count],
                 sheen: &mut chunk.sheen[..count],
             }
         }
@@ -1151,22 +1187,21 @@ mod plain {
         let inverse = 1.0 / (secant_squared * spread);
         let cos_squared = inverse * spread;
         let focus = inverse * secant_squared;
-        let gain = 1.0 + look.caustics * (focus - 1.0);
-        light(look, column, row, p, q, cos_squared, gain)
+        light(look, column, row, p, q, cos_squared, focus)
     }
 
-    /// [`optics`] from a slope and a caustic gain computed on the grid.
+    /// [`optics`] from a slope and a caustic focus computed on the grid.
     #[inline(always)]
-    fn optics_with_gain(
+    fn optics_with_focus(
         look: &NaturalLook,
         column: f32,
         row: f32,
         p: f32,
         q: f32,
-        gain: f32,
+        focus: f32,
     ) -> [f32; 7] {
         let cos_squared = 1.0 / (1.0 + (p * p + q * q));
-        light(look, column, row, p, q, cos_squared, gain)
+        light(look, column, row, p, q, cos_squared, focus)
     }
 
     /// `|det J|` of the sunlight's landing map, or [`MIN_SPREAD`] unless it is larger (NaN
@@ -1184,7 +1219,7 @@ mod plain {
         }
     }
 
-    /// The optics once the squared cosine of incidence and the caustic gain are known.
+    /// The optics once the squared cosine of incidence and the caustic focus are known.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn light(
@@ -1194,7 +1229,7 @@ mod plain {
         p: f32,
         q: f32,
         cos_squared: f32,
-        gain: f32,
+        focus: f32,
     ) -> [f32; 7] {
         let root = (cos_squared * (look.eta_complement + look.eta_squared * cos_squared)).sqrt();
         let bend = look.eta * cos_squared - root;
@@ -1202,11 +1237,12 @@ mod plain {
         let floor_x = column + p * reach;
         let floor_y = row + q * reach;
 
+        let gain = 1.0 + look.caustics * (focus - 1.0);
         let grazing = 1.0 - cos_squared.sqrt();
         let grazing_squared = grazing * grazing;
-        let fresnel = FRESNEL_HEAD_ON
-            + (1.0 - FRESNEL_HEAD_ON) * (grazing_squared * grazing_squared * grazing);
-        let transmitted = (1.0 - fresnel) * gain;
+        let reflected = (1.0 - FRESNEL_HEAD_ON) * (grazing_squared * grazing_squared * grazing);
+        let fresnel = FRESNEL_HEAD_ON + reflected;
+        let transmitted = (1.0 - reflected) * gain;
 
         let [m_x, m_y, m_z] = look.sun_mirror;
         let sun_dot = cos_squared * ((p * m_x + q * m_y) + m_z) - look.sun[2];
@@ -1214,12 +1250,23 @@ mod plain {
         for _ in 0..GLINT_SQUARINGS {
             glint *= glint;
         }
-        let sheen = fresnel * glint;
+        let bent = focus - 1.0;
+        let stir = (p * p + q * q) * look.gate_slope + (bent * bent) * look.gate_focus;
+        let activity = if stir < 1.0 { stir } else { 1.0 };
+        let sheen = (fresnel * activity) * glint;
 
         const SPAN: f32 = SKY_SIDE as f32 / 2.0;
         let sky_x = SPAN - p * SPAN;
         let sky_y = SPAN - q * SPAN;
-        [floor_x, floor_y, sky_x, sky_y, transmitted, fresnel, sheen]
+        [
+            floor_x,
+            floor_y,
+            sky_x,
+            sky_y,
+            transmitted,
+            reflected,
+            sheen,
+        ]
     }
 
     /// The blend of a chunk's samples and factors into bytes (see [`natural_render_row`]).
@@ -1228,7 +1275,7 @@ mod plain {
         let out = &mut out[..count];
         let (floor, sky) = (&chunk.floor[..count], &chunk.sky[..count]);
         let transmitted = &chunk.transmitted[..count];
-        let (fresnel, sheen) = (&chunk.fresnel[..count], &chunk.sheen[..count]);
+        let (reflected, sheen) = (&chunk.reflected[..count], &chunk.sheen[..count]);
         let [t0, t1, t2] = look.transmittance;
         let [g0, g1, g2] = look.glint;
         for i in 0..count {
@@ -1237,7 +1284,7 @@ mod plain {
             let channel = |word: u32, shift: u32| ((word >> shift) & 0xff) as i32 as f32;
             let mix = |shift: u32, tint: f32, glint: f32| {
                 let value = transmitted[i] * (channel(floor_word, shift) * tint)
-                    + (fresnel[i] * channel(sky_word, shift) + sheen[i] * glint);
+                    + (reflected[i] * channel(sky_word, shift) + sheen[i] * glint);
                 to_byte(value) << shift
             };
             let word =
@@ -1295,7 +1342,7 @@ mod plain {
         look: &NaturalLook,
         out: [&mut [f32]; 3],
     ) {
-        let [p, q, gain] = out;
+        let [p, q, focus] = out;
         let padded = p.len();
         let Some(width) = padded.checked_sub(2 * ROW_PAD).filter(|&w| w > 0) else {
             return;
@@ -1303,7 +1350,7 @@ mod plain {
         let (up, mid, down) = (&up[..padded], &mid[..padded], &down[..padded]);
         let inner = ROW_PAD..ROW_PAD + width;
         let (p_out, q_out) = (&mut p[inner.clone()], &mut q[inner.clone()]);
-        let gain_out = &mut gain[inner];
+        let focus_out = &mut focus[inner];
         let (left, centre, right) = (&mid[..width], &mid[1..width + 1], &mid[2..width + 2]);
         let (up_left, above, up_right) = (&up[..width], &up[1..width + 1], &up[2..width + 2]);
         let (down_left, below, down_right) =
@@ -1317,10 +1364,9 @@ mod plain {
             let xy =
                 look.cross_scale * ((down_right[x] - down_left[x]) - (up_right[x] - up_left[x]));
             let yy = look.curvature_scale * ((b - c) - (c - a));
-            let focus = 1.0 / caustic_spread(look, xx, xy, yy);
-            gain_out[x] = 1.0 + look.caustics * (focus - 1.0);
+            focus_out[x] = 1.0 / caustic_spread(look, xx, xy, yy);
         }
-        for row in [p, q, gain] {
+        for row in [p, q, focus] {
             row[0] = row[1];
             row[width + 1] = row[width];
         }

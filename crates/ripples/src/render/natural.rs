@@ -4,7 +4,7 @@
 //! around it. This module owns what they need between rows, allocated once per size so a frame
 //! allocates nothing: per strip, the smoothed grid rows (each smoothed once per strip, kept in a
 //! ring of four because a row needs the rows on both sides) and, at a simulation scale above 1,
-//! the slopes and caustic gain of the two grid rows an image row lies between (each computed
+//! the slopes and caustic focus of the two grid rows an image row lies between (each computed
 //! once, the lower one becoming the upper one at the next grid row, then blended per image row);
 //! and, for the whole renderer, the sky table the reflections read.
 //!
@@ -279,9 +279,9 @@ impl NaturalRenderer {
     }
 
     /// The natural look's surface at every cell of `field` for a renderer that does the
-    /// optics itself (a GPU): `[p, q, gain, 0]` per cell, row by row, exactly what
+    /// optics itself (a GPU): `[p, q, focus, 0]` per cell, row by row, exactly what
     /// [`natural::surface_row`] gives the CPU's coarse rows (slopes in pixels per pixel at
-    /// `scale` pixels per cell, the caustic gain from the smoothed curvatures).
+    /// `scale` pixels per cell, the caustic focus from the smoothed curvatures).
     pub(super) fn surface(
         &mut self,
         field: FieldView<'_>,
@@ -307,15 +307,15 @@ impl NaturalRenderer {
         rows.forget();
         for (y, cells) in out.chunks_exact_mut(field.width).enumerate() {
             rows.surface(&frame, y, Slot::Above);
-            let [p, q, gain] = &rows.above;
+            let [p, q, focus] = &rows.above;
             let padded = ROW_PAD..ROW_PAD + field.width;
-            for (((cell, &p), &q), &gain) in cells
+            for (((cell, &p), &q), &focus) in cells
                 .iter_mut()
                 .zip(&p[padded.clone()])
                 .zip(&q[padded.clone()])
-                .zip(&gain[padded])
+                .zip(&focus[padded])
             {
-                *cell = [p, q, gain, 0.0];
+                *cell = [p, q, focus, 0.0];
             }
         }
     }

@@ -40,8 +40,9 @@ pub struct DropEvent {
 }
 
 impl DropEvent {
-    /// Default radius of a dropped stone, in pixels.
-    pub const DEFAULT_RADIUS: u32 = 6;
+    /// Default radius of a dropped stone, in pixels: about a fingertip on a screen, whose
+    /// rings people notice on any picture (see the natural look's `presence`).
+    pub const DEFAULT_RADIUS: u32 = 20;
     /// Default strength of a dropped stone.
     pub const DEFAULT_STRENGTH: i16 = 128;
 }

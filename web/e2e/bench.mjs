@@ -233,7 +233,10 @@ function heroPage(effect) {
     ripples: `<script type="module">
       import { Ripples } from '/ripples.js';
       const params = JSON.parse(decodeURIComponent(location.hash.slice(1)));
-      window.effect = await Ripples.attach(document.getElementById('hero'), params.options);
+      window.effect = await Ripples.attach(document.getElementById('hero'), params.options).catch((error) => {
+        window.failed = error.message;
+        throw error;
+      });
       window.canvasSize = () => { const s = window.effect.stats(); return s.width + 'x' + s.height + ' ' + s.renderer; };
       window.drop = (x, y) => window.effect.drop(x, y, 12, 128);
       window.ready = true;
@@ -272,7 +275,9 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   page.on('pageerror', (error) => errors.push(error.message));
   const params = encodeURIComponent(JSON.stringify({ options: contender.options ?? {} }));
   await page.goto(`${origin}/bench-${contender.effect}.html#${params}`);
-  await page.waitForFunction(() => window.ready === true, null, { timeout: 180000 });
+  await page.waitForFunction(() => window.ready === true || window.failed, null, { timeout: 180000 });
+  const failed = await page.evaluate(() => window.failed);
+  if (failed) throw new Error(`${contender.name}: ${failed}`);
   // Drops at `rate` per second at random places (jquery.ripples has no rain of its own; with
   // Ripples the rain option falls instead, so drops are only for jquery.ripples).
   await page.evaluate((rate) => {
@@ -353,7 +358,9 @@ async function compareProcesses(settings) {
           // work per frame is the full-size run's, its GPU process's far less.
           const [width, height] = [viewport.width * viewport.ratio, viewport.height * viewport.ratio];
           const cell = Math.ceil(Math.sqrt((width * height) / 160000));
-          contender = { ...entry, options: { ...entry.options, pixelRatio: viewport.ratio / cell } };
+          // pixelRatio is at least 0.25: then k pixels per cell keep the grid the same.
+          const k = Math.ceil((0.25 * cell) / viewport.ratio);
+          contender = { ...entry, options: { ...entry.options, pixelRatio: (viewport.ratio * k) / cell, resolution: k } };
         }
         const devicePixels = viewport.width * viewport.height * viewport.ratio ** 2;
         if (contender.options?.renderer === 'webgl' && !contender.standIn && devicePixels > 4e6) {

@@ -40,7 +40,10 @@
 // ('stand-in') takes the full-size WebGL run's grid, steps and surface uploads with a canvas
 // of the grid's size (pixelRatio lowered by the pixels per cell), which SwiftShader fills at
 // the screen's rate: its renderer time per frame is what the full-size run's would be where a
-// GPU keeps up.
+// GPU keeps up. Where the frame rate falls below 60 a frame carries several steps, so the
+// renderer's ms per frame overstates a 60 fps frame; the last column gives the main thread's
+// milliseconds of a frame with one step (Ripples' own stats(): its wasm steps scaled to one,
+// and its draw).
 //
 // The machine's load moves these figures: compare runs of one invocation, not invocations of
 // different days. Nothing here fails on timing; the exit code is 0 unless the page broke.
@@ -296,11 +299,18 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   await page.waitForTimeout(seconds * 1000);
   const to = { times: processTimes(), frames: await page.evaluate(() => window.frames), at: performance.now() };
   const elapsed = (to.at - from.at) / 1000;
-  const stats = await page.evaluate(() => ({
-    canvas: window.canvasSize ? window.canvasSize() : '-',
-    fps: window.effect ? window.effect.stats().fps : null,
-    asleep: window.effect ? window.effect.stats().asleep : null,
-  }));
+  const stats = await page.evaluate(() => {
+    const s = window.effect?.stats();
+    return {
+      canvas: window.canvasSize ? window.canvasSize() : '-',
+      fps: s ? s.fps : null,
+      asleep: s ? s.asleep : null,
+      // Main-thread milliseconds of one frame that carries one step (at 60 fps): the wasm
+      // steps per drawn frame scaled to one step, and the draw (the WebGL calls and the
+      // surface's upload, or putImageData).
+      oneStepFrameMs: s && s.fps > 0 ? (s.stepRenderMs * Math.min(60, s.fps)) / 60 + s.drawMs : null,
+    };
+  });
   await context.close();
   if (errors.length) throw new Error(`${contender.name}: ${errors.join(' | ')}`);
   const frames = (to.frames - from.frames) / elapsed;
@@ -308,7 +318,7 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   const fps = stats.fps !== null ? (stats.asleep ? 0 : stats.fps) : frames;
   const renderer = (to.times.renderer - from.times.renderer) / elapsed;
   const gpu = (to.times.gpu - from.times.gpu) / elapsed;
-  return { canvas: stats.canvas, fps, renderer, gpu, perFrame: fps > 0 ? (1000 * renderer) / fps : null };
+  return { canvas: stats.canvas, fps, renderer, gpu, perFrame: fps > 0 ? (1000 * renderer) / fps : null, oneStepFrameMs: stats.oneStepFrameMs };
 }
 
 /** `--processes`: the table of every viewport and contender. */
@@ -345,7 +355,7 @@ async function compareProcesses(settings) {
       `web bench --processes: a hero page, ${settings.seconds} s per run after 1.5 s, ${browser.version()} headless ` +
         `(WebGL is SwiftShader: on the CPU, in the GPU process); CPU as % of one core (user + system, /proc)`,
     );
-    console.log('viewport       contender                        canvas              fps  renderer %  ms/frame  GPU proc %');
+    console.log('viewport       contender                        canvas              fps  renderer %  ms/frame  GPU proc %  main ms/frame at 60 fps');
     for (const viewport of VIEWPORTS) {
       // A fresh browser (and GPU process) per viewport.
       await browser.close();
@@ -373,7 +383,8 @@ async function compareProcesses(settings) {
         console.log(
           `${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(32)} ${r.canvas.padEnd(17)}` +
             ` ${r.fps.toFixed(1).padStart(5)}  ${(100 * r.renderer).toFixed(1).padStart(9)}  ${r.perFrame === null ? '       -' : r.perFrame.toFixed(2).padStart(8)}` +
-            `  ${(100 * r.gpu).toFixed(1).padStart(9)}`,
+            `  ${(100 * r.gpu).toFixed(1).padStart(9)}` +
+            `  ${r.oneStepFrameMs === null || r.oneStepFrameMs === undefined || r.fps === 0 ? '-' : r.oneStepFrameMs.toFixed(2).padStart(8)}`,
         );
       }
     }

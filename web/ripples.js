@@ -556,6 +556,7 @@ export class Ripples extends EventTargetBase {
     this.#watchSight();
     this.play();
     this.#playVideo(where);
+    this.#rouse();
   }
 
   /**
@@ -1592,7 +1593,7 @@ export class Ripples extends EventTargetBase {
     });
     // A video that plays, seeks or loads a frame changes the water's picture: a sleeping loop
     // runs again (media events do not bubble; they are caught on their way down).
-    for (const type of ['play', 'seeking', 'seeked', 'loadeddata']) {
+    for (const type of ['play', 'playing', 'seeking', 'seeked', 'loadeddata']) {
       document.addEventListener(
         type,
         (event) => this.#safely(() => event.target === this.#video?.video && this.#rouse()),
@@ -1795,6 +1796,8 @@ export class Ripples extends EventTargetBase {
       this.#pool.advance(0);
       this.#draw();
       this.#playVideo(where);
+      // A video moves the picture: a sleeping loop runs while it plays.
+      this.#rouse();
     } catch (error) {
       if (!this.#destroyed) this.#report(error);
       throw error;

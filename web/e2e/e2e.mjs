@@ -325,6 +325,8 @@ async function main() {
       check(`error: ${name}`, ok, result.message ?? 'did not fail');
     }
     const alive = await page.evaluate(async () => {
+      // A stone, so that there is water to move (calm water sleeps).
+      window.demo.pool.drop(200, 200);
       const before = window.demo.pool.stats().steps;
       await new Promise((resolve) => setTimeout(resolve, 300));
       return window.demo.pool.stats().steps - before;
@@ -391,6 +393,8 @@ async function main() {
       await pool.set({ imageUrl: null });
       const steps = pool.stats().steps;
       pool.pause();
+      // A stone, so that there is water to move (calm water sleeps); paused, it waits.
+      pool.drop(300, 300);
       await wait(200);
       log.pausedSteps = pool.stats().steps - steps;
       pool.play();
@@ -825,9 +829,12 @@ async function skyPicture(browser, origin, otherOrigin) {
     // The water still reflects the red picture (the frame now against the built-in sky).
     const afterErrors = { shift: await redShift(), events };
     const steps = ripples.stats().steps;
+    // A stone, so that there is water to move (calm water sleeps).
+    ripples.drop(140, 100, 12, 400);
     ripples.play();
     await wait(300);
     afterErrors.steps = ripples.stats().steps - steps;
+    afterErrors.state = (({ asleep, running, inSight, renderer }) => ({ asleep, running, inSight, renderer }))(ripples.stats());
     ripples.destroy();
     return { red: redFigures, backToBuiltIn, pausedLook, kept, autoRatio, errors, afterErrors };
   }, otherOrigin);

@@ -544,6 +544,7 @@ export class Ripples extends EventTargetBase {
       throw new Error(`${where}: ${describeElement(element)} was removed from the document while its image loaded`);
     }
     this.#video = picture?.video ?? null;
+    this.#listenToVideo();
     this.#loaded = { image: picture?.image ? picture : null, obstacles, sky: sky && readSky(sky, where) };
     const size = this.#measure(where);
     if (this.#ownsCanvas) this.#overlay();
@@ -642,6 +643,23 @@ export class Ripples extends EventTargetBase {
     }
     const url = options.imageUrl ?? this.#cssImage?.url ?? null;
     return url === null ? null : loadImage(url, options.crossOrigin, where, 'image');
+  }
+
+  /**
+   * A video that plays, seeks or loads a frame changes the water's picture: a sleeping loop
+   * runs again. Listened to on the <video> itself (videoUrl's is not in the document), for as
+   * long as it is the one under the water.
+   */
+  #listenToVideo() {
+    const source = this.#video;
+    const video = source?.video;
+    if (!video) return;
+    source.onNewFrame = () => this.#safely(() => this.#video === source && this.#rouse());
+    for (const type of ['play', 'playing', 'seeking', 'seeked', 'loadeddata']) {
+      video.addEventListener(type, () => this.#safely(() => this.#video?.video === video && this.#rouse()), {
+        signal: this.#abort.signal,
+      });
+    }
   }
 
   /**
@@ -1591,15 +1609,6 @@ export class Ripples extends EventTargetBase {
     document.addEventListener('visibilitychange', () => this.#safely(() => this.#wake()), {
       signal: this.#abort.signal,
     });
-    // A video that plays, seeks or loads a frame changes the water's picture: a sleeping loop
-    // runs again (media events do not bubble; they are caught on their way down).
-    for (const type of ['play', 'playing', 'seeking', 'seeked', 'loadeddata']) {
-      document.addEventListener(
-        type,
-        (event) => this.#safely(() => event.target === this.#video?.video && this.#rouse()),
-        { signal: this.#abort.signal, capture: true },
-      );
-    }
     // The user's reduced-motion preference stops or lets the rain fall as it changes.
     if (typeof matchMedia === 'function') {
       matchMedia('(prefers-reduced-motion: reduce)').addEventListener(
@@ -1793,6 +1802,7 @@ export class Ripples extends EventTargetBase {
         throw error;
       }
       previous.video?.release();
+      if (this.#video !== previous.video) this.#listenToVideo();
       this.#pool.advance(0);
       this.#draw();
       this.#playVideo(where);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The pictures of docs/presence-*.png (issue 25): photographs under three of the command's
-# default stones, and the presence knob at three values. Each panel is a 1280x720 render
-# (60 steps per second, the stones where scenes/default.toml puts its three) scaled to half.
+# default stones, and the presence knob at three values. Each panel is the middle 640x360 of a
+# 1280x720 render (60 steps per second, the stones where scenes/default.toml puts its three),
+# where the stones fell.
 #
 #   bash scripts/presence_pictures.sh [RIPPLES_BINARY]
 #
@@ -20,7 +21,7 @@ render() { # NAME FRAME [ARGS...]
   shift 2
   "$ripples" render "$@" --size 1280x720 --steps-per-frame 1 --fps 60 --frame "$frame" \
     --out "$work/$name.png" >/dev/null 2>&1
-  convert "$work/$name.png" -resize 50% "$work/$name-half.png"
+  convert "$work/$name.png" -crop 640x360+320+120 +repage "$work/$name-half.png"
 }
 rows=()
 for picture in coffee grass hubble tiles; do
@@ -33,13 +34,13 @@ for picture in coffee grass hubble tiles; do
   convert "$work/$picture-calm-half.png" "$work/$picture-1s-half.png" +append "$work/row-$picture.png"
   rows+=("$work/row-$picture.png")
 done
-convert "${rows[@]}" -append -resize 50% -colors 256 docs/presence-photographs.png
+convert "${rows[@]}" -append -resize 50% -colors 128 docs/presence-photographs.png
 knobs=()
 for presence in 0.5 1 2; do
   render "knob-$presence" 60 "$data/coffee.jpg" "${stones[@]}" --presence "$presence"
   convert "$work/knob-$presence-half.png" -gravity north -background '#10161d' -fill white \
-    -splice 0x28 -pointsize 18 -annotate +0+4 "presence $presence" "$work/knob-$presence-label.png"
+    -splice 0x28 -font DejaVu-Sans -pointsize 18 -annotate +0+4 "presence $presence" "$work/knob-$presence-label.png"
   knobs+=("$work/knob-$presence-label.png")
 done
-convert "${knobs[@]}" +append -resize 75% -colors 256 docs/presence-knob.png
+convert "${knobs[@]}" +append -resize 60% -colors 256 docs/presence-knob.png
 ls -l docs/presence-photographs.png docs/presence-knob.png

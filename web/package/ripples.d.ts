@@ -33,7 +33,7 @@ export interface RipplesOptions {
   videoUrl?: string | null;
   /** Element pixels per simulation cell, a whole number from 1 (full resolution, the default) to 16. */
   resolution?: number;
-  /** Radius of the pointer's stones and of drop()'s default, in CSS pixels, 1..4096 (default 12). */
+  /** Radius of the pointer's stones and of drop()'s default, in CSS pixels, 1..4096 (default 14). */
   dropRadius?: number;
   /**
    * Refraction of the 'natural' (through its wave height), 'lit' and 'spring' looks relative to
@@ -41,6 +41,12 @@ export interface RipplesOptions {
    * jquery.ripples' scale and are refused with their equivalent (theirs / 0.03).
    */
   perturbance?: number;
+  /**
+   * How much the water shows, 0..8 (default 1): one knob for the waves' refraction, caustics,
+   * reflections and glints together (the natural look's wave height, the lit and spring looks'
+   * refraction); 0 leaves the picture unmoved, 2 doubles the waves. The classic look ignores it.
+   */
+  presence?: number;
   /** Whether pointer and touch input make ripples (default true). */
   interactive?: boolean;
   /** Mean raindrops per second over the whole element, 0..1000 (default 0). */
@@ -82,13 +88,13 @@ export interface RipplesOptions {
   sunElevation?: number;
   /** Natural look: the sun's direction in degrees counter-clockwise from the right, -360..360 (default 120; 90: from the top). */
   sunAzimuth?: number;
-  /** Natural look: the colour white light takes after `clarity` CSS pixels of water (default '#bee6e1'); read back as '#rrggbb'. */
+  /** Natural look: the colour white light takes after `clarity` CSS pixels of water (default '#ffffff': white tints nothing, so calm water is the picture); read back as '#rrggbb'. */
   waterColour?: Colour;
   /** Natural look: the same option as waterColour (give one of the two). */
   waterColor?: Colour;
   /** Natural look: CSS pixels of water after which white light has the waterColour, 1..1e6 (default 600). */
   clarity?: number;
-  /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16 (default 0.04). */
+  /** Natural look: CSS pixels of surface height per unit of the simulation's height, 0..16 (default 0.12). */
   waveHeight?: number;
   /**
    * Natural look: chromatic dispersion in units of water's own, 0..50 (default 0: none; 1 is
@@ -132,6 +138,7 @@ export interface RipplesResolvedOptions {
   resolution: number;
   dropRadius: number;
   perturbance: number;
+  presence: number;
   interactive: boolean;
   rain: number;
   solver: 'wave' | 'classic' | 'spring' | 'dispersive';

@@ -38,9 +38,9 @@
 //!   circle, the zenith its centre. So the sky is a [`SKY_SIDE`]-square RGBA table over
 //!   `[-1, 1]^2`, read at the nearest texel of `-(p, q)`; texels outside the disc hold what lies
 //!   beyond the horizon. Any sky (the built-in gradient, a photograph) is baked into it once.
-//!   Nearest is enough: above the horizon Fresnel reflects 2 to 2.2% of the sky, so a texel's
-//!   step in the built-in gradient is a fraction of a level, and bilinear reads cost four times
-//!   the memory accesses.
+//!   Nearest is enough: above the horizon the sky is weighted by at most 0.2% (Schlick's `F`
+//!   less flat water's 2%), so a texel's step in the built-in gradient is a fraction of a
+//!   level, and bilinear reads cost four times the memory accesses.
 //! - **Three stages per chunk of [`CHUNK`] pixels.** The *optics* (slopes to sample positions and
 //!   light factors) and the *blend* (samples and factors to bytes) are element-wise `f32` loops
 //!   in plain Rust, which the compiler vectorises for each backend from one body: Rust never
@@ -1177,7 +1177,7 @@ mod plain {
     }
 
     /// One pixel's optics from its surface (see [`natural_render_row`]): the floor's and the
-    /// sky's sample positions, and the transmitted, Fresnel and sheen factors.
+    /// sky's sample positions, and the transmitted, reflected and sheen factors.
     #[inline(always)]
     fn optics(look: &NaturalLook, column: f32, row: f32, surface: [f32; 5]) -> [f32; 7] {
         let [p, q, xx, xy, yy] = surface;

@@ -13,6 +13,8 @@
 // 5. prefers-reduced-motion: reduce stops the rain; reducedMotion: 'ignore' lets it fall.
 // 6. a drag that starts on the water selects no text; one that starts on text selects it; a
 //    link over the water still follows its click.
+// 7. live changes on WebGL, photographed: a resize, every look, the renderer option to the CPU
+//    and back, hide()/show(), destroy().
 //
 //   node web/e2e/gl.mjs        (after web/build.sh)
 
@@ -266,6 +268,73 @@ try {
   check(motion.automatic.join() === 'cpu,software-webgl',
     `renderer 'auto' leaves SwiftShader's software WebGL for the CPU renderer (${motion.automatic.join(', ')})`);
   await page.emulateMedia({ reducedMotion: 'no-preference' });
+
+  // 7. Live changes with WebGL: a resize, every look, the renderer option both ways, hide/show,
+  // each photographed (a WebGL canvas cannot be read back once the frame is composited).
+  await page.goto(`${origin}/e2e-blank.html`);
+  await page.evaluate(async () => {
+    const { Ripples } = await import('/ripples.js');
+    document.body.style.margin = '0';
+    const element = document.createElement('div');
+    element.id = 'live';
+    element.style.cssText = 'width:400px;height:300px;background:url(/assets/coffee.jpg) center/cover';
+    document.body.append(element);
+    window.live = await Ripples.attach(element, { interactive: false, renderer: 'webgl', rain: 5 });
+  });
+  const { decodePng: decode } = await import('./harness.mjs');
+  // The element as the page shows it: the share of its pixels that are not background white, and
+  // the spread of its brightness (a blank or flat canvas has none).
+  const photographed = async (width) => {
+    await page.waitForTimeout(400);
+    const png = decode(await page.screenshot({ clip: { x: 0, y: 0, width, height: 300 } }));
+    let sum = 0;
+    let squares = 0;
+    let white = 0;
+    const count = png.width * png.height;
+    for (let i = 0; i < count; i++) {
+      const at = i * png.channels;
+      const value = (png.pixels[at] + png.pixels[at + 1] + png.pixels[at + 2]) / 3;
+      sum += value;
+      squares += value * value;
+      if (value > 250) white++;
+    }
+    const mean = sum / count;
+    const stats = await page.evaluate(() => ({ renderer: window.live.stats().renderer, width: window.live.stats().width }));
+    return { ...stats, mean: Math.round(mean), spread: Math.round(Math.sqrt(squares / count - mean * mean)), white: white / count };
+  };
+  // A blank canvas shows the page's white; glints on the rain's rings are a percent or two of white.
+  const visible = (entry) => entry.white < 0.2 && entry.spread > 20;
+  const live = { start: await photographed(400) };
+  await page.evaluate(() => (document.getElementById('live').style.width = '600px'));
+  live.resized = await photographed(600);
+  live.looks = {};
+  for (const look of ['lit', 'classic', 'spring', 'natural']) {
+    await page.evaluate((look) => window.live.set({ look }), look);
+    live.looks[look] = await photographed(600);
+  }
+  await page.evaluate(() => window.live.set({ renderer: 'cpu' }));
+  live.cpu = await photographed(600);
+  await page.evaluate(() => window.live.set({ renderer: 'webgl' }));
+  live.back = await photographed(600);
+  await page.evaluate(async () => {
+    window.live.hide();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    window.live.show();
+  });
+  live.shown = await photographed(600);
+  live.left = await page.evaluate(() => {
+    window.live.destroy();
+    return document.querySelectorAll('#live canvas').length;
+  });
+  check(live.start.renderer === 'webgl' && visible(live.start), `WebGL draws the picture: ${JSON.stringify(live.start)}`);
+  check(live.resized.width === 600 && live.resized.renderer === 'webgl' && visible(live.resized),
+    `a resize: the canvas follows and shows the water: ${JSON.stringify(live.resized)}`);
+  check(Object.values(live.looks).every((entry) => entry.renderer === 'webgl' && visible(entry)),
+    `every look live on WebGL: ${JSON.stringify(live.looks)}`);
+  check(live.cpu.renderer === 'cpu' && visible(live.cpu), `renderer 'cpu' live: ${JSON.stringify(live.cpu)}`);
+  check(live.back.renderer === 'webgl' && visible(live.back), `and 'webgl' again: ${JSON.stringify(live.back)}`);
+  check(live.shown.renderer === 'webgl' && visible(live.shown) && live.left === 0,
+    `hide()/show() on WebGL, then destroy() removes the canvas: ${JSON.stringify(live.shown)}, ${live.left} canvases left`);
 
   // 6. Selection and links.
   await page.goto(`${origin}/e2e-blank.html`);

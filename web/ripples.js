@@ -1828,8 +1828,8 @@ export class Ripples extends EventTargetBase {
    * visible, not hidden; the loop works only then), `hidden` (hide()), and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
    * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs + the video's copies, per drawn frame), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
-   * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
-   * one before); `video` (null without one): its size, `uploads` (frames copied under the
+   * whose size is the page's, and with WebGL, which always draws every device pixel) and `waterKept` (whether the last new pool took the water of the
+   * one before); `renderer` ('webgl' or 'cpu'), `cpuReason` and `asleep` (see below); `video` (null without one): its size, `uploads` (frames copied under the
    * water), `uploadMs` (mean main-thread time per copy since the last stats() call), `path`
    * ('videoframe', 'videoframe-scaled' or 'canvas'), `paused`, `ended`, `currentTime` and `playError` (a refused
    * play()).
@@ -1891,7 +1891,7 @@ export class Ripples extends EventTargetBase {
         resolution: this.#options.resolution,
         frameMs: worked ? (work + draw + copies) / worked : 0,
         changes: this.#qualityChanges,
-        adapts: this.#ownsCanvas && this.#options.quality === 'auto',
+        adapts: this.#ownsCanvas && this.#options.quality === 'auto' && !this.#gl,
         waterKept: this.#waterKept,
       },
       video: this.#video ? this.#video.stats() : null,

@@ -38,7 +38,8 @@ rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
     --out-dir "$out" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/ripples_web.wasm"
-cp web/index.html web/ripples.js web/wasm-loader.js web/video.js web/css.js web/images.js "$out/"
+cp web/index.html web/ripples.js web/wasm-loader.js web/video.js web/css.js web/images.js web/gl-renderer.js "$out/"
+cp -r web/gl "$out/gl"
 cp -r web/assets "$out/assets"
 # A photograph for the demo and the browser tests: the coffee cup of scikit-image (Rachel
 # Michetti, CC0), kept once in the repository, with the command's test data.

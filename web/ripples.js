@@ -52,6 +52,8 @@ import {
 } from './css.js';
 // images.js loads the floor and sky pictures and explains why one did not load.
 import { absoluteUrl, corsMode, cssColour, loadImage, readPixels, readSky, scratchContext } from './images.js';
+// gl-renderer.js draws the water with WebGL2 from the surface the wasm module writes.
+import { GlRenderer, softwareWebGl } from './gl-renderer.js';
 
 export { RipplesLoadError };
 
@@ -164,7 +166,45 @@ const DEFAULTS = Object.freeze({
    * applies), read once at up to 1024x256 pixels, alpha ignored. Only the natural look shows it.
    */
   skyUrl: null,
+  /**
+   * Who draws the water: 'auto' (WebGL2, at the element's full device pixels, where the
+   * browser has it on a GPU and the page has fewer than 8 instances using it; else the CPU),
+   * 'webgl' (WebGL2 even when it is software, e.g. SwiftShader in a headless browser) or 'cpu'
+   * (the wasm module renders every pixel; quality 'auto' then picks the pixel ratio). A lost
+   * WebGL context carries on with the CPU, over the same water.
+   */
+  renderer: 'auto',
+  /**
+   * 'auto': with the user's `prefers-reduced-motion: reduce`, no rain falls (only what the
+   * user starts moves the water); 'ignore': the rain falls anyway.
+   */
+  reducedMotion: 'auto',
 });
+
+// With WebGL2 the canvas has the element's full device pixels (at most this many per CSS
+// pixel) and the grid is coarser by a whole number of pixels per cell, so that it has at most
+// about GPU_GRID_CELLS cells: the solver's cost stays that of a small grid on any screen, and
+// the shaders interpolate the surface smoothly between cells.
+const MAX_DEVICE_PIXEL_RATIO = 3;
+const GPU_GRID_CELLS = 160000;
+
+/** Pool pixels per grid cell for a WebGL2 pool of `width x height` pixels. */
+function gpuResolution(width, height, resolution) {
+  return Math.max(resolution, Math.ceil(Math.sqrt((width * height) / GPU_GRID_CELLS)));
+}
+
+// Every this many drawn frames a running pool asks whether its water is calm (a pass over the
+// grid); calm, with nothing scheduled, the loop stops until something moves the water.
+const CALM_CHECK_FRAMES = 15;
+
+/** Whether the user asks for reduced motion (prefers-reduced-motion: reduce). */
+function prefersReducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+// Elements a drag may start on without it being a drag over the water: what the page made to
+// be clicked or typed into.
+const INTERACTIVE_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'LABEL', 'SUMMARY', 'OPTION']);
 
 /** Other spellings of option names. */
 const ALIASES = Object.freeze({ waterColor: 'waterColour' });
@@ -301,6 +341,15 @@ export class Ripples extends EventTargetBase {
   #ownsCanvas;
   #canvas = null;
   #context = null;
+  // The WebGL2 renderer (a GlRenderer) when the GPU draws, else null (the CPU: #context).
+  #gl = null;
+  // Why the CPU draws, when it does: 'option', 'no-webgl2', 'context-lost'.
+  #cpuReason = 'option';
+  // Calm and nothing scheduled: the loop sleeps until something moves the water (#rouse).
+  #asleep = false;
+  #framesSinceCalmCheck = 0;
+  // A pointer went down on the water (not on text or a control): the drag selects nothing.
+  #dragOnWater = false;
   #pool = null;
   // What the options' URLs loaded, each { image, url, absolute, cors } (the sky its pixels
   // instead of the image: see readSky), or null: the built-in tiles, no walls, the built-in sky.
@@ -495,11 +544,12 @@ export class Ripples extends EventTargetBase {
       throw new Error(`${where}: ${describeElement(element)} was removed from the document while its image loaded`);
     }
     this.#video = picture?.video ?? null;
+    this.#listenToVideo();
     this.#loaded = { image: picture?.image ? picture : null, obstacles, sky: sky && readSky(sky, where) };
     const size = this.#measure(where);
     if (this.#ownsCanvas) this.#overlay();
     else this.#canvas = element;
-    this.#context = this.#canvas.getContext('2d');
+    this.#chooseRenderer();
     this.#build(size, where);
     if (this.#ownsCanvas) this.#hideBackground();
     if (options.interactive) this.#listenToInput();
@@ -507,6 +557,74 @@ export class Ripples extends EventTargetBase {
     this.#watchSight();
     this.play();
     this.#playVideo(where);
+    this.#rouse();
+  }
+
+  /**
+   * Draws with WebGL2 on an overlay canvas unless the renderer option says 'cpu', the browser
+   * has no WebGL2 or the page already holds GlRenderer's most contexts; a <canvas> given to
+   * attach is drawn with the CPU (its context is the page's to choose).
+   */
+  #chooseRenderer() {
+    if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
+      const allowSoftware = this.#options.renderer === 'webgl';
+      this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
+      if (this.#gl) return;
+      this.#cpuReason = !allowSoftware && softwareWebGl() ? 'software-webgl' : 'no-webgl2';
+    } else {
+      this.#cpuReason = this.#ownsCanvas ? 'option' : 'canvas-element';
+    }
+    this.#context = this.#canvas.getContext('2d');
+  }
+
+  /**
+   * The WebGL context was lost: the CPU draws from now on, on a fresh canvas (one that had a
+   * WebGL context can have no other), over the same water, which the pool keeps.
+   */
+  #contextLost() {
+    this.#useCpu('context-lost');
+  }
+
+  /** The CPU draws from now on (`reason`: see #cpuReason), over the same water. */
+  #useCpu(reason) {
+    if (!this.#gl) return;
+    this.#gl.release();
+    this.#gl = null;
+    this.#cpuReason = reason;
+    const old = this.#canvas;
+    const canvas = old.cloneNode(false);
+    old.replaceWith(canvas);
+    this.#canvas = canvas;
+    this.#context = canvas.getContext('2d');
+    this.#imageData = null;
+    this.#pool.setGpu(false);
+    this.#pool.advance(0);
+    this.#draw();
+    this.#rouse();
+  }
+
+  /** The renderer option changed: WebGL2 on a fresh canvas, or the CPU, over the same water. */
+  #switchRenderer(where) {
+    if (this.#options.renderer === 'cpu') {
+      this.#useCpu('option');
+      return;
+    }
+    if (this.#gl || !this.#ownsCanvas) return;
+    const old = this.#canvas;
+    const canvas = old.cloneNode(false);
+    const allowSoftware = this.#options.renderer === 'webgl';
+    const gl = GlRenderer.create(canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
+    if (!gl) {
+      this.#cpuReason = !allowSoftware && softwareWebGl() ? 'software-webgl' : 'no-webgl2';
+      return;
+    }
+    old.replaceWith(canvas);
+    this.#canvas = canvas;
+    this.#context = null;
+    this.#imageData = null;
+    this.#gl = gl;
+    const size = this.#measure(where, false);
+    if (size) this.#build(size, where);
   }
 
   /**
@@ -525,6 +643,23 @@ export class Ripples extends EventTargetBase {
     }
     const url = options.imageUrl ?? this.#cssImage?.url ?? null;
     return url === null ? null : loadImage(url, options.crossOrigin, where, 'image');
+  }
+
+  /**
+   * A video that plays, seeks or loads a frame changes the water's picture: a sleeping loop
+   * runs again. Listened to on the <video> itself (videoUrl's is not in the document), for as
+   * long as it is the one under the water.
+   */
+  #listenToVideo() {
+    const source = this.#video;
+    const video = source?.video;
+    if (!video) return;
+    source.onNewFrame = () => this.#safely(() => this.#video === source && this.#rouse());
+    for (const type of ['play', 'playing', 'seeking', 'seeked', 'loadeddata']) {
+      video.addEventListener(type, () => this.#safely(() => this.#video?.video === video && this.#rouse()), {
+        signal: this.#abort.signal,
+      });
+    }
   }
 
   /**
@@ -579,13 +714,13 @@ export class Ripples extends EventTargetBase {
 
   /** The most canvas pixels per CSS pixel: the pixelRatio option, else the screen's. */
   #maxPixelRatio() {
-    return this.#options.pixelRatio ?? (window.devicePixelRatio || 1);
+    return this.#options.pixelRatio ?? Math.min(MAX_DEVICE_PIXEL_RATIO, window.devicePixelRatio || 1);
   }
 
   /** Canvas pixels per CSS pixel now: the most, or what quality 'auto' chose below it. */
   #pixelRatio() {
     const max = this.#maxPixelRatio();
-    if (this.#options.quality !== 'auto') return max;
+    if (this.#options.quality !== 'auto' || this.#gl) return max;
     return Math.min(max, this.#autoRatio ?? startingRatio(max));
   }
 
@@ -630,7 +765,7 @@ export class Ripples extends EventTargetBase {
     const mean = total / drawn;
     // Every instance counts its cost (the page's frame holds all their work); those with
     // quality 'auto' on a canvas of their own adapt.
-    const adapts = this.#ownsCanvas && this.#options.quality === 'auto';
+    const adapts = this.#ownsCanvas && this.#options.quality === 'auto' && !this.#gl;
     const ratio = this.#pixelRatio();
     const levels = qualityLevels(this.#maxPixelRatio());
     const lower = adapts ? levels.filter((level) => level < ratio) : [];
@@ -761,17 +896,19 @@ export class Ripples extends EventTargetBase {
    */
   #build(size, where, inFrame = false) {
     const options = this.#options;
-    if (this.#pool && this.#poolResolution === options.resolution) {
+    const resolution = this.#gl ? gpuResolution(size.width, size.height, options.resolution) : options.resolution;
+    if (this.#pool && this.#poolResolution === resolution && this.#pool.gpu === !!this.#gl) {
       this.#resizePool(size, where, inFrame);
       return;
     }
     let pool;
     try {
-      pool = new WasmPool(size.width, size.height, options.resolution, this.#seed);
+      pool = new WasmPool(size.width, size.height, resolution, this.#seed);
     } catch (error) {
       throw prefixed(where, error);
     }
     try {
+      pool.setGpu(!!this.#gl);
       this.#configure(pool, size);
       this.#composeImage(pool, size, where);
       this.#composeObstacles(pool, size, where);
@@ -791,9 +928,10 @@ export class Ripples extends EventTargetBase {
     }
     this.#pool?.free();
     this.#pool = pool;
-    this.#poolResolution = options.resolution;
+    this.#poolResolution = resolution;
     this.#sized(size);
     this.#draw();
+    this.#rouse();
   }
 
   /**
@@ -835,6 +973,7 @@ export class Ripples extends EventTargetBase {
 
   #configure(pool, size) {
     const options = this.#options;
+    this.#gl?.invalidateConstants();
     pool.setSolver(options.solver);
     pool.setGravity(options.gravity);
     pool.setBorder(options.border);
@@ -852,7 +991,12 @@ export class Ripples extends EventTargetBase {
     pool.setDispersion(options.dispersion);
     pool.setStepsPerSecond(options.stepsPerSecond);
     pool.setDropRadius(Math.max(1, options.dropRadius * (size.width / size.cssWidth)));
-    pool.setRain(options.rain);
+    pool.setRain(this.#motionReduced() ? 0 : options.rain);
+  }
+
+  /** Whether the user's prefers-reduced-motion stops the rain (see the reducedMotion option). */
+  #motionReduced() {
+    return this.#options.reducedMotion === 'auto' && prefersReducedMotion();
   }
 
   /** Draws the image (or the video's frame) where CSS (or a cover fit) puts it, and hands the pixels to the pool. */
@@ -986,7 +1130,11 @@ export class Ripples extends EventTargetBase {
   #imageTarget = () => this.#viewOf(this.#pool);
 
   /** A video frame is in the pool's image: the next frame renders over it. */
-  #imageChanged = () => this.#pool?.imageChanged();
+  #imageChanged = () => {
+    this.#pool?.imageChanged();
+    // A copy that ends after the loop went to sleep still shows.
+    this.#rouse();
+  };
 
   /** A video that can no longer be read (a tainted frame): the water stops and says why. */
   #videoFailed = (error) => {
@@ -996,6 +1144,7 @@ export class Ripples extends EventTargetBase {
   };
 
   #composeObstacles(pool, size, where) {
+    this.#gl?.invalidateConstants();
     const loaded = this.#loaded.obstacles;
     if (!loaded) {
       pool.clearObstacles();
@@ -1014,6 +1163,7 @@ export class Ripples extends EventTargetBase {
     const sky = this.#loaded.sky;
     if (sky) pool.setSky(sky.pixels, sky.width, sky.height);
     else pool.useDefaultSky();
+    this.#gl?.invalidateSky();
   }
 
   /** Puts what `which` ('image', 'obstacles' or 'sky') loaded into `pool`. */
@@ -1027,6 +1177,10 @@ export class Ripples extends EventTargetBase {
   #draw() {
     if (this.#hidden) return;
     const pool = this.#pool;
+    if (this.#gl) {
+      this.#gl.draw(pool, this.#exports.memory, this.#options.look);
+      return;
+    }
     const buffer = this.#exports.memory.buffer;
     if (!this.#imageData || this.#imageData.data.buffer !== buffer) {
       // The first frame, a new pool, or the memory grew (which replaces its ArrayBuffer).
@@ -1091,6 +1245,9 @@ export class Ripples extends EventTargetBase {
         work[slot] = draw[slot] - work[slot];
         draw[slot] = performance.now() - draw[slot];
         this.#adapt(slot);
+        // The first frame after the loop starts (calm water at attach sleeps at once), then
+        // every CALM_CHECK_FRAMES.
+        if (this.#framesSinceCalmCheck++ % CALM_CHECK_FRAMES === 0) this.#sleepIfCalm();
       } else {
         work[slot] = -1;
         draw[slot] = -1;
@@ -1100,6 +1257,29 @@ export class Ripples extends EventTargetBase {
       this.#report(error);
     }
   };
+
+  /**
+   * Stops the loop when the water is calm and nothing is scheduled (no rain, no finger, no
+   * playing video): the water is made exactly flat, so the last frame shows the picture as
+   * calm water does, and nothing runs until #rouse.
+   */
+  #sleepIfCalm() {
+    const video = this.#video?.video;
+    if ((video && (!video.paused || video.seeking || this.#video.resized)) || !this.#pool.isCalm()) return;
+    this.#pool.calm();
+    this.#pool.advance(0);
+    this.#draw();
+    this.#asleep = true;
+    if (this.#raf) this.#stopLoop();
+  }
+
+  /** Something may move the water (input, drop(), set(), a video playing): the loop runs. */
+  #rouse() {
+    if (!this.#asleep) return;
+    this.#framesSinceCalmCheck = 0;
+    this.#asleep = false;
+    this.#wake();
+  }
 
   /** Busy-waits as a slower device would (Ripples.simulateSlowDevice) from `start`. */
   #slowDown(start) {
@@ -1186,9 +1366,20 @@ export class Ripples extends EventTargetBase {
   #listenToInput() {
     this.#inputAbort = new AbortController();
     const options = { signal: this.#inputAbort.signal, passive: true };
-    const on = (type, handler) =>
-      this.#element.addEventListener(type, (event) => this.#safely(() => handler(event)), options);
-    on('pointerdown', (e) => e.pointerType !== 'touch' && this.#press(`p${e.pointerId}`, e.clientX, e.clientY));
+    const on = (type, handler, passive = true) =>
+      this.#element.addEventListener(type, (event) => this.#safely(() => handler(event)), { ...options, passive });
+    on('pointerdown', (e) => {
+      this.#dragOnWater = this.#onWater(e.target);
+      if (e.pointerType !== 'touch') this.#press(`p${e.pointerId}`, e.clientX, e.clientY);
+    });
+    // A drag that starts on the water selects no text on its way; one that starts on text
+    // selects it as usual (and a click on a link or a button is the page's).
+    on('selectstart', (e) => {
+      if (this.#dragOnWater) e.preventDefault();
+    }, false);
+    on('pointerup', () => {
+      this.#dragOnWater = false;
+    });
     on('pointermove', (e) => {
       if (e.pointerType === 'touch') return;
       this.#move(`p${e.pointerId}`, e.clientX, e.clientY, e.buttons ? DRAG_STRENGTH : HOVER_STRENGTH);
@@ -1209,6 +1400,22 @@ export class Ripples extends EventTargetBase {
     }
   }
 
+  /**
+   * Whether a pointer that went down on `target` went down on the water: on the element itself
+   * (or what Ripples put in it), or on an element of it that holds no text of its own and is
+   * not a control (a wrapper). Text and controls keep their own drags.
+   */
+  #onWater(target) {
+    if (target === this.#element || target === this.#canvas || target === this.#layersAbove) return true;
+    if (!(target instanceof Element) || !this.#element.contains(target)) return false;
+    if (target.isContentEditable || target.closest('a, button, input, select, textarea, label, summary')) return false;
+    if (INTERACTIVE_TAGS.has(target.tagName)) return false;
+    for (const node of target.childNodes) {
+      if (node.nodeType === Node.TEXT_NODE && node.textContent.trim() !== '') return false;
+    }
+    return true;
+  }
+
   /** Pool pixels per CSS pixel, and the canvas's box on screen. */
   #frame() {
     const rect = this.#canvas.getBoundingClientRect();
@@ -1224,6 +1431,7 @@ export class Ripples extends EventTargetBase {
   }
 
   #press(key, clientX, clientY) {
+    this.#rouse();
     const point = this.#toPool(clientX, clientY);
     const radius = this.#options.dropRadius * point.scale;
     this.#pool.drop(point.x, point.y, Math.max(1, radius * PRESS_RADIUS), PRESS_STRENGTH);
@@ -1235,6 +1443,7 @@ export class Ripples extends EventTargetBase {
   // leaves a wake at the pointer's speed, not a stamped crease). A new strength (the button
   // went down or up) puts in a new finger where the old one was.
   #move(key, clientX, clientY, strength) {
+    this.#rouse();
     const point = this.#toPool(clientX, clientY);
     const last = this.#last.get(key);
     if (last && last.finger !== null && last.strength === strength &&
@@ -1286,6 +1495,7 @@ export class Ripples extends EventTargetBase {
     } catch (error) {
       throw prefixed('Ripples.drop', error);
     }
+    this.#rouse();
   }
 
   /** Stops the water and the frame loop (the last frame stays). */
@@ -1363,7 +1573,7 @@ export class Ripples extends EventTargetBase {
    * when it should not run.
    */
   #wake() {
-    const run = this.#running && this.#inSight() && this.#element.isConnected;
+    const run = this.#running && !this.#asleep && this.#inSight() && this.#element.isConnected;
     if (run && !this.#raf) {
       this.#pool.resetClock();
       this.#raf = requestAnimationFrame(this.#tick);
@@ -1399,6 +1609,18 @@ export class Ripples extends EventTargetBase {
     document.addEventListener('visibilitychange', () => this.#safely(() => this.#wake()), {
       signal: this.#abort.signal,
     });
+    // The user's reduced-motion preference stops or lets the rain fall as it changes.
+    if (typeof matchMedia === 'function') {
+      matchMedia('(prefers-reduced-motion: reduce)').addEventListener(
+        'change',
+        () =>
+          this.#safely(() => {
+            this.#configure(this.#pool, this.#cssSize);
+            this.#rouse();
+          }),
+        { signal: this.#abort.signal },
+      );
+    }
     // A fixed background moves against the element as anything scrolls or the window resizes.
     const moved = () =>
       this.#safely(() => {
@@ -1480,6 +1702,7 @@ export class Ripples extends EventTargetBase {
         this.#qualityCeiling = Infinity;
         this.#qualityRetryMs = QUALITY_RETRY_MS;
       }
+      if (changed('renderer')) this.#switchRenderer(where);
       if (changed('resolution') || changed('pixelRatio') || changed('quality')) {
         // A hidden element gets its new pool when it shows again.
         const size = this.#measure(where, false);
@@ -1501,6 +1724,7 @@ export class Ripples extends EventTargetBase {
       this.#configure(this.#pool, this.#cssSize);
       throw prefixed(where, error);
     }
+    this.#rouse();
     if (changed('interactive')) {
       this.#inputAbort?.abort();
       this.#inputAbort = null;
@@ -1578,9 +1802,12 @@ export class Ripples extends EventTargetBase {
         throw error;
       }
       previous.video?.release();
+      if (this.#video !== previous.video) this.#listenToVideo();
       this.#pool.advance(0);
       this.#draw();
       this.#playVideo(where);
+      // A video moves the picture: a sleeping loop runs while it plays.
+      this.#rouse();
     } catch (error) {
       if (!this.#destroyed) this.#report(error);
       throw error;
@@ -1601,8 +1828,8 @@ export class Ripples extends EventTargetBase {
    * visible, not hidden; the loop works only then), `hidden` (hide()), and `quality`: `mode` ('auto' or 'high'), `pixelRatio` (canvas pixels per CSS
    * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs + the video's copies, per drawn frame), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
-   * whose size is the page's) and `waterKept` (whether the last new pool took the water of the
-   * one before); `video` (null without one): its size, `uploads` (frames copied under the
+   * whose size is the page's, and with WebGL, which always draws every device pixel) and `waterKept` (whether the last new pool took the water of the
+   * one before); `renderer` ('webgl' or 'cpu'), `cpuReason` and `asleep` (see below); `video` (null without one): its size, `uploads` (frames copied under the
    * water), `uploadMs` (mean main-thread time per copy since the last stats() call), `path`
    * ('videoframe', 'videoframe-scaled' or 'canvas'), `paused`, `ended`, `currentTime` and `playError` (a refused
    * play()).
@@ -1646,6 +1873,11 @@ export class Ripples extends EventTargetBase {
       steps: pool.steps,
       wallCells: pool.wallCells,
       backend: backend(),
+      // Who draws: 'webgl' or 'cpu' (and why the CPU does: 'option', 'no-webgl2',
+      // 'software-webgl', 'canvas-element' or 'context-lost'); asleep: calm, the loop stopped until the water moves.
+      renderer: this.#gl ? 'webgl' : 'cpu',
+      cpuReason: this.#gl ? null : this.#cpuReason,
+      asleep: this.#asleep,
       solver: this.#options.solver,
       look: this.#options.look,
       running: this.#running,
@@ -1659,7 +1891,7 @@ export class Ripples extends EventTargetBase {
         resolution: this.#options.resolution,
         frameMs: worked ? (work + draw + copies) / worked : 0,
         changes: this.#qualityChanges,
-        adapts: this.#ownsCanvas && this.#options.quality === 'auto',
+        adapts: this.#ownsCanvas && this.#options.quality === 'auto' && !this.#gl,
         waterKept: this.#waterKept,
       },
       video: this.#video ? this.#video.stats() : null,
@@ -1691,6 +1923,8 @@ export class Ripples extends EventTargetBase {
     this.#intersection = null;
     clearTimeout(this.#detachedTimer);
     this.#detachedTimer = 0;
+    this.#gl?.release();
+    this.#gl = null;
     if (this.#ownsCanvas) this.#canvas?.remove();
     this.#restoreStyle();
     this.#video?.release();

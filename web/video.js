@@ -224,6 +224,12 @@ export class VideoSource {
     return source;
   }
 
+  /**
+   * Called when the video presents a new frame (or finishes a seek), for a page loop that
+   * sleeps while nothing moves; null: nobody listens.
+   */
+  onNewFrame = null;
+
   /** Follows the frames the video presents (see takeNewFrame). */
   #watchFrames() {
     const video = this.video;
@@ -232,6 +238,7 @@ export class VideoSource {
       // 'seeked'.
       this.#onSeeked = () => {
         this.#fresh = true;
+        this.onNewFrame?.();
       };
       video.addEventListener('seeked', this.#onSeeked);
       return;
@@ -239,6 +246,7 @@ export class VideoSource {
     const presented = () => {
       this.#fresh = true;
       this.#rvfc = video.requestVideoFrameCallback(presented);
+      this.onNewFrame?.();
     };
     this.#rvfc = video.requestVideoFrameCallback(presented);
   }

@@ -25,16 +25,38 @@
 // (videoframe: WebCodecs straight to RGBA, 1:1; canvas: drawn and read back). Its JS B/frame
 // then includes the video copies' objects (a VideoFrame and a promise per video frame).
 //
+// `--processes` measures instead what a hero page costs the browser's processes: for 1280x720
+// at devicePixelRatio 1, 1920x1080@1, 2560x1440@2 and 390x844@3 (a phone: touch, mobile
+// viewport), a page whose hero section is the coffee photograph under a heading, as it is
+// (bare), with Ripples (calm, then with rain) and with jquery.ripples 0.6.3 (calm, then with
+// drops at the same rate, its API having no rain), each in a fresh page for `--seconds`
+// seconds after a warm-up: the canvas's size, frames per second, and the CPU time of the
+// renderer processes and of the GPU process from /proc (user + system, as % of one core and
+// as ms per frame). Ripples runs twice: with its defaults as a device with a GPU gets them
+// (renderer 'webgl': WebGL2, here SwiftShader's), and as this headless browser gets them
+// (renderer 'auto', which leaves software WebGL for the wasm renderer). SwiftShader draws
+// WebGL on the CPU, in the GPU process: its time and the frame rates say nothing of a real
+// GPU; what stays on a real device's CPU is the renderer process's time. So a third Ripples run
+// ('stand-in') takes the full-size WebGL run's grid, steps and surface uploads with a canvas
+// of the grid's size (pixelRatio lowered by the pixels per cell), which SwiftShader fills at
+// the screen's rate: its renderer time per frame is what the full-size run's would be where a
+// GPU keeps up. Where the frame rate falls below 60 a frame carries several steps, so the
+// renderer's ms per frame overstates a 60 fps frame; the last column gives the main thread's
+// milliseconds of a frame with one step (Ripples' own stats(): its wasm steps scaled to one,
+// and its draw).
+//
 // The machine's load moves these figures: compare runs of one invocation, not invocations of
 // different days. Nothing here fails on timing; the exit code is 0 unless the page broke.
 
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { clipDir, hasFfmpeg, launch, makeClip, profileAllocations, requireDist, serve } from './harness.mjs';
 
 const DEFAULT_RUNS = ['natural/wave', 'classic/classic', 'natural/classic', 'classic/wave'];
 
 function parseArguments(argv) {
-  const settings = { seconds: 4, width: 1280, height: 720, rain: 20, runs: DEFAULT_RUNS, quality: 'high', video: false };
+  const settings = { seconds: 4, width: 1280, height: 720, rain: 20, runs: DEFAULT_RUNS, quality: 'high', video: false, processes: false };
   for (let i = 0; i < argv.length; i++) {
     const [name, value] = [argv[i], argv[i + 1]];
     const need = () => {
@@ -59,13 +81,15 @@ function parseArguments(argv) {
       settings.verbose = true;
     } else if (name === '--video') {
       settings.video = true;
+    } else if (name === '--processes') {
+      settings.processes = true;
     } else if (name === '--runs') {
       settings.runs = need().split(',');
       for (const run of settings.runs) {
         if (!/^[a-z]+\/[a-z]+$/.test(run)) throw new Error(`--runs takes look/solver pairs such as natural/wave, got '${run}'`);
       }
     } else {
-      throw new Error(`unknown argument '${name}' (--seconds, --size, --rain, --runs, --quality, --video, --verbose)`);
+      throw new Error(`unknown argument '${name}' (--seconds, --size, --rain, --runs, --quality, --video, --processes, --verbose)`);
     }
   }
   return settings;
@@ -148,9 +172,235 @@ async function measure(browser, origin, settings, look, solver, video = false) {
   return result;
 }
 
+/** The viewports of `--processes`: CSS size, devicePixelRatio, and whether it is a phone. */
+const VIEWPORTS = [
+  { width: 1280, height: 720, ratio: 1, phone: false },
+  { width: 1920, height: 1080, ratio: 1, phone: false },
+  { width: 2560, height: 1440, ratio: 2, phone: false },
+  { width: 390, height: 844, ratio: 3, phone: true },
+];
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** Every process below `root` (by /proc/<pid>/stat's parent), with its command line. */
+function descendants(root) {
+  const parents = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.pop();
+    for (const [child, parent] of parents) {
+      if (parent === pid) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+/** CPU seconds (user + system) so far of Chromium's renderer processes and of its GPU process. */
+function processTimes() {
+  const times = { renderer: 0, gpu: 0 };
+  for (const pid of descendants(process.pid)) {
+    try {
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const kind = command.includes('--type=renderer') ? 'renderer' : command.includes('--type=gpu-process') ? 'gpu' : null;
+      if (!kind) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command.
+      times[kind] += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return times;
+}
+
+/** The hero page of `--processes`: the photograph under a heading, with `effect` on it. */
+function heroPage(effect) {
+  const scripts = {
+    bare: '',
+    ripples: `<script type="module">
+      import { Ripples } from '/ripples.js';
+      const params = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+      window.effect = await Ripples.attach(document.getElementById('hero'), params.options).catch((error) => {
+        window.failed = error.message;
+        throw error;
+      });
+      window.canvasSize = () => { const s = window.effect.stats(); return s.width + 'x' + s.height + ' ' + s.renderer; };
+      window.drop = (x, y) => window.effect.drop(x, y, 12, 128);
+      window.ready = true;
+    </script>`,
+    jquery: `<script src="/vendor/jquery/dist/jquery.min.js"></script>
+    <script src="/vendor/jquery.ripples/dist/jquery.ripples-min.js"></script>
+    <script>
+      $('#hero').ripples();
+      window.canvasSize = () => { const c = document.querySelector('#hero canvas'); return c ? c.width + 'x' + c.height + ' webgl' : 'none'; };
+      window.drop = (x, y) => $('#hero').ripples('drop', x, y, 20, 0.04);
+      window.ready = true;
+    </script>`,
+  };
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><style>
+  body { margin: 0; font: 18px/1.4 system-ui, sans-serif; }
+  #hero { height: 100vh; background: #3b2416 url(/assets/coffee.jpg) center / cover no-repeat; color: #fff; padding: 10vh 8vw; box-sizing: border-box; }
+  h1 { font-size: 7vw; margin: 0 0 1rem; text-shadow: 0 2px 8px #000a; }
+</style></head><body>
+  <section id="hero"><h1>Coffee, slowly</h1><p>A hero section over a photograph.</p></section>
+  ${scripts[effect]}
+  <script>window.ready = window.ready || ${effect === 'bare'};</script>
+</body></html>`;
+}
+
+/** `--processes`: one contender on one viewport, in a fresh page. */
+async function processRun(browser, origin, viewport, contender, seconds) {
+  const context = await browser.newContext({
+    viewport: { width: viewport.width, height: viewport.height },
+    deviceScaleFactor: viewport.ratio,
+    isMobile: viewport.phone,
+    hasTouch: viewport.phone,
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const params = encodeURIComponent(JSON.stringify({ options: contender.options ?? {} }));
+  await page.goto(`${origin}/bench-${contender.effect}.html#${params}`);
+  await page.waitForFunction(() => window.ready === true || window.failed, null, { timeout: 180000 });
+  const failed = await page.evaluate(() => window.failed);
+  if (failed) throw new Error(`${contender.name}: ${failed}`);
+  // Drops at `rate` per second at random places (jquery.ripples has no rain of its own; with
+  // Ripples the rain option falls instead, so drops are only for jquery.ripples).
+  await page.evaluate((rate) => {
+    window.frames = 0;
+    const count = () => {
+      window.frames++;
+      requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    if (rate > 0) {
+      setInterval(() => window.drop(Math.random() * innerWidth, Math.random() * innerHeight), 1000 / rate);
+    }
+  }, contender.drops ?? 0);
+  await page.waitForTimeout(1500);
+  const from = { times: processTimes(), frames: await page.evaluate(() => window.frames), at: performance.now() };
+  await page.waitForTimeout(seconds * 1000);
+  const to = { times: processTimes(), frames: await page.evaluate(() => window.frames), at: performance.now() };
+  const elapsed = (to.at - from.at) / 1000;
+  const stats = await page.evaluate(() => {
+    const s = window.effect?.stats();
+    return {
+      canvas: window.canvasSize ? window.canvasSize() : '-',
+      fps: s ? s.fps : null,
+      asleep: s ? s.asleep : null,
+      // Main-thread milliseconds of one frame that carries one step (at 60 fps): the wasm
+      // steps per drawn frame scaled to one step, and the draw (the WebGL calls and the
+      // surface's upload, or putImageData).
+      oneStepFrameMs: s && s.fps > 0 ? (s.stepRenderMs * Math.min(60, s.fps)) / 60 + s.drawMs : null,
+    };
+  });
+  await context.close();
+  if (errors.length) throw new Error(`${contender.name}: ${errors.join(' | ')}`);
+  const frames = (to.frames - from.frames) / elapsed;
+  // Ripples' own frames (drawn ones) when it runs, else the page's animation frames.
+  const fps = stats.fps !== null ? (stats.asleep ? 0 : stats.fps) : frames;
+  const renderer = (to.times.renderer - from.times.renderer) / elapsed;
+  const gpu = (to.times.gpu - from.times.gpu) / elapsed;
+  return { canvas: stats.canvas, fps, renderer, gpu, perFrame: fps > 0 ? (1000 * renderer) / fps : null, oneStepFrameMs: stats.oneStepFrameMs };
+}
+
+/** `--processes`: the table of every viewport and contender. */
+async function compareProcesses(settings) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const site = await serve(undefined, { mounts: { '/vendor/': path.resolve(here, 'node_modules') } });
+  const { server, origin } = site;
+  // Pages served from memory.
+  const pages = { bare: heroPage('bare'), ripples: heroPage('ripples'), jquery: heroPage('jquery') };
+  const original = server.listeners('request')[0];
+  server.removeAllListeners('request');
+  server.on('request', (request, response) => {
+    const match = /^\/bench-(\w+)\.html/.exec(request.url);
+    if (match && pages[match[1]]) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[match[1]]);
+      return;
+    }
+    original(request, response);
+  });
+  const rain = settings.rain;
+  // The full-size WebGL runs last: SwiftShader's backlog of large frames slows what follows.
+  const contenders = [
+    { name: 'bare page', effect: 'bare' },
+    { name: `Ripples auto (cpu), rain ${rain}/s`, effect: 'ripples', options: { rain } },
+    { name: `Ripples webgl, rain, stand-in`, effect: 'ripples', options: { renderer: 'webgl', rain }, standIn: true },
+    { name: 'jquery.ripples, calm', effect: 'jquery' },
+    { name: `jquery.ripples, ${rain} drops/s`, effect: 'jquery', drops: rain },
+    { name: 'Ripples webgl, calm', effect: 'ripples', options: { renderer: 'webgl' } },
+    { name: `Ripples webgl, rain ${rain}/s`, effect: 'ripples', options: { renderer: 'webgl', rain } },
+  ];
+  let browser = await launch();
+  try {
+    console.log(
+      `web bench --processes: a hero page, ${settings.seconds} s per run after 1.5 s, ${browser.version()} headless ` +
+        `(WebGL is SwiftShader: on the CPU, in the GPU process); CPU as % of one core (user + system, /proc)`,
+    );
+    console.log('viewport       contender                        canvas              fps  renderer %  ms/frame  GPU proc %  main ms/frame at 60 fps');
+    for (const viewport of VIEWPORTS) {
+      // A fresh browser (and GPU process) per viewport.
+      await browser.close();
+      browser = await launch();
+      for (const entry of contenders) {
+        let contender = entry;
+        if (entry.standIn) {
+          // The grid, surface uploads and steps of the full-size WebGL run, with a canvas of the
+          // grid's size, which SwiftShader can fill at the screen's rate: the renderer process's
+          // work per frame is the full-size run's, its GPU process's far less.
+          const [width, height] = [viewport.width * viewport.ratio, viewport.height * viewport.ratio];
+          const cell = Math.ceil(Math.sqrt((width * height) / 160000));
+          // pixelRatio is at least 0.25: then k pixels per cell keep the grid the same.
+          const k = Math.ceil((0.25 * cell) / viewport.ratio);
+          contender = { ...entry, options: { ...entry.options, pixelRatio: (viewport.ratio * k) / cell, resolution: k } };
+        }
+        const devicePixels = viewport.width * viewport.height * viewport.ratio ** 2;
+        if (contender.options?.renderer === 'webgl' && !contender.standIn && devicePixels > 4e6) {
+          // SwiftShader takes seconds per frame of 14.7 million pixels, and its backlog stalls
+          // the next pages: not measured here.
+          console.log(`${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(32)} not measured (SwiftShader: seconds per frame at this size)`);
+          continue;
+        }
+        const r = await processRun(browser, origin, viewport, contender, settings.seconds);
+        console.log(
+          `${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(32)} ${r.canvas.padEnd(17)}` +
+            ` ${r.fps.toFixed(1).padStart(5)}  ${(100 * r.renderer).toFixed(1).padStart(9)}  ${r.perFrame === null ? '       -' : r.perFrame.toFixed(2).padStart(8)}` +
+            `  ${(100 * r.gpu).toFixed(1).padStart(9)}` +
+            `  ${r.oneStepFrameMs === null || r.oneStepFrameMs === undefined || r.fps === 0 ? '-' : r.oneStepFrameMs.toFixed(2).padStart(8)}`,
+        );
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
 async function main() {
   const settings = parseArguments(process.argv.slice(2));
   requireDist();
+  if (settings.processes) {
+    await compareProcesses(settings);
+    return;
+  }
   if (settings.video) {
     if (!hasFfmpeg()) throw new Error('--video needs ffmpeg, to make its clip');
     makeClip('pattern-720p.webm');

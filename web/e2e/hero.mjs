@@ -563,6 +563,8 @@ async function layouts(browser, origin) {
   const steps = await page.evaluate(async () => {
     const { instances } = window;
     const read = () => Object.fromEntries(Object.entries(instances).map(([id, r]) => [id, r.stats().steps]));
+    // A stone in each, so that there is water to move (calm water sleeps).
+    for (const r of Object.values(instances)) r.drop(40, 40, 12, 200);
     const before = read();
     await new Promise((resolve) => setTimeout(resolve, 800));
     const after = read();
@@ -596,6 +598,8 @@ async function layouts(browser, origin) {
     const steps = r.stats().steps;
     await wait(300);
     const hidden = { opaque: opaque(), steps: r.stats().steps - steps };
+    // A stone, so that the water moves once it shows (calm water sleeps).
+    r.drop(100, 50, 10, 200);
     r.show();
     await wait(300);
     const again = { opaque: opaque(), steps: r.stats().steps - steps };

@@ -553,6 +553,8 @@ async function refusedAutoplay(browser, origin) {
       messages.push(event.message);
       event.preventDefault();
     });
+    // A stone, so that the water moves (calm water over a paused video sleeps).
+    r.drop(320, 180, 20, 500);
     const from = r.stats().steps;
     await wait(800);
     const s = r.stats();

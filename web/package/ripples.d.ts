@@ -106,6 +106,19 @@ export interface RipplesOptions {
    * its top edge straight up, its bottom edge the horizon), or null (default) for the built-in sky.
    */
   skyUrl?: string | null;
+  /**
+   * Who draws the water: 'auto' (default: WebGL2 at the element's full device pixels, up to 3
+   * per CSS pixel, where the browser has it on a GPU and fewer than 8 instances on the page use
+   * it; else the CPU), 'webgl' (WebGL2 even when it is software, as in a headless browser) or
+   * 'cpu' (the wasm module renders every pixel, quality 'auto' picking the pixel ratio). A lost
+   * WebGL context carries on with the CPU, over the same water.
+   */
+  renderer?: 'auto' | 'webgl' | 'cpu';
+  /**
+   * 'auto' (default): with the user's prefers-reduced-motion: reduce, no rain falls (only what
+   * the user starts moves the water); 'ignore': the rain falls anyway.
+   */
+  reducedMotion?: 'auto' | 'ignore';
 }
 
 /** The options of `Ripples.attach`: the water's options, and where the wasm module is. */
@@ -147,6 +160,8 @@ export interface RipplesResolvedOptions {
   waveHeight: number;
   dispersion: number;
   skyUrl: string | null;
+  renderer: 'auto' | 'webgl' | 'cpu';
+  reducedMotion: 'auto' | 'ignore';
 }
 
 /** What `quality` chose and measured (part of `stats()`). */
@@ -219,6 +234,16 @@ export interface RipplesStats {
   wallCells: number;
   /** The kernels in use, e.g. 'simd128'. */
   backend: string;
+  /** Who draws: 'webgl' (WebGL2, from the surface the wasm module writes) or 'cpu'. */
+  renderer: 'webgl' | 'cpu';
+  /**
+   * Why the CPU draws (null with WebGL): 'option' (renderer 'cpu'), 'no-webgl2',
+   * 'software-webgl' (renderer 'auto' on a software WebGL), 'canvas-element' (a <canvas> given
+   * to attach) or 'context-lost'.
+   */
+  cpuReason: 'option' | 'no-webgl2' | 'software-webgl' | 'canvas-element' | 'context-lost' | null;
+  /** Calm water with nothing scheduled: the loop sleeps (no steps, no renders) until the water moves. */
+  asleep: boolean;
   /** The solver option. */
   solver: RipplesResolvedOptions['solver'];
   /** The look option. */

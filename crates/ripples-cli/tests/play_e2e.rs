@@ -492,3 +492,56 @@ fn a_clip_plays_under_the_water_and_space_pauses_both() {
     let status = wait_exit(&mut ripples.0, Duration::from_secs(10)).expect("it quits");
     assert!(status.success(), "{status}");
 }
+
+/// CPU seconds (user + system) process `pid` has used, from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/<pid>/stat");
+    let fields: Vec<&str> = stat[stat.rfind(')').expect("a command in brackets") + 2..]
+        .split(' ')
+        .collect();
+    // utime and stime, fields 14 and 15 of stat, in clock ticks of 1/100 s.
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+#[test]
+fn a_calm_window_sleeps_and_a_click_wakes_it() {
+    if tools_or_skip().is_none() || !Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (_xvfb, display) = start_xvfb();
+    let size = format!("{WIDTH}x{HEIGHT}");
+    let (ripples, window) = start_ripples(&display, dir.path(), &["--size", &size]);
+    let pid = ripples.0.id();
+    // Calm water and nothing scheduled: after its first frames the window sleeps.
+    sleep(Duration::from_millis(1500));
+    let (from, at) = (cpu_seconds(pid), Instant::now());
+    sleep(Duration::from_secs(2));
+    let asleep = (cpu_seconds(pid) - from) / at.elapsed().as_secs_f64();
+    println!("calm window: {:.1}% of a core", 100.0 * asleep);
+    assert!(
+        asleep < 0.05,
+        "a calm window uses {:.1}% of a core",
+        100.0 * asleep
+    );
+    // A click wakes it at once: the picture changes around the pointer, and it runs.
+    let calm = grab(&display, &window);
+    xdotool(
+        &display,
+        &["mousemove", "--window", &window, "160", "120", "click", "1"],
+    );
+    let moved = wait_for(Duration::from_secs(3), || {
+        let now = grab(&display, &window);
+        (!changed_by_more_than(&calm, &now, 8).is_empty()).then_some(())
+    });
+    assert!(
+        moved.is_some(),
+        "a click on a sleeping window makes no ripple"
+    );
+    let (from, at) = (cpu_seconds(pid), Instant::now());
+    sleep(Duration::from_millis(500));
+    let awake = (cpu_seconds(pid) - from) / at.elapsed().as_secs_f64();
+    println!("after a click: {:.1}% of a core", 100.0 * awake);
+    assert!(awake > asleep, "the window runs again after a click");
+}

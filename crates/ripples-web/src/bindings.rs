@@ -68,6 +68,12 @@ impl WasmPool {
         self.inner.grid_height()
     }
 
+    /// Pool pixels per grid cell (the `resolution` the pool was made with).
+    #[wasm_bindgen(getter, js_name = simScale)]
+    pub fn sim_scale(&self) -> u32 {
+        self.inner.pool().sim_scale()
+    }
+
     /// Solver steps so far.
     #[wasm_bindgen(getter)]
     pub fn steps(&self) -> f64 {
@@ -385,6 +391,70 @@ impl WasmPool {
     #[wasm_bindgen(js_name = takeError)]
     pub fn take_error(&mut self) -> Option<String> {
         self.error.take()
+    }
+
+    /// Whether a GPU draws the frames (WebGL2): the pool then only steps, and the page draws
+    /// from `prepareSurface()`; `false` renders into the frame buffer again.
+    #[wasm_bindgen(js_name = setGpu)]
+    pub fn set_gpu(&mut self, gpu: bool) {
+        self.inner.set_gpu(gpu);
+    }
+
+    /// Whether a GPU draws the frames (see `setGpu`).
+    #[wasm_bindgen(getter)]
+    pub fn gpu(&self) -> bool {
+        self.inner.gpu()
+    }
+
+    /// Writes the water's surface for the look in use (four floats per grid cell, see
+    /// [`WebPool::prepare_surface`]) and returns its byte offset in the module's memory
+    /// (`surfaceLen` floats); 0 after a failure, which `takeError()` explains.
+    #[wasm_bindgen(js_name = prepareSurface)]
+    pub fn prepare_surface(&mut self) -> usize {
+        match self.inner.prepare_surface() {
+            Ok(surface) => surface.as_ptr() as usize,
+            Err(error) => {
+                self.error = Some(error.0);
+                0
+            }
+        }
+    }
+
+    /// Floats in the surface `prepareSurface()` writes (`4 * gridWidth * gridHeight`).
+    #[wasm_bindgen(getter, js_name = surfaceLen)]
+    pub fn surface_len(&self) -> usize {
+        4 * self.inner.grid_width() as usize * self.inner.grid_height() as usize
+    }
+
+    /// The look's constants for a GPU's shaders (see [`ripples::Look::shader_constants`]).
+    #[wasm_bindgen(js_name = shaderConstants)]
+    pub fn shader_constants(&self) -> Vec<f32> {
+        self.inner.shader_constants().to_vec()
+    }
+
+    /// The walls as an RGBA layer over the water for a GPU (`width * height * 4` bytes: stone
+    /// with alpha 255, shaded floor `[kept, 0, 0, 128]`), or `undefined` without walls.
+    #[wasm_bindgen(js_name = wallLayer)]
+    pub fn wall_layer(&mut self) -> Result<Option<Vec<u8>>, JsError> {
+        self.inner.wall_layer().map_err(js_error)
+    }
+
+    /// The natural look's sky table, RGBA bytes (`SKY_SIDE` texels square: 64).
+    #[wasm_bindgen(js_name = skyTable)]
+    pub fn sky_table(&mut self) -> Vec<u8> {
+        self.inner.sky_table().iter().flatten().copied().collect()
+    }
+
+    /// Counts the image's changes, for a GPU renderer's uploads.
+    #[wasm_bindgen(getter, js_name = imageVersion)]
+    pub fn image_version(&self) -> u32 {
+        self.inner.image_version()
+    }
+
+    /// Whether the water is still and nothing is scheduled (see [`WebPool::is_calm`]).
+    #[wasm_bindgen(js_name = isCalm)]
+    pub fn is_calm(&self) -> bool {
+        self.inner.is_calm()
     }
 
     /// Runs `steps` steps (`0..=1000`) and renders, whatever the clock says.

@@ -67,7 +67,7 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 26] = [
+pub const OPTION_NAMES: [&str; 28] = [
     "imageUrl",
     "videoUrl",
     "resolution",
@@ -94,6 +94,8 @@ pub const OPTION_NAMES: [&str; 26] = [
     "waveHeight",
     "dispersion",
     "skyUrl",
+    "renderer",
+    "reducedMotion",
 ];
 
 /// Range of `presence`: how much the water shows (the library's `Look::presence`: the waves'
@@ -117,6 +119,14 @@ pub const STEPS_PER_SECOND_RANGE: (f64, f64) = (1.0, 240.0);
 pub const PIXEL_RATIO_RANGE: (f64, f64) = (0.25, 8.0);
 /// The choices of `quality`.
 pub const QUALITIES: [&str; 2] = ["auto", "high"];
+
+/// The `renderer` option's values: `'auto'` (WebGL2 where the browser has it, else the CPU),
+/// `'webgl'` (the same, said outright) and `'cpu'` (always the CPU: wasm renders every pixel).
+pub const RENDERERS: [&str; 3] = ["auto", "webgl", "cpu"];
+
+/// The `reducedMotion` option's values: `'auto'` (with `prefers-reduced-motion: reduce` no
+/// rain falls: only what the user starts moves) and `'ignore'` (the rain falls anyway).
+pub const REDUCED_MOTIONS: [&str; 2] = ["auto", "ignore"];
 /// Range of the natural look's `depth` (CSS pixels of water over the picture).
 pub const DEPTH_RANGE: (f64, f64) = (0.0, 1024.0);
 /// Range of the natural look's `caustics` strength.
@@ -184,6 +194,18 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
         },
         "quality" => {
             quality(&text(name, &value)?)?;
+            value
+        }
+        "renderer" | "reducedMotion" => {
+            let (choices, words) = if name == "renderer" {
+                (&RENDERERS[..], "'auto', 'webgl' or 'cpu'")
+            } else {
+                (&REDUCED_MOTIONS[..], "'auto' or 'ignore'")
+            };
+            let given = text(name, &value)?;
+            if !choices.contains(&given.as_str()) {
+                return Err(WebError(format!("{name} must be {words}, got '{given}'")));
+            }
             value
         }
         "depth" | "caustics" | "sunElevation" | "sunAzimuth" | "clarity" | "waveHeight"

@@ -32,6 +32,12 @@ pub const MAX_SIDE: u32 = ripples::limits::MAX_SIDE;
 /// at the cost of softer rings).
 pub const DEFAULT_SOLVER: SolverKind = SolverKind::Dispersive;
 
+/// Largest height (in the solvers' units) that still counts as calm water (see
+/// [`WebPool::is_calm`]). Heights this small move no look by a visible amount: the classic
+/// look rounds a displacement below half a pixel to none, the lit look moves its sample by
+/// 0.35 of a pixel at most and the natural look's slopes are a few thousandths.
+pub const CALM_TOLERANCE: f32 = 0.25;
+
 /// The refraction of the default look at `perturbance` 1.
 const BASE_REFRACTION: f32 = 0.35;
 /// The spring look's refraction at `perturbance` 1.
@@ -69,6 +75,13 @@ pub struct WebPool {
     fingers: Vec<Finger>,
     /// The handle the next fingertip gets.
     next_finger: u32,
+    /// A GPU draws the frames (see [`set_gpu`](Self::set_gpu)): steps render nothing here and
+    /// the frame buffer is freed.
+    gpu: bool,
+    /// The surface a GPU draws from (see [`prepare_surface`](Self::prepare_surface)).
+    surface: Vec<f32>,
+    /// Counts changes of the image, so that a GPU renderer knows when to upload it again.
+    image_version: u32,
 }
 
 /// The fastest a fingertip moves through the water, in CSS pixels per step (1440 pixels a second
@@ -145,6 +158,9 @@ impl WebPool {
             stale: true,
             fingers: Vec::new(),
             next_finger: 0,
+            gpu: false,
+            surface: Vec::new(),
+            image_version: 0,
         };
         web_pool.set_rain(0.0)?;
         web_pool.update_wave_speed()?;
@@ -200,7 +216,7 @@ impl WebPool {
 
     /// Replaces the image under the water with `rgba` (`width * height * 4` bytes).
     pub fn set_image(&mut self, rgba: &[u8]) -> Result<(), WebError> {
-        let expected = self.frame.len();
+        let expected = self.image.len();
         if rgba.len() != expected {
             return Err(WebError(format!(
                 "image has {} bytes, expected {expected} for {}x{} RGBA",
@@ -210,7 +226,7 @@ impl WebPool {
             )));
         }
         self.image.copy_from_slice(rgba);
-        self.stale = true;
+        self.image_changed();
         Ok(())
     }
 
@@ -232,6 +248,14 @@ impl WebPool {
     /// when no step is due.
     pub fn image_changed(&mut self) {
         self.stale = true;
+        self.image_version = self.image_version.wrapping_add(1);
+    }
+
+    /// Counts the image's changes ([`set_image`](Self::set_image), a video frame through
+    /// [`image_changed`](Self::image_changed), the built-in tiles, a resize): a GPU renderer
+    /// uploads the image again when it moved on.
+    pub fn image_version(&self) -> u32 {
+        self.image_version
     }
 
     /// Puts the built-in pool tiles back under the water (in the image's memory, whose
@@ -239,7 +263,7 @@ impl WebPool {
     pub fn use_default_image(&mut self) -> Result<(), WebError> {
         let tiles = ripples::pool_tiles(self.width(), self.height())?;
         self.image.copy_from_slice(&tiles);
-        self.stale = true;
+        self.image_changed();
         Ok(())
     }
 
@@ -482,7 +506,7 @@ impl WebPool {
     /// Walls from an RGBA mask of `width * height` pixels: opaque dark pixels (alpha and
     /// luminance both past half) are walls, as in the `ripples` command's obstacle images.
     pub fn set_obstacles(&mut self, rgba: &[u8]) -> Result<(), WebError> {
-        let expected = self.frame.len();
+        let expected = self.image.len();
         if rgba.len() != expected {
             return Err(WebError(format!(
                 "obstacle mask has {} bytes, expected {expected} for {}x{} RGBA",
@@ -813,19 +837,25 @@ impl WebPool {
         self.pool = pool;
         self.fingers.clear();
         let bytes = width as usize * height as usize * 4;
-        if bytes <= self.image.capacity() && bytes <= self.frame.capacity() {
+        let frame_bytes = if self.gpu { 0 } else { bytes };
+        if bytes <= self.image.capacity() && frame_bytes <= self.frame.capacity() {
             self.image.clear();
             self.image.resize(bytes, 128);
             self.frame.clear();
-            self.frame.resize(bytes, 0);
+            self.frame.resize(frame_bytes, 0);
+            if self.gpu {
+                self.frame.shrink_to_fit();
+            }
         } else {
             // Larger than ever: both go before either grows, so that their two blocks (next
             // to each other) make room for one of the new ones.
             self.image = Vec::new();
             self.frame = Vec::new();
             self.image = vec![128; bytes];
-            self.frame = vec![0; bytes];
+            self.frame = vec![0; frame_bytes];
         }
+        self.surface = Vec::new();
+        self.image_version = self.image_version.wrapping_add(1);
         self.update_wave_speed()?;
         self.update_gravity()?;
         self.stale = true;
@@ -857,18 +887,83 @@ impl WebPool {
                 self.pool.drop_rain(stone)?;
             }
             self.move_fingers()?;
-            if step + 1 < steps {
+            if step + 1 < steps || self.gpu {
                 self.pool.step();
             } else {
                 self.pool
                     .step_and_render(&self.look, &self.image, &mut self.frame)?;
             }
         }
-        if steps == 0 {
+        if steps == 0 && !self.gpu {
             self.pool.render(&self.look, &self.image, &mut self.frame)?;
         }
         self.stale = false;
         Ok(())
+    }
+
+    /// Whether a GPU draws the frames: then [`frame`](Self::frame) and
+    /// [`advance`](Self::advance) only step (the page draws from
+    /// [`prepare_surface`](Self::prepare_surface)), and the frame buffer is freed; off again,
+    /// the pool renders into a frame buffer as before (a lost WebGL context).
+    pub fn set_gpu(&mut self, gpu: bool) {
+        if gpu == self.gpu {
+            return;
+        }
+        self.gpu = gpu;
+        if gpu {
+            self.frame = Vec::new();
+        } else {
+            self.frame = vec![0; self.image.len()];
+            self.surface = Vec::new();
+        }
+        self.stale = true;
+    }
+
+    /// Whether a GPU draws the frames.
+    pub fn gpu(&self) -> bool {
+        self.gpu
+    }
+
+    /// Writes the surface of the water now into the surface buffer and returns it: four
+    /// floats per grid cell, row by row, from which a GPU's shaders draw the look in use at
+    /// the pool's simulation scale (see [`ripples::Renderer::surface`]). The buffer is made
+    /// on the first call and kept.
+    pub fn prepare_surface(&mut self) -> Result<&[f32], WebError> {
+        let cells = self.grid_width() as usize * self.grid_height() as usize;
+        if self.surface.len() != 4 * cells {
+            self.surface = vec![0.0; 4 * cells];
+        }
+        self.pool.surface(&self.look, &mut self.surface)?;
+        Ok(&self.surface)
+    }
+
+    /// The constants a GPU's shaders need for the look in use (see
+    /// [`ripples::Look::shader_constants`]).
+    pub fn shader_constants(&self) -> [f32; ripples::SHADER_CONSTANTS] {
+        self.look.shader_constants(self.pool.sim_scale())
+    }
+
+    /// The walls as a layer for a GPU to draw over the water (see
+    /// [`Pool::wall_layer`]), `width * height * 4` bytes, or `None` without walls.
+    pub fn wall_layer(&mut self) -> Result<Option<Vec<u8>>, WebError> {
+        if self.pool.obstacles().is_empty() {
+            return Ok(None);
+        }
+        let mut layer = vec![0; self.image.len()];
+        self.pool.wall_layer(&self.look, &mut layer)?;
+        Ok(Some(layer))
+    }
+
+    /// The natural look's sky table: RGBA texels, [`ripples::kernels`]' `SKY_SIDE` square.
+    pub fn sky_table(&mut self) -> &[[u8; 4]] {
+        self.pool.sky_table()
+    }
+
+    /// Whether the water is still and nothing is scheduled to move it: no rain, no finger,
+    /// and every cell within [`CALM_TOLERANCE`] of rest (see [`Pool::is_calm`]). A page then
+    /// stops its frame loop until something drops in.
+    pub fn is_calm(&self) -> bool {
+        self.rain_per_second == 0.0 && self.fingers.is_empty() && self.pool.is_calm(CALM_TOLERANCE)
     }
 
     /// Name of the SIMD code in use (`simd128` when the module was built with it).

@@ -7,7 +7,9 @@
 //! frame by frame, fits, autoplay, cross-origin, errors, memory, speed; its clips made with
 //! ffmpeg, which it skips without, unless `RIPPLES_E2E=1`), then `web/e2e/peers.mjs`, Ripples
 //! beside jquery.ripples on the same photograph with the same clicks (both must change it near
-//! the clicks; the picture of `docs/vs-jquery-ripples.png` goes to `target/e2e/peers/`);
+//! the clicks; the picture of `docs/vs-jquery-ripples.png` goes to `target/e2e/peers/`), then
+//! `web/e2e/gl.mjs`, the WebGL2 renderer (its frames against the CPU's for every look, 32
+//! instances on a page, sleep when calm, a lost context, reduced motion, text selection);
 //! the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
 //! tarball (about a minute).
 //!
@@ -175,6 +177,7 @@ fn the_demo_page_works_in_headless_chromium() {
     run(&root, "node", &["web/e2e/hero.mjs"]);
     run(&root, "node", &["web/e2e/video.mjs"]);
     run(&root, "node", &["web/e2e/peers.mjs"]);
+    run(&root, "node", &["web/e2e/gl.mjs"]);
 }
 
 /// The npm package: `web/pack.sh` builds the tarball, and `web/e2e/package.mjs` installs it

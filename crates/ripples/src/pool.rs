@@ -807,6 +807,63 @@ impl Pool {
         self.renderer.set_sky(sky);
     }
 
+    /// The surface a renderer that runs elsewhere (a GPU) draws `look` from: four floats per
+    /// grid cell, at this pool's simulation scale (see [`Renderer::surface`]).
+    pub fn surface(&mut self, look: &Look, out: &mut [f32]) -> Result<(), Error> {
+        let field = FieldView {
+            heights: self.solver.heights(),
+            velocities: self.solver.velocities(),
+            width: self.solver.width() as usize,
+            height: self.solver.height() as usize,
+        };
+        self.renderer.surface(field, self.sim_scale, look, out)
+    }
+
+    /// The walls as a layer over a frame drawn elsewhere (a GPU): RGBA, `width x height`
+    /// pixels, each wall pixel its stone with alpha 255, each floor pixel a wall shades
+    /// `[kept, 0, 0, 128]` (its colour times `kept / 256`), the rest 0: what
+    /// [`render`](Self::render) draws over the water (see [`WallLook`]). All zero without walls.
+    pub fn wall_layer(&mut self, look: &Look, out: &mut [u8]) -> Result<(), Error> {
+        self.check_len(
+            "wall layer",
+            out.len(),
+            self.width as usize * self.height as usize * 4,
+            4,
+        )?;
+        let out: &mut [[u8; 4]] = bytemuck::cast_slice_mut(out);
+        self.wall_look.layer(
+            &self.obstacles,
+            self.sim_scale,
+            look,
+            out,
+            self.width as usize,
+        );
+        Ok(())
+    }
+
+    /// The natural look's sky table (see [`Renderer::sky_table`]).
+    pub fn sky_table(&mut self) -> &[[u8; 4]] {
+        self.renderer.sky_table()
+    }
+
+    /// Whether the water is calm within `tolerance` and nothing will move it: every height
+    /// and every previous height (or velocity) at most `tolerance` from rest, and no
+    /// generator, body or float. A page stops its frame loop then (no steps, no renders)
+    /// until something drops in; [`calm`](Self::calm) first makes the water exactly flat.
+    pub fn is_calm(&self, tolerance: f32) -> bool {
+        if !self.generators.is_empty() || self.body_count() > 0 || self.float_count() > 0 {
+            return false;
+        }
+        let small = |values: &[f32]| values.iter().all(|v| v.abs() <= tolerance);
+        let small_i16 = |values: &[i16]| values.iter().all(|&v| f32::from(v).abs() <= tolerance);
+        match &self.solver {
+            Solver::Classic(s) => small_i16(s.heights()) && small_i16(s.previous_heights()),
+            Solver::Wave(s) => small(s.heights()) && small(s.previous_heights()),
+            Solver::Dispersive(s) => small(s.heights()) && small(s.previous_heights()),
+            Solver::Spring(s) => small(s.heights()) && small(s.velocities()),
+        }
+    }
+
     /// Renders the water over `src` into `dst`, both RGBA bytes of `width x height` pixels. A
     /// wrong buffer size or a look [`Look::validate`] refuses is an error, and `dst` is left
     /// as it was.

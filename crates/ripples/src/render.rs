@@ -295,6 +295,66 @@ impl Look {
     }
 }
 
+/// How many floats [`Look::shader_constants`] gives.
+pub const SHADER_CONSTANTS: usize = 34;
+
+impl Look {
+    /// The constants a renderer that runs elsewhere (a GPU's shaders, fed by
+    /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, computed here
+    /// once so that the GPU and the CPU share their arithmetic:
+    ///
+    /// ```text
+    ///  0 refraction   1 slope   2, 3 light (x, y: image rows grow down)   4 shading
+    ///  5 specular     6 shininess   7 spring_refraction   8 spring_transparency
+    ///  (refraction, slope and spring_refraction times `presence`, as the renderer uses them)
+    ///  natural look (see the `natural` row kernel's pseudo-code):
+    ///  9 depth   10 eta   11 eta_squared   12 eta_complement   13 caustics
+    /// 14..=16 sun_mirror   17 sun.z   18..=20 transmittance (RGB)   21..=23 glint (RGB)
+    /// 24..=26 channel_spread (RGB)   27 dispersive (0 or 1)   28 Fresnel head on
+    /// 29 glint floor   30 sky table side   31 caustic clamp (largest focus)
+    /// 32 gate_slope   33 gate_focus
+    /// ```
+    pub fn shader_constants(&self, scale: u32) -> [f32; SHADER_CONSTANTS] {
+        use crate::kernels::natural::{
+            CAUSTIC_MAX, FRESNEL_HEAD_ON, GLINT_FLOOR, NaturalLook, SKY_SIDE,
+        };
+        let angle = self.light_angle.to_radians();
+        let natural = NaturalLook::new(&self.natural_parameters(), scale, PixelOrder::Rgba);
+        let mut out = [0.0; SHADER_CONSTANTS];
+        out[..9].copy_from_slice(&[
+            self.refraction * self.presence,
+            self.slope * self.presence,
+            angle.cos(),
+            -angle.sin(),
+            self.shading.clamp(0.0, 4.0),
+            self.specular.clamp(0.0, 16.0),
+            self.shininess.max(0.01),
+            self.spring_refraction * self.presence,
+            self.spring_transparency,
+        ]);
+        out[9..14].copy_from_slice(&[
+            natural.depth,
+            natural.eta,
+            natural.eta_squared,
+            natural.eta_complement,
+            natural.caustics,
+        ]);
+        out[14..17].copy_from_slice(&natural.sun_mirror);
+        out[17] = natural.sun[2];
+        out[18..21].copy_from_slice(&natural.transmittance);
+        out[21..24].copy_from_slice(&natural.glint);
+        out[24..27].copy_from_slice(&natural.channel_spread);
+        out[27] = f32::from(u8::from(natural.dispersive));
+        out[28] = FRESNEL_HEAD_ON;
+        out[29] = GLINT_FLOOR;
+        out[30] = SKY_SIDE as f32;
+        out[31] = CAUSTIC_MAX;
+        out[32] = natural.gate_slope;
+        out[33] = natural.gate_focus;
+        out
+    }
+}
+
 /// The default look's parameters and light table for `look`, as the kernels take them.
 fn new_lit_look(look: &Look) -> LitLook {
     let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
@@ -616,6 +676,64 @@ impl Renderer {
             },
         );
         Ok(())
+    }
+
+    /// What a renderer that runs elsewhere (a GPU's fragment shader) needs of `field` to draw
+    /// `look` at `scale` pixels per cell: four floats per grid cell, row by row, which it
+    /// interpolates bilinearly at each pixel (at cell coordinates `(x + 0.5) / scale - 0.5`,
+    /// as [`render`](Self::render) does) and then shades as the row kernels do:
+    ///
+    /// - natural look: `[p, q, focus, 0]`, the slopes and caustic focus of
+    ///   [`kernels::natural::surface_row`] (from the smoothed field);
+    /// - the others: `[gx, gy, velocity, 0]`, the gradient of [`kernels::gradient_row`] (0 on
+    ///   border cells) and, for a solver that keeps them, the vertical velocity (else 0).
+    ///
+    /// `out` must hold `4 * field.width * field.height` floats.
+    pub fn surface(
+        &mut self,
+        field: FieldView<'_>,
+        scale: u32,
+        look: &Look,
+        out: &mut [f32],
+    ) -> Result<(), Error> {
+        let cells = field.width * field.height;
+        if out.len() != 4 * cells || field.heights.len() != cells || scale == 0 {
+            return Err(Error::Invalid(format!(
+                "surface: {} floats for a {}x{} field at scale {scale}, expected {}",
+                out.len(),
+                field.width,
+                field.height,
+                4 * cells
+            )));
+        }
+        look.validate()?;
+        let out: &mut [[f32; 4]] = bytemuck::cast_slice_mut(out);
+        if cells == 0 {
+            return Ok(());
+        }
+        if look.mode == RenderMode::Natural {
+            self.natural.surface(field, scale, look, out);
+            return Ok(());
+        }
+        self.ensure_scratch(self.image_width, field.width, 1);
+        let scratch = &mut self.strips[0];
+        let [gx, gy] = &mut scratch.grid_gradient;
+        let (gx, gy) = (&mut gx[..field.width], &mut gy[..field.width]);
+        let velocities = field.velocities.filter(|v| v.len() == cells);
+        for (y, row) in out.chunks_exact_mut(field.width).enumerate() {
+            fill_gradient_row(field, y, gx, gy);
+            let velocity = velocities.map(|v| &v[y * field.width..(y + 1) * field.width]);
+            for (x, cell) in row.iter_mut().enumerate() {
+                *cell = [gx[x], gy[x], velocity.map_or(0.0, |v| v[x]), 0.0];
+            }
+        }
+        Ok(())
+    }
+
+    /// The natural look's sky table, RGBA (see [`kernels::natural::SKY_SIDE`]): what a renderer
+    /// that runs elsewhere reads the reflections from.
+    pub fn sky_table(&mut self) -> &[[u8; 4]] {
+        self.natural.sky_table()
     }
 
     /// Steps `solver` and renders the new field, in one pass over memory: each strip of rows

@@ -110,6 +110,45 @@ impl WallLook {
         }
     }
 
+    /// The walls as a layer for a renderer that draws the water elsewhere (a GPU), the frame's
+    /// size (`width` wide): wall pixels `[r, g, b, 255]` (their stone, RGBA), floor pixels a
+    /// wall shades `[kept, 0, 0, 128]` (their colour becomes `colour * kept >> 8`, as
+    /// [`apply`](Self::apply) does), every other pixel `[0, 0, 0, 0]`.
+    pub fn layer(
+        &mut self,
+        obstacles: &Obstacles,
+        scale: u32,
+        look: &Look,
+        out: &mut [[u8; 4]],
+        width: usize,
+    ) {
+        out.fill([0; 4]);
+        if obstacles.is_empty() || out.is_empty() || width == 0 {
+            return;
+        }
+        let (light, shadow) = light_of(look);
+        let key = Key {
+            generation: obstacles.generation(),
+            width,
+            height: out.len() / width,
+            scale,
+            light,
+            shadow,
+        };
+        if self.key != Some(key) {
+            self.build(obstacles, key);
+            self.key = Some(key);
+        }
+        for &(index, pixel) in &self.wall_pixels {
+            out[index as usize] = pixel;
+        }
+        for &(index, kept) in &self.shaded_pixels {
+            if kept < 256 {
+                out[index as usize] = [kept as u8, 0, 0, 128];
+            }
+        }
+    }
+
     /// Builds the wall and floor pixels for `key`.
     fn build(&mut self, obstacles: &Obstacles, key: Key) {
         let Key {

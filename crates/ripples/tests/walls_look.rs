@@ -206,3 +206,72 @@ fn walls_put_in_the_pool_wholesale_are_drawn_afresh() {
     assert_ne!(moved, square);
     assert_eq!(moved, render(&mut fresh, &look));
 }
+
+#[test]
+fn the_wall_layer_holds_what_the_render_draws_over_calm_water() {
+    // The layer a GPU draws over its water: stone where the render has stone, the shade's
+    // factor where the render darkens the floor, nothing elsewhere.
+    let mut pool = walled_pool();
+    let look = eastern_sun();
+    let src = floor();
+    let frame = render(&mut pool, &look);
+    let mut calm_water = vec![0u8; src.len()];
+    Pool::new(WIDTH, HEIGHT)
+        .unwrap()
+        .render(&look, &src, &mut calm_water)
+        .unwrap();
+    let mut layer = vec![0u8; src.len()];
+    pool.wall_layer(&look, &mut layer).unwrap();
+    let (mut walls, mut shaded) = (0, 0);
+    for ((drawn, water), layer) in frame
+        .chunks_exact(4)
+        .zip(calm_water.chunks_exact(4))
+        .zip(layer.chunks_exact(4))
+    {
+        let expected: Vec<u8> = match layer[3] {
+            255 => {
+                walls += 1;
+                layer.to_vec()
+            }
+            128 => {
+                shaded += 1;
+                let kept = u32::from(layer[0]);
+                water[..3]
+                    .iter()
+                    .map(|&c| ((u32::from(c) * kept) >> 8) as u8)
+                    .chain([water[3]])
+                    .collect()
+            }
+            0 => water.to_vec(),
+            other => panic!("a layer alpha of {other}"),
+        };
+        assert_eq!(drawn, &expected[..]);
+    }
+    assert_eq!(walls, 20 * 20);
+    assert!(
+        shaded > 50,
+        "the wall shades the floor beside it: {shaded} pixels"
+    );
+    // Without walls the layer is empty.
+    Pool::new(WIDTH, HEIGHT)
+        .unwrap()
+        .wall_layer(&look, &mut layer)
+        .unwrap();
+    assert!(layer.iter().all(|&byte| byte == 0));
+}
+
+#[test]
+fn a_pool_is_calm_until_a_stone_and_again_once_its_ring_has_gone() {
+    let mut pool = Pool::new(60, 40).unwrap();
+    pool.set_boundary(ripples::Boundary::Absorb);
+    assert!(pool.is_calm(0.25));
+    pool.drop_stone(30, 20, 5, 300).unwrap();
+    assert!(!pool.is_calm(0.25));
+    let mut steps = 0;
+    while !pool.is_calm(0.25) && steps < 20_000 {
+        pool.step();
+        steps += 1;
+    }
+    println!("calm again after {steps} steps");
+    assert!(steps < 20_000);
+}

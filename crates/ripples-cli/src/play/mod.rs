@@ -205,6 +205,28 @@ struct View {
     size: PhysicalSize<u32>,
     /// The video under the water, when the picture is one.
     clip: Option<ClipPlayer>,
+    /// The water is calm and nothing is scheduled: no steps and no redraws but for input, a
+    /// resize or an expose (see [`Session::calm`]).
+    asleep: bool,
+    /// Frames drawn since the water was last asked whether it is calm.
+    frames_since_calm_check: u32,
+}
+
+/// Every this many drawn frames a running window asks whether its water is calm (a pass over
+/// the grid).
+const CALM_CHECK_FRAMES: u32 = 15;
+
+impl View {
+    /// Input, a command or a new picture may move the water: a sleeping window runs again, on
+    /// a new time base (the time asleep is not caught up).
+    fn rouse(&mut self) {
+        if self.asleep {
+            self.asleep = false;
+            self.frames_since_calm_check = 0;
+            self.clock.restart(Instant::now());
+            self.window.request_redraw();
+        }
+    }
 }
 
 /// A clip playing under the water, in a loop, at the pace of the simulation: it moves on only
@@ -389,6 +411,8 @@ impl App {
                 Some(clip) => Some(ClipPlayer::new(clip, &self.maker.plan, size)?),
                 None => None,
             },
+            asleep: false,
+            frames_since_calm_check: 0,
         })
     }
 
@@ -429,13 +453,25 @@ impl App {
             return Ok(());
         };
         let started = Instant::now();
-        let steps = if view.session.paused() {
+        let steps = if view.session.paused() || view.asleep {
             0
         } else {
             view.clock.due(started)
         };
         for _ in 0..steps {
             view.session.tick()?;
+        }
+        // Calm water with nothing scheduled (and no clip playing): the window sleeps after
+        // this frame, which shows the water exactly flat.
+        if steps > 0 && view.clip.is_none() {
+            view.frames_since_calm_check += 1;
+            if view.frames_since_calm_check >= CALM_CHECK_FRAMES {
+                view.frames_since_calm_check = 0;
+                if view.session.calm() {
+                    view.session.settle();
+                    view.asleep = true;
+                }
+            }
         }
         if let Some(clip) = view.clip.as_mut() {
             clip.advance(f64::from(steps) / self.config.rate, &mut view.session)?;
@@ -515,6 +551,7 @@ impl App {
         let Some(view) = self.view.as_mut() else {
             return Ok(());
         };
+        view.rouse();
         match command {
             Command::Quit => event_loop.exit(),
             Command::Screenshot => {
@@ -582,6 +619,7 @@ impl App {
         };
         let size = session.size();
         let view = self.view.as_mut().context("the window is gone")?;
+        view.rouse();
         view.session.carry_settings_to(&mut session)?;
         view.session = session;
         view.clip = None;
@@ -643,6 +681,7 @@ impl App {
                 let Some(view) = self.view.as_mut() else {
                     return Ok(());
                 };
+                view.rouse();
                 match state {
                     ElementState::Pressed => {
                         let viewport = *view.scaler.viewport();
@@ -670,18 +709,23 @@ impl App {
                     ..
                 } = view;
                 let mut outcome = Ok(());
+                let mut moved_water = false;
                 pointer.moved(
                     position.x,
                     position.y,
                     scaler.viewport(),
                     *shift,
                     |gesture| {
+                        moved_water = true;
                         if outcome.is_ok() {
                             outcome = session.gesture(gesture);
                         }
                     },
                 );
                 outcome?;
+                if moved_water {
+                    view.rouse();
+                }
                 self.redraw_if_paused();
             }
             WindowEvent::CursorLeft { .. } => {
@@ -743,11 +787,11 @@ impl ApplicationHandler for App {
             if now >= expires {
                 view.message = None;
                 view.window.request_redraw();
-            } else if view.session.paused() {
+            } else if view.session.paused() || view.asleep {
                 earliest(expires);
             }
         }
-        if !view.session.paused() {
+        if !view.session.paused() && !view.asleep {
             let due = view.clock.next_due();
             if now >= due {
                 view.window.request_redraw();

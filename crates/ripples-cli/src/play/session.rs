@@ -86,6 +86,10 @@ pub fn default_rain(seed: u64, width: u32, height: u32, rate: f64) -> Result<Rai
         .with_strength(48, 128)?)
 }
 
+/// Largest height (the solvers' units) that counts as calm water for [`Session::calm`]: the
+/// same as the web's, below what any look shows.
+pub const CALM_TOLERANCE: f32 = 0.25;
+
 /// The water, the picture and the settings.
 #[derive(Debug)]
 pub struct Session {
@@ -389,6 +393,23 @@ impl Session {
             self.stiffness_map.as_deref(),
             self.viscosity_map.as_deref(),
         )
+    }
+
+    /// Whether the water is calm and nothing will move it unless the user does: no rain, no
+    /// drag under way, nothing the scene still has to do, and every cell within
+    /// [`CALM_TOLERANCE`] of rest. The window then sleeps: it steps and redraws only for input,
+    /// a resize or an expose.
+    pub fn calm(&self) -> bool {
+        !self.raining
+            && self.finger.is_none()
+            && self.runner.is_idle()
+            && self.runner.pool().is_calm(CALM_TOLERANCE)
+    }
+
+    /// Makes calm water exactly flat, so that the frame shown while the window sleeps is the
+    /// picture as still water shows it.
+    pub fn settle(&mut self) {
+        self.runner.pool_mut().calm();
     }
 
     /// Whether the water is paused.

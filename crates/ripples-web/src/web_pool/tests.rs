@@ -784,3 +784,104 @@ fn a_photographs_water_keeps_its_land_and_takes_stones_fingers_and_rain_in_persp
     water.add_finger(20.0, 70.0, 4.0, 200.0).unwrap();
     assert_eq!(water.pool().body_count(), 1);
 }
+
+#[test]
+fn with_a_gpu_the_pool_only_steps_and_frees_its_frame() {
+    let mut pool = WebPool::new(120.0, 80.0, 2.0, 3).unwrap();
+    assert_eq!(pool.frame_pixels().len(), 120 * 80 * 4);
+    pool.set_gpu(true);
+    assert!(pool.gpu());
+    assert!(pool.frame_pixels().is_empty(), "the frame buffer is freed");
+    pool.drop_stone(60.0, 40.0, 8.0, 400.0).unwrap();
+    let steps = pool.steps();
+    assert!(pool.frame(0.0).unwrap());
+    assert!(pool.frame(100.0).unwrap(), "steps are due: the page draws");
+    assert!(pool.steps() > steps);
+    // A resize keeps the pool frameless; back on the CPU it renders again.
+    pool.resize(100.0, 60.0, (1.0, 1.0)).unwrap();
+    assert!(pool.frame_pixels().is_empty());
+    pool.set_gpu(false);
+    pool.advance(1).unwrap();
+    assert_eq!(pool.frame_pixels().len(), 100 * 60 * 4);
+    assert!(pool.frame_pixels().iter().any(|&byte| byte != 0));
+}
+
+#[test]
+fn the_surface_holds_the_gradient_or_the_natural_slopes_of_every_cell() {
+    let mut pool = WebPool::new(90.0, 60.0, 3.0, 3).unwrap();
+    pool.set_look("lit").unwrap();
+    let cells = (pool.grid_width() * pool.grid_height()) as usize;
+    assert_eq!(pool.prepare_surface().unwrap().len(), 4 * cells);
+    assert!(
+        pool.prepare_surface().unwrap().iter().all(|&v| v == 0.0),
+        "calm water is flat"
+    );
+    pool.drop_stone(45.0, 30.0, 9.0, 600.0).unwrap();
+    pool.advance(5).unwrap();
+    let (width, heights) = (pool.grid_width() as usize, pool.pool().solver().heights());
+    let Heights::F32(heights) = heights else {
+        panic!("the dispersive solver keeps floats");
+    };
+    let heights = heights.to_vec();
+    let surface = pool.prepare_surface().unwrap().to_vec();
+    // The lit look's surface is the renderer's gradient: mid[x-1] - mid[x+1], up - down.
+    let (x, y) = (14, 9);
+    let at = |x: usize, y: usize| heights[y * width + x];
+    let cell = &surface[4 * (y * width + x)..4 * (y * width + x) + 4];
+    assert_eq!(cell[0], at(x - 1, y) - at(x + 1, y));
+    assert_eq!(cell[1], at(x, y - 1) - at(x, y + 1));
+    assert!(cell[0] != 0.0 || cell[1] != 0.0);
+    // The natural look's: slopes (pixels per pixel) and a caustic gain around 1.
+    pool.set_look("natural").unwrap();
+    let natural = pool.prepare_surface().unwrap().to_vec();
+    assert!(
+        natural
+            .chunks_exact(4)
+            .any(|cell| cell[0] != 0.0 && cell[2] != 1.0)
+    );
+    assert!(
+        natural
+            .chunks_exact(4)
+            .all(|cell| cell[2] > 0.0 && cell[2].is_finite())
+    );
+    let constants = pool.shader_constants();
+    assert_eq!(constants.len(), ripples::SHADER_CONSTANTS);
+    assert_eq!(pool.sky_table().len(), 64 * 64);
+}
+
+#[test]
+fn the_pool_is_calm_only_when_flat_and_nothing_is_scheduled() {
+    let mut pool = WebPool::new(80.0, 60.0, 1.0, 3).unwrap();
+    pool.set_solver("wave").unwrap();
+    pool.set_border("absorb").unwrap();
+    assert!(pool.is_calm(), "a new pool is calm");
+    pool.set_rain(2.0).unwrap();
+    assert!(!pool.is_calm(), "rain is scheduled motion");
+    pool.set_rain(0.0).unwrap();
+    let finger = pool.add_finger(40.0, 30.0, 6.0, 48.0).unwrap();
+    assert!(!pool.is_calm(), "a finger in the water");
+    pool.lift_finger(finger);
+    pool.drop_stone(40.0, 30.0, 8.0, 400.0).unwrap();
+    assert!(!pool.is_calm(), "a stone's ring");
+    // The ring leaves through the absorbing border.
+    let mut steps = 0;
+    while !pool.is_calm() && steps < 5000 {
+        pool.advance(10).unwrap();
+        steps += 10;
+    }
+    println!(
+        "the ring of a stone of 400 in an 80x60 pool with absorbing edges is calm after {steps} steps"
+    );
+    assert!(pool.is_calm() && steps < 5000);
+}
+
+#[test]
+fn the_image_version_counts_every_new_picture() {
+    let mut pool = WebPool::new(20.0, 10.0, 1.0, 3).unwrap();
+    let first = pool.image_version();
+    pool.set_image(&vec![7; 20 * 10 * 4]).unwrap();
+    pool.image_changed();
+    pool.use_default_image().unwrap();
+    pool.resize(30.0, 10.0, (1.5, 1.0)).unwrap();
+    assert_eq!(pool.image_version().wrapping_sub(first), 4);
+}

@@ -272,6 +272,54 @@ impl NaturalRenderer {
         }
     }
 
+    /// The sky table the reflections read: `SKY_SIDE x SKY_SIDE` RGBA texels (see
+    /// [`natural::SKY_SIDE`] for where each texel looks), for a renderer that reads it itself.
+    pub(super) fn sky_table(&mut self) -> &[[u8; 4]] {
+        self.sky.in_order(PixelOrder::Rgba)
+    }
+
+    /// The natural look's surface at every cell of `field` for a renderer that does the
+    /// optics itself (a GPU): `[p, q, focus, 0]` per cell, row by row, exactly what
+    /// [`natural::surface_row`] gives the CPU's coarse rows (slopes in pixels per pixel at
+    /// `scale` pixels per cell, the caustic focus from the smoothed curvatures).
+    pub(super) fn surface(
+        &mut self,
+        field: FieldView<'_>,
+        scale: u32,
+        look: &Look,
+        out: &mut [[f32; 4]],
+    ) {
+        if self.grid_width != field.width || self.strips.is_empty() {
+            self.grid_width = field.width;
+            self.strips.clear();
+            self.strips.push(StripRows::new(field.width));
+        }
+        let frame = Frame {
+            field,
+            scale: scale as usize,
+            look: NaturalLook::new(&look.natural_parameters(), scale, PixelOrder::Rgba),
+            backend: kernels::backend(),
+            src: &[],
+            sky: &[],
+            image_height: 0,
+        };
+        let rows = &mut self.strips[0];
+        rows.forget();
+        for (y, cells) in out.chunks_exact_mut(field.width).enumerate() {
+            rows.surface(&frame, y, Slot::Above);
+            let [p, q, focus] = &rows.above;
+            let padded = ROW_PAD..ROW_PAD + field.width;
+            for (((cell, &p), &q), &focus) in cells
+                .iter_mut()
+                .zip(&p[padded.clone()])
+                .zip(&q[padded.clone()])
+                .zip(&focus[padded])
+            {
+                *cell = [p, q, focus, 0.0];
+            }
+        }
+    }
+
     /// Renders a frame whose sizes the caller checked (`src` and `dst` are
     /// `image_width x image_height`, the field covers them at `scale`).
     #[allow(clippy::too_many_arguments)]

@@ -156,6 +156,20 @@ impl SceneRunner {
         self.frame >= self.scene.frames
     }
 
+    /// Whether nothing the scene holds will move the water from this frame on: no rain, no
+    /// drop, swipe or float still to come (generators, bodies and floats already on the water
+    /// are the pool's to say: see [`Pool::is_calm`]). A window that shows the scene can then
+    /// stop stepping while the water is calm.
+    pub fn is_idle(&self) -> bool {
+        let frame = self.frame;
+        self.rain.is_none()
+            && self.scene.drops.iter().all(|drop| drop.frame < frame)
+            && self.scene.swipes.iter().all(|swipe| {
+                frame.saturating_sub(swipe.frame) >= swipe.duration.max(1) && frame >= swipe.frame
+            })
+            && self.scene.floats.iter().all(|float| float.start < frame)
+    }
+
     /// Applies the events of the current frame, runs `steps_per_frame` steps and moves to the
     /// next frame.
     pub fn advance(&mut self) {

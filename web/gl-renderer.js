@@ -1,0 +1,277 @@
+// Draws a pool's water with WebGL2: the wasm module steps the water and writes its surface at
+// the grid's resolution (prepareSurface), this module uploads it to a float texture and the
+// look's fragment shader (gl/shaders.js) draws every canvas pixel from it and from the picture,
+// which is a texture uploaded once (again only when the pool's image changes: a video's frame,
+// a new picture, a resize). So the main thread's work per frame is the solver and one upload of
+// 16 bytes per grid cell, whatever the canvas's size; the pixels are the GPU's.
+//
+// Why it is shaped like this:
+// - No float render targets and no float filtering: WebGL2 samples RGBA32F textures only at
+//   the nearest texel without OES_texture_float_linear, and many phones cannot render into
+//   them (what breaks jquery.ripples there), so the shaders read texels with texelFetch and
+//   interpolate themselves, exactly as the CPU's renderer does.
+// - One context per instance, at most MAX_CONTEXTS on a page: browsers keep about 16 live
+//   WebGL contexts per page and drop the oldest beyond that (with a console warning), so the
+//   instances past the limit draw with the CPU instead (GlRenderer.create returns null), and a
+//   destroyed instance gives its context back at once (WEBGL_lose_context).
+// - A lost context (the GPU reset, the browser reclaimed it) is reported to the owner, which
+//   carries on with the CPU renderer over the same water.
+// - A software WebGL (SwiftShader, llvmpipe: no GPU, or a browser that blocks it) draws every
+//   pixel on the CPU, in the browser's GPU process, and costs far more than the wasm renderer,
+//   which lowers its pixel ratio to hold the frame rate: create() refuses it unless asked
+//   (`allowSoftware`, the renderer option 'webgl').
+
+import { LOOK_SHADERS, VERTEX_SHADER } from './gl/shaders.js';
+
+/** Most WebGL contexts Ripples keeps alive on one page (browsers allow about 16 in all). */
+export const MAX_CONTEXTS = 8;
+let liveContexts = 0;
+
+// Texture units.
+const SURFACE_UNIT = 0;
+const IMAGE_UNIT = 1;
+const SKY_UNIT = 2;
+const WALLS_UNIT = 3;
+
+let software = null;
+
+/** Whether this browser's WebGL2 is a software rasterizer (asked once, on a canvas of its own). */
+export function softwareWebGl() {
+  if (software === null) {
+    software = false;
+    try {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const info = gl?.getExtension('WEBGL_debug_renderer_info');
+      const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+      software = /swiftshader|llvmpipe|softpipe|software/i.test(name);
+      gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    } catch {
+      software = false;
+    }
+  }
+  return software;
+}
+
+export class GlRenderer {
+  #canvas;
+  #gl;
+  #programs = new Map();
+  #textures;
+  #surfaceSize = [0, 0];
+  #imageSize = [0, 0];
+  #imageVersion = -1;
+  #imagePool = null;
+  #skyPool = null;
+  #constantsPool = null;
+  #constants = null;
+  #hasWalls = false;
+  #lost = false;
+  #released = false;
+  #onLost;
+
+  /**
+   * A renderer on `canvas` (which must have no context yet), or null where WebGL2 is missing,
+   * MAX_CONTEXTS are in use, or WebGL is software and `allowSoftware` is false (then the
+   * canvas is left without a context). `onLost` is called when the context is lost.
+   */
+  static create(canvas, onLost, allowSoftware = true) {
+    if (!allowSoftware && softwareWebGl()) return null;
+    if (liveContexts >= MAX_CONTEXTS || typeof WebGL2RenderingContext !== 'function') return null;
+    let gl = null;
+    try {
+      gl = canvas.getContext('webgl2', {
+        alpha: true,
+        premultipliedAlpha: false,
+        antialias: false,
+        depth: false,
+        stencil: false,
+        preserveDrawingBuffer: false,
+        powerPreference: 'low-power',
+      });
+    } catch {
+      gl = null;
+    }
+    if (!gl) return null;
+    return new GlRenderer(canvas, gl, onLost);
+  }
+
+  constructor(canvas, gl, onLost) {
+    this.#canvas = canvas;
+    this.#gl = gl;
+    this.#onLost = onLost;
+    liveContexts++;
+    canvas.addEventListener('webglcontextlost', this.#lostContext);
+    this.#textures = {
+      surface: gl.createTexture(),
+      image: gl.createTexture(),
+      sky: gl.createTexture(),
+      walls: gl.createTexture(),
+    };
+    for (const texture of Object.values(this.#textures)) {
+      gl.bindTexture(gl.TEXTURE_2D, texture);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    }
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    // A 1x1 texture of no walls until walls come.
+    gl.bindTexture(gl.TEXTURE_2D, this.#textures.walls);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    gl.bindVertexArray(gl.createVertexArray());
+  }
+
+  /** The canvas drawn on. */
+  get canvas() {
+    return this.#canvas;
+  }
+
+  /** Whether the context was lost (nothing more is drawn). */
+  get lost() {
+    return this.#lost || this.#gl.isContextLost();
+  }
+
+  #lostContext = (event) => {
+    event.preventDefault();
+    if (this.#lost) return;
+    this.#lost = true;
+    this.#onLost?.();
+  };
+
+  /**
+   * The look's constants or the walls changed (a new option, pixel ratio, pool or walls): read
+   * them again.
+   */
+  invalidateConstants() {
+    this.#constants = null;
+  }
+
+  /** The pool's sky changed: upload it again. */
+  invalidateSky() {
+    this.#skyPool = null;
+  }
+
+  /**
+   * The walls changed: `layer` is their RGBA layer at the canvas's size (see the shaders'
+   * u_walls), or null for none.
+   */
+  setWalls(layer, width, height) {
+    const gl = this.#gl;
+    this.#hasWalls = layer !== null;
+    if (!layer) return;
+    gl.activeTexture(gl.TEXTURE0 + WALLS_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, this.#textures.walls);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, width, height, 0, gl.RGBA, gl.UNSIGNED_BYTE, layer);
+  }
+
+  /** The program of `look`, compiled on first use. */
+  #program(look) {
+    let entry = this.#programs.get(look);
+    if (entry) return entry;
+    const gl = this.#gl;
+    const compile = (type, source) => {
+      const shader = gl.createShader(type);
+      gl.shaderSource(shader, source);
+      gl.compileShader(shader);
+      if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS) && !gl.isContextLost()) {
+        throw new Error(`Ripples: the ${look} look's shader does not compile: ${gl.getShaderInfoLog(shader)}`);
+      }
+      return shader;
+    };
+    const program = gl.createProgram();
+    gl.attachShader(program, compile(gl.VERTEX_SHADER, VERTEX_SHADER));
+    gl.attachShader(program, compile(gl.FRAGMENT_SHADER, LOOK_SHADERS[look]));
+    gl.linkProgram(program);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
+      throw new Error(`Ripples: the ${look} look's shaders do not link: ${gl.getProgramInfoLog(program)}`);
+    }
+    const at = (name) => gl.getUniformLocation(program, name);
+    entry = {
+      program,
+      size: at('u_size'),
+      grid: at('u_grid'),
+      scale: at('u_scale'),
+      constants: at('u_c'),
+      hasWalls: at('u_has_walls'),
+    };
+    gl.useProgram(program);
+    gl.uniform1i(at('u_surface'), SURFACE_UNIT);
+    gl.uniform1i(at('u_image'), IMAGE_UNIT);
+    gl.uniform1i(at('u_sky'), SKY_UNIT);
+    gl.uniform1i(at('u_walls'), WALLS_UNIT);
+    this.#programs.set(look, entry);
+    return entry;
+  }
+
+  /**
+   * Draws `pool`'s water in `look` ('natural', 'lit', 'classic' or 'spring'), `memory` being
+   * the wasm module's memory. The canvas must be the pool's size.
+   */
+  draw(pool, memory, look) {
+    if (this.lost) return;
+    const gl = this.#gl;
+    const { width, height, gridWidth, gridHeight } = pool;
+    const surfaceAt = pool.prepareSurface();
+    if (surfaceAt === 0) throw new Error(`Ripples: ${pool.takeError()}`);
+    const surface = new Float32Array(memory.buffer, surfaceAt, pool.surfaceLen);
+    gl.activeTexture(gl.TEXTURE0 + SURFACE_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, this.#textures.surface);
+    if (this.#surfaceSize[0] !== gridWidth || this.#surfaceSize[1] !== gridHeight) {
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, gridWidth, gridHeight, 0, gl.RGBA, gl.FLOAT, surface);
+      this.#surfaceSize = [gridWidth, gridHeight];
+    } else {
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, gridWidth, gridHeight, gl.RGBA, gl.FLOAT, surface);
+    }
+    if (this.#imagePool !== pool || this.#imageVersion !== pool.imageVersion) {
+      const image = new Uint8Array(memory.buffer, pool.imagePtr, pool.imageLen);
+      gl.activeTexture(gl.TEXTURE0 + IMAGE_UNIT);
+      gl.bindTexture(gl.TEXTURE_2D, this.#textures.image);
+      if (this.#imageSize[0] !== width || this.#imageSize[1] !== height) {
+        gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, width, height, 0, gl.RGBA, gl.UNSIGNED_BYTE, image);
+        this.#imageSize = [width, height];
+      } else {
+        gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, image);
+      }
+      this.#imagePool = pool;
+      this.#imageVersion = pool.imageVersion;
+    }
+    if (this.#skyPool !== pool && look === 'natural') {
+      gl.activeTexture(gl.TEXTURE0 + SKY_UNIT);
+      gl.bindTexture(gl.TEXTURE_2D, this.#textures.sky);
+      const sky = pool.skyTable();
+      const side = Math.round(Math.sqrt(sky.length / 4));
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, side, side, 0, gl.RGBA, gl.UNSIGNED_BYTE, sky);
+      this.#skyPool = pool;
+    }
+    if (this.#constants === null || this.#constantsPool !== pool) {
+      // The look's constants, and the walls, which the look's light shades.
+      this.#constants = pool.shaderConstants();
+      this.#constantsPool = pool;
+      this.setWalls(pool.wallLayer() ?? null, width, height);
+    }
+    const program = this.#program(look);
+    gl.useProgram(program.program);
+    gl.uniform2i(program.size, width, height);
+    gl.uniform2i(program.grid, gridWidth, gridHeight);
+    gl.uniform1f(program.scale, pool.simScale);
+    gl.uniform1fv(program.constants, this.#constants);
+    gl.uniform1i(program.hasWalls, this.#hasWalls ? 1 : 0);
+    gl.viewport(0, 0, width, height);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+  }
+
+  /** Frees the GPU's resources and gives the context back to the browser at once. */
+  release() {
+    if (this.#released) return;
+    this.#released = true;
+    liveContexts--;
+    this.#canvas.removeEventListener('webglcontextlost', this.#lostContext);
+    const gl = this.#gl;
+    if (!gl.isContextLost()) {
+      for (const texture of Object.values(this.#textures)) gl.deleteTexture(texture);
+      for (const { program } of this.#programs.values()) gl.deleteProgram(program);
+      gl.getExtension('WEBGL_lose_context')?.loseContext();
+    }
+    this.#programs.clear();
+  }
+}

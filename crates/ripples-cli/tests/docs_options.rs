@@ -302,7 +302,7 @@ fn the_limits_paragraph_states_the_librarys_limits() {
         u64::from(limits::MAX_CELLS),
         side_of_square,
         side_of_square,
-        ripples_cli::source_image::MAX_INPUT_BYTES >> 20,
+        ripples_cli::input::source_image::MAX_INPUT_BYTES >> 20,
         u64::from(limits::MAX_FRAMES),
         limits::MAX_FPS as u64,
         u64::from(limits::MAX_STEPS_PER_FRAME),

@@ -27,8 +27,8 @@ const LOOK_HELP: &str = "The look: natural (the picture is the floor of a pool s
      pixels, as the original ripple algorithm draws it: fastest) or spring (refraction, and \
      fast-moving water turns see-through, made for the spring solver)";
 
-use crate::background::Colour;
-use crate::fit::Fit;
+use crate::input::background::Colour;
+use crate::input::fit::Fit;
 
 /// Real-time water ripples: render animations of stones, rain and swipes over an image.
 #[derive(Debug, Parser)]
@@ -178,7 +178,7 @@ pub struct VideoArgs {
     /// animation ends with the clip), hold (its last frame stays) or loop (it starts over)
     /// [default: stop].
     #[arg(long, value_name = "MODE")]
-    pub video_end: Option<crate::video_input::VideoEnd>,
+    pub video_end: Option<crate::input::video_input::VideoEnd>,
 }
 
 impl VideoArgs {
@@ -551,7 +551,7 @@ impl WaterArgs {
     /// input.
     pub fn check_standard_input(&self) -> Result<(), crate::UsageError> {
         let is_stdin =
-            |path: &Option<PathBuf>| path.as_deref().is_some_and(crate::setup::is_standard_input);
+            |path: &Option<PathBuf>| path.as_deref().is_some_and(crate::input::is_standard_input);
         if is_stdin(&self.image) && is_stdin(&self.scene) {
             return Err(crate::UsageError(
                 "the image and --scene are both '-': standard input can feed only one of them"

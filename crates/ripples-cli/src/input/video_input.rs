@@ -34,10 +34,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 
 use crate::UsageError;
-use crate::background::Colour;
-use crate::fit::Fit;
-use crate::interrupt::{self, Interrupted};
+use crate::input::background::Colour;
+use crate::input::fit::Fit;
 use crate::output::cleanup::{self, ChildProcess, Leftover, Registration};
+use crate::output::interrupt::{self, Interrupted};
 pub use probe::{ClipProbe, parse_probe};
 
 /// How long the decoding ffmpeg may send no frame before it counts as hung.
@@ -175,12 +175,12 @@ impl VideoClip {
 
     /// The clip's first frame at `start` seconds, at its own size, as RGBA: what stands for the
     /// clip where one picture is needed (the GIF palette, the window before it plays).
-    pub fn picture_at(&self, start: f64) -> Result<crate::source_image::SourceImage> {
+    pub fn picture_at(&self, start: f64) -> Result<crate::input::source_image::SourceImage> {
         let (width, height) = (self.probe.width, self.probe.height);
         let mut decoder = ClipDecoder::start(self, start, (width, height), None, Some(1))?;
         let mut pixels = Vec::new();
         match decoder.next_frame(&mut pixels)? {
-            true => Ok(crate::source_image::SourceImage {
+            true => Ok(crate::input::source_image::SourceImage {
                 width,
                 height,
                 pixels,

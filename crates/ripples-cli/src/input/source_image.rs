@@ -4,7 +4,7 @@
 //! The header is read first so that an image beyond the size limits is refused before a single
 //! pixel is allocated (a small file can decode to a huge image); the decoder then runs with the
 //! same limits as a second guard. Every error names the file, even when the decoder panics
-//! (see [`crate::panics`]). A truncated or damaged file is an error for JPEG as for PNG: the
+//! (see [`crate::input::panics`]). A truncated or damaged file is an error for JPEG as for PNG: the
 //! JPEG decoder is run strictly, and the file's structure checked, by [`jpeg`].
 //!
 //! Standard input is read whole into memory first (a decoder needs to seek back after the
@@ -20,7 +20,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use image::{ImageFormat, ImageReader, Limits, RgbaImage, imageops::FilterType};
 
 use crate::UsageError;
-use crate::panics;
+use crate::input::panics;
 
 /// The most bytes read from standard input: twice the largest image within the limits as
 /// uncompressed RGBA, far more than any PNG or JPEG of it needs.

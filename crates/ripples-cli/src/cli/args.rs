@@ -120,8 +120,9 @@ pub struct RenderArgs {
     /// Start the water from this height field instead of calm water: a NumPy .npy file of
     /// shape (rows, columns) of the simulation grid (the pool's size divided by --sim-scale,
     /// rounded up), dtype '<i2' for the classic solver or '<f4' heights above rest (positive
-    /// up) for wave and spring. The water starts at rest with that surface; the pool's edge and
-    /// walls stay flat. --heights-out of one render is a valid --heights-in of the next.
+    /// up) for the wave, spring and dispersive solvers. The water starts at rest with that
+    /// surface; the pool's edge and walls stay flat. --heights-out of one render is a valid
+    /// --heights-in of the next.
     /// Overrides the scene file's `heights` key.
     #[arg(long, value_name = "FILE.npy")]
     pub heights_in: Option<PathBuf>,
@@ -620,7 +621,8 @@ pub struct BenchArgs {
     /// Print one JSON object instead of a table (an array of them, one per thread count, when
     /// `--threads` names several). The field hash (`field_fnv1a64`) is the
     /// 64-bit FNV-1a of the starting field's heights, row-major, little-endian: the i16 grid
-    /// for the classic solver, the f32 grid (height above rest) for wave and spring.
+    /// for the classic solver, the f32 grid (height above rest) for the wave, spring and
+    /// dispersive solvers.
     #[arg(long)]
     pub json: bool,
 }

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use ripples_cli::source_image::SourceImage;
+use ripples_cli::input::source_image::SourceImage;
 
 /// Images up to this many pixels are also resized and turned into luminance.
 const RESIZE_PIXELS: u64 = 256 * 256;

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use ripples::SolverKind;
-use ripples_cli::heights_in::{GridShape, LoadedHeights, parse_header, read_heights};
+use ripples_cli::input::heights_in::{GridShape, LoadedHeights, parse_header, read_heights};
 
 /// This process's scratch file.
 fn scratch_path() -> &'static PathBuf {

@@ -13,7 +13,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ripples::SceneRunner;
-use ripples_cli::scene_file::parse_scene;
+use ripples_cli::input::scene_file::parse_scene;
 
 /// The pool is the scene's own size when it has at most this many pixels, else capped to it.
 const MAX_PIXELS: u32 = 48 * 48;

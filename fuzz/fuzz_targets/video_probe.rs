@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ripples_cli::video_input::{ClipTiming, VideoClip, VideoEnd, parse_probe};
+use ripples_cli::input::video_input::{ClipTiming, VideoClip, VideoEnd, parse_probe};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -29,6 +29,9 @@
 //     of the .wasm (the URL, the status, not blamed on SIMD), a browser without WebAssembly
 //     SIMD (the SIMD message, no fetch); a page opened from file:// (the webpack app's page,
 //     whose classic script runs there) says so and how to serve it;
+//   - the figures docs/web.md states: the .wasm's size and gzipped size and the tarball's size
+//     (in KiB, rounded to 10), and the options table's defaults against Ripples.defaults (every
+//     option has a row, each row's default is the value);
 //   - a Vite + React app built in development mode, where StrictMode mounts effects twice:
 //     one instance and one canvas after mounting, a click and the ref's drop() make ripples,
 //     a changed prop goes to set() on the same instance, unmounting leaves nothing behind.
@@ -37,6 +40,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -151,7 +155,7 @@ function checkNode(tarball) {
     findings = JSON.parse(run('node', ['check.mjs'], dir).trim().split('\n').pop());
   } catch (error) {
     check('Node import', false, `${error.message}\n${error.stderr ?? ''}`);
-    return;
+    return null;
   }
   check('Node: importing the package does not throw', findings.importError === null, findings.importError);
   check('Node: importing ./react does not throw', findings.reactImportError === null, findings.reactImportError);
@@ -178,6 +182,68 @@ function checkNode(tarball) {
   check('ripples.d.ts declares every method and getter of Ripples', methods.length === 0, methods.join(', ') || findings.methods.join(', '));
   const statics = findings.statics.filter((name) => !members.includes(`static ${name}`));
   check('ripples.d.ts declares every static of Ripples', statics.length === 0, statics.join(', ') || findings.statics.join(', '));
+  return findings;
+}
+
+// --- the figures docs/web.md states ------------------------------------------------------------
+
+/** KiB rounded to the nearest 10, as docs/web.md states sizes. */
+const tensOfKiB = (bytes) => Math.round(bytes / 1024 / 10) * 10;
+
+/** The cells of a Markdown table row. */
+const cells = (row) => row.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim());
+
+/** A default as docs/web.md writes it: strings quoted, the rest as JavaScript prints them. */
+const written = (value) => (typeof value === 'string' ? `'${value}'` : String(value));
+
+function checkDocFigures(tarball, findings) {
+  const page = path.join(here, '..', '..', 'docs', 'web.md');
+  if (!fs.existsSync(page)) {
+    console.log('notice: no docs/web.md (a packaged crate?): its figures are not checked');
+    return;
+  }
+  const text = fs.readFileSync(page, 'utf8');
+  const wasm = fs.readFileSync(path.join(here, '..', 'dist', 'ripples_web_bg.wasm'));
+  const sizes = /`ripples_web_bg\.wasm` \(about (\d+) KiB, about (\d+) KiB\s+gzipped/.exec(text);
+  if (check('docs/web.md states the .wasm size as "`ripples_web_bg.wasm` (about N KiB, about M KiB gzipped"', sizes !== null)) {
+    const built = tensOfKiB(wasm.length);
+    check('docs/web.md: the .wasm size', Number(sizes[1]) === built, `says about ${sizes[1]} KiB; web/dist/ripples_web_bg.wasm is ${(wasm.length / 1024).toFixed(1)} KiB, about ${built}`);
+    const gzipped = zlib.gzipSync(wasm, { level: 9 }).length;
+    check('docs/web.md: the .wasm size gzipped', Number(sizes[2]) === tensOfKiB(gzipped), `says about ${sizes[2]} KiB; gzip -9 gives ${(gzipped / 1024).toFixed(1)} KiB, about ${tensOfKiB(gzipped)}`);
+  }
+  const packed = /ripples-rs-ripples-[\d.]+\.tgz` \(about (\d+) KiB/.exec(text);
+  if (check('docs/web.md states the tarball size as "….tgz` (about N KiB"', packed !== null)) {
+    const bytes = fs.statSync(tarball).size;
+    check('docs/web.md: the tarball size', Number(packed[1]) === tensOfKiB(bytes), `says about ${packed[1]} KiB; ${path.basename(tarball)} is ${(bytes / 1024).toFixed(1)} KiB, about ${tensOfKiB(bytes)}`);
+  }
+  if (!findings) return;
+  // The options table: the rows after its | option | meaning | default | header.
+  const lines = text.split('\n');
+  const header = lines.findIndex((line) => line.startsWith('|') && cells(line).join() === 'option,meaning,default');
+  if (!check('docs/web.md has an | option | meaning | default | table', header >= 0)) return;
+  const rows = new Map();
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const [option, , fallback] = cells(line);
+    const name = /^`(\w+)`/.exec(option)?.[1];
+    if (name) rows.set(name, fallback);
+  }
+  const missing = findings.defaults.filter((name) => !rows.has(name));
+  check('docs/web.md: a row for every option of Ripples.defaults', missing.length === 0, missing.join(', ') || `${rows.size} rows`);
+  const wrong = [];
+  for (const [name, fallback] of rows) {
+    if (!(name in findings.defaultValues)) {
+      wrong.push(`${name}: no such option in Ripples.defaults`);
+      continue;
+    }
+    const value = findings.defaultValues[name];
+    // The cell's first code span, or its leading number; prose alone only for null.
+    const shown = /^`([^`]*)`/.exec(fallback)?.[1] ?? /^-?\d+(\.\d+)?(?=\s|$)/.exec(fallback)?.[0];
+    if (shown === undefined ? value !== null : shown !== written(value)) {
+      wrong.push(`${name}: the table says '${fallback}', Ripples.defaults has ${written(value)}`);
+    }
+  }
+  check("docs/web.md: each option's default is Ripples.defaults'", wrong.length === 0, wrong.join('; '));
 }
 
 // --- TypeScript ------------------------------------------------------------------------------
@@ -550,7 +616,8 @@ async function main() {
   fs.rmSync(apps, { recursive: true, force: true });
   fs.mkdirSync(apps, { recursive: true });
   await timed('tarball', () => checkTarball(tarball));
-  await timed('Node import', () => checkNode(tarball));
+  const findings = await timed('Node import', () => checkNode(tarball));
+  await timed('the figures of docs/web.md', () => checkDocFigures(tarball, findings));
   await timed('tsc', () => checkTypes(tarball));
   const browser = await launch();
   const pageErrors = [];

@@ -29,7 +29,7 @@ use ripples_yardstick::{CLoop, ClassicState};
 #[command(name = "ripples-yardstick", version)]
 struct Options {
     /// Pool size in pixels (one cell per pixel).
-    #[arg(long, value_name = "WxH", value_parser = ripples_cli::args::parse_size, default_value = "1920x1080")]
+    #[arg(long, value_name = "WxH", value_parser = ripples_cli::cli::args::parse_size, default_value = "1920x1080")]
     size: (u32, u32),
 
     /// Frames timed per repetition.

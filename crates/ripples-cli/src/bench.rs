@@ -35,7 +35,7 @@ use ripples::{Heights, Look, Pool, RenderMode, SolverKind};
 use serde::Serialize;
 
 use crate::UsageError;
-use crate::args::BenchArgs;
+use crate::cli::args::BenchArgs;
 use memory::{CopyBench, FrameTraffic};
 use seed_port::SeedRipple;
 

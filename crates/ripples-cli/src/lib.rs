@@ -1,30 +1,28 @@
 //! The `ripples` command as a library, so integration tests and fuzz targets can reach its
-//! parts: argument parsing, scene files, image input, rendering, the output writers, the
-//! benchmark and (with the default `play` feature) the desktop window.
+//! parts. The folders follow the data through a render, each using only those below it:
+//!
+//! - [`output`]: the sinks that encode frames into files (GIF, APNG, Y4M, ffmpeg's MP4 and
+//!   WebM, frame directories, NumPy heights), written under temporary names and committed at
+//!   the end; the cleanup of those names and of child processes, and Ctrl-C.
+//! - [`input`]: what the water is made from: pictures (PNG, JPEG), video clips (through
+//!   ffprobe and ffmpeg), height fields, scene files, fitting a picture to the pool, the
+//!   background colour.
+//! - [`cli`]: the command line: the arguments, the setup that turns them and a scene file into
+//!   a pool, the warnings for options that do nothing, the guard against overwriting an input.
+//! - [`render`]: `ripples render`: frames simulated and streamed to a sink, stills, seamless
+//!   loops, the liveliness of a render with nothing asked for.
+//! - [`play`]: `ripples play`, the desktop window (the default `play` feature), and
+//!   [`bench`](mod@bench): `ripples bench`.
 
 #![forbid(unsafe_code)]
 
-pub mod args;
-pub mod background;
 pub mod bench;
-pub mod fit;
-pub mod heights_in;
-pub mod inert_options;
-pub mod input_guard;
-pub mod interrupt;
-pub mod lively;
+pub mod cli;
+pub mod input;
 pub mod output;
-pub mod panics;
 #[cfg(feature = "play")]
 pub mod play;
 pub mod render;
-pub mod scene_file;
-pub mod seamless_loop;
-pub mod setup;
-pub mod source_image;
-pub mod still;
-pub mod video_input;
-pub mod water_mask;
 
 /// An error in how the command was invoked (exit code 2), as opposed to a failure while doing
 /// the work (exit code 1).

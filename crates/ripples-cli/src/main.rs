@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ripples_cli::UsageError;
-use ripples_cli::args::{Cli, Command, RenderArgs};
 use ripples_cli::bench::bench;
-use ripples_cli::interrupt::{self, Interrupted};
+use ripples_cli::cli::args::{Cli, Command, RenderArgs};
+use ripples_cli::output::interrupt::{self, Interrupted};
 use ripples_cli::render::{RenderSummary, render, render_default_scene};
 
 /// The timing of a finished render goes to stderr; what was written, to stdout (or to stderr

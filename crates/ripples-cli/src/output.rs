@@ -27,6 +27,7 @@
 //! The output `-` is standard output, for the formats that can be streamed.
 
 pub mod cleanup;
+pub mod interrupt;
 
 mod apng_sink;
 mod dir_sink;

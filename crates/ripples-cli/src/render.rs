@@ -14,7 +14,7 @@
 //! output file. The time of each stage is measured and reported per frame.
 //!
 //! With `--heights-in` the water starts from a field read from a file
-//! ([`crate::heights_in`]), checked against the grid and the solver before the output is opened.
+//! ([`crate::input::heights_in`]), checked against the grid and the solver before the output is opened.
 //! With `--heights-out` there are two outputs, written both or neither: the finished animation
 //! waits under its temporary name while the heights are written to theirs, then the animation
 //! is moved into place, then the heights. Only that last move can fail after the animation is
@@ -23,12 +23,12 @@
 //! Frames come from a [`FrameSource`]: the scene played frame by frame, or a
 //! [`SeamlessLoop`] whose end cross-fades into its start (`--loop`). The picture under each
 //! frame comes from a [`PictureSource`]: the same image every frame, or the next frame of a
-//! video ([`ClipPictures`], decoded by ffmpeg on threads of its own: [`crate::video_input`]),
+//! video ([`ClipPictures`], decoded by ffmpeg on threads of its own: [`crate::input::video_input`]),
 //! whose rate and length then set the animation's, and whose sound goes to an MP4 or WebM. Before a frame goes to the
-//! encoder it is blended over the background ([`crate::background`]) in place, so files are
+//! encoder it is blended over the background ([`crate::input::background`]) in place, so files are
 //! opaque whatever the look, unless `--keep-alpha` asks for the alpha. A still (`--frame`,
-//! `--still`) simulates up to its frame and renders only that one ([`crate::still`]). A render
-//! with nothing to disturb the water gets some ([`crate::lively`]). What the command did on its
+//! `--still`) simulates up to its frame and renders only that one ([`crate::render::still`]). A render
+//! with nothing to disturb the water gets some ([`crate::render::lively`]). What the command did on its
 //! own (stones added, a picture cropped, a scene scaled) is said on stderr once the output is
 //! open, so that an error, when there is one, is the first line.
 
@@ -42,20 +42,26 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ripples::{Heights, Look, RenderMode, SceneRunner};
 
 use crate::UsageError;
-use crate::args::RenderArgs;
-use crate::background::{self, Colour};
-use crate::heights_in::{GridShape, heights_input, read_heights_as};
-use crate::lively;
+use crate::cli::args::RenderArgs;
+use crate::cli::setup::{Water, WaterPlan, override_with};
+use crate::input::background::{self, Colour};
+use crate::input::heights_in::{GridShape, heights_input, read_heights_as};
+use crate::input::scene_file::SceneFile;
+use crate::input::video_input::{ClipPictures, ClipTiming, VideoClip};
 use crate::output::{
     AnimationInfo, FinishedOutput, FrameSink, OutputKind, OutputOptions, SoundTrack, StagedFile,
     StillPngSink, Written, check_not_existing, is_standard_output, open_output, stage_npy_f32,
     stage_npy_i16,
 };
-use crate::scene_file::SceneFile;
-use crate::seamless_loop::SeamlessLoop;
-use crate::setup::{Water, WaterPlan, override_with};
-use crate::still;
-use crate::video_input::{ClipPictures, ClipTiming, VideoClip};
+use crate::render::frame_source::FrameSource;
+use crate::render::seamless_loop::SeamlessLoop;
+use crate::render::stage_times::StageTimes;
+
+pub mod frame_source;
+pub mod lively;
+pub mod seamless_loop;
+pub mod stage_times;
+pub mod still;
 
 /// Pool size when neither an image, the scene nor `--size` gives one.
 pub const DEFAULT_SIZE: (u32, u32) = (320, 240);
@@ -84,22 +90,6 @@ pub struct RenderSummary {
     pub written: Written,
     /// For a still (`--frame`, `--still`): the frame written, after `frames` were simulated.
     pub still_frame: Option<u32>,
-}
-
-/// Time spent in each stage of the frame loop, summed over the frames. Simulating and
-/// rendering run one after the other on the calling thread; encoding runs beside them on its
-/// own thread, so the three add up to more than the wall-clock time when the overlap works.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct StageTimes {
-    /// Waiting for the next frame of a clip (decoded beside the rest, on ffmpeg's side and a
-    /// thread of its own; this is only the time the frame loop waited for it).
-    pub decode: Duration,
-    /// The scene's events and the solver steps.
-    pub simulate: Duration,
-    /// Rendering the water over the image.
-    pub render: Duration,
-    /// The sink: writing every frame, and finishing the file.
-    pub encode: Duration,
 }
 
 impl RenderSummary {
@@ -183,7 +173,7 @@ pub fn render(args: &RenderArgs) -> Result<RenderSummary> {
 
 /// Renders the built-in default scene with these arguments on top.
 pub fn render_default_scene(args: &RenderArgs) -> Result<RenderSummary> {
-    let scene = crate::scene_file::parse_scene(DEFAULT_SCENE)
+    let scene = crate::input::scene_file::parse_scene(DEFAULT_SCENE)
         .map_err(|error| anyhow!("internal error: the built-in scene is invalid: {error}"))?;
     let scene_file = SceneFile {
         scene,
@@ -203,7 +193,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     if let Some(path) = &args.heights_out {
         check_heights_path(path, args.no_clobber)?;
     }
-    crate::input_guard::refuse_outputs_over_inputs(args, scene_file.as_ref())?;
+    crate::cli::input_guard::refuse_outputs_over_inputs(args, scene_file.as_ref())?;
     let has_scene_file = scene_file.is_some();
     let heights_in = heights_input(args.heights_in.as_ref(), scene_file.as_ref());
     let mut plan = WaterPlan::load(&args.water, scene_file, |scene| {
@@ -235,7 +225,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
             .map(|warning| format!("warning: {warning}")),
     );
     notes.extend(
-        crate::inert_options::late_events(&plan.scene)
+        crate::cli::inert_options::late_events(&plan.scene)
             .into_iter()
             .map(|warning| format!("warning: {warning}")),
     );
@@ -280,7 +270,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let mut pictures: Box<dyn PictureSource + '_> = match (clip, timing) {
         (Some(clip), Some(timing)) => {
             options.sound = sound_track(&clip, &timing, kind, &args.out, &mut notes);
-            let filter = crate::video_input::fit_filter(
+            let filter = crate::input::video_input::fit_filter(
                 (clip.probe.width, clip.probe.height),
                 (width, height),
                 plan.fit,
@@ -473,7 +463,7 @@ fn check_output_destination(args: &RenderArgs, kind: OutputKind) -> Result<()> {
 /// water cannot keep (they were set to rest).
 fn start_from_heights(
     runner: &mut SceneRunner,
-    input: &crate::setup::InputFile,
+    input: &crate::input::InputFile,
     pool: (u32, u32),
 ) -> Result<Option<String>> {
     let name = &input.label;
@@ -650,42 +640,6 @@ impl PictureSource for ClipPictures {
     }
 }
 
-/// Where the frames of an output come from: a scene played frame by frame, or a seamless
-/// loop ([`SeamlessLoop`]) that cross-fades its end into its start.
-pub trait FrameSource {
-    /// Whether every frame was made.
-    fn is_finished(&self) -> bool;
-    /// Simulates the next frame and renders it over `image` into `frame` (RGBA, the pool's
-    /// size); returns the time spent simulating and rendering.
-    fn next_frame(&mut self, image: &[u8], frame: &mut [u8]) -> Result<(Duration, Duration)>;
-    /// The heights the last frame shows (what `--heights-out` writes), and the grid's width
-    /// and height.
-    fn shown_heights(&self) -> (Heights<'_>, usize, usize);
-}
-
-impl FrameSource for SceneRunner {
-    fn is_finished(&self) -> bool {
-        SceneRunner::is_finished(self)
-    }
-
-    fn next_frame(&mut self, image: &[u8], frame: &mut [u8]) -> Result<(Duration, Duration)> {
-        let started = Instant::now();
-        self.advance();
-        let stepped = Instant::now();
-        self.render(image, frame)?;
-        Ok((stepped - started, stepped.elapsed()))
-    }
-
-    fn shown_heights(&self) -> (Heights<'_>, usize, usize) {
-        let solver = self.pool().solver();
-        (
-            solver.heights(),
-            solver.width() as usize,
-            solver.height() as usize,
-        )
-    }
-}
-
 /// Simulates and renders every remaining frame of `source` over `image` on this thread, blends
 /// each over `flatten` when given (making it opaque), while `sink` encodes them on another
 /// thread; then finishes the sink and returns the finished output, for the caller to commit.
@@ -752,8 +706,8 @@ fn produce_frames(
     let (mut decode, mut simulate, mut render) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     let mut allocated = 0;
     while !source.is_finished() {
-        if crate::interrupt::requested() {
-            return Err(anyhow::Error::new(crate::interrupt::Interrupted));
+        if crate::output::interrupt::requested() {
+            return Err(anyhow::Error::new(crate::output::interrupt::Interrupted));
         }
         let waiting = Instant::now();
         let image = pictures.next_picture()?;

@@ -1489,7 +1489,8 @@ fn good_jpegs_load_exactly_as_before() {
             stdout(&output)
         );
         // The strict decoder gives the same pixels the image crate's lenient one does.
-        let loaded = ripples_cli::source_image::SourceImage::load(&path.join(&name)).unwrap();
+        let loaded =
+            ripples_cli::input::source_image::SourceImage::load(&path.join(&name)).unwrap();
         let reference = image::load_from_memory(&bytes).unwrap().to_rgba8();
         assert_eq!((loaded.width, loaded.height), (width, height), "{name}");
         assert!(

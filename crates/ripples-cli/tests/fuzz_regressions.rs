@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use ripples_cli::source_image::SourceImage;
+use ripples_cli::input::source_image::SourceImage;
 
 /// A 495-byte JPEG on which zune-jpeg 0.5.15 (the `image` crate's JPEG decoder) panics in its
 /// AVX2 inverse DCT, `called Option::unwrap() on a None value` (upstream

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Output;
 
 use ripples::{Heights, Pool, SolverKind};
-use ripples_cli::heights_in::{GridShape, LoadedHeights, read_heights};
+use ripples_cli::input::heights_in::{GridShape, LoadedHeights, read_heights};
 
 mod common;
 use common::ripples;

@@ -1,11 +1,11 @@
-//! The panic hook around a contained panic (`ripples_cli::panics`), in a process of its own:
+//! The panic hook around a contained panic (`ripples_cli::input::panics`), in a process of its own:
 //! the hook is one per process, and this test must set it before anything else does.
 
 use std::path::Path;
 use std::sync::Mutex;
 
-use ripples_cli::panics;
-use ripples_cli::source_image::SourceImage;
+use ripples_cli::input::panics;
+use ripples_cli::input::source_image::SourceImage;
 
 /// Messages of the panics that reached the hook this test installs.
 static REPORTED: Mutex<Vec<String>> = Mutex::new(Vec::new());

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use ripples::{Heights, SceneRunner};
-use ripples_cli::scene_file::SceneFile;
-use ripples_cli::source_image::SourceImage;
+use ripples_cli::input::scene_file::SceneFile;
+use ripples_cli::input::source_image::SourceImage;
 
 fn scene_runner(name: &str) -> SceneRunner {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -14,8 +14,8 @@
 //! - `presence` scales how much the water shows.
 
 use ripples::{Boundary, DropEvent, Look, Pool, RenderMode, SolverKind};
-use ripples_cli::fit::{Fill, Fit, Placement, fit_picture};
-use ripples_cli::source_image::SourceImage;
+use ripples_cli::input::fit::{Fill, Fit, Placement, fit_picture};
+use ripples_cli::input::source_image::SourceImage;
 use std::path::Path;
 
 const WIDTH: u32 = 1280;

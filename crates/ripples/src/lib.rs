@@ -94,6 +94,7 @@ mod pool;
 mod render;
 mod resample;
 mod scene;
+mod size_limits;
 mod solver;
 mod sources;
 mod spring;

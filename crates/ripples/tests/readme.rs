@@ -1,6 +1,6 @@
-//! The repository's README shows the library's first example; the crate's own README, compiled
-//! as a doc test, is where it is checked. This keeps the two copies the same, so the one a
-//! newcomer reads first cannot rot either. In a packaged crate the repository's README is not
+//! The repository's README (the front page) shows the library's first example in its tour; the
+//! crate's own README, compiled as a doc test, is where it is checked. This keeps the two copies
+//! the same, so the one a newcomer reads first cannot rot either. In a packaged crate the repository's README is not
 //! there, and the test says so and passes.
 
 use std::path::Path;
@@ -22,8 +22,8 @@ fn the_repository_readme_shows_the_crate_readme_example() {
         return;
     };
     let crate_readme = std::fs::read_to_string(manifest.join("README.md")).unwrap();
-    let shown = first_rust_block(&repository, "## The library")
-        .expect("the repository README's library section has a Rust example");
+    let shown = first_rust_block(&repository, "### The library")
+        .expect("the repository README's tour has a Rust example under ### The library");
     let tested = first_rust_block(&crate_readme, "").expect("the crate README has a Rust example");
     assert_eq!(
         shown, tested,

@@ -43,7 +43,7 @@ use super::{
     AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, SoundTrack, Written,
     check_frame_len, check_some_frames_written, is_standard_output,
 };
-use crate::interrupt::{self, Interrupted};
+use crate::output::interrupt::{self, Interrupted};
 
 /// How many of ffmpeg's last stderr lines an error message quotes.
 const STDERR_LINES_QUOTED: usize = 10;

@@ -20,7 +20,7 @@ use ripples::{
 };
 
 use super::input::{Command, Gesture};
-use crate::setup::{Water, set_spring_maps};
+use crate::cli::setup::{Water, set_spring_maps};
 
 /// Stone strengths `+` and `-` step through.
 const STRENGTHS: [i16; 13] = [16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
@@ -528,8 +528,8 @@ fn for_each_point_on_line(from: [i32; 2], to: [i32; 2], mut visit: impl FnMut(i3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::WaterArgs;
-    use crate::setup::WaterPlan;
+    use crate::cli::args::WaterArgs;
+    use crate::cli::setup::WaterPlan;
 
     const SIZE: (u32, u32) = (96, 64);
 

@@ -14,7 +14,7 @@ use anyhow::{Result, anyhow};
 use ripples::Scene;
 
 use crate::UsageError;
-use crate::setup::is_standard_input;
+use crate::input::is_standard_input;
 
 /// A scene and the directory its relative paths are resolved against.
 #[derive(Debug, Clone)]

@@ -27,8 +27,8 @@ const LOOK_HELP: &str = "The look: natural (the picture is the floor of a pool s
      pixels, as the original ripple algorithm draws it: fastest) or spring (refraction, and \
      fast-moving water turns see-through, made for the spring solver)";
 
-use crate::background::Colour;
-use crate::fit::Fit;
+use crate::input::background::Colour;
+use crate::input::fit::Fit;
 
 /// Real-time water ripples: render animations of stones, rain and swipes over an image.
 #[derive(Debug, Parser)]
@@ -120,8 +120,9 @@ pub struct RenderArgs {
     /// Start the water from this height field instead of calm water: a NumPy .npy file of
     /// shape (rows, columns) of the simulation grid (the pool's size divided by --sim-scale,
     /// rounded up), dtype '<i2' for the classic solver or '<f4' heights above rest (positive
-    /// up) for dispersive, wave and spring. The water starts at rest with that surface; the
-    /// pool's edge and walls stay flat. --heights-out of one render is a valid --heights-in of the next.
+    /// up) for the wave, spring and dispersive solvers. The water starts at rest with that
+    /// surface; the pool's edge and walls stay flat. --heights-out of one render is a valid
+    /// --heights-in of the next.
     /// Overrides the scene file's `heights` key.
     #[arg(long, value_name = "FILE.npy")]
     pub heights_in: Option<PathBuf>,
@@ -178,7 +179,7 @@ pub struct VideoArgs {
     /// animation ends with the clip), hold (its last frame stays) or loop (it starts over)
     /// [default: stop].
     #[arg(long, value_name = "MODE")]
-    pub video_end: Option<crate::video_input::VideoEnd>,
+    pub video_end: Option<crate::input::video_input::VideoEnd>,
 }
 
 impl VideoArgs {
@@ -601,7 +602,7 @@ impl WaterArgs {
     /// input.
     pub fn check_standard_input(&self) -> Result<(), crate::UsageError> {
         let is_stdin =
-            |path: &Option<PathBuf>| path.as_deref().is_some_and(crate::setup::is_standard_input);
+            |path: &Option<PathBuf>| path.as_deref().is_some_and(crate::input::is_standard_input);
         if is_stdin(&self.image) && is_stdin(&self.scene) {
             return Err(crate::UsageError(
                 "the image and --scene are both '-': standard input can feed only one of them"
@@ -670,7 +671,8 @@ pub struct BenchArgs {
     /// Print one JSON object instead of a table (an array of them, one per thread count, when
     /// `--threads` names several). The field hash (`field_fnv1a64`) is the
     /// 64-bit FNV-1a of the starting field's heights, row-major, little-endian: the i16 grid
-    /// for the classic solver, the f32 grid (height above rest) for dispersive, wave and spring.
+    /// for the classic solver, the f32 grid (height above rest) for the wave, spring and
+    /// dispersive solvers.
     #[arg(long)]
     pub json: bool,
 }

@@ -10,9 +10,9 @@
 
 use anyhow::{Result, anyhow};
 
-use crate::fit::Placement;
-use crate::setup::InputFile;
-use crate::source_image::SourceImage;
+use crate::input::InputFile;
+use crate::input::fit::Placement;
+use crate::input::source_image::SourceImage;
 
 /// Luminances strictly between these are grey: neither clearly water nor clearly land.
 const GREY: (u8, u8) = (32, 224);

@@ -12,49 +12,29 @@
 //! mistake is an error naming the file (exit code 1), while a mix that only the command line's
 //! options made wrong (`--stiffness` above the file's viscosity) is a usage error (exit code 2),
 //! like every other wrong option. Options that would do nothing are warned about here
-//! ([`crate::inert_options`]), with the render's or the window's idea of "nothing".
+//! ([`crate::cli::inert_options`]), with the render's or the window's idea of "nothing".
 //!
 //! A pool of another shape than its picture gets the picture fitted as `--fit` says (cover,
-//! contain or stretch, [`crate::fit`]), and so do the walls and the spring maps. The scene
+//! contain or stretch, [`crate::input::fit`]), and so do the walls and the spring maps. The scene
 //! file's stones, swipes and sources are given in the scene's own size and move with the
 //! picture ([`ripples::Scene::rescale`]); those of the command line are in the pixels of the
 //! size asked for, and move only when the window shrinks the pool to fit the screen.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
 use ripples::{FloatImage, Scene, SceneRunner, Solver};
 
 use crate::UsageError;
-use crate::args::WaterArgs;
-use crate::background::Colour;
-use crate::fit::{self, Fill, Fit, Placement};
-use crate::inert_options::{Frontend, inert_options};
-use crate::scene_file::SceneFile;
-use crate::source_image::SourceImage;
-use crate::video_input::VideoClip;
-
-/// The path that names standard input for the IMAGE argument and `--scene`.
-pub const STANDARD_INPUT: &str = "-";
-
-/// Whether `path`, given on the command line, names standard input.
-pub fn is_standard_input(path: &Path) -> bool {
-    path.as_os_str() == STANDARD_INPUT
-}
-
-/// A file the water is made from, and what it is for (for messages).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputFile {
-    /// What the file is, e.g. "the input image" or "the scene's obstacles image".
-    pub role: String,
-    /// Its path as given (relative to the scene file's directory, for the scene's own paths).
-    pub path: PathBuf,
-    /// How errors about its contents name it: the option or the scene's key (with the file and
-    /// line) and the path as written, e.g. `--obstacles 'walls.png'` or `scene 'x.toml' line
-    /// 3: sky 'sky.jpg'`.
-    pub label: String,
-}
+use crate::cli::args::WaterArgs;
+use crate::cli::inert_options::{Frontend, inert_options};
+use crate::input::background::Colour;
+use crate::input::fit::{self, Fill, Fit, Placement};
+use crate::input::scene_file::SceneFile;
+use crate::input::source_image::SourceImage;
+use crate::input::video_input::VideoClip;
+use crate::input::{InputFile, is_standard_input};
 
 /// The pictures the options and the scene file name: the option wins over the scene's key.
 /// Each with its role; the image also says whether it comes from standard input.
@@ -148,7 +128,7 @@ pub fn input_files(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Vec<Inpu
         .filter(|path| !is_standard_input(path))
         .map(|path| InputFile {
             role: "the scene file".to_string(),
-            label: crate::scene_file::describe(path),
+            label: crate::input::scene_file::describe(path),
             path: path.clone(),
         });
     let image = paths.image.filter(|_| !paths.image_from_stdin);
@@ -266,10 +246,10 @@ impl WaterPlan {
         scene_file: Option<SceneFile>,
         adjust: impl FnOnce(&mut Scene),
     ) -> Result<Self> {
-        let scene_name = args
-            .scene
-            .as_ref()
-            .map_or_else(|| "options".to_string(), |p| crate::scene_file::describe(p));
+        let scene_name = args.scene.as_ref().map_or_else(
+            || "options".to_string(),
+            |p| crate::input::scene_file::describe(p),
+        );
         let paths = PicturePaths::resolve(args, scene_file.as_ref());
         let file_scene = scene_file.map(|file| file.scene);
         let mut scene = file_scene.clone().unwrap_or_default();
@@ -310,7 +290,7 @@ impl WaterPlan {
         let background = args.background.unwrap_or_default();
         let (picture, clip) = match &paths.image {
             Some(_) if paths.image_from_stdin => (Some(SourceImage::read_standard_input()?), None),
-            Some(input) if !crate::video_input::is_picture_file(&input.path) => {
+            Some(input) if !crate::input::video_input::is_picture_file(&input.path) => {
                 // A video: its first frame stands for it wherever one picture is needed.
                 let clip = VideoClip::open(&input.path)?;
                 (Some(clip.picture_at(0.0)?), Some(clip))
@@ -335,7 +315,10 @@ impl WaterPlan {
         };
         let obstacles = load_optional(paths.obstacles.as_ref())?;
         let water_mask = match &paths.water_mask {
-            Some(input) => Some((SourceImage::load_as(&input.path, &input.label)?, input.clone())),
+            Some(input) => Some((
+                SourceImage::load_as(&input.path, &input.label)?,
+                input.clone(),
+            )),
             None => None,
         };
         let camera_source = |option: Option<f32>, key: &str, value: Option<f32>| match option {
@@ -447,7 +430,7 @@ impl WaterPlan {
             pool.set_obstacle_mask(&walls)?;
         }
         let mask = match &self.water_mask {
-            Some((picture, input)) => Some(crate::water_mask::water_from_picture(
+            Some((picture, input)) => Some(crate::input::water_mask::water_from_picture(
                 &self.fit_picture(picture, to, Fill::Edge)?,
                 input,
             )?),
@@ -455,13 +438,18 @@ impl WaterPlan {
         };
         let perspective = self.scene.perspective().map(|perspective| {
             let from = self.picture_size.unwrap_or(to);
-            crate::water_mask::fit_perspective(perspective, &Placement::new(self.fit, from, to))
+            crate::input::water_mask::fit_perspective(
+                perspective,
+                &Placement::new(self.fit, from, to),
+            )
         });
         if mask.is_some() || perspective.is_some() {
             runner
                 .set_water(mask.as_deref(), perspective)
-                .map_err(|error| crate::water_mask::name_camera(error, &self.camera_sources))?;
-            notes.extend(crate::water_mask::reach_note(runner.pool()));
+                .map_err(|error| {
+                    crate::input::water_mask::name_camera(error, &self.camera_sources)
+                })?;
+            notes.extend(crate::input::water_mask::reach_note(runner.pool()));
             if let Some(picture) = &self.obstacles {
                 let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
                 let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
@@ -727,7 +715,7 @@ mod tests {
     #[test]
     fn a_plan_builds_at_any_size_and_clips_the_scene() {
         let args = WaterArgs {
-            drops: vec![crate::args::parse_drop("300,10").unwrap()],
+            drops: vec![crate::cli::args::parse_drop("300,10").unwrap()],
             ..WaterArgs::default()
         };
         let plan = WaterPlan::load(&args, None, |_| {}).unwrap();
@@ -784,7 +772,7 @@ mod tests {
         let scene = Scene {
             sources: sources
                 .iter()
-                .map(|text| crate::args::parse_source(text).unwrap())
+                .map(|text| crate::cli::args::parse_source(text).unwrap())
                 .collect(),
             ..Scene::default()
         };

@@ -20,10 +20,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::UsageError;
-use crate::args::RenderArgs;
+use crate::cli::args::RenderArgs;
+use crate::cli::setup::input_files;
+use crate::input::InputFile;
+use crate::input::scene_file::SceneFile;
 use crate::output::OutputKind;
-use crate::scene_file::SceneFile;
-use crate::setup::{InputFile, input_files};
 
 /// Frame numbers in a directory output's file names have at least this many digits (as
 /// `output::dir_sink` writes them).
@@ -69,7 +70,7 @@ fn device_inode(_metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
 /// Refuses, as a usage error, a render of `args` (with `scene_file` loaded from `--scene`)
 /// whose `--out` or `--heights-out` is the same file as one of its inputs, or as each other.
 pub fn refuse_outputs_over_inputs(args: &RenderArgs, scene_file: Option<&SceneFile>) -> Result<()> {
-    let heights_in = crate::heights_in::heights_input(args.heights_in.as_ref(), scene_file);
+    let heights_in = crate::input::heights_in::heights_input(args.heights_in.as_ref(), scene_file);
     let inputs: Vec<(InputFile, FileIdentity)> = input_files(&args.water, scene_file)
         .into_iter()
         .chain(heights_in)

@@ -13,7 +13,7 @@ use std::fmt;
 use anyhow::{Context, Result};
 use image::{RgbaImage, imageops::FilterType};
 
-use crate::source_image::SourceImage;
+use crate::input::source_image::SourceImage;
 
 /// How a picture meets a pool of another shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -10,7 +10,7 @@
 
 use ripples::{RenderMode, Scene, SolverKind};
 
-use crate::args::WaterArgs;
+use crate::cli::args::WaterArgs;
 
 /// Where the water runs, which decides what can still change after the start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,10 +273,11 @@ mod tests {
     /// The options of `ripples render ARGS` and the solver and look they choose (no scene
     /// file; nothing is loaded, so map files need not exist).
     fn parsed(args: &[&str]) -> (WaterArgs, Scene) {
-        let cli =
-            crate::args::Cli::try_parse_from(["ripples", "render"].iter().chain(args).copied())
-                .unwrap();
-        let Some(crate::args::Command::Render(render)) = cli.command else {
+        let cli = crate::cli::args::Cli::try_parse_from(
+            ["ripples", "render"].iter().chain(args).copied(),
+        )
+        .unwrap();
+        let Some(crate::cli::args::Command::Render(render)) = cli.command else {
             unreachable!("parsed as render");
         };
         let scene = Scene {

@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use ripples::{Heights, SolverKind};
 
-use crate::scene_file::SceneFile;
-use crate::setup::InputFile;
+use crate::input::InputFile;
+use crate::input::scene_file::SceneFile;
 
 /// The height field a render starts from: `--heights-in` (`option`), else the scene file's
 /// `heights` key, relative to the scene file's directory.

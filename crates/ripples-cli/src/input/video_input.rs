@@ -35,11 +35,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 
 use crate::UsageError;
-use crate::background::Colour;
-use crate::fit::Fit;
-use crate::interrupt::{self, Interrupted};
+use crate::input::background::Colour;
+use crate::input::fit::Fit;
+use crate::input::source_image::still_formats::STILL_FORMAT_NAMES;
 use crate::output::cleanup::{self, ChildProcess, Leftover, Registration};
-use crate::source_image::still_formats::STILL_FORMAT_NAMES;
+use crate::output::interrupt::{self, Interrupted};
 pub use probe::{ClipProbe, parse_probe};
 
 /// How long the decoding ffmpeg may send no frame before it counts as hung.
@@ -90,9 +90,9 @@ impl std::str::FromStr for VideoEnd {
 
 /// Whether the file at `path` is a still picture (or cannot be read, or is empty: the picture
 /// loader then says so), rather than a video or an animation to ask ffprobe about; see
-/// [`crate::source_image::still_formats::is_still_picture_file`].
+/// [`crate::input::source_image::still_formats::is_still_picture_file`].
 pub fn is_picture_file(path: &Path) -> bool {
-    crate::source_image::still_formats::is_still_picture_file(path)
+    crate::input::source_image::still_formats::is_still_picture_file(path)
 }
 
 /// A video file, probed and checked.
@@ -161,12 +161,12 @@ impl VideoClip {
 
     /// The clip's first frame at `start` seconds, at its own size, as RGBA: what stands for the
     /// clip where one picture is needed (the GIF palette, the window before it plays).
-    pub fn picture_at(&self, start: f64) -> Result<crate::source_image::SourceImage> {
+    pub fn picture_at(&self, start: f64) -> Result<crate::input::source_image::SourceImage> {
         let (width, height) = (self.probe.width, self.probe.height);
         let mut decoder = ClipDecoder::start(self, start, (width, height), None, Some(1))?;
         let mut pixels = Vec::new();
         match decoder.next_frame(&mut pixels)? {
-            true => Ok(crate::source_image::SourceImage {
+            true => Ok(crate::input::source_image::SourceImage {
                 width,
                 height,
                 pixels,

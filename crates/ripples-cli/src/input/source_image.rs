@@ -5,7 +5,7 @@
 //! The header is read first so that an image beyond the size limits is refused before a single
 //! pixel is allocated (a small file can decode to a huge image); the decoder then runs with the
 //! same limits as a second guard. Every error names the file, even when the decoder panics
-//! (see [`crate::panics`]). A truncated or damaged file is an error for JPEG as for PNG: the
+//! (see [`crate::input::panics`]). A truncated or damaged file is an error for JPEG as for PNG: the
 //! JPEG decoder is run strictly, and the file's structure checked, by [`jpeg`]; the other
 //! formats' decoders refuse a file that ends early on their own (a test cuts each one).
 //!
@@ -27,7 +27,7 @@ use image::{
 use still_formats::{STILL_FORMAT_NAMES, orient, orientation_of_exif, read_prefix};
 
 use crate::UsageError;
-use crate::panics;
+use crate::input::panics;
 
 /// The most bytes read from standard input: twice the largest image within the limits as
 /// uncompressed RGBA, far more than any PNG or JPEG of it needs.

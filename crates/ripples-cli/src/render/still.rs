@@ -13,7 +13,7 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 use ripples::SceneRunner;
 
-use crate::background::{self, Colour};
+use crate::input::background::{self, Colour};
 use crate::output::{FinishedOutput, FrameSink, StillPngSink};
 
 /// Simulates `runner` up to frame `number` (counted from 0), renders that frame over `image`,
@@ -27,12 +27,12 @@ pub fn render_still(
     flatten: Option<Colour>,
     sink: StillPngSink,
     progress: &ProgressBar,
-) -> Result<(crate::render::StageTimes, FinishedOutput)> {
+) -> Result<(crate::render::stage_times::StageTimes, FinishedOutput)> {
     let mut sink = Box::new(sink);
     let started = Instant::now();
     while runner.frame() <= number {
-        if crate::interrupt::requested() {
-            return Err(anyhow::Error::new(crate::interrupt::Interrupted));
+        if crate::output::interrupt::requested() {
+            return Err(anyhow::Error::new(crate::output::interrupt::Interrupted));
         }
         runner.advance();
         progress.inc(1);
@@ -46,7 +46,7 @@ pub fn render_still(
     let rendered = Instant::now();
     sink.write_frame(&frame)?;
     let finished = sink.finish()?;
-    let stages = crate::render::StageTimes {
+    let stages = crate::render::stage_times::StageTimes {
         simulate: simulated - started,
         render: rendered - simulated,
         encode: rendered.elapsed(),

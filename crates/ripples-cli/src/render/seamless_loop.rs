@@ -20,7 +20,7 @@ use anyhow::{Result, anyhow};
 use ripples::{FieldView, Heights, Look, Renderer, SceneRunner, Solver};
 
 use crate::UsageError;
-use crate::render::FrameSource;
+use crate::render::frame_source::FrameSource;
 
 /// Most frames cross-faded: a second at 30 fps.
 pub const MAX_OVERLAP: u32 = 30;

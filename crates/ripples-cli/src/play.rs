@@ -47,11 +47,11 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
 use crate::UsageError;
-use crate::args::PlayArgs;
-use crate::scene_file::SceneFile;
-use crate::setup::{WaterPlan, fit_to_size};
-use crate::source_image::SourceImage;
-use crate::video_input::{ClipPictures, ClipTiming, VideoClip, VideoEnd, fit_filter};
+use crate::cli::args::PlayArgs;
+use crate::cli::setup::{WaterPlan, fit_to_size};
+use crate::input::scene_file::SceneFile;
+use crate::input::source_image::SourceImage;
+use crate::input::video_input::{ClipPictures, ClipTiming, VideoClip, VideoEnd, fit_filter};
 use clock::{FixedStep, MAX_STEPS_PER_FRAME};
 use input::{Button, Command, Pointer};
 use mapping::{Scaler, Viewport, fit_within};
@@ -169,7 +169,7 @@ fn catching_window_panics<T>(run: impl FnOnce() -> T) -> Result<T> {
         "wayland-",
         "smithay-",
     ];
-    crate::panics::capture(run).map_err(|panic| {
+    crate::input::panics::capture(run).map_err(|panic| {
         let file = panic.file.as_deref().unwrap_or_default();
         if WINDOW_SYSTEM_CRATES.iter().any(|name| file.contains(name)) {
             let display = std::env::var("WAYLAND_DISPLAY")
@@ -853,7 +853,7 @@ fn shorten(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::WaterArgs;
+    use crate::cli::args::WaterArgs;
 
     fn maker(args: &WaterArgs) -> SessionMaker {
         SessionMaker {
@@ -989,7 +989,7 @@ mod tests {
         let scene = ripples::Scene {
             width: Some(40),
             height: Some(30),
-            drops: vec![crate::args::parse_drop("10,15,3,100").unwrap()],
+            drops: vec![crate::cli::args::parse_drop("10,15,3,100").unwrap()],
             ..ripples::Scene::default()
         };
         let file = SceneFile {

@@ -61,7 +61,8 @@ pub fn is_still_picture_file(path: &Path) -> bool {
                 return true;
             };
             // A decoder that panics here leaves the file to the loader, which says so.
-            !crate::panics::capture(|| is_animated(BufReader::new(file), format)).unwrap_or(false)
+            !crate::input::panics::capture(|| is_animated(BufReader::new(file), format))
+                .unwrap_or(false)
         }
     }
 }

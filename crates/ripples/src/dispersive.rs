@@ -311,7 +311,24 @@ impl DispersiveSolver {
         }
     }
 
+    /// The dent of [`drop_stone`](Self::drop_stone) alone, without its rims: what a swept
+    /// path presses at each of its cells (the swipe test's reference).
+    #[cfg(test)]
+    pub(crate) fn press_dent(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
+        let (width, height) = (self.width, self.height);
+        press_stone(
+            (&mut self.current, &mut self.previous),
+            (width, height),
+            (x, y),
+            radius,
+            strength,
+        );
+    }
+
     /// Drags a stone along a polyline of `[x, y]` points, as [`crate::WaveSolver::swipe_path`].
+    /// A stone narrower than [`swipe::SWEEP_RADIUS`] is dropped along the path, rims and all;
+    /// a wider one is swept through the path's distance transform, which presses the dents
+    /// only: its rims, which belong to one centre, are not raised.
     pub fn swipe_path(
         &mut self,
         points: impl IntoIterator<Item = [i32; 2]>,

@@ -270,7 +270,16 @@ mod tests {
                 );
                 swept.swipe_path(points.iter().copied(), radius, strength);
                 for [x, y] in cells {
-                    stamped.drop_stone(x, y, radius, strength);
+                    match &mut stamped {
+                        // A swept dispersive stone presses its dents without the rims.
+                        crate::Solver::Dispersive(solver) => solver.press_dent(
+                            x,
+                            y,
+                            radius,
+                            f32::from(strength) * crate::Solver::WAVE_STONE_DEPTH,
+                        ),
+                        stamped => stamped.drop_stone(x, y, radius, strength),
+                    }
                 }
                 let context = format!(
                     "{kind:?} trial {trial}: {width}x{height}, radius {radius}, strength {strength}, {points:?}"

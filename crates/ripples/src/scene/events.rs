@@ -25,7 +25,7 @@ pub struct DropEvent {
     pub x: i32,
     /// Row of the centre, in pixels.
     pub y: i32,
-    /// Radius in pixels, `>= 1` (default 6).
+    /// Radius in pixels, `>= 1` (default [`DropEvent::DEFAULT_RADIUS`], 20).
     #[cfg_attr(
         feature = "serde",
         serde(default = "de::drop_radius", deserialize_with = "de::radius")

@@ -57,6 +57,7 @@ fn the_scene_example_parses_and_shows_the_defaults() {
         height: shown.height,
         image: shown.image.clone(),
         obstacles: shown.obstacles.clone(),
+        water_mask: shown.water_mask.clone(),
         heights: shown.heights.clone(),
         sky: shown.sky.clone(),
         stiffness_map: shown.stiffness_map.clone(),

@@ -326,7 +326,7 @@ impl DispersiveSolver {
     }
 
     /// Drags a stone along a polyline of `[x, y]` points, as [`crate::WaveSolver::swipe_path`].
-    /// A stone narrower than [`swipe::SWEEP_RADIUS`] is dropped along the path, rims and all;
+    /// A stone narrower than 16 cells (`SWEEP_RADIUS`) is dropped along the path, rims and all;
     /// a wider one is swept through the path's distance transform, which presses the dents
     /// only: its rims, which belong to one centre, are not raised.
     pub fn swipe_path(

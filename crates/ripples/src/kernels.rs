@@ -42,6 +42,7 @@
 
 pub mod dispersive;
 pub mod float;
+mod float_bodies;
 pub mod natural;
 pub mod photo;
 pub mod scalar;

@@ -822,7 +822,7 @@ impl Pool {
     /// The walls as a layer over a frame drawn elsewhere (a GPU): RGBA, `width x height`
     /// pixels, each wall pixel its stone with alpha 255, each floor pixel a wall shades
     /// `[kept, 0, 0, 128]` (its colour times `kept / 256`), the rest 0: what
-    /// [`render`](Self::render) draws over the water (see [`WallLook`]). All zero without walls.
+    /// [`render`](Self::render) draws over the water (as the walls' look does on the CPU). All zero without walls.
     pub fn wall_layer(&mut self, look: &Look, out: &mut [u8]) -> Result<(), Error> {
         self.check_len(
             "wall layer",

@@ -683,8 +683,8 @@ impl Renderer {
     /// as [`render`](Self::render) does) and then shades as the row kernels do:
     ///
     /// - natural look: `[p, q, focus, 0]`, the slopes and caustic focus of
-    ///   [`kernels::natural::surface_row`] (from the smoothed field);
-    /// - the others: `[gx, gy, velocity, 0]`, the gradient of [`kernels::gradient_row`] (0 on
+    ///   the natural kernels' `surface_row` (from the smoothed field);
+    /// - the others: `[gx, gy, velocity, 0]`, the gradient of the kernels' `gradient_row` (0 on
     ///   border cells) and, for a solver that keeps them, the vertical velocity (else 0).
     ///
     /// `out` must hold `4 * field.width * field.height` floats.
@@ -729,7 +729,7 @@ impl Renderer {
         Ok(())
     }
 
-    /// The natural look's sky table, RGBA (see [`kernels::natural::SKY_SIDE`]): what a renderer
+    /// The natural look's sky table, RGBA (`SKY_SIDE` texels a side): what a renderer
     /// that runs elsewhere reads the reflections from.
     pub fn sky_table(&mut self) -> &[[u8; 4]] {
         self.natural.sky_table()

@@ -24,7 +24,7 @@
 
 use core::arch::wasm32::*;
 
-use super::float::plain;
+use super::float_bodies as plain;
 use super::scalar::{
     self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
     LitLook,

@@ -979,6 +979,7 @@ export class Ripples extends EventTargetBase {
     pool.setBorder(options.border);
     pool.setLook(options.look);
     pool.setPerturbance(options.perturbance);
+    pool.setPresence(options.presence);
     // The natural look's lengths are CSS pixels: the same water at any pixel ratio.
     pool.setPixelsPerCssPixel(Math.min(8, Math.max(0.25, size.width / size.cssWidth)));
     pool.setDepth(options.depth);

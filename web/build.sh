@@ -44,6 +44,9 @@ cp -r web/assets "$out/assets"
 # A photograph for the demo and the browser tests: the coffee cup of scikit-image (Rachel
 # Michetti, CC0), kept once in the repository, with the command's test data.
 cp crates/ripples-cli/tests/data/coffee.jpg "$out/assets/coffee.jpg"
+# A living photograph for the demo (see scenes/lake.toml: the photograph, its water mask and
+# horizon).
+cp scenes/lake.jpg scenes/lake-mask.png "$out/assets/"
 # web/assets/coffee-zoom.webm, the demo's video, is that photograph slowly zoomed in and out
 # (a loop of 6 s at 25 fps, 960x540, VP9, 178 KiB), made with:
 #   ffmpeg -loop 1 -i coffee.jpg -vf "scale=1280:-2,crop=1280:720:0:(ih-720)*0.45,zoompan=

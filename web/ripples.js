@@ -179,6 +179,27 @@ const DEFAULTS = Object.freeze({
    * user starts moves the water); 'ignore': the rain falls anyway.
    */
   reducedMotion: 'auto',
+  /**
+   * A living photograph: URL of a mask whose light opaque pixels are the picture's water, or
+   * null (all of it is water). Placed over the element exactly as the picture is (the mask is
+   * stretched to the picture's box); the rest of the picture stays untouched in every frame,
+   * waves reflect at the water's edge, and stones, rain and the pointer fall only on water.
+   * Loaded like imageUrl (crossOrigin applies). Needs a picture (imageUrl or the element's CSS
+   * background image), and is drawn by the CPU (stats().cpuReason 'waterMask').
+   */
+  waterMask: null,
+  /**
+   * A living photograph's horizon: the picture row (in the picture's own pixels, above the top
+   * when negative) where the water plane meets the sky; the water is then seen in perspective
+   * (rings become ellipses, rain falls evenly over the plane). null: the water is seen from
+   * straight above. Needs a picture, like waterMask.
+   */
+  horizon: null,
+  /**
+   * With a horizon, the camera's focal length in the picture's own pixels; null: a 60-degree
+   * horizontal field of view.
+   */
+  focal: null,
 });
 
 // With WebGL2 the canvas has the element's full device pixels (at most this many per CSS
@@ -320,6 +341,9 @@ function checkOptions(base, changes, where) {
       throw prefixed(where, error);
     }
   }
+  if (options.focal !== null && options.horizon === null) {
+    throw new Error(`${where}: focal (${options.focal}) needs a horizon (the water's perspective); give horizon too, or focal: null`);
+  }
   if (options.imageUrl !== null && options.videoUrl !== null) {
     throw new Error(
       `${where}: imageUrl (${describeValue(options.imageUrl)}) and videoUrl (${describeValue(options.videoUrl)}) ` +
@@ -343,7 +367,8 @@ export class Ripples extends EventTargetBase {
   #context = null;
   // The WebGL2 renderer (a GlRenderer) when the GPU draws, else null (the CPU: #context).
   #gl = null;
-  // Why the CPU draws, when it does: 'option', 'no-webgl2', 'context-lost'.
+  // Why the CPU draws, when it does: 'option', 'no-webgl2', 'context-lost', 'waterMask' (a
+  // living photograph: the GPU does not draw the photo look).
   #cpuReason = 'option';
   // Calm and nothing scheduled: the loop sleeps until something moves the water (#rouse).
   #asleep = false;
@@ -353,7 +378,7 @@ export class Ripples extends EventTargetBase {
   #pool = null;
   // What the options' URLs loaded, each { image, url, absolute, cors } (the sky its pixels
   // instead of the image: see readSky), or null: the built-in tiles, no walls, the built-in sky.
-  #loaded = { image: null, obstacles: null, sky: null };
+  #loaded = { image: null, obstacles: null, sky: null, water: null };
   #cssImage = null; // { url, index }: the element's CSS background image as attach found it
   // The video under the water (a VideoSource), or null; the page's own background <video>
   // when attach found one (the canvas goes over it, and the element's background stays).
@@ -382,7 +407,9 @@ export class Ripples extends EventTargetBase {
   // The resolution the pool was made with: a pool resizes in place only at the same one.
   #poolResolution = 0;
   // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
-  #requests = { image: 0, obstacles: 0, sky: 0 };
+  #requests = { image: 0, obstacles: 0, sky: 0, water: 0 };
+  // The pool has a water region from setWater (a living photograph's): dropped by a resize.
+  #hasWater = false;
   #statTimes = new Float64Array(STATS_FRAMES);
   #statWork = new Float64Array(STATS_FRAMES);
   #statDraw = new Float64Array(STATS_FRAMES);
@@ -534,8 +561,9 @@ export class Ripples extends EventTargetBase {
       this.#loadPicture(options, where),
       options.obstacles === null ? null : loadImage(options.obstacles, options.crossOrigin, where, 'obstacles image'),
       options.skyUrl === null ? null : loadImage(options.skyUrl, options.crossOrigin, where, 'skyUrl'),
+      options.waterMask === null ? null : loadImage(options.waterMask, options.crossOrigin, where, 'waterMask'),
     ]);
-    const [picture, obstacles, sky] = settled.map((result) => (result.status === 'fulfilled' ? result.value : null));
+    const [picture, obstacles, sky, water] = settled.map((result) => (result.status === 'fulfilled' ? result.value : null));
     // A video that loaded while something else failed is let go of (teardown does not know it).
     const failure = settled.find((result) => result.status === 'rejected');
     if (failure || !element.isConnected) {
@@ -545,7 +573,7 @@ export class Ripples extends EventTargetBase {
     }
     this.#video = picture?.video ?? null;
     this.#listenToVideo();
-    this.#loaded = { image: picture?.image ? picture : null, obstacles, sky: sky && readSky(sky, where) };
+    this.#loaded = { image: picture?.image ? picture : null, obstacles, sky: sky && readSky(sky, where), water };
     const size = this.#measure(where);
     if (this.#ownsCanvas) this.#overlay();
     else this.#canvas = element;
@@ -566,7 +594,9 @@ export class Ripples extends EventTargetBase {
    * attach is drawn with the CPU (its context is the page's to choose).
    */
   #chooseRenderer() {
-    if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
+    if (this.#ownsCanvas && this.#livingPhotograph()) {
+      this.#cpuReason = 'waterMask';
+    } else if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
       const allowSoftware = this.#options.renderer === 'webgl';
       this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
       if (this.#gl) return;
@@ -605,7 +635,17 @@ export class Ripples extends EventTargetBase {
 
   /** The renderer option changed: WebGL2 on a fresh canvas, or the CPU, over the same water. */
   #switchRenderer(where) {
+    if (this.#livingPhotograph() && this.#ownsCanvas) {
+      this.#cpuReason = 'waterMask';
+      if (!this.#gl) return;
+      this.#useCpu('waterMask');
+      // A pool at the CPU's resolution (the GPU's grid is coarser).
+      const size = this.#measure(where, false);
+      if (size) this.#build(size, where);
+      return;
+    }
     if (this.#options.renderer === 'cpu') {
+      if (this.#cpuReason === 'waterMask') this.#cpuReason = 'option';
       this.#useCpu('option');
       return;
     }
@@ -912,6 +952,7 @@ export class Ripples extends EventTargetBase {
       this.#configure(pool, size);
       this.#composeImage(pool, size, where);
       this.#composeObstacles(pool, size, where);
+      this.#composeWater(pool, size, where);
       this.#composeSky(pool);
       // The ripples go on in the new pool (a new size, pixel ratio or resolution), resampled
       // onto its grid; only a pool of another solver cannot take them.
@@ -952,6 +993,7 @@ export class Ripples extends EventTargetBase {
     this.#configure(pool, size);
     this.#composeImage(pool, size, where);
     this.#composeObstacles(pool, size, where);
+    this.#composeWater(pool, size, where);
     this.#composeSky(pool);
     if (inFrame) return;
     pool.advance(0);
@@ -979,6 +1021,7 @@ export class Ripples extends EventTargetBase {
     pool.setBorder(options.border);
     pool.setLook(options.look);
     pool.setPerturbance(options.perturbance);
+    pool.setPresence(options.presence);
     // The natural look's lengths are CSS pixels: the same water at any pixel ratio.
     pool.setPixelsPerCssPixel(Math.min(8, Math.max(0.25, size.width / size.cssWidth)));
     pool.setDepth(options.depth);
@@ -1155,6 +1198,61 @@ export class Ripples extends EventTargetBase {
     pool.setObstacles(readPixels(context, size.width, size.height, loaded, where, 'obstacles image'));
   }
 
+  /** Whether the options make a living photograph (a water mask or a horizon). */
+  #livingPhotograph() {
+    return this.#options.waterMask !== null || this.#options.horizon !== null;
+  }
+
+  /**
+   * A living photograph's water for `pool` (see the waterMask, horizon and focal options): the
+   * mask drawn where the picture is, the horizon and the focal length scaled from the
+   * picture's pixels to the pool's as the picture is placed. Called after the picture is in
+   * (a new pool, a resize, which drop the water region, or a new picture or mask).
+   */
+  #composeWater(pool, size, where) {
+    const options = this.#options;
+    if (!this.#livingPhotograph()) {
+      // A pool of a new size has no water region; one that had it gets the whole picture back.
+      if (this.#hasWater && pool === this.#pool) pool.setWater(new Uint8Array(0), NaN, NaN);
+      this.#hasWater = false;
+      return;
+    }
+    const picture = this.#loaded.image;
+    if (!picture || this.#video) {
+      throw new Error(
+        `${where}: waterMask (${describeValue(options.waterMask)}) and horizon (${describeValue(options.horizon)}) ` +
+          `need a picture under the water (imageUrl or the element's CSS background image), not ` +
+          `${this.#video ? 'a video' : 'the built-in tiles'}`,
+      );
+    }
+    const { width, height, cssWidth, cssHeight } = size;
+    const { naturalWidth, naturalHeight } = picture.image;
+    const [x, y, w, h] = this.#placement(cssWidth, cssHeight, naturalWidth, naturalHeight, false);
+    const scaleX = width / cssWidth;
+    const scaleY = height / cssHeight;
+    let mask = new Uint8Array(0);
+    const loaded = this.#loaded.water;
+    if (loaded) {
+      const context = scratchContext(width, height);
+      context.drawImage(loaded.image, x * scaleX, y * scaleY, w * scaleX, h * scaleY);
+      mask = readPixels(context, width, height, loaded, where, 'waterMask');
+    }
+    // Picture pixels to pool pixels: rows through the picture's placement, the focal length
+    // by its horizontal scale (the field of view is horizontal).
+    const horizon = options.horizon === null ? NaN : (y + (options.horizon * h) / naturalHeight) * scaleY;
+    const focal = options.focal === null ? NaN : ((options.focal * w) / naturalWidth) * scaleX;
+    try {
+      pool.setWater(mask, horizon, focal);
+    } catch (error) {
+      throw new Error(
+        `${where}: waterMask ${describeValue(options.waterMask)}, horizon ${describeValue(options.horizon)}, ` +
+          `focal ${describeValue(options.focal)} (picture pixels; ${naturalWidth}x${naturalHeight} picture ` +
+          `placed at ${Math.round(w * scaleX)}x${Math.round(h * scaleY)} pool pixels): ${messageOf(error)}`,
+      );
+    }
+    this.#hasWater = true;
+  }
+
   /**
    * Hands the sky picture to `pool` (its pixels, read once when it loaded; the pool reduces
    * them to its sky table), or the built-in sky. Every new pool needs it again.
@@ -1170,6 +1268,7 @@ export class Ripples extends EventTargetBase {
   #compose(which, pool, size, where) {
     if (which === 'image') this.#composeImage(pool, size, where);
     else if (which === 'obstacles') this.#composeObstacles(pool, size, where);
+    else if (which === 'water') this.#composeWater(pool, size, where);
     else this.#composeSky(pool);
   }
 
@@ -1702,7 +1801,8 @@ export class Ripples extends EventTargetBase {
         this.#qualityCeiling = Infinity;
         this.#qualityRetryMs = QUALITY_RETRY_MS;
       }
-      if (changed('renderer')) this.#switchRenderer(where);
+      const living = (o) => o.waterMask !== null || o.horizon !== null;
+      if (changed('renderer') || living(options) !== living(previous)) this.#switchRenderer(where);
       if (changed('resolution') || changed('pixelRatio') || changed('quality')) {
         // A hidden element gets its new pool when it shows again.
         const size = this.#measure(where, false);
@@ -1711,6 +1811,10 @@ export class Ripples extends EventTargetBase {
         if (changed('pixelRatio')) this.#watchPixelRatio();
       } else {
         this.#configure(this.#pool, this.#cssSize);
+        // A new mask is put in once it loads (#loadInto); a new horizon or focal length now.
+        if ((changed('horizon') || changed('focal')) && !changed('waterMask')) {
+          this.#composeWater(this.#pool, this.#cssSize, where);
+        }
         // A paused instance shows a new look (or any other setting) now, on the same water; a
         // running one does at its next frame.
         if (!this.#running) {
@@ -1733,7 +1837,7 @@ export class Ripples extends EventTargetBase {
       if (options.interactive) this.#listenToInput();
     }
     const loads = [];
-    for (const [which, option] of [['image', 'imageUrl'], ['obstacles', 'obstacles'], ['sky', 'skyUrl']]) {
+    for (const [which, option] of [['image', 'imageUrl'], ['obstacles', 'obstacles'], ['sky', 'skyUrl'], ['water', 'waterMask']]) {
       const video = which === 'image' && (changed('videoUrl') || (changed('crossOrigin') && this.#video?.owned));
       if (video || changed(option) || (changed('crossOrigin') && this.#loaded[which])) {
         loads.push(this.#loadInto(which, ++this.#requests[which], where));
@@ -1753,6 +1857,7 @@ export class Ripples extends EventTargetBase {
       image: { url: options.imageUrl ?? this.#cssImage?.url ?? null, what: 'image' },
       obstacles: { url: options.obstacles, what: 'obstacles image' },
       sky: { url: options.skyUrl, what: 'skyUrl' },
+      water: { url: options.waterMask, what: 'waterMask' },
     }[which];
     try {
       let loaded = url === null ? null : await loadImage(url, options.crossOrigin, where, what);
@@ -1795,6 +1900,8 @@ export class Ripples extends EventTargetBase {
       this.#loaded.image = picture?.video ? null : picture;
       try {
         this.#composeImage(this.#pool, this.#cssSize, where);
+        // A living photograph's water follows its picture's placement.
+        if (this.#livingPhotograph()) this.#composeWater(this.#pool, this.#cssSize, where);
       } catch (error) {
         this.#video?.release();
         this.#video = previous.video;
@@ -1935,7 +2042,7 @@ export class Ripples extends EventTargetBase {
     this.#imageData = null;
     this.#context = null;
     this.#canvas = null;
-    this.#loaded = { image: null, obstacles: null, sky: null };
+    this.#loaded = { image: null, obstacles: null, sky: null, water: null };
     this.#last.clear();
   }
 }

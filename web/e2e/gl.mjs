@@ -16,6 +16,10 @@
 // 7. live changes on WebGL, photographed: a resize, every look, the renderer option to the CPU
 //    and back, hide()/show(), destroy().
 //
+// 8. presence, through attach and set(), with each renderer: at 0 a dropped stone changes no
+//    pixel by more than 2 levels; at 2 it changes more pixels (by more than 8 levels) than at 1,
+//    and by at least 1.2 times as much on average.
+//
 //   node web/e2e/gl.mjs        (after web/build.sh)
 
 import { launch, requireDist, serve } from './harness.mjs';
@@ -60,6 +64,8 @@ try {
     const cases = [];
     for (const scale of [1, 3]) {
       cases.push({ look: 'natural', solver: 'dispersive', scale });
+      cases.push({ look: 'natural', solver: 'dispersive', scale, presence: 2.5 });
+      cases.push({ look: 'lit', solver: 'wave', scale, presence: 0.5 });
       cases.push({ look: 'natural', solver: 'wave', scale, dispersion: 30 });
       cases.push({ look: 'natural', solver: 'dispersive', scale, sky: true, sunElevation: 35 });
       cases.push({ look: 'lit', solver: 'wave', scale });
@@ -75,6 +81,7 @@ try {
       pool.setSolver(test.solver);
       pool.setLook(test.look);
       if (test.dispersion) pool.setDispersion(test.dispersion);
+      if (test.presence !== undefined) pool.setPresence(test.presence);
       if (test.sunElevation) pool.setSunElevation(test.sunElevation);
       if (test.sky) pool.setSky(skyPixels, 32, 8);
       pool.setImage(picture);
@@ -128,7 +135,7 @@ try {
       let max = 255;
       while (max > 0 && histogram[max] === 0) max--;
       pool.free();
-      const name = `${test.look}${test.dispersion ? ' +dispersion' : ''}${test.sky ? ' +sky' : ''}${test.walls ? ' +walls' : ''} (${test.solver} solver, scale ${test.scale})`;
+      const name = `${test.look}${test.dispersion ? ' +dispersion' : ''}${test.sky ? ' +sky' : ''}${test.walls ? ' +walls' : ''}${test.presence !== undefined ? ` presence ${test.presence}` : ''} (${test.solver} solver, scale ${test.scale})`;
       results.push({ name, mean: sum / total, p999, max, moved: moved / (width * height * 3) });
     }
     return results;
@@ -362,6 +369,55 @@ try {
   check(fromText.length > 5, `a drag that starts on the heading selects its text (${JSON.stringify(fromText)})`);
   await page.click('#link');
   check((await page.evaluate(() => location.hash)) === '#followed', 'a link over the water follows its click');
+
+  // 8. presence: 0 hides a drop, 2 shows more of it than 1, with each renderer. Attached with
+  // presence 0 and 1; 2 is set() on an instance attached with 1 (both ways to give it).
+  const presence = {};
+  for (const renderer of ['cpu', 'webgl']) {
+    for (const [given, live] of [[0, null], [1, null], [1, 2]]) {
+      await page.goto(`${origin}/e2e-blank.html`);
+      await page.evaluate(async ({ renderer, given, live }) => {
+        const { Ripples } = await import('/ripples.js');
+        document.body.style.margin = '0';
+        const element = document.createElement('div');
+        element.style.cssText = 'width:400px;height:300px;background:url(/assets/coffee.jpg) center/cover';
+        document.body.append(element);
+        window.presenceTest = await Ripples.attach(element, { interactive: false, renderer, presence: given, quality: 'high', pixelRatio: 1 });
+        if (live !== null) await window.presenceTest.set({ presence: live });
+      }, { renderer, given, live });
+      await page.waitForTimeout(300);
+      const clip = { x: 0, y: 0, width: 400, height: 300 };
+      const before = decode(await page.screenshot({ clip }));
+      // A gentle stone (a third of the default strength): its changes are not yet as large as
+      // the photograph's own contrast allows, so twice the waves show as more.
+      await page.evaluate(() => window.presenceTest.drop(200, 150, 14, 32));
+      await page.waitForTimeout(500);
+      const after = decode(await page.screenshot({ clip }));
+      const used = await page.evaluate(() => window.presenceTest.stats().renderer);
+      let moved = 0;
+      let changed = 0;
+      let total = 0;
+      for (let i = 0; i < after.width * after.height; i++) {
+        let largest = 0;
+        for (let c = 0; c < 3; c++) largest = Math.max(largest, Math.abs(after.pixels[i * after.channels + c] - before.pixels[i * before.channels + c]));
+        if (largest > 2) moved++;
+        if (largest > 8) changed++;
+        total += largest;
+      }
+      const count = after.width * after.height;
+      presence[`${renderer} ${live ?? given}`] = { used, moved, changed: changed / count, meanChange: total / count };
+    }
+  }
+  console.log(`presence: ${JSON.stringify(presence)}`);
+  for (const renderer of ['cpu', 'webgl']) {
+    const [zero, one, two] = [0, 1, 2].map((value) => presence[`${renderer} ${value}`]);
+    check([zero, one, two].every((entry) => entry.used === renderer), `presence: ${renderer} draws (${zero.used}, ${one.used}, ${two.used})`);
+    check(zero.moved === 0, `presence 0 (${renderer}): a drop moves no pixel by more than 2 levels (${zero.moved})`);
+    // The ring covers about the same pixels at any presence; 2 changes them more.
+    check(one.changed > 0.01 && two.changed > one.changed && two.meanChange > 1.2 * one.meanChange,
+      `presence 2 (${renderer}) changes more than 1: ${(100 * two.changed).toFixed(2)}% against ${(100 * one.changed).toFixed(2)}% ` +
+        `of the pixels by more than 8 levels, mean change ${two.meanChange.toFixed(2)} against ${one.meanChange.toFixed(2)} levels`);
+  }
 } finally {
   await browser.close();
   server.close();

@@ -119,6 +119,22 @@ export interface RipplesOptions {
    * the user starts moves the water); 'ignore': the rain falls anyway.
    */
   reducedMotion?: 'auto' | 'ignore';
+  /**
+   * A living photograph: URL of a mask whose light opaque pixels are the picture's water
+   * (default null: all of it). Placed like the picture (stretched to its box); the rest of the
+   * picture stays untouched in every frame, waves reflect at the water's edge, and stones, rain
+   * and the pointer fall only on water. Needs a picture (imageUrl or a CSS background image);
+   * drawn by the CPU (stats().cpuReason 'waterMask').
+   */
+  waterMask?: string | null;
+  /**
+   * The row of the picture (its own pixels; negative: above its top) where the water plane
+   * meets the sky: the water is seen in perspective (rings become ellipses). Default null: seen
+   * from straight above. Needs a picture; drawn by the CPU.
+   */
+  horizon?: number | null;
+  /** With a horizon, the camera's focal length in the picture's pixels (default null: a 60-degree field of view). */
+  focal?: number | null;
 }
 
 /** The options of `Ripples.attach`: the water's options, and where the wasm module is. */
@@ -162,6 +178,9 @@ export interface RipplesResolvedOptions {
   skyUrl: string | null;
   renderer: 'auto' | 'webgl' | 'cpu';
   reducedMotion: 'auto' | 'ignore';
+  waterMask: string | null;
+  horizon: number | null;
+  focal: number | null;
 }
 
 /** What `quality` chose and measured (part of `stats()`). */
@@ -239,9 +258,9 @@ export interface RipplesStats {
   /**
    * Why the CPU draws (null with WebGL): 'option' (renderer 'cpu'), 'no-webgl2',
    * 'software-webgl' (renderer 'auto' on a software WebGL), 'canvas-element' (a <canvas> given
-   * to attach) or 'context-lost'.
+   * to attach), 'context-lost' or 'waterMask' (a living photograph: waterMask or horizon).
    */
-  cpuReason: 'option' | 'no-webgl2' | 'software-webgl' | 'canvas-element' | 'context-lost' | null;
+  cpuReason: 'option' | 'no-webgl2' | 'software-webgl' | 'canvas-element' | 'context-lost' | 'waterMask' | null;
   /** Calm water with nothing scheduled: the loop sleeps (no steps, no renders) until the water moves. */
   asleep: boolean;
   /** The solver option. */

@@ -67,7 +67,7 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 28] = [
+pub const OPTION_NAMES: [&str; 31] = [
     "imageUrl",
     "videoUrl",
     "resolution",
@@ -96,6 +96,9 @@ pub const OPTION_NAMES: [&str; 28] = [
     "skyUrl",
     "renderer",
     "reducedMotion",
+    "waterMask",
+    "horizon",
+    "focal",
 ];
 
 /// Range of `presence`: how much the water shows (the library's `Look::presence`: the waves'
@@ -148,7 +151,36 @@ pub const DISPERSION_RANGE: (f64, f64) = (0.0, 50.0);
 /// option counts something), strings as given, `Null` where the option falls back to a default.
 pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebError> {
     let checked = match name {
-        "imageUrl" | "videoUrl" | "obstacles" | "skyUrl" => url_or_null(name, value)?,
+        "imageUrl" | "videoUrl" | "obstacles" | "skyUrl" | "waterMask" => url_or_null(name, value)?,
+        // The picture's own pixels: whether they fit is the pool's to say once it is placed.
+        "horizon" => match value {
+            OptionValue::Null => value,
+            other => {
+                let row = number(name, &other)?;
+                if !row.is_finite() {
+                    return Err(expected(
+                        name,
+                        "a picture row (a finite number) or null",
+                        &other,
+                    ));
+                }
+                other
+            }
+        },
+        "focal" => match value {
+            OptionValue::Null => value,
+            other => {
+                let focal = number(name, &other)?;
+                if !(focal.is_finite() && focal > 0.0) {
+                    return Err(expected(
+                        name,
+                        "a focal length in picture pixels above 0, or null",
+                        &other,
+                    ));
+                }
+                other
+            }
+        },
         "resolution" => OptionValue::Number(f64::from(resolution(number(name, &value)?)?)),
         "dropRadius" => OptionValue::Number(drop_radius(number(name, &value)?)?),
         "perturbance" => OptionValue::Number(perturbance(number(name, &value)?)?),
@@ -494,6 +526,35 @@ mod tests {
             let message = error.expect_err(name);
             assert!(message.starts_with(name), "{message}");
             assert!(message.ends_with("got a function"), "{message}");
+        }
+    }
+
+    #[test]
+    fn the_photograph_options_take_urls_rows_and_focal_lengths() {
+        assert_eq!(check("waterMask", OptionValue::Null), Ok(OptionValue::Null));
+        let message = check("waterMask", OptionValue::Text(" ".into())).unwrap_err();
+        assert!(message.starts_with("waterMask must be a URL"), "{message}");
+        for row in [-250.0, 0.0, 311.5] {
+            assert_eq!(
+                check("horizon", OptionValue::Number(row)),
+                Ok(OptionValue::Number(row))
+            );
+        }
+        let message = check("horizon", OptionValue::Number(f64::INFINITY)).unwrap_err();
+        assert_eq!(
+            message,
+            "horizon must be a picture row (a finite number) or null, got inf"
+        );
+        assert_eq!(
+            check("focal", OptionValue::Number(800.0)),
+            Ok(OptionValue::Number(800.0))
+        );
+        for bad in [0.0, -5.0, f64::NAN] {
+            let message = check("focal", OptionValue::Number(bad)).unwrap_err();
+            assert!(
+                message.starts_with("focal must be a focal length"),
+                "{message}"
+            );
         }
     }
 

@@ -9,8 +9,10 @@
 //! beside jquery.ripples on the same photograph with the same clicks (both must change it near
 //! the clicks; the picture of `docs/vs-jquery-ripples.png` goes to `target/e2e/peers/`), then
 //! `web/e2e/gl.mjs`, the WebGL2 renderer (its frames against the CPU's for every look, 32
-//! instances on a page, sleep when calm, a lost context, reduced motion, text selection);
-//! the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
+//! instances on a page, sleep when calm, a lost context, reduced motion, text selection, the
+//! presence knob), then `web/e2e/photo.mjs`, a living photograph (`waterMask`, `horizon`:
+//! the land's pixels unchanged in every frame, the water moving, before and after a resize;
+//! the option errors); the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
 //! tarball (about a minute).
 //!
 //! They need Chromium, Node with npm, the packages of `web/e2e` (`npm ci`: playwright-core, the
@@ -178,6 +180,7 @@ fn the_demo_page_works_in_headless_chromium() {
     run(&root, "node", &["web/e2e/video.mjs"]);
     run(&root, "node", &["web/e2e/peers.mjs"]);
     run(&root, "node", &["web/e2e/gl.mjs"]);
+    run(&root, "node", &["web/e2e/photo.mjs"]);
 }
 
 /// The npm package: `web/pack.sh` builds the tarball, and `web/e2e/package.mjs` installs it

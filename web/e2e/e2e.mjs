@@ -46,7 +46,11 @@ const outDir = path.resolve(process.env.RIPPLES_E2E_OUT ?? path.join(here, '../.
 const VIEW = { width: 1280, height: 720 };
 const MIN_FPS = 50;
 const MAX_STEP_RENDER_MS = 5;
-const MAX_WASM_BYTES = 400 * 1024;
+// The wasm's budget. It was 334 KiB before the living photographs (the photo look's kernel,
+// the plane's perspective), the GPU renderer's surface and the swept swipes added 72 KiB
+// (406 KiB, 166 KiB gzipped, on 2026-11-26); the budget leaves room for small changes and
+// still fails a new dependency or a duplicated kernel.
+const MAX_WASM_BYTES = 440 * 1024;
 const MAX_GLUE_BYTES_PER_FRAME = 24;
 
 /** Fractions of pixels that differ between two screenshots, near `centre` and far from it. */

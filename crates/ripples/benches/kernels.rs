@@ -19,10 +19,14 @@ use ripples::{Heights, Look, Pool};
 const WIDTH: u32 = 1920;
 const HEIGHT: u32 = 1080;
 
-/// A 1920x1080 pool with a rough field: the `ripples bench` recipe (xorshift32 from 12345,
+/// A 1920x1080 pool of the classic solver with a rough field: the `ripples bench` recipe (xorshift32 from 12345,
 /// `w*h/256 + 1` stones, then 16 stones and steps).
 fn turbulent_pool() -> Pool {
     let mut pool = Pool::new(WIDTH, HEIGHT).expect("1920x1080 is a valid size");
+    // The classic solver, whose integer rows the row kernels take (the pool's default is the
+    // dispersive one).
+    pool.set_solver(ripples::SolverKind::Classic)
+        .expect("a new pool takes any solver");
     let mut state: u32 = 12345;
     let mut next = move || {
         state ^= state << 13;

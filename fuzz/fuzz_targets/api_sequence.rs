@@ -94,6 +94,7 @@ enum LookChoice {
         clarity: f32,
         wave_height: f32,
         dispersion: f32,
+        presence: f32,
     },
 }
 
@@ -125,6 +126,7 @@ impl LookChoice {
                 clarity,
                 wave_height,
                 dispersion,
+                presence,
             } => Look {
                 mode: [
                     RenderMode::Lit,
@@ -148,6 +150,7 @@ impl LookChoice {
                 clarity,
                 wave_height,
                 dispersion,
+                presence,
             },
         }
     }

@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::kernels;
 use crate::limits::{check_damping_shift, check_size};
 use crate::parallel;
-use crate::sources::{MAX_USEFUL_RADIUS, Reach, interior_index, stamp_disk, stamp_polyline};
+use crate::sources::{interior_index, stamp_disk};
 use crate::swipe;
 
 /// The classic two-buffer ripple solver on an `i16` grid.
@@ -201,19 +201,18 @@ impl ClassicSolver {
     ) {
         let value = strength.saturating_neg();
         let (width, height) = (self.width, self.height);
-        let current = &mut self.current;
-        let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
-        if r < swipe::SWEEP_RADIUS {
-            let reach = Reach::stones(width, height, radius);
-            stamp_polyline(points, reach, |x, y| {
-                stamp_disk(current, width, height, x, y, radius, value)
-            });
-        } else {
-            let cells = swipe::path_cells(points, width, height, radius);
-            swipe::nearest_squared_distances(&cells, width, height, r, |index, _| {
-                current[index] = value;
-            });
-        }
+        swipe::press_path(
+            &mut self.current[..],
+            points,
+            (width, height),
+            radius,
+            |current, x, y| stamp_disk(current, width, height, x, y, radius, value),
+            |current, cells, reach| {
+                swipe::nearest_squared_distances(cells, width, height, reach, |index, _| {
+                    current[index] = value;
+                })
+            },
+        );
     }
 }
 

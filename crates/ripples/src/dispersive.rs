@@ -62,7 +62,7 @@ use crate::kernels::dispersive::{DispersiveCoefficients, FILTER};
 use crate::kernels::{self, Backend};
 use crate::limits::check_size;
 use crate::parallel;
-use crate::sources::{MAX_USEFUL_RADIUS, Reach, interior_index, stamp_polyline};
+use crate::sources::interior_index;
 use crate::swipe;
 use crate::wave::{finish_leapfrog_step, press_stone, press_swept};
 
@@ -335,22 +335,18 @@ impl DispersiveSolver {
         radius: u32,
         strength: f32,
     ) {
-        let (width, height) = (self.width, self.height);
-        if i64::from(radius).min(MAX_USEFUL_RADIUS) < swipe::SWEEP_RADIUS {
-            let reach = Reach::stones(width, height, radius);
-            stamp_polyline(points, reach, |x, y| {
-                self.drop_stone(x, y, radius, strength)
-            });
-        } else {
-            let cells = swipe::path_cells(points, width, height, radius);
-            press_swept(
-                (&mut self.current, &mut self.previous),
-                (width, height),
-                &cells,
-                radius,
-                strength,
-            );
-        }
+        let size = (self.width, self.height);
+        swipe::press_path(
+            self,
+            points,
+            size,
+            radius,
+            |water, x, y| water.drop_stone(x, y, radius, strength),
+            |water, cells, _| {
+                let fields = (&mut water.current[..], &mut water.previous[..]);
+                press_swept(fields, size, cells, radius, strength)
+            },
+        );
     }
 
     /// Sets the height of cell `(x, y)` now, leaving its previous height alone (a wave

@@ -84,7 +84,7 @@ use crate::limits::{
     MAX_SPREAD, MAX_SPREAD_PASSES, MAX_SPRING_COEFFICIENT, check_range, check_size,
 };
 use crate::parallel;
-use crate::sources::{MAX_USEFUL_RADIUS, Reach, interior_index, stamp_disk, stamp_polyline};
+use crate::sources::{interior_index, stamp_disk};
 use crate::swipe;
 
 /// A coefficient that is the same everywhere or set per cell.
@@ -460,21 +460,22 @@ impl SpringSolver {
             return;
         }
         let (width, height) = (self.width, self.height);
-        let (heights, velocities) = (&mut self.heights, &mut self.velocities);
-        let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
-        if r < swipe::SWEEP_RADIUS {
-            let reach = Reach::stones(width, height, radius);
-            stamp_polyline(points, reach, |x, y| {
+        swipe::press_path(
+            &mut (&mut self.heights[..], &mut self.velocities[..]),
+            points,
+            (width, height),
+            radius,
+            |(heights, velocities), x, y| {
                 stamp_disk(heights, width, height, x, y, radius, -strength);
                 stamp_disk(velocities, width, height, x, y, radius, 0.0);
-            });
-        } else {
-            let cells = swipe::path_cells(points, width, height, radius);
-            swipe::nearest_squared_distances(&cells, width, height, r, |index, _| {
-                heights[index] = -strength;
-                velocities[index] = 0.0;
-            });
-        }
+            },
+            |(heights, velocities), cells, reach| {
+                swipe::nearest_squared_distances(cells, width, height, reach, |index, _| {
+                    heights[index] = -strength;
+                    velocities[index] = 0.0;
+                })
+            },
+        );
     }
 
     /// Sets the height of cell `(x, y)` now, leaving its velocity alone (a wave generator sets

@@ -16,7 +16,31 @@
 //! runs it for a radius of [`SWEEP_RADIUS`] or more; smaller stones are stamped, which costs less
 //! and allocates nothing. Either way the water is bit for bit the same (a test compares them).
 
-use crate::sources::{Reach, stamp_polyline};
+use crate::sources::{MAX_USEFUL_RADIUS, Reach, stamp_polyline};
+
+/// Presses a swipe along `points` into a solver's `water`, the way every solver does: a stone
+/// at each cell of the path ([`stamp_polyline`]) while stones are small, one sweep over the
+/// path's region from [`SWEEP_RADIUS`] on (the same water either way, see the module doc).
+/// `stone(water, x, y)` presses one stone of `radius`; `sweep(water, cells, reach)` presses
+/// the whole path at once, `reach` being `radius` capped at what any grid can use.
+pub(crate) fn press_path<W: ?Sized>(
+    water: &mut W,
+    points: impl IntoIterator<Item = [i32; 2]>,
+    (width, height): (usize, usize),
+    radius: u32,
+    mut stone: impl FnMut(&mut W, i32, i32),
+    sweep: impl FnOnce(&mut W, &[[i32; 2]], i64),
+) {
+    let reach = i64::from(radius).min(MAX_USEFUL_RADIUS);
+    if reach < SWEEP_RADIUS {
+        stamp_polyline(points, Reach::stones(width, height, radius), |x, y| {
+            stone(water, x, y)
+        });
+    } else {
+        let cells = path_cells(points, width, height, radius);
+        sweep(water, &cells, reach);
+    }
+}
 
 /// The cells of the path a swipe presses a stone at, in order (see [`stamp_polyline`]).
 pub(crate) fn path_cells(

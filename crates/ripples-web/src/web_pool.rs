@@ -18,6 +18,7 @@ use ripples::{
 };
 
 use crate::clock::StepClock;
+use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};
 use crate::options::{self, WebError};
 
 /// Most pixels one pool may have in a page (4096 x 4096, a 4K screen and a half). Each pixel
@@ -82,6 +83,22 @@ pub struct WebPool {
     surface: Vec<f32>,
     /// Counts changes of the image, so that a GPU renderer knows when to upload it again.
     image_version: u32,
+    /// The water region [`set_water`](Self::set_water) was given (`None`: the whole picture,
+    /// seen from above), from which a GPU's mask and tables are built.
+    water_input: Option<WaterInput>,
+    /// What a GPU draws the water region from, built on first use.
+    gpu_photo: Option<GpuPhoto>,
+    /// Counts changes of the water region, so that a GPU renderer knows when to upload its mask
+    /// and tables again.
+    water_version: u32,
+}
+
+/// The water a page gave [`WebPool::set_water`]: one flag per pixel (`None`: all of it) and
+/// the perspective.
+#[derive(Debug, Clone)]
+struct WaterInput {
+    mask: Option<Vec<bool>>,
+    perspective: Option<ripples::Perspective>,
 }
 
 /// The fastest a fingertip moves through the water, in CSS pixels per step (1440 pixels a second
@@ -161,6 +178,9 @@ impl WebPool {
             gpu: false,
             surface: Vec::new(),
             image_version: 0,
+            water_input: None,
+            gpu_photo: None,
+            water_version: 0,
         };
         web_pool.set_rain(0.0)?;
         web_pool.update_wave_speed()?;
@@ -541,11 +561,11 @@ impl WebPool {
         let mask: Option<Vec<bool>> = if rgba.is_empty() {
             None
         } else {
-            if rgba.len() != self.frame.len() {
+            if rgba.len() != self.image.len() {
                 return Err(WebError(format!(
                     "water mask has {} bytes, expected {} for {}x{} RGBA",
                     rgba.len(),
-                    self.frame.len(),
+                    self.image.len(),
                     self.width(),
                     self.height()
                 )));
@@ -577,6 +597,10 @@ impl WebPool {
             }
         }
         self.pool.set_water(mask.as_deref(), perspective)?;
+        self.water_input =
+            (mask.is_some() || perspective.is_some()).then_some(WaterInput { mask, perspective });
+        self.gpu_photo = None;
+        self.water_version = self.water_version.wrapping_add(1);
         self.update_wave_speed()?;
         self.update_gravity()?;
         self.stale = true;
@@ -856,6 +880,9 @@ impl WebPool {
         }
         self.surface = Vec::new();
         self.image_version = self.image_version.wrapping_add(1);
+        self.water_input = None;
+        self.gpu_photo = None;
+        self.water_version = self.water_version.wrapping_add(1);
         self.update_wave_speed()?;
         self.update_gravity()?;
         self.stale = true;
@@ -915,6 +942,7 @@ impl WebPool {
         } else {
             self.frame = vec![0; self.image.len()];
             self.surface = Vec::new();
+            self.gpu_photo = None;
         }
         self.stale = true;
     }
@@ -935,6 +963,103 @@ impl WebPool {
         }
         self.pool.surface(&self.look, &mut self.surface)?;
         Ok(&self.surface)
+    }
+
+    /// Counts changes of the water region ([`set_water`](Self::set_water), a resize), so that
+    /// a GPU renderer knows when to upload its mask and tables again.
+    pub fn water_version(&self) -> u32 {
+        self.water_version
+    }
+
+    /// Whether [`set_water`](Self::set_water) limited the water to a mask or laid it in
+    /// perspective (then a GPU draws the land from [`water_mask`](Self::water_mask)).
+    pub fn has_water_region(&self) -> bool {
+        self.water_input.is_some()
+    }
+
+    /// Whether the water lies in perspective (then a GPU draws the photo look, from
+    /// [`photo_rows`](Self::photo_rows), [`photo_uniforms`](Self::photo_uniforms) and
+    /// [`prepare_photo_slopes`](Self::prepare_photo_slopes)).
+    pub fn in_perspective(&self) -> bool {
+        self.pool.in_perspective()
+    }
+
+    /// The water region's mask and tables for a GPU, built on first use.
+    fn gpu_photo(&mut self) -> Result<&mut GpuPhoto, WebError> {
+        let Some(input) = &self.water_input else {
+            return Err(WebError(
+                "the pool has no water region (see setWater)".into(),
+            ));
+        };
+        let photo = match self.gpu_photo.take() {
+            Some(photo) => photo,
+            None => GpuPhoto::new(
+                &self.pool,
+                input.mask.as_deref(),
+                input.perspective.as_ref(),
+            )?,
+        };
+        Ok(self.gpu_photo.insert(photo))
+    }
+
+    /// The water region's mask for a GPU: one byte per pool pixel, 255 on water, 0 on land
+    /// (which the GPU draws as the picture, as the CPU does); an error without a water region.
+    pub fn water_mask(&mut self) -> Result<&[u8], WebError> {
+        Ok(&self.gpu_photo()?.mask)
+    }
+
+    /// The photo look's rows for a GPU (see [`crate::gpu_photo::PlaneTables::rows`]: eight
+    /// floats per pool row); an error unless the water lies in perspective.
+    pub fn photo_rows(&mut self) -> Result<&[f32], WebError> {
+        Ok(&self.plane_tables()?.rows)
+    }
+
+    /// The photo look's uniforms for a GPU: `[centre x, centre y, focal, sin pitch, cos pitch,
+    /// first row, grid width, grid height, sun x, sun up, sun forward, glint strength]`.
+    pub fn photo_uniforms(&mut self) -> Result<[f32; 12], WebError> {
+        let sun = photo_look_uniforms(self.pool.photo_look());
+        let tables = self.plane_tables()?;
+        let [cx, cy, focal, sin, cos] = tables.camera;
+        let [width, height] = tables.grid;
+        Ok([
+            cx,
+            cy,
+            focal,
+            sin,
+            cos,
+            tables.first_row as f32,
+            width as f32,
+            height as f32,
+            sun[0],
+            sun[1],
+            sun[2],
+            sun[3],
+        ])
+    }
+
+    /// Writes the surface's slopes summed down each grid column (two floats per cell and one
+    /// row more, see [`crate::gpu_photo::PlaneTables::sums`]) and returns them: what the photo
+    /// look reads per frame, as the CPU's renderer sums them.
+    pub fn prepare_photo_slopes(&mut self) -> Result<&[f32], WebError> {
+        let wave_height = self.pool.photo_look().wave_height;
+        self.plane_tables()?;
+        let Some(tables) = self
+            .gpu_photo
+            .as_mut()
+            .and_then(|photo| photo.plane.as_mut())
+        else {
+            return Err(WebError("the photo look's tables are missing".into()));
+        };
+        tables.sum_slopes(self.pool.solver().heights(), wave_height);
+        Ok(&tables.sums)
+    }
+
+    /// The plane's tables, built on first use; an error unless the water lies in perspective.
+    fn plane_tables(&mut self) -> Result<&mut crate::gpu_photo::PlaneTables, WebError> {
+        self.gpu_photo()?
+            .plane
+            .as_mut()
+            .ok_or_else(|| WebError("the pool's water is not in perspective (see setWater)".into()))
     }
 
     /// The constants a GPU's shaders need for the look in use (see

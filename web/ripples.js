@@ -407,7 +407,8 @@ export class Ripples extends EventTargetBase {
   #poolResolution = 0;
   // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
   #requests = { image: 0, obstacles: 0, sky: 0, water: 0 };
-  // The pool has a water region from setWater (a living photograph's): dropped by a resize.
+  // The pool has a water region from setWater (a living photograph's): dropped by a resize,
+  // and set again (keeping the water) by #composeWater.
   #hasWater = false;
   #statTimes = new Float64Array(STATS_FRAMES);
   #statWork = new Float64Array(STATS_FRAMES);

@@ -15,8 +15,9 @@
 //     in every frame (before the click and twice after);
 //   - the mask alone (no horizon): a click 33 px below the shore moves the water, the land
 //     stays exactly the same;
-//   - the same after a resize (which drops the water region: it is set again at the new size,
-//     the horizon scaled with the picture);
+//   - a resize while rings spread keeps them going (the water region is set again at the new
+//     size, the horizon scaled with the picture, and the water resampled onto its grid); then
+//     the same as before: a click moves the water, the land stays exactly the same;
 //   - set({ horizon: null, waterMask: null }) gives the whole picture back to the water: a click
 //     on the land then moves it;
 //   - bad options are errors naming the option and the value: a mask URL that does not load
@@ -190,6 +191,25 @@ try {
     return { renderer: stats.renderer, cpuReason: stats.cpuReason };
   });
   check(started.renderer === 'webgl' && started.cpuReason === null, `a living photograph is drawn by WebGL2: ${JSON.stringify(started)}`);
+  const sharp = await page.evaluate(async () => {
+    const { Ripples } = await import('/ripples.js');
+    const element = document.createElement('div');
+    element.style.cssText = 'width:320px;height:200px;background:url(/scenes/lake.jpg) center/cover';
+    document.body.append(element);
+    const ripples = await Ripples.attach(element, {
+      waterMask: '/scenes/lake-mask.png',
+      horizon: 262,
+      renderer: 'webgl',
+      quality: 'high',
+      pixelRatio: 3,
+    });
+    const stats = ripples.stats();
+    ripples.destroy();
+    element.remove();
+    return { renderer: stats.renderer, cpuReason: stats.cpuReason, width: stats.width };
+  });
+  check(sharp.renderer === 'webgl' && sharp.cpuReason === null && sharp.width === 960,
+    `at pixel ratio 3 too: ${JSON.stringify(sharp)}`);
 
   // A click on the lake: the water moves, the land (rows above 262, the horizon, with a margin
   // for the far shore's reflection) stays exactly as it was.
@@ -221,13 +241,23 @@ try {
   check(still(masked.land), `the mask alone: the land stays exactly the same: ${JSON.stringify(masked.land)}`);
   await page.evaluate(() => window.lake.set({ horizon: 262 }));
 
-  // A resize to 560x350 (the picture is scaled by 7/8, the horizon with it, to row 229).
+  // A resize to 560x350 (the picture is scaled by 7/8, the horizon with it, to row 229) while
+  // the rings of a click spread: they go on over the new water (no new click).
+  await page.mouse.click(300, 340);
+  await page.mouse.move(800, 500);
+  await page.waitForTimeout(150);
   await page.evaluate(() => {
     const element = document.getElementById('lake');
     element.style.width = '560px';
     element.style.height = '350px';
   });
-  await page.waitForTimeout(400);
+  await page.waitForTimeout(100);
+  const resizedClip = { x: 0, y: 0, width: 560, height: 350 };
+  const afterResize = decodePng(await page.screenshot({ clip: resizedClip }));
+  await page.waitForTimeout(150);
+  const goingOn = changedIn(afterResize, decodePng(await page.screenshot({ clip: resizedClip })), 240, 350, 8).changed;
+  check(goingOn > 100, `a resize keeps the water: the rings go on over the lake (${goingOn} pixels changed by more than 8 levels)`);
+  await page.waitForTimeout(1500);
   const resized = await page.evaluate(() => window.lake.stats().width);
   const second = await clickAndWatch(260, 300, 560, 350, 222, 240);
   check(resized === 560 && second.water.every((changed) => changed > 100),

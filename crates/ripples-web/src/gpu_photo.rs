@@ -279,3 +279,89 @@ impl Camera {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `width x height` lake whose water is the rows from `shore` down, narrowing towards the
+    /// shore so that its rows' ends differ.
+    fn lake(width: usize, height: usize, shore: usize) -> Vec<bool> {
+        (0..width * height)
+            .map(|i| {
+                let (x, y) = (i % width, i / width);
+                let inset = (height - y) / 3;
+                y >= shore && x >= inset && x + inset < width
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_tables_find_the_cores_grid_for_every_camera_and_scale() {
+        let (width, height) = (160, 100);
+        let water = lake(width, height, 60);
+        let mut checked = 0;
+        for sim_scale in [1, 2, 3] {
+            for horizon in [-400.0, -20.0, 0.0, 30.5, 55.0, 59.0] {
+                for focal in [None, Some(60.0), Some(400.0)] {
+                    let mut perspective = Perspective::new(horizon);
+                    if let Some(focal) = focal {
+                        perspective = perspective.with_focal(focal);
+                    }
+                    let mut pool =
+                        Pool::with_sim_scale(width as u32, height as u32, sim_scale).unwrap();
+                    pool.set_water(Some(&water), Some(perspective)).unwrap();
+                    let photo = GpuPhoto::new(&pool, Some(&water), Some(&perspective))
+                        .unwrap_or_else(|error| {
+                            panic!("horizon {horizon}, focal {focal:?}, scale {sim_scale}: {error}")
+                        });
+                    let tables = photo.plane.expect("in perspective");
+                    let [grid_width, _] = tables.grid;
+                    for y in tables.first_row..height {
+                        let row = &tables.rows[y * ROW_FLOATS..(y + 1) * ROW_FLOATS];
+                        assert!(row[0] > 0.0 && row[3] > 0.0, "row {y}: {row:?}");
+                        assert!(row[4] <= row[5] && row[6] < row[7], "row {y}: {row:?}");
+                        assert!(row[7] as usize <= grid_width, "row {y}: {row:?}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 54);
+    }
+
+    #[test]
+    fn calm_water_sums_no_slope_and_a_stone_does() {
+        let (width, height) = (120, 80);
+        let water = lake(width, height, 40);
+        let perspective = Perspective::new(30.0);
+        let mut pool = Pool::new(width as u32, height as u32).unwrap();
+        pool.set_water(Some(&water), Some(perspective)).unwrap();
+        let photo = GpuPhoto::new(&pool, Some(&water), Some(&perspective)).unwrap();
+        // Land, and the sky above the horizon, is 0 in the mask; the water 255.
+        assert_eq!(photo.mask[10 * width + 60], 0);
+        assert_eq!(photo.mask[70 * width + 60], 255);
+        let mut tables = photo.plane.unwrap();
+        let look = PhotoLook::default();
+        tables.sum_slopes(pool.solver().heights(), look.wave_height);
+        assert!(tables.sums.iter().all(|&sum| sum == 0.0));
+        pool.drop_stone(60, 65, 6, 2000).unwrap();
+        for _ in 0..5 {
+            pool.step();
+        }
+        tables.sum_slopes(pool.solver().heights(), look.wave_height);
+        assert!(tables.sums.iter().any(|&sum| sum != 0.0));
+    }
+
+    #[test]
+    fn water_seen_from_above_has_a_mask_and_no_tables() {
+        let (width, height) = (40, 30);
+        let water = lake(width, height, 10);
+        let mut pool = Pool::new(width as u32, height as u32).unwrap();
+        pool.set_water(Some(&water), None).unwrap();
+        let photo = GpuPhoto::new(&pool, Some(&water), None).unwrap();
+        assert!(photo.plane.is_none());
+        let expected: Vec<u8> = water.iter().map(|&w| if w { 255 } else { 0 }).collect();
+        assert_eq!(photo.mask, expected);
+    }
+}

@@ -91,6 +91,9 @@ pub struct WebPool {
     /// Counts changes of the water region, so that a GPU renderer knows when to upload its mask
     /// and tables again.
     water_version: u32,
+    /// A resize dropped the pool's water region: the next [`set_water`](Self::set_water) puts
+    /// it back and keeps the water instead of calming it.
+    water_region_resized: bool,
 }
 
 /// The water a page gave [`WebPool::set_water`]: one flag per pixel (`None`: all of it) and
@@ -181,6 +184,7 @@ impl WebPool {
             water_input: None,
             gpu_photo: None,
             water_version: 0,
+            water_region_resized: false,
         };
         web_pool.set_rain(0.0)?;
         web_pool.update_wave_speed()?;
@@ -554,7 +558,10 @@ impl WebPool {
     /// a 60-degree field of view), drawn with the photo look ([`Pool::set_water`]). Outside the
     /// mask the picture is untouched; stones, rain and fingers fall only on water; in
     /// perspective a finger swipes instead of pressing as a body. The water is calmed and the
-    /// fingers lifted (also when the water is refused). A mask of the wrong size, with no
+    /// fingers lifted (also when the water is refused), except right after a
+    /// [`resize`](Self::resize), which dropped the region: then the water is kept, resampled
+    /// onto the new region's grid (in perspective, plane grid onto plane grid, corner to
+    /// corner). A mask of the wrong size, with no
     /// water, a horizon below all of it or a focal length out of range is an error naming it,
     /// and the water stays as it was.
     pub fn set_water(&mut self, rgba: &[u8], horizon: f64, focal: f64) -> Result<(), WebError> {
@@ -596,7 +603,13 @@ impl WebPool {
                 self.pool.remove_body(body);
             }
         }
+        // Right after a resize the water goes on: the grid it is on now, kept for a moment.
+        let resized = std::mem::take(&mut self.water_region_resized);
+        let kept = resized.then(|| self.pool.solver().clone());
         self.pool.set_water(mask.as_deref(), perspective)?;
+        if let Some(kept) = kept {
+            carry_water(&kept, &mut self.pool, (1.0, 1.0));
+        }
         self.water_input =
             (mask.is_some() || perspective.is_some()).then_some(WaterInput { mask, perspective });
         self.gpu_photo = None;
@@ -798,7 +811,11 @@ impl WebPool {
     /// Returns `false`, leaving this pool calm, when the two pools run different solvers (a
     /// field of one solver means nothing to another).
     pub fn take_water(&mut self, old: &WebPool, css_scale: (f64, f64)) -> bool {
-        if !carry_water(&old.pool, &mut self.pool, css_scale) {
+        // A plane in perspective covers the same water whatever the picture's size: its grid
+        // is stretched corner to corner.
+        let perspective = old.pool.in_perspective() && self.pool.in_perspective();
+        let css_scale = if perspective { (1.0, 1.0) } else { css_scale };
+        if !carry_water(old.pool.solver(), &mut self.pool, css_scale) {
             return false;
         }
         self.earlier_steps = old.steps();
@@ -816,8 +833,9 @@ impl WebPool {
     /// image is then calm grey until the page sets it again ([`set_image`](Self::set_image) or
     /// [`use_default_image`](Self::use_default_image)); so are the walls
     /// ([`set_obstacles`](Self::set_obstacles)), the water region
-    /// ([`set_water`](Self::set_water)) and the sky ([`set_sky`](Self::set_sky)), and
-    /// fingertips are lifted. A size beyond the limits is an error and the pool stays as it was.
+    /// ([`set_water`](Self::set_water), which then keeps the water: in perspective the plane's
+    /// grid is stretched corner to corner, as the new plane covers the same water) and the sky
+    /// ([`set_sky`](Self::set_sky)), and fingertips are lifted. A size beyond the limits is an error and the pool stays as it was.
     pub fn resize(
         &mut self,
         width: f64,
@@ -850,6 +868,7 @@ impl WebPool {
             parked.solver().height() as usize,
         );
         park_fields(&parked, &mut self.image, &mut self.frame);
+        let parked_in_perspective = parked.in_perspective();
         self.earlier_steps += parked.steps();
         drop(parked);
         let mut pool = Pool::with_sim_scale(width, height, sim_scale)?;
@@ -857,7 +876,14 @@ impl WebPool {
             pool.set_solver(kind)?;
         }
         pool.set_boundary(boundary);
-        unpark_fields([&self.image, &self.frame], from, &mut pool, css_scale);
+        // In perspective the plane's grid is stretched corner to corner, and set_water puts it
+        // on the new plane's grid the same way.
+        let stretch = if parked_in_perspective {
+            (1.0, 1.0)
+        } else {
+            css_scale
+        };
+        unpark_fields([&self.image, &self.frame], from, &mut pool, stretch);
         self.pool = pool;
         self.fingers.clear();
         let bytes = width as usize * height as usize * 4;
@@ -880,6 +906,7 @@ impl WebPool {
         }
         self.surface = Vec::new();
         self.image_version = self.image_version.wrapping_add(1);
+        self.water_region_resized = self.water_input.is_some();
         self.water_input = None;
         self.gpu_photo = None;
         self.water_version = self.water_version.wrapping_add(1);
@@ -1199,13 +1226,13 @@ fn unpark_fields(parked: [&[u8]; 2], from: (usize, usize), to: &mut Pool, css_sc
 /// Resamples the water of `from` onto `to`'s grid (see [`ripples::resample_field`]; `css_scale`
 /// is `to`'s CSS box over `from`'s), walls of `to` dry; `false`, leaving `to` as it was, when
 /// they run different solvers.
-fn carry_water(from: &Pool, to: &mut Pool, css_scale: (f64, f64)) -> bool {
+fn carry_water(from: &Solver, to: &mut Pool, css_scale: (f64, f64)) -> bool {
     let size = |solver: &Solver| (solver.width() as usize, solver.height() as usize);
-    let (from_size, to_size) = (size(from.solver()), size(to.solver()));
+    let (from_size, to_size) = (size(from), size(to.solver()));
     let floats = |source: &[f32], target: &mut [f32]| {
         ripples::resample_field(source, from_size, target, to_size, css_scale, |v| v as f32);
     };
-    match (from.solver(), to.solver_mut()) {
+    match (from, to.solver_mut()) {
         (Solver::Classic(old), Solver::Classic(new)) => {
             let (current, previous) = new.fields_mut();
             let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;

@@ -25,7 +25,11 @@
 //     horizon below the picture, a water mask over the built-in tiles.
 //
 //   node web/e2e/photo.mjs        (after web/build.sh)
+//   RIPPLES_PHOTO_PICTURE=docs/photo-web-gpu-cpu.png node web/e2e/photo.mjs
+//                                 (also writes the lake's water after four clicks, WebGL2 on
+//                                 the left and the CPU on the right, each at its own grid)
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodePng, launch, requireDist, serve } from './harness.mjs';
@@ -307,6 +311,33 @@ try {
   };
   for (const [name, pattern] of Object.entries(expected)) {
     check(pattern.test(errors[name]), `error: ${name}: ${errors[name]}`);
+  }
+  const picture = process.env.RIPPLES_PHOTO_PICTURE;
+  if (picture) {
+    const sides = await browser.newContext({ viewport: { width: 1300, height: 420 }, deviceScaleFactor: 1 });
+    const sidePage = await sides.newPage();
+    await sidePage.goto(`${origin}/e2e-blank.html`);
+    await sidePage.evaluate(async () => {
+      const { Ripples } = await import('/ripples.js');
+      document.body.style.cssText = 'margin:0;display:flex;gap:20px;background:#fff';
+      for (const renderer of ['webgl', 'cpu']) {
+        const element = document.createElement('div');
+        element.style.cssText = 'width:640px;height:400px;background:url(/scenes/lake.jpg) center/cover';
+        document.body.append(element);
+        await Ripples.attach(element, { waterMask: '/scenes/lake-mask.png', horizon: 262, renderer, quality: 'high', pixelRatio: 1 });
+      }
+    });
+    await sidePage.waitForTimeout(500);
+    for (const [x, y] of [[300, 345], [470, 300], [140, 375], [560, 330]]) {
+      await sidePage.mouse.click(x, y);
+      await sidePage.mouse.click(x + 660, y);
+      await sidePage.waitForTimeout(120);
+    }
+    await sidePage.mouse.move(1290, 5);
+    await sidePage.waitForTimeout(600);
+    fs.writeFileSync(picture, await sidePage.screenshot({ clip: { x: 0, y: 250, width: 1300, height: 150 } }));
+    console.log(`wrote ${picture}`);
+    await sides.close();
   }
   check(pageErrors.length === 0, `no uncaught exception in the page ${pageErrors.join(' | ')}`);
 } finally {

@@ -317,16 +317,21 @@ try {
     const sides = await browser.newContext({ viewport: { width: 1300, height: 420 }, deviceScaleFactor: 1 });
     const sidePage = await sides.newPage();
     await sidePage.goto(`${origin}/e2e-blank.html`);
-    await sidePage.evaluate(async () => {
+    const grids = await sidePage.evaluate(async () => {
       const { Ripples } = await import('/ripples.js');
       document.body.style.cssText = 'margin:0;display:flex;gap:20px;background:#fff';
+      const grids = [];
       for (const renderer of ['webgl', 'cpu']) {
         const element = document.createElement('div');
         element.style.cssText = 'width:640px;height:400px;background:url(/scenes/lake.jpg) center/cover';
         document.body.append(element);
-        await Ripples.attach(element, { waterMask: '/scenes/lake-mask.png', horizon: 262, renderer, quality: 'high', pixelRatio: 1 });
+        const ripples = await Ripples.attach(element, { waterMask: '/scenes/lake-mask.png', horizon: 262, renderer, quality: 'high', pixelRatio: 1 });
+        const stats = ripples.stats();
+        grids.push(`${stats.renderer}: ${stats.width}x${stats.height} pixels, grid ${stats.gridWidth}x${stats.gridHeight}`);
       }
+      return grids;
     });
+    console.log(`picture: ${grids.join('; ')}`);
     await sidePage.waitForTimeout(500);
     for (const [x, y] of [[300, 345], [470, 300], [140, 375], [560, 330]]) {
       await sidePage.mouse.click(x, y);

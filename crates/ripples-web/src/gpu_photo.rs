@@ -354,6 +354,23 @@ mod tests {
     }
 
     #[test]
+    fn a_horizon_without_a_mask_makes_everything_below_it_water() {
+        let (width, height) = (120, 80);
+        let perspective = Perspective::new(-10.5).with_focal(90.0);
+        let mut pool = Pool::with_sim_scale(width as u32, height as u32, 2).unwrap();
+        pool.set_water(None, Some(perspective)).unwrap();
+        let photo = GpuPhoto::new(&pool, None, Some(&perspective)).unwrap();
+        assert!(photo.mask.iter().all(|&w| w == 255));
+        let horizon = Perspective::new(20.0);
+        pool.set_water(None, Some(horizon)).unwrap();
+        let photo = GpuPhoto::new(&pool, None, Some(&horizon)).unwrap();
+        // Rows 0..=20 lie at or above the horizon.
+        assert!(photo.mask[..21 * width].iter().all(|&w| w == 0));
+        assert!(photo.mask[21 * width..].iter().all(|&w| w == 255));
+        assert!(photo.plane.is_some());
+    }
+
+    #[test]
     fn water_seen_from_above_has_a_mask_and_no_tables() {
         let (width, height) = (40, 30);
         let water = lake(width, height, 10);

@@ -22,6 +22,10 @@
 //   (`allowSoftware`, the renderer option 'webgl').
 
 import { LOOK_SHADERS, VERTEX_SHADER } from './gl/shaders.js';
+import { PHOTO_SHADER } from './gl/photo-shader.js';
+
+// Every look's fragment shader, and the photo look's, which draws water in perspective.
+const SHADERS = { ...LOOK_SHADERS, photo: PHOTO_SHADER };
 
 /** Most WebGL contexts Ripples keeps alive on one page (browsers allow about 16 in all). */
 export const MAX_CONTEXTS = 8;
@@ -32,6 +36,9 @@ const SURFACE_UNIT = 0;
 const IMAGE_UNIT = 1;
 const SKY_UNIT = 2;
 const WALLS_UNIT = 3;
+const WATER_UNIT = 4;
+const ROWS_UNIT = 5;
+const SUMS_UNIT = 6;
 
 let software = null;
 
@@ -65,6 +72,11 @@ export class GlRenderer {
   #constantsPool = null;
   #constants = null;
   #hasWalls = false;
+  // The water region's mask and photo tables as uploaded: the pool and its waterVersion.
+  #waterPool = null;
+  #waterVersion = -1;
+  #photoUniforms = null;
+  #sumsSize = [0, 0];
   #lost = false;
   #released = false;
   #onLost;
@@ -106,6 +118,9 @@ export class GlRenderer {
       image: gl.createTexture(),
       sky: gl.createTexture(),
       walls: gl.createTexture(),
+      water: gl.createTexture(),
+      rows: gl.createTexture(),
+      sums: gl.createTexture(),
     };
     for (const texture of Object.values(this.#textures)) {
       gl.bindTexture(gl.TEXTURE_2D, texture);
@@ -180,7 +195,7 @@ export class GlRenderer {
     };
     const program = gl.createProgram();
     gl.attachShader(program, compile(gl.VERTEX_SHADER, VERTEX_SHADER));
-    gl.attachShader(program, compile(gl.FRAGMENT_SHADER, LOOK_SHADERS[look]));
+    gl.attachShader(program, compile(gl.FRAGMENT_SHADER, SHADERS[look]));
     gl.linkProgram(program);
     if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
       throw new Error(`Ripples: the ${look} look's shaders do not link: ${gl.getProgramInfoLog(program)}`);
@@ -193,12 +208,17 @@ export class GlRenderer {
       scale: at('u_scale'),
       constants: at('u_c'),
       hasWalls: at('u_has_walls'),
+      hasLand: at('u_has_land'),
+      photo: at('u_photo'),
     };
     gl.useProgram(program);
     gl.uniform1i(at('u_surface'), SURFACE_UNIT);
     gl.uniform1i(at('u_image'), IMAGE_UNIT);
     gl.uniform1i(at('u_sky'), SKY_UNIT);
     gl.uniform1i(at('u_walls'), WALLS_UNIT);
+    gl.uniform1i(at('u_water'), WATER_UNIT);
+    gl.uniform1i(at('u_rows'), ROWS_UNIT);
+    gl.uniform1i(at('u_sums'), SUMS_UNIT);
     this.#programs.set(look, entry);
     return entry;
   }
@@ -211,17 +231,11 @@ export class GlRenderer {
     if (this.lost) return;
     const gl = this.#gl;
     const { width, height, gridWidth, gridHeight } = pool;
-    const surfaceAt = pool.prepareSurface();
-    if (surfaceAt === 0) throw new Error(`Ripples: ${pool.takeError()}`);
-    const surface = new Float32Array(memory.buffer, surfaceAt, pool.surfaceLen);
-    gl.activeTexture(gl.TEXTURE0 + SURFACE_UNIT);
-    gl.bindTexture(gl.TEXTURE_2D, this.#textures.surface);
-    if (this.#surfaceSize[0] !== gridWidth || this.#surfaceSize[1] !== gridHeight) {
-      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, gridWidth, gridHeight, 0, gl.RGBA, gl.FLOAT, surface);
-      this.#surfaceSize = [gridWidth, gridHeight];
-    } else {
-      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, gridWidth, gridHeight, gl.RGBA, gl.FLOAT, surface);
-    }
+    // A living photograph: its land is the picture; in perspective the photo look draws it.
+    const hasLand = pool.hasWaterRegion;
+    if (hasLand && (this.#waterPool !== pool || this.#waterVersion !== pool.waterVersion)) this.#uploadWater(pool);
+    const photo = pool.inPerspective;
+    if (!photo) this.#uploadSurface(pool, memory);
     if (this.#imagePool !== pool || this.#imageVersion !== pool.imageVersion) {
       const image = new Uint8Array(memory.buffer, pool.imagePtr, pool.imageLen);
       gl.activeTexture(gl.TEXTURE0 + IMAGE_UNIT);
@@ -249,13 +263,84 @@ export class GlRenderer {
       this.#constantsPool = pool;
       this.setWalls(pool.wallLayer() ?? null, width, height);
     }
+    if (photo) {
+      this.#drawPhoto(pool, memory);
+      return;
+    }
     const program = this.#program(look);
     gl.useProgram(program.program);
     gl.uniform2i(program.size, width, height);
     gl.uniform2i(program.grid, gridWidth, gridHeight);
+    gl.uniform1i(program.hasLand, hasLand ? 1 : 0);
     gl.uniform1f(program.scale, pool.simScale);
     gl.uniform1fv(program.constants, this.#constants);
     gl.uniform1i(program.hasWalls, this.#hasWalls ? 1 : 0);
+    gl.viewport(0, 0, width, height);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+  }
+
+  /** Uploads the surface the looks draw from (prepareSurface: four floats per grid cell). */
+  #uploadSurface(pool, memory) {
+    const gl = this.#gl;
+    const { gridWidth, gridHeight } = pool;
+    const surfaceAt = pool.prepareSurface();
+    if (surfaceAt === 0) throw new Error(`Ripples: ${pool.takeError()}`);
+    const surface = new Float32Array(memory.buffer, surfaceAt, pool.surfaceLen);
+    gl.activeTexture(gl.TEXTURE0 + SURFACE_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, this.#textures.surface);
+    if (this.#surfaceSize[0] !== gridWidth || this.#surfaceSize[1] !== gridHeight) {
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, gridWidth, gridHeight, 0, gl.RGBA, gl.FLOAT, surface);
+      this.#surfaceSize = [gridWidth, gridHeight];
+    } else {
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, gridWidth, gridHeight, gl.RGBA, gl.FLOAT, surface);
+    }
+  }
+
+  /**
+   * Uploads a living photograph's water (once per water region: the pool's waterVersion): its
+   * mask, and in perspective the photo look's rows and uniforms.
+   */
+  #uploadWater(pool) {
+    const gl = this.#gl;
+    const { width, height } = pool;
+    gl.activeTexture(gl.TEXTURE0 + WATER_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, this.#textures.water);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8, width, height, 0, gl.RED, gl.UNSIGNED_BYTE, pool.waterMask());
+    this.#photoUniforms = null;
+    if (pool.inPerspective) {
+      gl.activeTexture(gl.TEXTURE0 + ROWS_UNIT);
+      gl.bindTexture(gl.TEXTURE_2D, this.#textures.rows);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, 2, height, 0, gl.RGBA, gl.FLOAT, pool.photoRows());
+      this.#photoUniforms = pool.photoUniforms();
+    }
+    this.#waterPool = pool;
+    this.#waterVersion = pool.waterVersion;
+  }
+
+  /**
+   * Draws a pool's water in perspective with the photo look (gl/photo-shader.js): uploads the
+   * slopes summed down each grid column (preparePhotoSlopes: two floats per cell) and draws
+   * every pixel from them, the picture, the mask and the rows.
+   */
+  #drawPhoto(pool, memory) {
+    const gl = this.#gl;
+    const { width, height, gridWidth, gridHeight } = pool;
+    const sumsAt = pool.preparePhotoSlopes();
+    if (sumsAt === 0) throw new Error(`Ripples: ${pool.takeError()}`);
+    const sums = new Float32Array(memory.buffer, sumsAt, pool.photoSlopesLen);
+    gl.activeTexture(gl.TEXTURE0 + SUMS_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, this.#textures.sums);
+    if (this.#sumsSize[0] !== gridWidth || this.#sumsSize[1] !== gridHeight + 1) {
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RG32F, gridWidth, gridHeight + 1, 0, gl.RG, gl.FLOAT, sums);
+      this.#sumsSize = [gridWidth, gridHeight + 1];
+    } else {
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, gridWidth, gridHeight + 1, gl.RG, gl.FLOAT, sums);
+    }
+    const program = this.#program('photo');
+    gl.useProgram(program.program);
+    gl.uniform2i(program.size, width, height);
+    gl.uniform2i(program.grid, gridWidth, gridHeight);
+    gl.uniform1fv(program.photo, this.#photoUniforms);
     gl.viewport(0, 0, width, height);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
   }

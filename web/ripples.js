@@ -185,7 +185,7 @@ const DEFAULTS = Object.freeze({
    * stretched to the picture's box); the rest of the picture stays untouched in every frame,
    * waves reflect at the water's edge, and stones, rain and the pointer fall only on water.
    * Loaded like imageUrl (crossOrigin applies). Needs a picture (imageUrl or the element's CSS
-   * background image), and is drawn by the CPU (stats().cpuReason 'waterMask').
+   * background image). Both renderers draw it (WebGL2: gl/photo-shader.js in perspective).
    */
   waterMask: null,
   /**
@@ -367,8 +367,7 @@ export class Ripples extends EventTargetBase {
   #context = null;
   // The WebGL2 renderer (a GlRenderer) when the GPU draws, else null (the CPU: #context).
   #gl = null;
-  // Why the CPU draws, when it does: 'option', 'no-webgl2', 'context-lost', 'waterMask' (a
-  // living photograph: the GPU does not draw the photo look).
+  // Why the CPU draws, when it does: 'option', 'no-webgl2', 'context-lost'.
   #cpuReason = 'option';
   // Calm and nothing scheduled: the loop sleeps until something moves the water (#rouse).
   #asleep = false;
@@ -408,7 +407,8 @@ export class Ripples extends EventTargetBase {
   #poolResolution = 0;
   // The latest load of each kind (#loadInto), so that a slower earlier one is dropped.
   #requests = { image: 0, obstacles: 0, sky: 0, water: 0 };
-  // The pool has a water region from setWater (a living photograph's): dropped by a resize.
+  // The pool has a water region from setWater (a living photograph's): dropped by a resize,
+  // and set again (keeping the water) by #composeWater.
   #hasWater = false;
   #statTimes = new Float64Array(STATS_FRAMES);
   #statWork = new Float64Array(STATS_FRAMES);
@@ -594,9 +594,7 @@ export class Ripples extends EventTargetBase {
    * attach is drawn with the CPU (its context is the page's to choose).
    */
   #chooseRenderer() {
-    if (this.#ownsCanvas && this.#livingPhotograph()) {
-      this.#cpuReason = 'waterMask';
-    } else if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
+    if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
       const allowSoftware = this.#options.renderer === 'webgl';
       this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
       if (this.#gl) return;
@@ -635,17 +633,7 @@ export class Ripples extends EventTargetBase {
 
   /** The renderer option changed: WebGL2 on a fresh canvas, or the CPU, over the same water. */
   #switchRenderer(where) {
-    if (this.#livingPhotograph() && this.#ownsCanvas) {
-      this.#cpuReason = 'waterMask';
-      if (!this.#gl) return;
-      this.#useCpu('waterMask');
-      // A pool at the CPU's resolution (the GPU's grid is coarser).
-      const size = this.#measure(where, false);
-      if (size) this.#build(size, where);
-      return;
-    }
     if (this.#options.renderer === 'cpu') {
-      if (this.#cpuReason === 'waterMask') this.#cpuReason = 'option';
       this.#useCpu('option');
       return;
     }
@@ -1801,8 +1789,7 @@ export class Ripples extends EventTargetBase {
         this.#qualityCeiling = Infinity;
         this.#qualityRetryMs = QUALITY_RETRY_MS;
       }
-      const living = (o) => o.waterMask !== null || o.horizon !== null;
-      if (changed('renderer') || living(options) !== living(previous)) this.#switchRenderer(where);
+      if (changed('renderer')) this.#switchRenderer(where);
       if (changed('resolution') || changed('pixelRatio') || changed('quality')) {
         // A hidden element gets its new pool when it shows again.
         const size = this.#measure(where, false);

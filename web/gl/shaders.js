@@ -17,6 +17,10 @@
 // - u_walls (RGBA8, the canvas's size): the walls' stone (alpha 255) and the shade they throw
 //   on the floor (alpha 128, the light kept out of 256 in red), drawn over the water as
 //   ripples::WallLook does; u_has_walls is 0 without walls.
+// - u_water (R8, the canvas's size): a living photograph's water mask (the wasm module's
+//   waterMask(), 255 on water); where u_has_land is 1, every other pixel is the picture's own
+//   texel, as the CPU's Pool::render restores the land. The photo look (in perspective) has a
+//   file of its own, photo-shader.js.
 // - u_c: the look's constants, from the wasm module's shaderConstants()
 //   (ripples::Look::shader_constants, whose doc lists the layout).
 //
@@ -31,7 +35,7 @@ void main() {
 }
 `;
 
-const COMMON = `#version 300 es
+export const COMMON = `#version 300 es
 precision highp float;
 precision highp int;
 precision highp sampler2D;
@@ -41,6 +45,8 @@ uniform sampler2D u_image;
 uniform sampler2D u_sky;
 uniform sampler2D u_walls;
 uniform int u_has_walls;
+uniform sampler2D u_water;
+uniform int u_has_land;
 uniform ivec2 u_size;   // image (canvas) pixels
 uniform ivec2 u_grid;   // grid cells
 uniform float u_scale;  // pixels per cell
@@ -100,6 +106,12 @@ ivec4 walls(ivec2 pixel, ivec4 colour) {
   if (wall.a == 128) return ivec4((colour.rgb * wall.r) >> 8, colour.a);
   return colour;
 }
+
+// WaterRegion::restore_land: a living photograph's land (u_water 0) is the picture's own texel.
+ivec4 restore_land(ivec2 pixel, ivec4 colour) {
+  if (u_has_land == 0 || texelFetch(u_water, pixel, 0).r > 0.5) return colour;
+  return image_texel(pixel.x, pixel.y);
+}
 `;
 
 /** The classic look (scalar.rs resampled_classic_pixels): the nearest pixel the slope points to. */
@@ -119,7 +131,7 @@ ivec4 classic_render_pixel(ivec2 pixel, vec4 surface) {
 
 void main() {
   ivec2 pixel = image_pixel();
-  out_colour = from_bytes(walls(pixel, classic_render_pixel(pixel, upsample_surface(pixel))));
+  out_colour = from_bytes(restore_land(pixel, walls(pixel, classic_render_pixel(pixel, upsample_surface(pixel)))));
 }
 `;
 
@@ -164,7 +176,7 @@ ivec4 lit_render_pixel(ivec2 pixel, vec4 surface) {
 
 void main() {
   ivec2 pixel = image_pixel();
-  out_colour = from_bytes(walls(pixel, lit_render_pixel(pixel, upsample_surface(pixel))));
+  out_colour = from_bytes(restore_land(pixel, walls(pixel, lit_render_pixel(pixel, upsample_surface(pixel)))));
 }
 `;
 
@@ -185,7 +197,7 @@ ivec4 spring_render_pixel(ivec2 pixel, vec4 surface) {
 
 void main() {
   ivec2 pixel = image_pixel();
-  out_colour = from_bytes(walls(pixel, spring_render_pixel(pixel, upsample_surface(pixel))));
+  out_colour = from_bytes(restore_land(pixel, walls(pixel, spring_render_pixel(pixel, upsample_surface(pixel)))));
 }
 `;
 
@@ -280,7 +292,7 @@ ivec4 natural_render_pixel(ivec2 pixel, vec4 surface) {
 
 void main() {
   ivec2 pixel = image_pixel();
-  out_colour = from_bytes(walls(pixel, natural_render_pixel(pixel, upsample_surface(pixel))));
+  out_colour = from_bytes(restore_land(pixel, walls(pixel, natural_render_pixel(pixel, upsample_surface(pixel)))));
 }
 `;
 

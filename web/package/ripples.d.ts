@@ -124,7 +124,7 @@ export interface RipplesOptions {
    * (default null: all of it). Placed like the picture (stretched to its box); the rest of the
    * picture stays untouched in every frame, waves reflect at the water's edge, and stones, rain
    * and the pointer fall only on water. Needs a picture (imageUrl or a CSS background image);
-   * drawn by the CPU (stats().cpuReason 'waterMask').
+   * drawn by WebGL2 or the CPU, as the renderer option says.
    */
   waterMask?: string | null;
   /**
@@ -258,9 +258,9 @@ export interface RipplesStats {
   /**
    * Why the CPU draws (null with WebGL): 'option' (renderer 'cpu'), 'no-webgl2',
    * 'software-webgl' (renderer 'auto' on a software WebGL), 'canvas-element' (a <canvas> given
-   * to attach), 'context-lost' or 'waterMask' (a living photograph: waterMask or horizon).
+   * to attach) or 'context-lost'.
    */
-  cpuReason: 'option' | 'no-webgl2' | 'software-webgl' | 'canvas-element' | 'context-lost' | 'waterMask' | null;
+  cpuReason: 'option' | 'no-webgl2' | 'software-webgl' | 'canvas-element' | 'context-lost' | null;
   /** Calm water with nothing scheduled: the loop sleeps (no steps, no renders) until the water moves. */
   asleep: boolean;
   /** The solver option. */

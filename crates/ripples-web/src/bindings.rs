@@ -451,6 +451,74 @@ impl WasmPool {
         self.inner.image_version()
     }
 
+    /// Counts changes of the water region (`setWater`, a resize), for a GPU renderer's
+    /// uploads of its mask and tables.
+    #[wasm_bindgen(getter, js_name = waterVersion)]
+    pub fn water_version(&self) -> u32 {
+        self.inner.water_version()
+    }
+
+    /// Whether `setWater` limited the water to a mask or laid it in perspective.
+    #[wasm_bindgen(getter, js_name = hasWaterRegion)]
+    pub fn has_water_region(&self) -> bool {
+        self.inner.has_water_region()
+    }
+
+    /// Whether the water lies in perspective (drawn with the photo look).
+    #[wasm_bindgen(getter, js_name = inPerspective)]
+    pub fn in_perspective(&self) -> bool {
+        self.inner.in_perspective()
+    }
+
+    /// The water region's mask for a GPU: one byte per pool pixel, 255 on water, 0 on land
+    /// (see [`WebPool::water_mask`]).
+    #[wasm_bindgen(js_name = waterMask)]
+    pub fn water_mask(&mut self) -> Result<Vec<u8>, JsError> {
+        self.inner
+            .water_mask()
+            .map(<[u8]>::to_vec)
+            .map_err(js_error)
+    }
+
+    /// The photo look's rows for a GPU: eight floats per pool row (see
+    /// [`WebPool::photo_rows`]).
+    #[wasm_bindgen(js_name = photoRows)]
+    pub fn photo_rows(&mut self) -> Result<Vec<f32>, JsError> {
+        self.inner
+            .photo_rows()
+            .map(<[f32]>::to_vec)
+            .map_err(js_error)
+    }
+
+    /// The photo look's uniforms for a GPU (see [`WebPool::photo_uniforms`]).
+    #[wasm_bindgen(js_name = photoUniforms)]
+    pub fn photo_uniforms(&mut self) -> Result<Vec<f32>, JsError> {
+        self.inner
+            .photo_uniforms()
+            .map(|u| u.to_vec())
+            .map_err(js_error)
+    }
+
+    /// Writes the slopes summed down each grid column for the photo look (see
+    /// [`WebPool::prepare_photo_slopes`]) and returns their byte offset in the module's memory
+    /// (`photoSlopesLen` floats); 0 after a failure, which `takeError()` explains.
+    #[wasm_bindgen(js_name = preparePhotoSlopes)]
+    pub fn prepare_photo_slopes(&mut self) -> usize {
+        match self.inner.prepare_photo_slopes() {
+            Ok(sums) => sums.as_ptr() as usize,
+            Err(error) => {
+                self.error = Some(error.0);
+                0
+            }
+        }
+    }
+
+    /// Floats `preparePhotoSlopes()` writes: `2 * gridWidth * (gridHeight + 1)`.
+    #[wasm_bindgen(getter, js_name = photoSlopesLen)]
+    pub fn photo_slopes_len(&self) -> usize {
+        2 * self.inner.grid_width() as usize * (self.inner.grid_height() as usize + 1)
+    }
+
     /// Whether the water is still and nothing is scheduled (see [`WebPool::is_calm`]).
     #[wasm_bindgen(js_name = isCalm)]
     pub fn is_calm(&self) -> bool {

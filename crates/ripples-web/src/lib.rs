@@ -24,6 +24,7 @@
 pub mod background;
 mod bindings;
 pub mod clock;
+pub mod gpu_photo;
 pub mod options;
 mod web_pool;
 

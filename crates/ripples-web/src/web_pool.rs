@@ -18,6 +18,7 @@ use ripples::{
 };
 
 use crate::clock::StepClock;
+use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};
 use crate::options::{self, WebError};
 
 /// Most pixels one pool may have in a page (4096 x 4096, a 4K screen and a half). Each pixel
@@ -82,6 +83,25 @@ pub struct WebPool {
     surface: Vec<f32>,
     /// Counts changes of the image, so that a GPU renderer knows when to upload it again.
     image_version: u32,
+    /// The water region [`set_water`](Self::set_water) was given (`None`: the whole picture,
+    /// seen from above), from which a GPU's mask and tables are built.
+    water_input: Option<WaterInput>,
+    /// What a GPU draws the water region from, built on first use.
+    gpu_photo: Option<GpuPhoto>,
+    /// Counts changes of the water region, so that a GPU renderer knows when to upload its mask
+    /// and tables again.
+    water_version: u32,
+    /// A resize dropped the pool's water region: the next [`set_water`](Self::set_water) puts
+    /// it back and keeps the water instead of calming it.
+    water_region_resized: bool,
+}
+
+/// The water a page gave [`WebPool::set_water`]: one flag per pixel (`None`: all of it) and
+/// the perspective.
+#[derive(Debug, Clone)]
+struct WaterInput {
+    mask: Option<Vec<bool>>,
+    perspective: Option<ripples::Perspective>,
 }
 
 /// The fastest a fingertip moves through the water, in CSS pixels per step (1440 pixels a second
@@ -161,6 +181,10 @@ impl WebPool {
             gpu: false,
             surface: Vec::new(),
             image_version: 0,
+            water_input: None,
+            gpu_photo: None,
+            water_version: 0,
+            water_region_resized: false,
         };
         web_pool.set_rain(0.0)?;
         web_pool.update_wave_speed()?;
@@ -534,18 +558,21 @@ impl WebPool {
     /// a 60-degree field of view), drawn with the photo look ([`Pool::set_water`]). Outside the
     /// mask the picture is untouched; stones, rain and fingers fall only on water; in
     /// perspective a finger swipes instead of pressing as a body. The water is calmed and the
-    /// fingers lifted (also when the water is refused). A mask of the wrong size, with no
+    /// fingers lifted (also when the water is refused), except right after a
+    /// [`resize`](Self::resize), which dropped the region: then the water is kept, resampled
+    /// onto the new region's grid (in perspective, plane grid onto plane grid, corner to
+    /// corner). A mask of the wrong size, with no
     /// water, a horizon below all of it or a focal length out of range is an error naming it,
     /// and the water stays as it was.
     pub fn set_water(&mut self, rgba: &[u8], horizon: f64, focal: f64) -> Result<(), WebError> {
         let mask: Option<Vec<bool>> = if rgba.is_empty() {
             None
         } else {
-            if rgba.len() != self.frame.len() {
+            if rgba.len() != self.image.len() {
                 return Err(WebError(format!(
                     "water mask has {} bytes, expected {} for {}x{} RGBA",
                     rgba.len(),
-                    self.frame.len(),
+                    self.image.len(),
                     self.width(),
                     self.height()
                 )));
@@ -576,7 +603,17 @@ impl WebPool {
                 self.pool.remove_body(body);
             }
         }
+        // Right after a resize the water goes on: the grid it is on now, kept for a moment.
+        let resized = std::mem::take(&mut self.water_region_resized);
+        let kept = resized.then(|| self.pool.solver().clone());
         self.pool.set_water(mask.as_deref(), perspective)?;
+        if let Some(kept) = kept {
+            carry_water(&kept, &mut self.pool, (1.0, 1.0));
+        }
+        self.water_input =
+            (mask.is_some() || perspective.is_some()).then_some(WaterInput { mask, perspective });
+        self.gpu_photo = None;
+        self.water_version = self.water_version.wrapping_add(1);
         self.update_wave_speed()?;
         self.update_gravity()?;
         self.stale = true;
@@ -774,7 +811,11 @@ impl WebPool {
     /// Returns `false`, leaving this pool calm, when the two pools run different solvers (a
     /// field of one solver means nothing to another).
     pub fn take_water(&mut self, old: &WebPool, css_scale: (f64, f64)) -> bool {
-        if !carry_water(&old.pool, &mut self.pool, css_scale) {
+        // A plane in perspective covers the same water whatever the picture's size: its grid
+        // is stretched corner to corner.
+        let perspective = old.pool.in_perspective() && self.pool.in_perspective();
+        let css_scale = if perspective { (1.0, 1.0) } else { css_scale };
+        if !carry_water(old.pool.solver(), &mut self.pool, css_scale) {
             return false;
         }
         self.earlier_steps = old.steps();
@@ -792,8 +833,9 @@ impl WebPool {
     /// image is then calm grey until the page sets it again ([`set_image`](Self::set_image) or
     /// [`use_default_image`](Self::use_default_image)); so are the walls
     /// ([`set_obstacles`](Self::set_obstacles)), the water region
-    /// ([`set_water`](Self::set_water)) and the sky ([`set_sky`](Self::set_sky)), and
-    /// fingertips are lifted. A size beyond the limits is an error and the pool stays as it was.
+    /// ([`set_water`](Self::set_water), which then keeps the water: in perspective the plane's
+    /// grid is stretched corner to corner, as the new plane covers the same water) and the sky
+    /// ([`set_sky`](Self::set_sky)), and fingertips are lifted. A size beyond the limits is an error and the pool stays as it was.
     pub fn resize(
         &mut self,
         width: f64,
@@ -826,6 +868,7 @@ impl WebPool {
             parked.solver().height() as usize,
         );
         park_fields(&parked, &mut self.image, &mut self.frame);
+        let parked_in_perspective = parked.in_perspective();
         self.earlier_steps += parked.steps();
         drop(parked);
         let mut pool = Pool::with_sim_scale(width, height, sim_scale)?;
@@ -833,7 +876,14 @@ impl WebPool {
             pool.set_solver(kind)?;
         }
         pool.set_boundary(boundary);
-        unpark_fields([&self.image, &self.frame], from, &mut pool, css_scale);
+        // In perspective the plane's grid is stretched corner to corner, and set_water puts it
+        // on the new plane's grid the same way.
+        let stretch = if parked_in_perspective {
+            (1.0, 1.0)
+        } else {
+            css_scale
+        };
+        unpark_fields([&self.image, &self.frame], from, &mut pool, stretch);
         self.pool = pool;
         self.fingers.clear();
         let bytes = width as usize * height as usize * 4;
@@ -856,6 +906,10 @@ impl WebPool {
         }
         self.surface = Vec::new();
         self.image_version = self.image_version.wrapping_add(1);
+        self.water_region_resized = self.water_input.is_some();
+        self.water_input = None;
+        self.gpu_photo = None;
+        self.water_version = self.water_version.wrapping_add(1);
         self.update_wave_speed()?;
         self.update_gravity()?;
         self.stale = true;
@@ -915,6 +969,7 @@ impl WebPool {
         } else {
             self.frame = vec![0; self.image.len()];
             self.surface = Vec::new();
+            self.gpu_photo = None;
         }
         self.stale = true;
     }
@@ -935,6 +990,103 @@ impl WebPool {
         }
         self.pool.surface(&self.look, &mut self.surface)?;
         Ok(&self.surface)
+    }
+
+    /// Counts changes of the water region ([`set_water`](Self::set_water), a resize), so that
+    /// a GPU renderer knows when to upload its mask and tables again.
+    pub fn water_version(&self) -> u32 {
+        self.water_version
+    }
+
+    /// Whether [`set_water`](Self::set_water) limited the water to a mask or laid it in
+    /// perspective (then a GPU draws the land from [`water_mask`](Self::water_mask)).
+    pub fn has_water_region(&self) -> bool {
+        self.water_input.is_some()
+    }
+
+    /// Whether the water lies in perspective (then a GPU draws the photo look, from
+    /// [`photo_rows`](Self::photo_rows), [`photo_uniforms`](Self::photo_uniforms) and
+    /// [`prepare_photo_slopes`](Self::prepare_photo_slopes)).
+    pub fn in_perspective(&self) -> bool {
+        self.pool.in_perspective()
+    }
+
+    /// The water region's mask and tables for a GPU, built on first use.
+    fn gpu_photo(&mut self) -> Result<&mut GpuPhoto, WebError> {
+        let Some(input) = &self.water_input else {
+            return Err(WebError(
+                "the pool has no water region (see setWater)".into(),
+            ));
+        };
+        let photo = match self.gpu_photo.take() {
+            Some(photo) => photo,
+            None => GpuPhoto::new(
+                &self.pool,
+                input.mask.as_deref(),
+                input.perspective.as_ref(),
+            )?,
+        };
+        Ok(self.gpu_photo.insert(photo))
+    }
+
+    /// The water region's mask for a GPU: one byte per pool pixel, 255 on water, 0 on land
+    /// (which the GPU draws as the picture, as the CPU does); an error without a water region.
+    pub fn water_mask(&mut self) -> Result<&[u8], WebError> {
+        Ok(&self.gpu_photo()?.mask)
+    }
+
+    /// The photo look's rows for a GPU (see [`crate::gpu_photo::PlaneTables::rows`]: eight
+    /// floats per pool row); an error unless the water lies in perspective.
+    pub fn photo_rows(&mut self) -> Result<&[f32], WebError> {
+        Ok(&self.plane_tables()?.rows)
+    }
+
+    /// The photo look's uniforms for a GPU: `[centre x, centre y, focal, sin pitch, cos pitch,
+    /// first row, grid width, grid height, sun x, sun up, sun forward, glint strength]`.
+    pub fn photo_uniforms(&mut self) -> Result<[f32; 12], WebError> {
+        let sun = photo_look_uniforms(self.pool.photo_look());
+        let tables = self.plane_tables()?;
+        let [cx, cy, focal, sin, cos] = tables.camera;
+        let [width, height] = tables.grid;
+        Ok([
+            cx,
+            cy,
+            focal,
+            sin,
+            cos,
+            tables.first_row as f32,
+            width as f32,
+            height as f32,
+            sun[0],
+            sun[1],
+            sun[2],
+            sun[3],
+        ])
+    }
+
+    /// Writes the surface's slopes summed down each grid column (two floats per cell and one
+    /// row more, see [`crate::gpu_photo::PlaneTables::sums`]) and returns them: what the photo
+    /// look reads per frame, as the CPU's renderer sums them.
+    pub fn prepare_photo_slopes(&mut self) -> Result<&[f32], WebError> {
+        let wave_height = self.pool.photo_look().wave_height;
+        self.plane_tables()?;
+        let Some(tables) = self
+            .gpu_photo
+            .as_mut()
+            .and_then(|photo| photo.plane.as_mut())
+        else {
+            return Err(WebError("the photo look's tables are missing".into()));
+        };
+        tables.sum_slopes(self.pool.solver().heights(), wave_height);
+        Ok(&tables.sums)
+    }
+
+    /// The plane's tables, built on first use; an error unless the water lies in perspective.
+    fn plane_tables(&mut self) -> Result<&mut crate::gpu_photo::PlaneTables, WebError> {
+        self.gpu_photo()?
+            .plane
+            .as_mut()
+            .ok_or_else(|| WebError("the pool's water is not in perspective (see setWater)".into()))
     }
 
     /// The constants a GPU's shaders need for the look in use (see
@@ -1074,13 +1226,13 @@ fn unpark_fields(parked: [&[u8]; 2], from: (usize, usize), to: &mut Pool, css_sc
 /// Resamples the water of `from` onto `to`'s grid (see [`ripples::resample_field`]; `css_scale`
 /// is `to`'s CSS box over `from`'s), walls of `to` dry; `false`, leaving `to` as it was, when
 /// they run different solvers.
-fn carry_water(from: &Pool, to: &mut Pool, css_scale: (f64, f64)) -> bool {
+fn carry_water(from: &Solver, to: &mut Pool, css_scale: (f64, f64)) -> bool {
     let size = |solver: &Solver| (solver.width() as usize, solver.height() as usize);
-    let (from_size, to_size) = (size(from.solver()), size(to.solver()));
+    let (from_size, to_size) = (size(from), size(to.solver()));
     let floats = |source: &[f32], target: &mut [f32]| {
         ripples::resample_field(source, from_size, target, to_size, css_scale, |v| v as f32);
     };
-    match (from.solver(), to.solver_mut()) {
+    match (from, to.solver_mut()) {
         (Solver::Classic(old), Solver::Classic(new)) => {
             let (current, previous) = new.fields_mut();
             let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;

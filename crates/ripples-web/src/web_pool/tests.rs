@@ -786,6 +786,47 @@ fn a_photographs_water_keeps_its_land_and_takes_stones_fingers_and_rain_in_persp
 }
 
 #[test]
+fn a_resize_keeps_a_photographs_water_and_a_new_region_calms_it() {
+    for horizon in [f64::NAN, 30.0] {
+        let mask_of = |width: usize, height: usize| -> Vec<u8> {
+            (0..width * height)
+                .flat_map(|i| {
+                    let shade = if i / width >= height / 2 { 255 } else { 0 };
+                    [shade, shade, shade, 255]
+                })
+                .collect()
+        };
+        let mut water = WebPool::new(160.0, 100.0, 1.0, 1).unwrap();
+        water.set_gpu(true);
+        water
+            .set_water(&mask_of(160, 100), horizon, f64::NAN)
+            .unwrap();
+        water.drop_stone(80.0, 80.0, 6.0, 800.0).unwrap();
+        water.advance(10).unwrap();
+        assert!(!water.is_calm());
+        let version = water.water_version();
+        // The page sets the water again after a resize, the horizon scaled with the picture.
+        water.resize(200.0, 125.0, (1.25, 1.25)).unwrap();
+        assert!(!water.has_water_region() && water.water_version() != version);
+        water
+            .set_water(&mask_of(200, 125), horizon * 1.25, f64::NAN)
+            .unwrap();
+        assert_eq!(water.pool().in_perspective(), !horizon.is_nan());
+        assert!(!water.is_calm(), "horizon {horizon}: the water is kept");
+        assert_eq!(water.prepare_photo_slopes().is_ok(), !horizon.is_nan());
+        assert_eq!(water.water_mask().unwrap().len(), 200 * 125);
+        // A new region otherwise starts calm.
+        water
+            .set_water(&mask_of(200, 125), horizon * 1.25, f64::NAN)
+            .unwrap();
+        assert!(
+            water.is_calm(),
+            "horizon {horizon}: a new region calms the water"
+        );
+    }
+}
+
+#[test]
 fn with_a_gpu_the_pool_only_steps_and_frees_its_frame() {
     let mut pool = WebPool::new(120.0, 80.0, 2.0, 3).unwrap();
     assert_eq!(pool.frame_pixels().len(), 120 * 80 * 4);

@@ -11,6 +11,7 @@
 //     (1:1 and scaled fits), the picture follows the video as it plays (30 frames a second
 //     taken, a later frame differs), and no frame goes through the wasm memory
 //     (stats().video.wasmCopies stays 0, copyMs 0, path 'webgl', the wasm memory the same);
+//     after a lost context the CPU carries on over the same frame;
 //   - frame by frame on the CPU (renderer 'cpu'): a playing 30 fps clip is copied once per video frame (uploads per second
 //     against the clip's rate, at a 60 Hz frame loop), and the water shows the frame the video
 //     shows (calm water under the classic look is the picture itself: levels per pixel against
@@ -373,6 +374,22 @@ async function onTheGpu(browser, origin) {
         JSON.stringify(playing),
       );
     } else {
+      // A lost context: the CPU carries on, with the video's frame now copied into wasm.
+      const lost = await page.evaluate(async () => {
+        const r = window.onGpu;
+        document.querySelector('#box canvas').getContext('webgl2').getExtension('WEBGL_lose_context').loseContext();
+        await frames(3);
+        const s = r.stats();
+        return { renderer: s.renderer, cpuReason: s.cpuReason, path: s.video.path, wasmCopies: s.video.wasmCopies };
+      });
+      const afterLoss = decodePng(await page.screenshot({ clip: box }));
+      const loss = parity(shots.cpu.png, afterLoss, { x: 0, y: 0, width: box.width, height: box.height });
+      console.log(`on the GPU, ${clip}: a lost context: ${JSON.stringify(lost)}, mean ${loss.mean.toFixed(3)} p99.9 ${loss.p999} against the CPU's`);
+      check(
+        'on the GPU, a lost context: the CPU carries on with the video frame (copied into wasm now)',
+        lost.renderer === 'cpu' && lost.cpuReason === 'context-lost' && lost.wasmCopies >= 1 && lost.path !== 'webgl' && loss.mean <= 1 && loss.p999 <= 6,
+        JSON.stringify({ ...lost, ...loss }),
+      );
       await page.evaluate(() => window.onGpu.destroy());
     }
   }
@@ -443,6 +460,7 @@ async function fits(browser, origin) {
       await r.video.play();
       await wait(1000);
       const playing = r.stats().video;
+      const loopFps = r.stats().fps;
       counted.forEach((restore) => restore());
       // The frame copies of the playing video are drawn where the first frame was.
       await still(r.video, 1.2);
@@ -455,6 +473,7 @@ async function fits(browser, origin) {
         found: fit.page ? r.video === document.getElementById('background') : true,
         uploadMs: playing.uploadMs,
         copies: playing.uploads - uploadsBefore,
+        loopFps,
         readBacks,
       };
     }, { fit, renderer });
@@ -472,9 +491,11 @@ async function fits(browser, origin) {
     } else {
       check(`${name}: straight from the <video> to WebGL, no copy in wasm`, result.renderer === 'webgl' && result.path === 'webgl' && result.wasmCopies === 0, JSON.stringify(result));
     }
+    // A frame taken per video frame the loop sees: at most the loop's rate (SwiftShader draws
+    // a 1000x600 canvas at 10-20 frames a second on a busy 2-core machine).
     check(
-      `${name}: ${result.copies} video frames taken in 1 s of play with ${result.readBacks} getImageData (no ImageData per frame)`,
-      result.copies >= 20 && result.readBacks === 0,
+      `${name}: ${result.copies} video frames taken in 1 s of play at ${result.loopFps.toFixed(1)} fps with ${result.readBacks} getImageData (no ImageData per frame)`,
+      result.copies >= Math.min(20, 0.6 * result.loopFps) && result.readBacks === 0,
       JSON.stringify(result),
     );
   }
@@ -673,7 +694,9 @@ async function withoutFrameCallbacks(browser, origin) {
     let total = 0;
     for (let i = 0; i < shown.length; i += 4) for (let c = 0; c < 3; c++) total += Math.abs(shown[i + c] - drawn[i + c]);
     r.destroy();
-    // WebGL: the same frames, straight to the texture.
+    // WebGL: the same frames, straight to the texture (a smaller box, which SwiftShader draws
+    // nearer the screen's rate).
+    element.style.cssText = 'width:480px;height:270px';
     const gpu = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', look: 'classic', interactive: false });
     await wait(600);
     const gpuFrom = gpu.stats().video.uploads;
@@ -683,6 +706,7 @@ async function withoutFrameCallbacks(browser, origin) {
     const webgl = {
       renderer: gpuStats.renderer,
       uploadsPerSecond: ((gpuStats.video.uploads - gpuFrom) * 1000) / (performance.now() - gpuStarted),
+      fps: gpuStats.fps,
       wasmCopies: gpuStats.video.wasmCopies,
       path: gpuStats.video.path,
     };
@@ -697,7 +721,7 @@ async function withoutFrameCallbacks(browser, origin) {
   );
   check(
     'without requestVideoFrameCallback, WebGL: frames taken while it plays, none through wasm',
-    result.webgl.renderer === 'webgl' && result.webgl.uploadsPerSecond > 22 && result.webgl.uploadsPerSecond < 64 && result.webgl.wasmCopies === 0 && result.webgl.path === 'webgl',
+    result.webgl.renderer === 'webgl' && result.webgl.uploadsPerSecond >= 0.5 * Math.min(30, result.webgl.fps) && result.webgl.uploadsPerSecond < 64 && result.webgl.wasmCopies === 0 && result.webgl.path === 'webgl',
     JSON.stringify(result.webgl),
   );
   check('no uncaught exception (no frame callbacks)', errors.length === 0, errors.join('; '));
@@ -838,7 +862,10 @@ async function badOptions(browser, origin) {
   await context.close();
 }
 
-/** Frames per second with a 1280x720 clip playing, natural look, both solvers (bench.mjs --video measures longer). */
+/**
+ * Frames per second with a 1280x720 clip playing, natural look, both solvers, drawn by the CPU,
+ * whose copies these are (bench.mjs --video measures longer).
+ */
 async function speed(browser, origin) {
   for (const solver of ['wave', 'dispersive']) {
     const { context, page, errors } = await newPage(browser, origin);
@@ -846,7 +873,7 @@ async function speed(browser, origin) {
       const element = document.createElement('div');
       element.style.cssText = 'width:1280px;height:720px';
       document.body.append(element);
-      const r = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', solver, rain: 20, quality: 'high', interactive: false });
+      const r = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', solver, rain: 20, quality: 'high', interactive: false, renderer: 'cpu' });
       await wait(1000);
       r.stats();
       const samples = [];

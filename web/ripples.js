@@ -1331,7 +1331,7 @@ export class Ripples extends EventTargetBase {
       draw[slot] = -1;
       copy[slot] = 0;
       if (video !== null) {
-        // A frame of another size is laid out again; a new frame goes into the pool's image.
+        // A frame of another size is laid out again; a new frame goes under the water.
         if (video.resized) this.#composeVideo(pool, this.#cssSize, 'Ripples (video)');
         else if (video.takeNewFrame()) {
           if (this.#gl) {

@@ -2,8 +2,9 @@
 // the grid's resolution (prepareSurface), this module uploads it to a float texture and the
 // look's fragment shader (gl/shaders.js) draws every canvas pixel from it and from the picture,
 // which is a texture uploaded once (again only when the pool's image changes: a new picture, a
-// resize); a video's frames go into it straight from the <video> (gl/video-texture.js). So the main thread's work per frame is the solver and one upload of
-// 16 bytes per grid cell, whatever the canvas's size; the pixels are the GPU's.
+// resize); a video's frames go into it straight from the <video> (gl/video-texture.js). So the
+// main thread's work per frame is the solver and one upload of 16 bytes per grid cell, whatever
+// the canvas's size; the pixels are the GPU's.
 //
 // Why it is shaped like this:
 // - No float render targets and no float filtering: WebGL2 samples RGBA32F textures only at
@@ -19,9 +20,10 @@
 // - A software WebGL (SwiftShader, llvmpipe, WARP) is used as any other: browsers no longer
 //   hand it to pages by themselves (Chrome 139 stopped falling back to SwiftShader when there
 //   is no usable GPU, and WebGL context creation fails there instead, unless the user or an
-//   administrator turns it back on with --enable-unsafe-swiftshader or the EnableUnsafeSwiftShader
-//   policy), so a page that gets a WebGL2 context has a GPU or someone chose software on
-//   purpose, as a headless browser under test does. `software` says which, for stats().
+//   administrator turns it back on with --enable-unsafe-swiftshader or the
+//   EnableUnsafeSwiftShader policy), so a page that gets a WebGL2 context has a GPU or someone
+//   chose software on purpose, as a headless browser under test does. `software` says which,
+//   for stats().
 
 import { LOOK_SHADERS, VERTEX_SHADER } from './gl/shaders.js';
 // gl/video-texture.js puts a <video>'s frames into the picture texture, with no copy in wasm.

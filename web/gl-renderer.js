@@ -1,9 +1,10 @@
 // Draws a pool's water with WebGL2: the wasm module steps the water and writes its surface at
 // the grid's resolution (prepareSurface), this module uploads it to a float texture and the
 // look's fragment shader (gl/shaders.js) draws every canvas pixel from it and from the picture,
-// which is a texture uploaded once (again only when the pool's image changes: a video's frame,
-// a new picture, a resize). So the main thread's work per frame is the solver and one upload of
-// 16 bytes per grid cell, whatever the canvas's size; the pixels are the GPU's.
+// which is a texture uploaded once (again only when the pool's image changes: a new picture, a
+// resize); a video's frames go into it straight from the <video> (gl/video-texture.js). So the
+// main thread's work per frame is the solver and one upload of 16 bytes per grid cell, whatever
+// the canvas's size; the pixels are the GPU's.
 //
 // Why it is shaped like this:
 // - No float render targets and no float filtering: WebGL2 samples RGBA32F textures only at
@@ -16,16 +17,21 @@
 //   destroyed instance gives its context back at once (WEBGL_lose_context).
 // - A lost context (the GPU reset, the browser reclaimed it) is reported to the owner, which
 //   carries on with the CPU renderer over the same water.
-// - A software WebGL (SwiftShader, llvmpipe: no GPU, or a browser that blocks it) draws every
-//   pixel on the CPU, in the browser's GPU process, and costs far more than the wasm renderer,
-//   which lowers its pixel ratio to hold the frame rate: create() refuses it unless asked
-//   (`allowSoftware`, the renderer option 'webgl').
+// - A software WebGL (SwiftShader, llvmpipe, WARP) is used as any other: browsers no longer
+//   hand it to pages by themselves (Chrome 139 stopped falling back to SwiftShader when there
+//   is no usable GPU, and WebGL context creation fails there instead, unless the user or an
+//   administrator turns it back on with --enable-unsafe-swiftshader or the
+//   EnableUnsafeSwiftShader policy), so a page that gets a WebGL2 context has a GPU or someone
+//   chose software on purpose, as a headless browser under test does. `software` says which,
+//   for stats().
 
 import { LOOK_SHADERS, VERTEX_SHADER } from './gl/shaders.js';
 import { PHOTO_SHADER } from './gl/photo-shader.js';
 
 // Every look's fragment shader, and the photo look's, which draws water in perspective.
 const SHADERS = { ...LOOK_SHADERS, photo: PHOTO_SHADER };
+// gl/video-texture.js puts a <video>'s frames into the picture texture, with no copy in wasm.
+import { VideoTexture } from './gl/video-texture.js';
 
 /** Most WebGL contexts Ripples keeps alive on one page (browsers allow about 16 in all). */
 export const MAX_CONTEXTS = 8;
@@ -39,25 +45,7 @@ const WALLS_UNIT = 3;
 const WATER_UNIT = 4;
 const ROWS_UNIT = 5;
 const SUMS_UNIT = 6;
-
-let software = null;
-
-/** Whether this browser's WebGL2 is a software rasterizer (asked once, on a canvas of its own). */
-export function softwareWebGl() {
-  if (software === null) {
-    software = false;
-    try {
-      const gl = document.createElement('canvas').getContext('webgl2');
-      const info = gl?.getExtension('WEBGL_debug_renderer_info');
-      const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
-      software = /swiftshader|llvmpipe|softpipe|software/i.test(name);
-      gl?.getExtension('WEBGL_lose_context')?.loseContext();
-    } catch {
-      software = false;
-    }
-  }
-  return software;
-}
+const VIDEO_UNIT = 7;
 
 export class GlRenderer {
   #canvas;
@@ -80,14 +68,17 @@ export class GlRenderer {
   #lost = false;
   #released = false;
   #onLost;
+  #software = null;
+  // A video's frames fill the picture texture (placeVideo), not the pool's image in wasm.
+  #videoTexture = null;
+  #imageFromVideo = false;
 
   /**
-   * A renderer on `canvas` (which must have no context yet), or null where WebGL2 is missing,
-   * MAX_CONTEXTS are in use, or WebGL is software and `allowSoftware` is false (then the
-   * canvas is left without a context). `onLost` is called when the context is lost.
+   * A renderer on `canvas` (which must have no context yet), or null where WebGL2 is missing
+   * or MAX_CONTEXTS are in use (then the canvas is left without a context). `onLost` is called
+   * when the context is lost.
    */
-  static create(canvas, onLost, allowSoftware = true) {
-    if (!allowSoftware && softwareWebGl()) return null;
+  static create(canvas, onLost) {
     if (liveContexts >= MAX_CONTEXTS || typeof WebGL2RenderingContext !== 'function') return null;
     let gl = null;
     try {
@@ -139,6 +130,20 @@ export class GlRenderer {
   /** The canvas drawn on. */
   get canvas() {
     return this.#canvas;
+  }
+
+  /**
+   * Whether this WebGL2 is a software rasterizer (SwiftShader, llvmpipe, WARP: no GPU), as far
+   * as the browser tells (WEBGL_debug_renderer_info); information only (see the module notes).
+   */
+  get software() {
+    if (this.#software === null) {
+      const gl = this.#gl;
+      const info = gl.getExtension('WEBGL_debug_renderer_info');
+      const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+      this.#software = /swiftshader|llvmpipe|softpipe|software|warp|basic render/i.test(name);
+    }
+    return this.#software;
   }
 
   /** Whether the context was lost (nothing more is drawn). */
@@ -236,7 +241,7 @@ export class GlRenderer {
     if (hasLand && (this.#waterPool !== pool || this.#waterVersion !== pool.waterVersion)) this.#uploadWater(pool);
     const photo = pool.inPerspective;
     if (!photo) this.#uploadSurface(pool, memory);
-    if (this.#imagePool !== pool || this.#imageVersion !== pool.imageVersion) {
+    if (!this.#imageFromVideo && (this.#imagePool !== pool || this.#imageVersion !== pool.imageVersion)) {
       const image = new Uint8Array(memory.buffer, pool.imagePtr, pool.imageLen);
       gl.activeTexture(gl.TEXTURE0 + IMAGE_UNIT);
       gl.bindTexture(gl.TEXTURE_2D, this.#textures.image);
@@ -345,6 +350,34 @@ export class GlRenderer {
     gl.drawArrays(gl.TRIANGLES, 0, 3);
   }
 
+  /**
+   * Puts `video`'s current frame in the picture, straight from the element (see
+   * gl/video-texture.js): the picture is `width x height` (the pool's size), the frame at
+   * `rect` ([x, y, w, h]) cut to `clip` ({ x, y, width, height }), in picture pixels. From now
+   * on the pool's image in the wasm memory is not read, until usePoolImage(). Throws a
+   * SecurityError for a video the page may not read.
+   */
+  placeVideo(video, width, height, rect, clip) {
+    if (this.lost) return;
+    const gl = this.#gl;
+    this.#videoTexture ??= new VideoTexture(gl, VIDEO_UNIT);
+    gl.activeTexture(gl.TEXTURE0 + IMAGE_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, this.#textures.image);
+    if (this.#imageSize[0] !== width || this.#imageSize[1] !== height) {
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, width, height, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+      this.#imageSize = [width, height];
+    }
+    this.#videoTexture.place(video, this.#textures.image, width, height, rect, clip);
+    this.#imageFromVideo = true;
+  }
+
+  /** The picture is the pool's image again (no more video): uploaded at the next draw. */
+  usePoolImage() {
+    if (!this.#imageFromVideo) return;
+    this.#imageFromVideo = false;
+    this.#imagePool = null;
+  }
+
   /** Frees the GPU's resources and gives the context back to the browser at once. */
   release() {
     if (this.#released) return;
@@ -355,6 +388,7 @@ export class GlRenderer {
     if (!gl.isContextLost()) {
       for (const texture of Object.values(this.#textures)) gl.deleteTexture(texture);
       for (const { program } of this.#programs.values()) gl.deleteProgram(program);
+      this.#videoTexture?.release();
       gl.getExtension('WEBGL_lose_context')?.loseContext();
     }
     this.#programs.clear();

@@ -8,7 +8,7 @@
 #   wasm-bindgen CLI when missing); this script needs node and npm besides.
 # - The package is assembled in target/npm/package/ from web/package/ (package.json, its
 #   README, the hand-written .d.ts files and the React component), the built web/dist/
-#   (ripples.js, wasm-loader.js, video.js, css.js, images.js, gl-renderer.js, gl/shaders.js, gl/photo-shader.js,
+#   (ripples.js, wasm-loader.js, video.js, css.js, images.js, gl-renderer.js, gl/shaders.js, gl/photo-shader.js, gl/video-texture.js,
 #   ripples_web.js, ripples_web_bg.wasm) and the repository's licence files, then `npm pack` writes the tarball into target/npm/.
 # - The package's version must be the workspace's (Cargo.toml), so that a tarball names the
 #   Rust it was built from.

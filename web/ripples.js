@@ -53,7 +53,7 @@ import {
 // images.js loads the floor and sky pictures and explains why one did not load.
 import { absoluteUrl, corsMode, cssColour, loadImage, readPixels, readSky, scratchContext } from './images.js';
 // gl-renderer.js draws the water with WebGL2 from the surface the wasm module writes.
-import { GlRenderer, softwareWebGl } from './gl-renderer.js';
+import { GlRenderer } from './gl-renderer.js';
 
 export { RipplesLoadError };
 
@@ -167,11 +167,11 @@ const DEFAULTS = Object.freeze({
    */
   skyUrl: null,
   /**
-   * Who draws the water: 'auto' (WebGL2, at the element's full device pixels, where the
-   * browser has it on a GPU and the page has fewer than 8 instances using it; else the CPU),
-   * 'webgl' (WebGL2 even when it is software, e.g. SwiftShader in a headless browser) or 'cpu'
-   * (the wasm module renders every pixel; quality 'auto' then picks the pixel ratio). A lost
-   * WebGL context carries on with the CPU, over the same water.
+   * Who draws the water: 'auto' (WebGL2, at the element's full device pixels, wherever the
+   * browser gives a WebGL2 context and the page has fewer than 8 instances using it; else the
+   * CPU), 'webgl' (the same, said outright) or 'cpu' (the wasm module renders every pixel;
+   * quality 'auto' then picks the pixel ratio). A lost WebGL context carries on with the CPU,
+   * over the same water.
    */
   renderer: 'auto',
   /**
@@ -595,10 +595,9 @@ export class Ripples extends EventTargetBase {
    */
   #chooseRenderer() {
     if (this.#ownsCanvas && this.#options.renderer !== 'cpu') {
-      const allowSoftware = this.#options.renderer === 'webgl';
-      this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
+      this.#gl = GlRenderer.create(this.#canvas, () => this.#safely(() => this.#contextLost()));
       if (this.#gl) return;
-      this.#cpuReason = !allowSoftware && softwareWebGl() ? 'software-webgl' : 'no-webgl2';
+      this.#cpuReason = 'no-webgl2';
     } else {
       this.#cpuReason = this.#ownsCanvas ? 'option' : 'canvas-element';
     }
@@ -626,6 +625,8 @@ export class Ripples extends EventTargetBase {
     this.#context = canvas.getContext('2d');
     this.#imageData = null;
     this.#pool.setGpu(false);
+    // The video's frame went to the lost renderer only: the CPU reads it from the pool's image.
+    if (this.#video) this.#composeVideo(this.#pool, this.#cssSize, 'Ripples');
     this.#pool.advance(0);
     this.#draw();
     this.#rouse();
@@ -640,10 +641,9 @@ export class Ripples extends EventTargetBase {
     if (this.#gl || !this.#ownsCanvas) return;
     const old = this.#canvas;
     const canvas = old.cloneNode(false);
-    const allowSoftware = this.#options.renderer === 'webgl';
-    const gl = GlRenderer.create(canvas, () => this.#safely(() => this.#contextLost()), allowSoftware);
+    const gl = GlRenderer.create(canvas, () => this.#safely(() => this.#contextLost()));
     if (!gl) {
-      this.#cpuReason = !allowSoftware && softwareWebGl() ? 'software-webgl' : 'no-webgl2';
+      this.#cpuReason = 'no-webgl2';
       return;
     }
     old.replaceWith(canvas);
@@ -1036,6 +1036,7 @@ export class Ripples extends EventTargetBase {
       this.#composeVideo(pool, size, where);
       return;
     }
+    this.#gl?.usePoolImage();
     const loaded = this.#loaded.image;
     if (!loaded) {
       pool.useDefaultImage();
@@ -1142,8 +1143,10 @@ export class Ripples extends EventTargetBase {
     }
     const rect = [place[0] * scaleX, place[1] * scaleY, place[2] * scaleX, place[3] * scaleY].map(snapped);
     video.place(width, height, rect, clip);
-    // `pool` may be a new one, not yet this.#pool (see #build).
-    video.drawNow(() => this.#viewOf(pool), where);
+    // WebGL takes the frame straight from the <video>; the CPU reads it from `pool`'s image,
+    // which may be a new pool, not yet this.#pool (see #build).
+    if (this.#gl) video.toTexture(this.#gl, where);
+    else video.drawNow(() => this.#viewOf(pool), where);
     pool.imageChanged();
   }
 
@@ -1316,9 +1319,17 @@ export class Ripples extends EventTargetBase {
       draw[slot] = -1;
       copy[slot] = 0;
       if (video !== null) {
-        // A frame of another size is laid out again; a new frame goes into the pool's image.
+        // A frame of another size is laid out again; a new frame goes under the water.
         if (video.resized) this.#composeVideo(pool, this.#cssSize, 'Ripples (video)');
-        else if (video.takeNewFrame()) video.upload(this.#imageTarget, this.#imageChanged, this.#videoFailed, 'Ripples (video)');
+        else if (video.takeNewFrame()) {
+          if (this.#gl) {
+            // Straight from the <video> to the picture texture; the pool only renders again.
+            video.toTexture(this.#gl, 'Ripples (video)');
+            pool.imageChanged();
+          } else {
+            video.upload(this.#imageTarget, this.#imageChanged, this.#videoFailed, 'Ripples (video)');
+          }
+        }
         // This frame's copy and the end of one that finished since the last frame.
         copy[slot] = video.takeSpentMs();
       }
@@ -1923,9 +1934,11 @@ export class Ripples extends EventTargetBase {
    * pixel now), `maxPixelRatio`, `resolution`, `frameMs` (stepRenderMs + drawMs + the video's copies, per drawn frame), `changes`
    * (how often 'auto' changed the pixel ratio), `adapts` (false on a <canvas> given to attach,
    * whose size is the page's, and with WebGL, which always draws every device pixel) and `waterKept` (whether the last new pool took the water of the
-   * one before); `renderer` ('webgl' or 'cpu'), `cpuReason` and `asleep` (see below); `video` (null without one): its size, `uploads` (frames copied under the
-   * water), `uploadMs` (mean main-thread time per copy since the last stats() call), `path`
-   * ('videoframe', 'videoframe-scaled' or 'canvas'), `paused`, `ended`, `currentTime` and `playError` (a refused
+   * one before); `renderer` ('webgl' or 'cpu'), `cpuReason` and `asleep` (see below); `video` (null without one): its size, `uploads` (frames put under the
+   * water), `uploadMs` (mean main-thread time per frame taken since the last stats() call), `wasmCopies`
+   * (frames written into the wasm memory: none while WebGL draws), `copyMs` (main-thread time of those copies
+   * per drawn frame), `path` ('webgl': straight from the <video> to a texture; 'videoframe', 'videoframe-scaled'
+   * or 'canvas' when the CPU draws), `paused`, `ended`, `currentTime` and `playError` (a refused
    * play()).
    */
   stats() {
@@ -1968,9 +1981,11 @@ export class Ripples extends EventTargetBase {
       wallCells: pool.wallCells,
       backend: backend(),
       // Who draws: 'webgl' or 'cpu' (and why the CPU does: 'option', 'no-webgl2',
-      // 'software-webgl', 'canvas-element' or 'context-lost'); asleep: calm, the loop stopped until the water moves.
+      // 'canvas-element', 'context-lost' or 'waterMask'), whether that WebGL is a software
+      // rasterizer (information only); asleep: calm, the loop stopped until the water moves.
       renderer: this.#gl ? 'webgl' : 'cpu',
       cpuReason: this.#gl ? null : this.#cpuReason,
+      softwareWebGl: this.#gl ? this.#gl.software : false,
       asleep: this.#asleep,
       solver: this.#options.solver,
       look: this.#options.look,
@@ -1988,7 +2003,9 @@ export class Ripples extends EventTargetBase {
         adapts: this.#ownsCanvas && this.#options.quality === 'auto' && !this.#gl,
         waterKept: this.#waterKept,
       },
-      video: this.#video ? this.#video.stats() : null,
+      // copyMs: main-thread ms per drawn frame of copying video frames into the wasm memory
+      // (none while WebGL draws: the frames go straight from the <video> to a texture).
+      video: this.#video ? { ...this.#video.stats(), copyMs: worked ? copies / worked : 0 } : null,
     };
   }
 

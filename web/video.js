@@ -1,7 +1,9 @@
 // A video under the water: the `videoUrl` option, or the <video> a hero section shows behind
 // its content. ripples.js asks this module, once per animation frame, whether the video shows
-// a new frame, and if so has it written into the pool's image in the wasm memory (the pool
-// then renders over it), so the water refracts the playing video frame by frame.
+// a new frame, and if so has it put under the water: when WebGL draws, straight from the
+// <video> into the renderer's picture texture (toTexture: no copy of its pixels at all);
+// when the CPU draws, written into the pool's image in the wasm memory (upload: the pool then
+// renders over it). So the water refracts the playing video frame by frame.
 //
 // Why it is shaped so:
 // - A frame is copied only when the video presents a new one: requestVideoFrameCallback says
@@ -40,6 +42,8 @@ const PATH_VIDEO_FRAME = 'videoframe';
 const PATH_VIDEO_FRAME_SCALED = 'videoframe-scaled';
 /** drawImage of the <video> itself (no WebCodecs, or it failed on this video). */
 const PATH_CANVAS = 'canvas';
+/** The <video> straight into the WebGL renderer's picture texture (no copy in wasm). */
+const PATH_TEXTURE = 'webgl';
 
 /** VideoFrame.copyTo's options for the scaled path's read-back of the pool-sized canvas. */
 const SCALED_COPY = { format: 'RGBA', colorSpace: 'srgb' };
@@ -154,6 +158,10 @@ export class VideoSource {
   #frameCopyError = null;
   #uploads = 0;
   #uploadMs = 0;
+  // Frames written into the pool's image in the wasm memory (none while WebGL draws), and
+  // whether the last frame went to the WebGL renderer's texture.
+  #wasmCopies = 0;
+  #onGpu = false;
   #sinceWindow = { uploads: 0, ms: 0 };
   // Main-thread milliseconds spent on copies since takeSpentMs() last looked, including the
   // part that runs when a WebCodecs copy is done (outside the frame that started it).
@@ -374,6 +382,7 @@ export class VideoSource {
    * Throws the tainted-canvas explanation for a video the page may not read.
    */
   drawNow(target, where) {
+    this.#onGpu = false;
     const started = performance.now();
     this.#drawScaled(this.video, target, where);
     this.#count(performance.now() - started);
@@ -398,6 +407,7 @@ export class VideoSource {
       throw error;
     }
     target().set(pixels);
+    this.#wasmCopies++;
   }
 
   /** Draws `source` on the pool-sized canvas where the layout puts it; returns its context. */
@@ -425,6 +435,7 @@ export class VideoSource {
    * `failed` gets an error that stops the water (a tainted video).
    */
   upload(target, changed, failed, where) {
+    this.#onGpu = false;
     if (this.#path === PATH_CANVAS) {
       this.drawNow(target, where);
       changed();
@@ -476,6 +487,7 @@ export class VideoSource {
     try {
       if (this.#path === PATH_VIDEO_FRAME) {
         copy.target().set(this.#staging);
+        this.#wasmCopies++;
         copy.changed();
       } else {
         this.#rescale();
@@ -544,9 +556,36 @@ export class VideoSource {
     const copy = this.#copy;
     const start = performance.now();
     copy.target().set(this.#scaled);
+    this.#wasmCopies++;
     copy.changed();
     this.#spend(performance.now() - start);
   };
+
+  /**
+   * Puts the video's current frame into `renderer`'s picture (a GlRenderer: see its
+   * placeVideo) where the layout puts it, straight from the <video>: nothing is copied into
+   * the wasm memory, and the main thread's time of it counts as an upload's (stats().video)
+   * but not as a copy's (takeSpentMs). Throws the tainted-canvas explanation for a video the
+   * page may not read.
+   */
+  toTexture(renderer, where) {
+    const { width, height, rect, clip } = this.#layout;
+    // A WebCodecs copy under way is for the CPU path: its end is dropped (see #endCopy).
+    this.#generation++;
+    this.#onGpu = true;
+    const started = performance.now();
+    try {
+      renderer.placeVideo(this.video, width, height, rect, clip);
+    } catch (error) {
+      if (error?.name === 'SecurityError') throw taintedError(this, where);
+      throw error;
+    }
+    const ms = performance.now() - started;
+    this.#uploads++;
+    this.#uploadMs += ms;
+    this.#sinceWindow.uploads++;
+    this.#sinceWindow.ms += ms;
+  }
 
   /** Main-thread milliseconds of a copy's end, counted with the copy that started it. */
   #spend(ms) {
@@ -584,8 +623,9 @@ export class VideoSource {
   }
 
   /**
-   * For stats(): frames copied so far, the mean main-thread milliseconds per copy since the
-   * last call, the copy path, the video's size and state.
+   * For stats(): frames taken so far (`uploads`), the mean main-thread milliseconds per frame
+   * taken since the last call, the frames written into the wasm memory (`wasmCopies`: none
+   * while WebGL draws), the path ('webgl' while WebGL draws), the video's size and state.
    */
   stats() {
     const window = this.#sinceWindow;
@@ -598,7 +638,8 @@ export class VideoSource {
       height: video.videoHeight,
       uploads: this.#uploads,
       uploadMs,
-      path: this.#path,
+      wasmCopies: this.#wasmCopies,
+      path: this.#onGpu ? PATH_TEXTURE : this.#path,
       copyError: this.#frameCopyError,
       paused: video.paused,
       ended: video.ended,

@@ -1,5 +1,6 @@
 // The web benchmark: frames per second and milliseconds per frame of Ripples in headless
-// Chromium, for each look, at a fixed size and pixel ratio.
+// Chromium, for each look, at a fixed size and pixel ratio, drawn by the CPU renderer
+// (renderer 'cpu': these runs measure the wasm renderer; `--processes` measures the defaults).
 //
 //   bash web/build.sh && node web/e2e/bench.mjs [--seconds 4] [--size 1280x720] [--rain 20]
 //                                               [--runs natural/wave,classic/classic,...]
@@ -30,18 +31,19 @@
 // viewport), a page whose hero section is the coffee photograph under a heading, as it is
 // (bare), with Ripples (calm, then with rain) and with jquery.ripples 0.6.3 (calm, then with
 // drops at the same rate, its API having no rain), each in a fresh page for `--seconds`
-// seconds after a warm-up: the canvas's size, frames per second, and the CPU time of the
-// renderer processes and of the GPU process from /proc (user + system, as % of one core and
-// as ms per frame). Ripples runs twice: with its defaults as a device with a GPU gets them
-// (renderer 'webgl': WebGL2, here SwiftShader's), and as this headless browser gets them
-// (renderer 'auto', which leaves software WebGL for the wasm renderer). SwiftShader draws
-// WebGL on the CPU, in the GPU process: its time and the frame rates say nothing of a real
-// GPU; what stays on a real device's CPU is the renderer process's time. So a third Ripples run
-// ('stand-in') takes the full-size WebGL run's grid, steps and surface uploads with a canvas
-// of the grid's size (pixelRatio lowered by the pixels per cell), which SwiftShader fills at
-// the screen's rate: its renderer time per frame is what the full-size run's would be where a
-// GPU keeps up. Where the frame rate falls below 60 a frame carries several steps, so the
-// renderer's ms per frame overstates a 60 fps frame; the last column gives the main thread's
+// seconds after a warm-up (and, where frames are slow, until MIN_FRAMES frames were drawn, up
+// to SLOW_RUN_SECONDS): the canvas's size, frames per second (the page's animation frames;
+// 0 while Ripples sleeps on calm water), and the CPU time of the renderer processes and of the
+// GPU process from /proc (user + system, as % of one core and as ms per frame). Ripples runs
+// with its defaults (renderer 'auto': WebGL2, here SwiftShader's, at full device pixels), and
+// with renderer 'cpu' for comparison. SwiftShader draws WebGL on the CPU, in the GPU process:
+// its time and the frame rates say nothing of a real GPU; what stays on a real device's CPU is
+// the renderer process's time per frame. At 2560x1440@2 (5120x2880 device pixels) SwiftShader
+// takes seconds per frame, so that run counts frames rather than seconds. A stand-in run takes
+// the full-size run's grid, steps and surface uploads with a canvas of the grid's size
+// (pixelRatio lowered by the pixels per cell), which SwiftShader fills nearer the screen's
+// rate: its renderer time per frame is what the full-size run's would be where a GPU keeps up
+// (a frame of the full-size run carries many steps). The last column gives the main thread's
 // milliseconds of a frame with one step (Ripples' own stats(): its wasm steps scaled to one,
 // and its draw).
 //
@@ -117,7 +119,7 @@ async function measure(browser, origin, settings, look, solver, video = false) {
       const element = document.createElement('div');
       element.style.cssText = `width:${width}px;height:${height}px;background:url(assets/coffee.jpg) center/cover`;
       document.body.append(element);
-      const options = { look, solver, rain, quality, interactive: false };
+      const options = { look, solver, rain, quality, interactive: false, renderer: 'cpu' };
       if (video) {
         element.style.background = 'none';
         options.videoUrl = '/clips/pattern-720p.webm';
@@ -265,6 +267,10 @@ function heroPage(effect) {
 </body></html>`;
 }
 
+/** `--processes`: frames a run waits for where they are slow, and for at most how long. */
+const MIN_FRAMES = 8;
+const SLOW_RUN_SECONDS = 90;
+
 /** `--processes`: one contender on one viewport, in a fresh page. */
 async function processRun(browser, origin, viewport, contender, seconds) {
   const context = await browser.newContext({
@@ -297,7 +303,13 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   await page.waitForTimeout(1500);
   const from = { times: processTimes(), frames: await page.evaluate(() => window.frames), at: performance.now() };
   await page.waitForTimeout(seconds * 1000);
-  const to = { times: processTimes(), frames: await page.evaluate(() => window.frames), at: performance.now() };
+  // Slow frames (SwiftShader at 14.7 million pixels): on until MIN_FRAMES were drawn.
+  let framesNow = await page.evaluate(() => window.frames);
+  while (framesNow - from.frames < MIN_FRAMES && performance.now() - from.at < SLOW_RUN_SECONDS * 1000) {
+    await page.waitForTimeout(1000);
+    framesNow = await page.evaluate(() => window.frames);
+  }
+  const to = { times: processTimes(), frames: framesNow, at: performance.now() };
   const elapsed = (to.at - from.at) / 1000;
   const stats = await page.evaluate(() => {
     const s = window.effect?.stats();
@@ -314,11 +326,11 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   await context.close();
   if (errors.length) throw new Error(`${contender.name}: ${errors.join(' | ')}`);
   const frames = (to.frames - from.frames) / elapsed;
-  // Ripples' own frames (drawn ones) when it runs, else the page's animation frames.
-  const fps = stats.fps !== null ? (stats.asleep ? 0 : stats.fps) : frames;
+  // The page's animation frames (Ripples draws one in each while it runs), 0 while it sleeps.
+  const fps = stats.asleep ? 0 : frames;
   const renderer = (to.times.renderer - from.times.renderer) / elapsed;
   const gpu = (to.times.gpu - from.times.gpu) / elapsed;
-  return { canvas: stats.canvas, fps, renderer, gpu, perFrame: fps > 0 ? (1000 * renderer) / fps : null, oneStepFrameMs: stats.oneStepFrameMs };
+  return { canvas: stats.canvas, fps, frames: to.frames - from.frames, elapsed, renderer, gpu, perFrame: fps > 0 ? (1000 * renderer) / fps : null, oneStepFrameMs: stats.oneStepFrameMs };
 }
 
 /** `--processes`: the table of every viewport and contender. */
@@ -342,12 +354,12 @@ async function compareProcesses(settings) {
   // The full-size WebGL runs last: SwiftShader's backlog of large frames slows what follows.
   const contenders = [
     { name: 'bare page', effect: 'bare' },
-    { name: `Ripples auto (cpu), rain ${rain}/s`, effect: 'ripples', options: { rain } },
-    { name: `Ripples webgl, rain, stand-in`, effect: 'ripples', options: { renderer: 'webgl', rain }, standIn: true },
+    { name: `Ripples cpu, rain ${rain}/s`, effect: 'ripples', options: { renderer: 'cpu', rain } },
+    { name: `Ripples, rain, stand-in`, effect: 'ripples', options: { rain }, standIn: true },
     { name: 'jquery.ripples, calm', effect: 'jquery' },
     { name: `jquery.ripples, ${rain} drops/s`, effect: 'jquery', drops: rain },
-    { name: 'Ripples webgl, calm', effect: 'ripples', options: { renderer: 'webgl' } },
-    { name: `Ripples webgl, rain ${rain}/s`, effect: 'ripples', options: { renderer: 'webgl', rain } },
+    { name: 'Ripples, calm', effect: 'ripples', options: {} },
+    { name: `Ripples, rain ${rain}/s`, effect: 'ripples', options: { rain } },
   ];
   let browser = await launch();
   try {
@@ -372,19 +384,13 @@ async function compareProcesses(settings) {
           const k = Math.ceil((0.25 * cell) / viewport.ratio);
           contender = { ...entry, options: { ...entry.options, pixelRatio: (viewport.ratio * k) / cell, resolution: k } };
         }
-        const devicePixels = viewport.width * viewport.height * viewport.ratio ** 2;
-        if (contender.options?.renderer === 'webgl' && !contender.standIn && devicePixels > 4e6) {
-          // SwiftShader takes seconds per frame of 14.7 million pixels, and its backlog stalls
-          // the next pages: not measured here.
-          console.log(`${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(32)} not measured (SwiftShader: seconds per frame at this size)`);
-          continue;
-        }
         const r = await processRun(browser, origin, viewport, contender, settings.seconds);
         console.log(
           `${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(32)} ${r.canvas.padEnd(17)}` +
             ` ${r.fps.toFixed(1).padStart(5)}  ${(100 * r.renderer).toFixed(1).padStart(9)}  ${r.perFrame === null ? '       -' : r.perFrame.toFixed(2).padStart(8)}` +
             `  ${(100 * r.gpu).toFixed(1).padStart(9)}` +
-            `  ${r.oneStepFrameMs === null || r.oneStepFrameMs === undefined || r.fps === 0 ? '-' : r.oneStepFrameMs.toFixed(2).padStart(8)}`,
+            `  ${r.oneStepFrameMs === null || r.oneStepFrameMs === undefined || r.fps === 0 ? '       -' : r.oneStepFrameMs.toFixed(2).padStart(8)}` +
+            `  (${r.frames} frames in ${r.elapsed.toFixed(1)} s)`,
         );
       }
     }

@@ -3,10 +3,12 @@
 //   bash web/build.sh && (cd web/e2e && npm ci) && node web/e2e/e2e.mjs
 //
 // It serves web/dist on a free localhost port (and a second origin without CORS headers, for
-// the cross-origin image cases), opens the demo at 1280x720, and checks:
+// the cross-origin image cases), opens the demo at 1280x720 in a Chromium without WebGL
+// (--disable-webgl: this is the CPU renderer's suite, the fallback where a browser has no
+// WebGL2; web/e2e/gl.mjs, video.mjs and hero.mjs test the default WebGL2 renderer), and checks:
 //   - the wasm is one fetch of a few hundred KB and runs the simd128 kernels;
 //   - the defaults: the natural look, the dispersive solver and quality 'auto', in the options and
-//     in what stats() reports of the running demo;
+//     in what stats() reports of the running demo, drawn by the CPU (cpuReason 'no-webgl2');
 //   - both demo elements have an overlay canvas of the element's size; the CSS background of
 //     the second one is handed over to the canvas;
 //   - a click on the pool changes the pixels of a screenshot around the click and not far away,
@@ -88,12 +90,15 @@ function check(name, ok, detail) {
   if (!ok) failures.push(`${name}${detail ? `: ${detail}` : ''}`);
 }
 
+/** Chromium's flag for a browser without WebGL, whose pages Ripples draws with the CPU. */
+const NO_WEBGL = ['--disable-webgl'];
+
 async function main() {
   requireDist();
   fs.mkdirSync(outDir, { recursive: true });
   const main = await serve();
   const other = await serve();
-  const browser = await launch();
+  const browser = await launch(NO_WEBGL);
   const pageErrors = [];
   try {
     const context = await browser.newContext({ viewport: VIEW, deviceScaleFactor: 1 });
@@ -131,13 +136,14 @@ async function main() {
       return {
         defaults: Ripples.defaults,
         options: pool.options,
-        running: { look: stats.look, solver: stats.solver, quality: stats.quality.mode, adapts: stats.quality.adapts },
+        running: { look: stats.look, solver: stats.solver, quality: stats.quality.mode, adapts: stats.quality.adapts, renderer: stats.renderer, cpuReason: stats.cpuReason },
       };
     });
     const natural = (o) => o.look === 'natural' && o.solver === 'dispersive' && o.quality === 'auto';
     check(
-      'the default is the natural look over the dispersive solver, quality auto',
-      natural(defaults.defaults) && natural(defaults.options) && natural(defaults.running) && defaults.running.adapts,
+      'the default is the natural look over the dispersive solver, quality auto; without WebGL2 the CPU draws',
+      natural(defaults.defaults) && natural(defaults.options) && natural(defaults.running) && defaults.running.adapts &&
+        defaults.running.renderer === 'cpu' && defaults.running.cpuReason === 'no-webgl2',
       JSON.stringify(defaults.running),
     );
     // The checks of sizes and pixels below want a pool that keeps its size: quality 'auto' has
@@ -1042,7 +1048,7 @@ async function qualityAuto(browser, origin) {
  * no emulation): the pixel ratio right after attach, a few seconds later, and on a slow device.
  */
 async function denseScreen(origin) {
-  const browser = await launch(['--force-device-scale-factor=2', '--window-size=800,600']);
+  const browser = await launch([...NO_WEBGL, '--force-device-scale-factor=2', '--window-size=800,600']);
   try {
     const context = await browser.newContext({ viewport: null });
     const page = await context.newPage();

@@ -10,7 +10,9 @@
 //    with WebGL and which with the CPU.
 // 3. asleep when calm: a calm pool stops its loop (stats().asleep) and a drop wakes it.
 // 4. a lost context (WEBGL_lose_context) is carried on by the CPU with the water kept.
-// 5. prefers-reduced-motion: reduce stops the rain; reducedMotion: 'ignore' lets it fall.
+// 5. prefers-reduced-motion: reduce stops the rain; reducedMotion: 'ignore' lets it fall;
+//    renderer 'auto' (the default) draws with WebGL2 also where it is software (SwiftShader
+//    here), and stats().softwareWebGl says it is.
 // 6. a drag that starts on the water selects no text; one that starts on text selects it; a
 //    link over the water still follows its click.
 // 7. live changes on WebGL, photographed: a resize, every look, the renderer option to the CPU
@@ -160,7 +162,7 @@ try {
       document.body.append(element);
       elements.push(element);
     }
-    const all = await Promise.all(elements.map((element) => Ripples.attach(element, { interactive: false, renderer: 'webgl' })));
+    const all = await Promise.all(elements.map((element) => Ripples.attach(element, { interactive: false })));
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const ripples of all) ripples.drop(50, 40, 15, 400);
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -199,7 +201,7 @@ try {
     const element = document.createElement('div');
     element.style.cssText = 'width:480px;height:320px;background:url(/assets/coffee.jpg) center/cover';
     document.body.append(element);
-    const ripples = await Ripples.attach(element, { interactive: false, solver: 'wave', border: 'absorb', renderer: 'webgl' });
+    const ripples = await Ripples.attach(element, { interactive: false, solver: 'wave', border: 'absorb' });
     const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
     await wait(800);
     const calm = ripples.stats();
@@ -254,26 +256,29 @@ try {
       const element = document.createElement('div');
       element.style.cssText = 'width:200px;height:150px;background:url(/assets/coffee.jpg) center/cover';
       document.body.append(element);
-      return Ripples.attach(element, { interactive: false, rain: 20, renderer: 'webgl', ...options });
+      return Ripples.attach(element, { interactive: false, rain: 20, ...options });
     };
     const automatic = await make({ renderer: 'auto' });
+    const outright = await make({ renderer: 'webgl' });
     const reduced = await make({});
     const ignored = await make({ reducedMotion: 'ignore' });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const result = {
       reduced: reduced.stats().asleep,
       ignored: ignored.stats().asleep,
-      automatic: [automatic.stats().renderer, automatic.stats().cpuReason],
+      automatic: [automatic.stats().renderer, automatic.stats().cpuReason, automatic.stats().softwareWebGl],
+      outright: outright.stats().renderer,
     };
     automatic.destroy();
+    outright.destroy();
     reduced.destroy();
     ignored.destroy();
     return result;
   });
   check(motion.reduced === true && motion.ignored === false,
     `prefers-reduced-motion: reduce: no rain (asleep ${motion.reduced}); reducedMotion 'ignore': rain (asleep ${motion.ignored})`);
-  check(motion.automatic.join() === 'cpu,software-webgl',
-    `renderer 'auto' leaves SwiftShader's software WebGL for the CPU renderer (${motion.automatic.join(', ')})`);
+  check(motion.automatic.join() === 'webgl,,true' && motion.outright === 'webgl',
+    `renderer 'auto' (and 'webgl') draws with SwiftShader's software WebGL2, stats().softwareWebGl says so (${motion.automatic.join(', ')})`);
   await page.emulateMedia({ reducedMotion: 'no-preference' });
 
   // 7. Live changes with WebGL: a resize, every look, the renderer option both ways, hide/show,
@@ -286,7 +291,7 @@ try {
     element.id = 'live';
     element.style.cssText = 'width:400px;height:300px;background:url(/assets/coffee.jpg) center/cover';
     document.body.append(element);
-    window.live = await Ripples.attach(element, { interactive: false, renderer: 'webgl', rain: 5 });
+    window.live = await Ripples.attach(element, { interactive: false, rain: 5 });
   });
   const { decodePng: decode } = await import('./harness.mjs');
   // The element as the page shows it: the share of its pixels that are not background white, and
@@ -351,7 +356,7 @@ try {
     element.style.cssText = 'width:800px;height:400px;background:url(/assets/coffee.jpg) center/cover;padding:20px;box-sizing:border-box';
     element.innerHTML = '<h1 id="heading" style="margin:100px 0 0 0;font-size:40px">A heading over the water</h1><a id="link" href="#followed">a link</a>';
     document.body.append(element);
-    window.ripples = await Ripples.attach(element, { renderer: 'webgl' });
+    window.ripples = await Ripples.attach(element);
   });
   const heading = await page.locator('#heading').boundingBox();
   // From the water above the heading, across it.

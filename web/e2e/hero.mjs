@@ -5,6 +5,12 @@
 //
 //   node web/e2e/hero.mjs
 //
+// It runs in a Chromium without WebGL (--disable-webgl), so the CPU renderer draws, as where a
+// browser has no WebGL2: its frame-gap and pointer-jump checks time frames, and SwiftShader
+// (headless Chromium's software WebGL) draws a full-width natural-look hero at about 5 frames a
+// second on a busy 2-core machine. The default WebGL2 renderer on a page (resizes, every look,
+// hide/show, destroy, a lost context, 32 elements) is web/e2e/gl.mjs's.
+//
 // Each check prints what it measured:
 //   - start-up: the hero before attach, at attach (the first frame, drawn in the same task) and
 //     after the first steps differ by little (mean and 99th percentile per pixel), and the
@@ -643,7 +649,7 @@ async function main() {
   requireDist();
   fs.mkdirSync(outDir, { recursive: true });
   const site = await serve();
-  const browser = await launch();
+  const browser = await launch(['--disable-webgl']);
   try {
     await heroPage(browser, site.origin);
     await layouts(browser, site.origin);

@@ -6,20 +6,28 @@
 //
 // Each check prints what it measured:
 //   - formats: which of H.264 (.mp4) and VP9 (.webm) this Chromium plays (the rest uses one it does);
-//   - frame by frame: a playing 30 fps clip is copied once per video frame (uploads per second
+//   - on the GPU (renderer 'auto', WebGL2: SwiftShader here): a paused frame under calm water
+//     equals the CPU renderer's within a mean of 1 level and a 99.9th percentile of 6 levels
+//     (1:1 and scaled fits), the picture follows the video as it plays (30 frames a second
+//     taken, a later frame differs), and no frame goes through the wasm memory
+//     (stats().video.wasmCopies stays 0, copyMs 0, path 'webgl', the wasm memory the same);
+//     after a lost context the CPU carries on over the same frame;
+//   - frame by frame on the CPU (renderer 'cpu'): a playing 30 fps clip is copied once per video frame (uploads per second
 //     against the clip's rate, at a 60 Hz frame loop), and the water shows the frame the video
 //     shows (calm water under the classic look is the picture itself: levels per pixel against
 //     the same frame drawn by the browser);
 //   - fit: background-size cover (the default), contain and explicit sizes for videoUrl, and
 //     object-fit cover/contain/fill for a background <video>, each against the browser's own
-//     drawing of a <video> laid out that way (mean levels per pixel of a screenshot);
+//     drawing of a <video> laid out that way (mean levels per pixel of a screenshot), with
+//     each renderer (the CPU's WebCodecs copies, WebGL's texture straight from the <video>);
 //   - a hero's background <video>: found, covered by the canvas (the water shows over it, the
 //     text stays over the water), muted/playsInline/loop while the water shows it, restored by
 //     destroy() (canvas gone, the video as the page had it);
 //   - paused and ended: the water keeps moving (steps, drawn frames) over the still frame and
 //     no frame is copied;
 //   - without requestVideoFrameCallback: copies while it plays (currentTime; at most one per
-//     animation frame), none while paused, and a seek while paused is shown;
+//     animation frame), none while paused, and a seek while paused is shown; WebGL takes
+//     frames the same way, with no copy in wasm;
 //   - autoplay refused (play() rejected with NotAllowedError): attach works, the water shows the
 //     current frame, and an 'error' event says why;
 //   - cross-origin: a clip on another origin without CORS fails as an image does (requested with
@@ -130,7 +138,7 @@ async function frames(browser, origin, format) {
     const element = document.createElement('div');
     element.style.cssText = 'width:1280px;height:720px';
     document.body.append(element);
-    const r = await Ripples.attach(element, { videoUrl: `/clips/pattern-720p.${format}`, look: 'classic', quality: 'high', interactive: false });
+    const r = await Ripples.attach(element, { videoUrl: `/clips/pattern-720p.${format}`, look: 'classic', quality: 'high', interactive: false, renderer: 'cpu' });
     const video = r.video;
     const out = { muted: video.muted, loop: video.loop, playsInline: video.playsInline, inDocument: video.isConnected };
     // The first frame is there at attach (drawn in the same task).
@@ -244,6 +252,151 @@ async function frames(browser, origin, format) {
   await context.close();
 }
 
+/** Per channel differences between two decoded screenshots in a region: mean and 99.9th percentile. */
+function parity(a, b, region) {
+  const counts = new Uint32Array(256);
+  let total = 0;
+  for (let y = region.y; y < region.y + region.height; y++) {
+    for (let x = region.x; x < region.x + region.width; x++) {
+      const i = (y * a.width + x) * a.channels;
+      for (let c = 0; c < 3; c++) {
+        const d = Math.abs(a.pixels[i + c] - b.pixels[i + c]);
+        counts[d]++;
+        total += d;
+      }
+    }
+  }
+  const samples = 3 * region.width * region.height;
+  let p999 = 0;
+  for (let seen = 0; p999 < 255; p999++) {
+    seen += counts[p999];
+    if (seen >= samples * 0.999) break;
+  }
+  return { mean: total / samples, p999 };
+}
+
+/**
+ * On the GPU (renderer 'auto', here SwiftShader's WebGL2): a paused frame under calm natural
+ * water (the default look) drawn by WebGL against the CPU renderer's drawing of it, for a clip
+ * that lands 1:1 and one that is scaled; then the picture follows the playing video with no
+ * frame through the wasm memory.
+ */
+async function onTheGpu(browser, origin) {
+  const { context, page, errors } = await newPage(browser, origin);
+  const box = { x: 0, y: 0, width: 1280, height: 720 };
+  for (const clip of ['pattern-720p', 'pattern-360p']) {
+    const shots = {};
+    for (const renderer of ['cpu', 'auto']) {
+      const stats = await page.evaluate(
+        async ({ box, clip, renderer }) => {
+          document.body.innerHTML = `<div id="box" style="position:absolute;left:${box.x}px;top:${box.y}px;width:${box.width}px;height:${box.height}px"></div>`;
+          const r = await Ripples.attach(document.getElementById('box'), { videoUrl: `/clips/${clip}.webm`, renderer, interactive: false });
+          window.onGpu = r;
+          await still(r.video, 1.5);
+          // Calm and paused: the loop sleeps over the frame.
+          await wait(300);
+          const s = r.stats();
+          return { renderer: s.renderer, asleep: s.asleep, path: s.video.path, wasmCopies: s.video.wasmCopies };
+        },
+        { box, clip, renderer },
+      );
+      shots[renderer] = { stats, png: decodePng(await page.screenshot({ clip: box, path: path.join(outDir, `gpu-${clip}-${renderer}.png`) })) };
+      if (renderer === 'cpu') await page.evaluate(() => window.onGpu.destroy());
+    }
+    const { mean, p999 } = parity(shots.cpu.png, shots.auto.png, { x: 0, y: 0, width: box.width, height: box.height });
+    console.log(
+      `on the GPU, ${clip} paused at 1.5 s under calm water: WebGL against the CPU renderer: mean ${mean.toFixed(3)} levels, ` +
+        `99.9th percentile ${p999} (${JSON.stringify(shots.auto.stats)} against ${JSON.stringify(shots.cpu.stats)})`,
+    );
+    check(
+      `on the GPU, ${clip}: a paused frame equals the CPU renderer's (mean <= 1, 99.9th percentile <= 6)`,
+      shots.cpu.stats.renderer === 'cpu' && shots.auto.stats.renderer === 'webgl' && mean <= 1 && p999 <= 6,
+      `mean ${mean.toFixed(3)}, p99.9 ${p999}`,
+    );
+    check(
+      `on the GPU, ${clip}: straight from the <video>, no frame in wasm`,
+      shots.auto.stats.path === 'webgl' && shots.auto.stats.wasmCopies === 0 && shots.cpu.stats.wasmCopies >= 1,
+      JSON.stringify(shots.auto.stats),
+    );
+    if (clip === 'pattern-720p') {
+      // Another paused frame: the picture follows the video.
+      await page.evaluate(() => still(window.onGpu.video, 0.5));
+      const other = decodePng(await page.screenshot({ clip: box }));
+      const moved = meanDifference(other, shots.auto.png, box);
+      check('on the GPU, a seek to another frame shows it', moved > 2, `mean ${moved.toFixed(1)} levels between the frames at 1.5 s and 0.5 s`);
+      // Playing: 30 frames a second taken, none through wasm, no copy time, the memory the
+      // same. A smaller box, whose frames SwiftShader draws at the screen's rate.
+      const small = { x: 0, y: 0, width: 480, height: 270 };
+      const from = await page.evaluate(async (small) => {
+        window.onGpu.destroy();
+        document.body.innerHTML = `<div id="box" style="position:absolute;left:0;top:0;width:${small.width}px;height:${small.height}px"></div>`;
+        const r = await Ripples.attach(document.getElementById('box'), { videoUrl: '/clips/pattern-720p.webm', interactive: false });
+        window.onGpu = r;
+        await wait(500);
+        window.playingFrom = { stats: r.stats(), memory: Ripples.memoryBytes(), started: performance.now() };
+        return r.stats().video;
+      }, small);
+      const changes = [];
+      let previous = decodePng(await page.screenshot({ clip: small }));
+      for (let i = 0; i < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const now = decodePng(await page.screenshot({ clip: small }));
+        changes.push(meanDifference(now, previous, { x: 0, y: 0, width: small.width, height: small.height }));
+        previous = now;
+      }
+      const playing = await page.evaluate(async () => {
+        const r = window.onGpu;
+        const { stats: from, memory, started } = window.playingFrom;
+        const to = r.stats();
+        const seconds = (performance.now() - started) / 1000;
+        r.destroy();
+        return {
+          renderer: to.renderer,
+          framesPerSecond: (to.video.uploads - from.video.uploads) / seconds,
+          wasmCopies: to.video.wasmCopies - from.video.wasmCopies,
+          copyMs: to.video.copyMs,
+          uploadMs: to.video.uploadMs,
+          drawnFps: to.fps,
+          memory: { before: memory, after: Ripples.memoryBytes() },
+        };
+      });
+      playing.changes = changes.map((change) => Number(change.toFixed(2)));
+      playing.playing = !from.paused;
+      console.log(`on the GPU, playing: ${JSON.stringify(playing)}`);
+      check(
+        'on the GPU, the picture follows the playing video (a new frame taken per video frame the loop sees, the canvas changes)',
+        playing.renderer === 'webgl' && playing.playing && playing.framesPerSecond > 15 && playing.framesPerSecond < 34 && playing.changes.every((change) => change > 0.5),
+        JSON.stringify(playing),
+      );
+      check(
+        'on the GPU, no frame copied into wasm, no copy time in stats(), the wasm memory the same',
+        playing.wasmCopies === 0 && playing.copyMs === 0 && playing.memory.after === playing.memory.before,
+        JSON.stringify(playing),
+      );
+    } else {
+      // A lost context: the CPU carries on, with the video's frame now copied into wasm.
+      const lost = await page.evaluate(async () => {
+        const r = window.onGpu;
+        document.querySelector('#box canvas').getContext('webgl2').getExtension('WEBGL_lose_context').loseContext();
+        await frames(3);
+        const s = r.stats();
+        return { renderer: s.renderer, cpuReason: s.cpuReason, path: s.video.path, wasmCopies: s.video.wasmCopies };
+      });
+      const afterLoss = decodePng(await page.screenshot({ clip: box }));
+      const loss = parity(shots.cpu.png, afterLoss, { x: 0, y: 0, width: box.width, height: box.height });
+      console.log(`on the GPU, ${clip}: a lost context: ${JSON.stringify(lost)}, mean ${loss.mean.toFixed(3)} p99.9 ${loss.p999} against the CPU's`);
+      check(
+        'on the GPU, a lost context: the CPU carries on with the video frame (copied into wasm now)',
+        lost.renderer === 'cpu' && lost.cpuReason === 'context-lost' && lost.wasmCopies >= 1 && lost.path !== 'webgl' && loss.mean <= 1 && loss.p999 <= 6,
+        JSON.stringify({ ...lost, ...loss }),
+      );
+      await page.evaluate(() => window.onGpu.destroy());
+    }
+  }
+  check('no uncaught exception (on the GPU)', errors.length === 0, errors.join('; '));
+  await context.close();
+}
+
 /**
  * Fits: for each case a reference <video> laid out as the fit should put it, screenshot, then
  * the same frame under calm classic water, screenshot, and the mean difference.
@@ -261,7 +414,8 @@ async function fits(browser, origin) {
     { name: 'background <video>, object-fit fill', clip: 'pattern-360p', page: 'object-fit:fill', reference: 'inset:0;width:100%;height:100%;object-fit:fill' },
     { name: 'background <video>, object-fit cover at right top', clip: 'pattern-360p', page: 'object-fit:cover;object-position:right top', reference: 'inset:0;width:100%;height:100%;object-fit:cover;object-position:right top' },
   ];
-  for (const fit of cases) {
+  // Each fit with each renderer: the CPU's WebCodecs copies, WebGL's texture from the <video>.
+  for (const [renderer, fit] of ['cpu', 'auto'].flatMap((renderer) => cases.map((fit) => [renderer, fit]))) {
     await page.evaluate(({ box, fit }) => {
       document.body.innerHTML =
         `<div id="box" style="position:absolute;left:${box.x}px;top:${box.y}px;width:${box.width}px;height:${box.height}px;` +
@@ -274,7 +428,7 @@ async function fits(browser, origin) {
       await still(video, 1.2);
     });
     const reference = decodePng(await page.screenshot());
-    const result = await page.evaluate(async ({ fit }) => {
+    const result = await page.evaluate(async ({ fit, renderer }) => {
       const element = document.getElementById('box');
       document.getElementById('reference').remove();
       if (fit.page) {
@@ -283,7 +437,7 @@ async function fits(browser, origin) {
           `<video id="background" muted playsinline src="/clips/${fit.clip}.webm" style="position:absolute;inset:0;width:100%;height:100%;${fit.page}"></video>`,
         );
       }
-      const options = { look: 'classic', quality: 'high', interactive: false };
+      const options = { look: 'classic', quality: 'high', interactive: false, renderer };
       if (!fit.page) options.videoUrl = `/clips/${fit.clip}.webm`;
       const r = await Ripples.attach(element, options);
       await still(r.video, 1.2);
@@ -306,31 +460,42 @@ async function fits(browser, origin) {
       await r.video.play();
       await wait(1000);
       const playing = r.stats().video;
+      const loopFps = r.stats().fps;
       counted.forEach((restore) => restore());
       // The frame copies of the playing video are drawn where the first frame was.
       await still(r.video, 1.2);
       const still12 = r.stats().video;
       return {
         path: still12.path,
+        renderer: r.stats().renderer,
+        wasmCopies: still12.wasmCopies,
         size: `${stats.width}x${stats.height}`,
         found: fit.page ? r.video === document.getElementById('background') : true,
         uploadMs: playing.uploadMs,
         copies: playing.uploads - uploadsBefore,
+        loopFps,
         readBacks,
       };
-    }, { fit });
-    const shown = decodePng(await page.screenshot({ path: path.join(outDir, `fit-${failures.length}-${fit.name.replace(/[^a-z0-9]+/gi, '-')}.png`) }));
+    }, { fit, renderer });
+    const shown = decodePng(await page.screenshot({ path: path.join(outDir, `fit-${renderer}-${fit.name.replace(/[^a-z0-9]+/gi, '-')}.png`) }));
     await page.evaluate(() => window.fitted.destroy());
     const mean = meanDifference(reference, shown, box);
+    const name = `fit (${result.renderer}): ${fit.name}`;
     console.log(
-      `fit: ${fit.name}: mean ${mean.toFixed(2)} levels against the browser's <video> (${result.size}, ${result.path}, ` +
-        `${result.uploadMs.toFixed(2)} ms per video frame copied while it played)`,
+      `${name}: mean ${mean.toFixed(2)} levels against the browser's <video> (${result.size}, ${result.path}, ` +
+        `${result.uploadMs.toFixed(2)} ms per video frame taken while it played)`,
     );
-    check(`fit: ${fit.name}`, mean < 2.5 && result.found, `mean ${mean.toFixed(2)}, ${JSON.stringify(result)}`);
-    check(`fit: ${fit.name}: copied by WebCodecs`, result.path.startsWith('videoframe'), result.path);
+    check(name, mean < 2.5 && result.found, `mean ${mean.toFixed(2)}, ${JSON.stringify(result)}`);
+    if (renderer === 'cpu') {
+      check(`${name}: copied by WebCodecs`, result.renderer === 'cpu' && result.path.startsWith('videoframe'), result.path);
+    } else {
+      check(`${name}: straight from the <video> to WebGL, no copy in wasm`, result.renderer === 'webgl' && result.path === 'webgl' && result.wasmCopies === 0, JSON.stringify(result));
+    }
+    // A frame taken per video frame the loop sees: at most the loop's rate (SwiftShader draws
+    // a 1000x600 canvas at 10-20 frames a second on a busy 2-core machine).
     check(
-      `fit: ${fit.name}: ${result.copies} video frames copied in 1 s of play with ${result.readBacks} getImageData (no ImageData per frame)`,
-      result.copies >= 20 && result.readBacks === 0,
+      `${name}: ${result.copies} video frames taken in 1 s of play at ${result.loopFps.toFixed(1)} fps with ${result.readBacks} getImageData (no ImageData per frame)`,
+      result.copies >= Math.min(20, 0.6 * result.loopFps) && result.readBacks === 0,
       JSON.stringify(result),
     );
   }
@@ -355,7 +520,7 @@ async function fits(browser, origin) {
       return original.apply(this, args);
     };
     try {
-      const r = await Ripples.attach(document.getElementById('box'), { look: 'classic', quality: 'high', videoUrl: '/clips/pattern-360p.webm' });
+      const r = await Ripples.attach(document.getElementById('box'), { look: 'classic', quality: 'high', videoUrl: '/clips/pattern-360p.webm', renderer: 'cpu' });
       const before = { uploads: r.stats().video.uploads, readBacks, steps: r.stats().steps };
       await r.video.play();
       await wait(1000);
@@ -510,7 +675,7 @@ async function withoutFrameCallbacks(browser, origin) {
     const element = document.createElement('div');
     element.style.cssText = 'width:1280px;height:720px';
     document.body.append(element);
-    const r = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', look: 'classic', quality: 'high', interactive: false });
+    const r = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', look: 'classic', quality: 'high', interactive: false, renderer: 'cpu' });
     const video = r.video;
     await wait(600);
     const before = r.stats().video.uploads;
@@ -529,13 +694,35 @@ async function withoutFrameCallbacks(browser, origin) {
     let total = 0;
     for (let i = 0; i < shown.length; i += 4) for (let c = 0; c < 3; c++) total += Math.abs(shown[i + c] - drawn[i + c]);
     r.destroy();
-    return { hasCallbacks: 'requestVideoFrameCallback' in HTMLVideoElement.prototype, uploadsPerSecond, pausedUploads, pixelMean: total / (3 * 1280 * 720) };
+    // WebGL: the same frames, straight to the texture (a smaller box, which SwiftShader draws
+    // nearer the screen's rate).
+    element.style.cssText = 'width:480px;height:270px';
+    const gpu = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', look: 'classic', interactive: false });
+    await wait(600);
+    const gpuFrom = gpu.stats().video.uploads;
+    const gpuStarted = performance.now();
+    await wait(1500);
+    const gpuStats = gpu.stats();
+    const webgl = {
+      renderer: gpuStats.renderer,
+      uploadsPerSecond: ((gpuStats.video.uploads - gpuFrom) * 1000) / (performance.now() - gpuStarted),
+      fps: gpuStats.fps,
+      wasmCopies: gpuStats.video.wasmCopies,
+      path: gpuStats.video.path,
+    };
+    gpu.destroy();
+    return { hasCallbacks: 'requestVideoFrameCallback' in HTMLVideoElement.prototype, uploadsPerSecond, pausedUploads, pixelMean: total / (3 * 1280 * 720), webgl };
   });
   console.log(`without requestVideoFrameCallback: ${JSON.stringify(result)}`);
   check(
     'without requestVideoFrameCallback: copies while it plays (at most one per animation frame), none while paused, a seek shown',
     !result.hasCallbacks && result.uploadsPerSecond > 22 && result.uploadsPerSecond < 64 && result.pausedUploads === 0 && result.pixelMean < 1.5,
     JSON.stringify(result),
+  );
+  check(
+    'without requestVideoFrameCallback, WebGL: frames taken while it plays, none through wasm',
+    result.webgl.renderer === 'webgl' && result.webgl.uploadsPerSecond >= 0.5 * Math.min(30, result.webgl.fps) && result.webgl.uploadsPerSecond < 64 && result.webgl.wasmCopies === 0 && result.webgl.path === 'webgl',
+    JSON.stringify(result.webgl),
   );
   check('no uncaught exception (no frame callbacks)', errors.length === 0, errors.join('; '));
   await context.close();
@@ -675,7 +862,10 @@ async function badOptions(browser, origin) {
   await context.close();
 }
 
-/** Frames per second with a 1280x720 clip playing, natural look, both solvers (bench.mjs --video measures longer). */
+/**
+ * Frames per second with a 1280x720 clip playing, natural look, both solvers, drawn by the CPU,
+ * whose copies these are (bench.mjs --video measures longer).
+ */
 async function speed(browser, origin) {
   for (const solver of ['wave', 'dispersive']) {
     const { context, page, errors } = await newPage(browser, origin);
@@ -683,7 +873,7 @@ async function speed(browser, origin) {
       const element = document.createElement('div');
       element.style.cssText = 'width:1280px;height:720px';
       document.body.append(element);
-      const r = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', solver, rain: 20, quality: 'high', interactive: false });
+      const r = await Ripples.attach(element, { videoUrl: '/clips/pattern-720p.webm', solver, rain: 20, quality: 'high', interactive: false, renderer: 'cpu' });
       await wait(1000);
       r.stats();
       const samples = [];
@@ -731,7 +921,7 @@ async function main() {
   try {
     await formats(browser, site.origin);
     const only = process.argv[2];
-    const parts = { frames: () => frames(browser, site.origin, 'webm'), fits: () => fits(browser, site.origin), hero: () => hero(browser, site.origin),
+    const parts = { gpu: () => onTheGpu(browser, site.origin), frames: () => frames(browser, site.origin, 'webm'), fits: () => fits(browser, site.origin), hero: () => hero(browser, site.origin),
       fallback: () => withoutFrameCallbacks(browser, site.origin), autoplay: () => refusedAutoplay(browser, site.origin), cross: () => crossOrigin(browser, site.origin, other.origin, withCors.origin),
       options: () => badOptions(browser, site.origin), speed: () => speed(browser, site.origin) };
     for (const [name, part] of Object.entries(parts)) {

@@ -108,8 +108,8 @@ export interface RipplesOptions {
   skyUrl?: string | null;
   /**
    * Who draws the water: 'auto' (default: WebGL2 at the element's full device pixels, up to 3
-   * per CSS pixel, where the browser has it on a GPU and fewer than 8 instances on the page use
-   * it; else the CPU), 'webgl' (WebGL2 even when it is software, as in a headless browser) or
+   * per CSS pixel, wherever the browser gives a WebGL2 context and fewer than 8 instances on
+   * the page use it; else the CPU), 'webgl' (the same, said outright) or
    * 'cpu' (the wasm module renders every pixel, quality 'auto' picking the pixel ratio). A lost
    * WebGL context carries on with the CPU, over the same water.
    */
@@ -210,16 +210,22 @@ export interface RipplesVideoStats {
   /** The video's size in pixels. */
   width: number;
   height: number;
-  /** Video frames copied under the water so far (one per frame the video presents). */
+  /** Video frames put under the water so far (one per frame the video presents). */
   uploads: number;
-  /** Mean main-thread milliseconds per frame copied, since the last stats() call. */
+  /** Mean main-thread milliseconds per frame put under the water, since the last stats() call. */
   uploadMs: number;
+  /** Frames copied into the WebAssembly memory so far: none while WebGL draws. */
+  wasmCopies: number;
+  /** Main-thread milliseconds per drawn frame of those copies (0 while WebGL draws). */
+  copyMs: number;
   /**
-   * How frames are copied: 'videoframe' (WebCodecs, straight to RGBA, where the video lands
-   * 1:1 on the canvas), 'videoframe-scaled' (WebCodecs at the video's size, then scaled by a
-   * 2D canvas: any other fit) or 'canvas' (the <video> drawn by a 2D canvas: without WebCodecs).
+   * How frames go under the water: 'webgl' (straight from the <video> to a WebGL texture, no
+   * copy: while WebGL draws), or, while the CPU draws, 'videoframe' (WebCodecs, straight to
+   * RGBA, where the video lands 1:1 on the canvas), 'videoframe-scaled' (WebCodecs at the
+   * video's size, then scaled by a 2D canvas: any other fit) or 'canvas' (the <video> drawn by
+   * a 2D canvas: without WebCodecs).
    */
-  path: 'videoframe' | 'videoframe-scaled' | 'canvas';
+  path: 'webgl' | 'videoframe' | 'videoframe-scaled' | 'canvas';
   /** Why WebCodecs could not copy this video (it is then drawn), or null. */
   copyError: string | null;
   paused: boolean;
@@ -256,11 +262,17 @@ export interface RipplesStats {
   /** Who draws: 'webgl' (WebGL2, from the surface the wasm module writes) or 'cpu'. */
   renderer: 'webgl' | 'cpu';
   /**
-   * Why the CPU draws (null with WebGL): 'option' (renderer 'cpu'), 'no-webgl2',
-   * 'software-webgl' (renderer 'auto' on a software WebGL), 'canvas-element' (a <canvas> given
-   * to attach) or 'context-lost'.
+   * Why the CPU draws (null with WebGL): 'option' (renderer 'cpu'), 'no-webgl2' (no WebGL2
+   * context, or 8 instances on the page hold one), 'canvas-element' (a <canvas> given to
+   * attach) or 'context-lost'.
    */
-  cpuReason: 'option' | 'no-webgl2' | 'software-webgl' | 'canvas-element' | 'context-lost' | null;
+  cpuReason: 'option' | 'no-webgl2' | 'canvas-element' | 'context-lost' | null;
+  /**
+   * Whether the WebGL2 that draws is a software rasterizer (SwiftShader, llvmpipe, WARP: no
+   * GPU), as the browser tells; false with the CPU. Information only: browsers give pages
+   * software WebGL only where the user or an administrator turned it on.
+   */
+  softwareWebGl: boolean;
   /** Calm water with nothing scheduled: the loop sleeps (no steps, no renders) until the water moves. */
   asleep: boolean;
   /** The solver option. */

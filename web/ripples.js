@@ -1981,7 +1981,7 @@ export class Ripples extends EventTargetBase {
       wallCells: pool.wallCells,
       backend: backend(),
       // Who draws: 'webgl' or 'cpu' (and why the CPU does: 'option', 'no-webgl2',
-      // 'canvas-element', 'context-lost' or 'waterMask'), whether that WebGL is a software
+      // 'canvas-element' or 'context-lost'), whether that WebGL is a software
       // rasterizer (information only); asleep: calm, the loop stopped until the water moves.
       renderer: this.#gl ? 'webgl' : 'cpu',
       cpuReason: this.#gl ? null : this.#cpuReason,

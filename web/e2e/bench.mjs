@@ -34,12 +34,19 @@
 // seconds after a warm-up (and, where frames are slow, until MIN_FRAMES frames were drawn, up
 // to SLOW_RUN_SECONDS): the canvas's size, frames per second (the page's animation frames;
 // 0 while Ripples sleeps on calm water), and the CPU time of the renderer processes and of the
-// GPU process from /proc (user + system, as % of one core and as ms per frame). Ripples runs
+// GPU process from /proc (every thread's schedstat, as % of one core and as ms per frame). Ripples runs
 // with its defaults (renderer 'auto': WebGL2, here SwiftShader's, at full device pixels), and
-// with renderer 'cpu' for comparison. SwiftShader draws WebGL on the CPU, in the GPU process:
-// its time and the frame rates say nothing of a real GPU; what stays on a real device's CPU is
-// the renderer process's time per frame. At 2560x1440@2 (5120x2880 device pixels) SwiftShader
-// takes seconds per frame, so that run counts frames rather than seconds. A stand-in run takes
+// with renderer 'cpu' for comparison. The browser runs its GPU pipeline (harness.mjs's
+// GPU_PIPELINE_FLAGS: SwiftShader through ANGLE, compositing included), so the WebGL canvas stays
+// in the GPU process as on a device with a GPU (with --disable-gpu the renderer process would
+// read every frame back for a software compositor). SwiftShader draws on the CPU, in the GPU
+// process: its time and the frame rates say nothing of a real GPU; what stays on a real
+// device's CPU is the renderer process's time per frame. Where SwiftShader draws a few frames a
+// second, each of Ripples' frames carries up to 4 steps (the clock catches up) where a frame at
+// 60 fps carries one, so the table also gives the renderer's time per frame less the extra
+// steps' own time (Ripples' stats(): the wasm time per frame over the steps it took), an
+// estimate of a one-step frame's. At 2560x1440@2 (5120x2880 device
+// pixels) SwiftShader takes seconds per frame, so that run counts frames rather than seconds. A stand-in run takes
 // the full-size run's grid, steps and surface uploads with a canvas of the grid's size
 // (pixelRatio lowered by the pixels per cell), which SwiftShader fills nearer the screen's
 // rate: its renderer time per frame is what the full-size run's would be where a GPU keeps up
@@ -182,9 +189,6 @@ const VIEWPORTS = [
   { width: 390, height: 844, ratio: 3, phone: true },
 ];
 
-/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
 /** Every process below `root` (by /proc/<pid>/stat's parent), with its command line. */
 function descendants(root) {
   const parents = new Map();
@@ -212,7 +216,12 @@ function descendants(root) {
   return found;
 }
 
-/** CPU seconds (user + system) so far of Chromium's renderer processes and of its GPU process. */
+/**
+ * CPU seconds so far of Chromium's renderer processes and of its GPU process: the time on a CPU
+ * of each of their threads, from /proc/<pid>/task/<tid>/schedstat in nanoseconds (stat's
+ * user + system count 10 ms ticks, too coarse for the few frames SwiftShader draws at full
+ * size). Chromium's threads live as long as their process, so none is missed by exiting.
+ */
 function processTimes() {
   const times = { renderer: 0, gpu: 0 };
   for (const pid of descendants(process.pid)) {
@@ -220,10 +229,14 @@ function processTimes() {
       const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       const kind = command.includes('--type=renderer') ? 'renderer' : command.includes('--type=gpu-process') ? 'gpu' : null;
       if (!kind) continue;
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command.
-      times[kind] += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+        try {
+          const running = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0];
+          times[kind] += Number(running) / 1e9;
+        } catch {
+          // The thread is gone.
+        }
+      }
     } catch {
       // Gone meanwhile.
     }
@@ -268,7 +281,7 @@ function heroPage(effect) {
 }
 
 /** `--processes`: frames a run waits for where they are slow, and for at most how long. */
-const MIN_FRAMES = 8;
+const MIN_FRAMES = 16;
 const SLOW_RUN_SECONDS = 90;
 
 /** `--processes`: one contender on one viewport, in a fresh page. */
@@ -301,7 +314,8 @@ async function processRun(browser, origin, viewport, contender, seconds) {
     }
   }, contender.drops ?? 0);
   await page.waitForTimeout(1500);
-  const from = { times: processTimes(), frames: await page.evaluate(() => window.frames), at: performance.now() };
+  const steps = () => page.evaluate(() => window.effect?.stats().steps ?? 0);
+  const from = { times: processTimes(), frames: await page.evaluate(() => window.frames), steps: await steps(), at: performance.now() };
   await page.waitForTimeout(seconds * 1000);
   // Slow frames (SwiftShader at 14.7 million pixels): on until MIN_FRAMES were drawn.
   let framesNow = await page.evaluate(() => window.frames);
@@ -309,7 +323,7 @@ async function processRun(browser, origin, viewport, contender, seconds) {
     await page.waitForTimeout(1000);
     framesNow = await page.evaluate(() => window.frames);
   }
-  const to = { times: processTimes(), frames: framesNow, at: performance.now() };
+  const to = { times: processTimes(), frames: framesNow, steps: await steps(), at: performance.now() };
   const elapsed = (to.at - from.at) / 1000;
   const stats = await page.evaluate(() => {
     const s = window.effect?.stats();
@@ -321,6 +335,7 @@ async function processRun(browser, origin, viewport, contender, seconds) {
       // steps per drawn frame scaled to one step, and the draw (the WebGL calls and the
       // surface's upload, or putImageData).
       oneStepFrameMs: s && s.fps > 0 ? (s.stepRenderMs * Math.min(60, s.fps)) / 60 + s.drawMs : null,
+      stepRenderMs: s ? s.stepRenderMs : 0,
     };
   });
   await context.close();
@@ -330,7 +345,13 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   const fps = stats.asleep ? 0 : frames;
   const renderer = (to.times.renderer - from.times.renderer) / elapsed;
   const gpu = (to.times.gpu - from.times.gpu) / elapsed;
-  return { canvas: stats.canvas, fps, frames: to.frames - from.frames, elapsed, renderer, gpu, perFrame: fps > 0 ? (1000 * renderer) / fps : null, oneStepFrameMs: stats.oneStepFrameMs };
+  const perFrame = fps > 0 ? (1000 * renderer) / fps : null;
+  // Steps per drawn frame, and the renderer's time per frame less the steps beyond one (each
+  // costing the frame's wasm time over its steps).
+  const stepsPerFrame = fps > 0 && to.frames > from.frames ? (to.steps - from.steps) / (to.frames - from.frames) : 0;
+  const oneStepPerFrame =
+    perFrame !== null && stepsPerFrame > 1 ? perFrame - ((stepsPerFrame - 1) * stats.stepRenderMs) / stepsPerFrame : perFrame;
+  return { canvas: stats.canvas, fps, frames: to.frames - from.frames, elapsed, renderer, gpu, perFrame, stepsPerFrame, oneStepPerFrame, oneStepFrameMs: stats.oneStepFrameMs };
 }
 
 /** `--processes`: the table of every viewport and contender. */
@@ -361,17 +382,18 @@ async function compareProcesses(settings) {
     { name: 'Ripples, calm', effect: 'ripples', options: {} },
     { name: `Ripples, rain ${rain}/s`, effect: 'ripples', options: { rain } },
   ];
-  let browser = await launch();
+  const launchBrowser = () => launch([], { gpuPipeline: true });
+  let browser = await launchBrowser();
   try {
     console.log(
       `web bench --processes: a hero page, ${settings.seconds} s per run after 1.5 s, ${browser.version()} headless ` +
-        `(WebGL is SwiftShader: on the CPU, in the GPU process); CPU as % of one core (user + system, /proc)`,
+        `with its GPU pipeline (SwiftShader: on the CPU, in the GPU process); CPU as % of one core (threads' schedstat, /proc)`,
     );
-    console.log('viewport       contender                        canvas              fps  renderer %  ms/frame  GPU proc %  main ms/frame at 60 fps');
+    console.log('viewport       contender                        canvas              fps  renderer %  ms/frame  steps/frame  ms/one-step frame  GPU proc %  main ms/frame at 60 fps');
     for (const viewport of VIEWPORTS) {
       // A fresh browser (and GPU process) per viewport.
       await browser.close();
-      browser = await launch();
+      browser = await launchBrowser();
       for (const entry of contenders) {
         let contender = entry;
         if (entry.standIn) {
@@ -388,6 +410,7 @@ async function compareProcesses(settings) {
         console.log(
           `${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(32)} ${r.canvas.padEnd(17)}` +
             ` ${r.fps.toFixed(1).padStart(5)}  ${(100 * r.renderer).toFixed(1).padStart(9)}  ${r.perFrame === null ? '       -' : r.perFrame.toFixed(2).padStart(8)}` +
+            `  ${r.stepsPerFrame > 0 ? r.stepsPerFrame.toFixed(2).padStart(11) : '          -'}  ${r.oneStepPerFrame === null ? '                -' : r.oneStepPerFrame.toFixed(2).padStart(17)}` +
             `  ${(100 * r.gpu).toFixed(1).padStart(9)}` +
             `  ${r.oneStepFrameMs === null || r.oneStepFrameMs === undefined || r.fps === 0 ? '       -' : r.oneStepFrameMs.toFixed(2).padStart(8)}` +
             `  (${r.frames} frames in ${r.elapsed.toFixed(1)} s)`,

@@ -70,9 +70,22 @@ export function makeClip(name) {
   return out;
 }
 
-/** Headless Chromium with CHROMIUM_FLAGS and `extra` flags, in a fresh temporary profile. */
-export function launch(extra = []) {
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...CHROMIUM_FLAGS, ...extra] });
+/**
+ * What replaces --disable-gpu where a run wants the browser's GPU pipeline: SwiftShader (the GPU
+ * emulated on the CPU) through ANGLE for WebGL, compositing and raster alike, so a WebGL canvas
+ * stays in the GPU process as on a device with a GPU. With --disable-gpu the compositor is
+ * software, and the renderer process reads every WebGL frame back to composite it, a cost no
+ * device with a GPU pays. Chromium gives pages SwiftShader only when asked (the unsafe flag).
+ */
+export const GPU_PIPELINE_FLAGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+
+/**
+ * Headless Chromium with CHROMIUM_FLAGS and `extra` flags, in a fresh temporary profile;
+ * `gpuPipeline` swaps --disable-gpu for GPU_PIPELINE_FLAGS.
+ */
+export function launch(extra = [], { gpuPipeline = false } = {}) {
+  const flags = gpuPipeline ? [...CHROMIUM_FLAGS.filter((flag) => flag !== '--disable-gpu'), ...GPU_PIPELINE_FLAGS] : CHROMIUM_FLAGS;
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...flags, ...extra] });
 }
 
 /** Fails early, with what to do, when web/dist was not built. */

@@ -16,9 +16,7 @@ fn photo_frames(c: &mut Criterion) {
     let src = ripples::pool_tiles(width, height).unwrap();
     let mut dst = vec![0u8; src.len()];
     let mask: Vec<bool> = (0..width * height).map(|i| i / width >= 240).collect();
-    let rained = |perspective| {
-        let mut pool = Pool::new(width, height).unwrap();
-        pool.set_water(Some(&mask), perspective).unwrap();
+    let rain_on = |mut pool: Pool| {
         let mut rain = ripples::Rain::new(5).with_rate(40.0).unwrap();
         for _ in 0..30 {
             let (rain_width, rain_height) = pool.rain_area();
@@ -29,8 +27,16 @@ fn photo_frames(c: &mut Criterion) {
         }
         pool
     };
+    let rained = |perspective| {
+        let mut pool = Pool::new(width, height).unwrap();
+        pool.set_water(Some(&mask), perspective).unwrap();
+        rain_on(pool)
+    };
     let mut photo = rained(Some(ripples::Perspective::new(200.0)));
     let mut top_down = rained(None);
+    // A top-down pool with as many cells as the plane's grid: what the step costs for its size.
+    let (grid_width, grid_height) = (photo.solver().width(), photo.solver().height());
+    let mut same_cells = rain_on(Pool::new(grid_width, grid_height).unwrap());
     let mut group = c.benchmark_group("photo_1280x720");
     group
         .sample_size(10)
@@ -46,6 +52,9 @@ fn photo_frames(c: &mut Criterion) {
     });
     group.bench_function("step_perspective", |b| b.iter(|| photo.step()));
     group.bench_function("step_top_down", |b| b.iter(|| top_down.step()));
+    group.bench_function(format!("step_top_down_{grid_width}x{grid_height}"), |b| {
+        b.iter(|| same_cells.step())
+    });
     group.finish();
 }
 

@@ -202,9 +202,10 @@ fn project(frame: &PhotoFrame<'_>, [x, down, forward]: [f32; 3]) -> Option<[f32;
     let along_axis = forward * cos + down * sin;
     let down_in_picture = down * cos - forward * sin;
     (along_axis > 1e-6).then(|| {
+        let pixels_per_unit = frame.focal / along_axis;
         [
-            frame.centre[0] + frame.focal * x / along_axis,
-            frame.centre[1] + frame.focal * down_in_picture / along_axis,
+            frame.centre[0] + x * pixels_per_unit,
+            frame.centre[1] + down_in_picture * pixels_per_unit,
         ]
     })
 }
@@ -245,8 +246,9 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
 }
 
 fn normalise(v: [f32; 3]) -> [f32; 3] {
-    let length = dot(v, v).sqrt();
-    [v[0] / length, v[1] / length, v[2] / length]
+    // One division, not three: the reciprocal's rounding moves the result by an ulp or so.
+    let inverse = 1.0 / dot(v, v).sqrt();
+    [v[0] * inverse, v[1] * inverse, v[2] * inverse]
 }
 
 #[cfg(test)]

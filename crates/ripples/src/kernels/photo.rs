@@ -86,30 +86,60 @@ pub struct PhotoRow<'a> {
     pub slope_z: &'a [f32],
 }
 
+/// Pixels a row is worked through at a time: their arithmetic in one loop with no reads from
+/// the photograph, which the compiler runs several pixels to a vector instruction, then their
+/// reads.
+const CHUNK: usize = 64;
+
 /// Renders picture row `row.y` into `dst` (`width` pixels): water pixels from the photograph
 /// moved by the slopes, the others copied.
 pub fn photo_row(frame: &PhotoFrame<'_>, row: &PhotoRow<'_>, dst: &mut [[u8; 4]]) {
     let width = frame.width;
     let src_row = &frame.src[row.y * width..(row.y + 1) * width];
     let water_row = &frame.water[row.y * width..(row.y + 1) * width];
-    let columns = row.slope_x.len().min(row.slope_z.len());
-    for (x, out) in dst.iter_mut().enumerate().take(width) {
-        *out = src_row[x];
-        if !water_row[x] || columns == 0 {
+    let dst = &mut dst[..width];
+    dst.copy_from_slice(src_row);
+    if row.slope_x.is_empty() || row.slope_z.is_empty() {
+        return;
+    }
+    let mut slopes = [[0.0f32; CHUNK]; 2];
+    let mut facets = Facets::default();
+    for start in (0..width).step_by(CHUNK) {
+        let pixels = CHUNK.min(width - start);
+        let mut moving = false;
+        for i in 0..pixels {
+            let x = start + i;
+            let [slope_x, slope_z] = if water_row[x] {
+                let column = row.grid_x0 + row.grid_dx * (x as f32 + 0.5) - 0.5;
+                lerp_columns(row.slope_x, row.slope_z, column)
+            } else {
+                [0.0, 0.0]
+            };
+            slopes[0][i] = slope_x;
+            slopes[1][i] = slope_z;
+            moving |= slope_x != 0.0 || slope_z != 0.0;
+        }
+        if !moving {
             continue;
         }
-        let column = row.grid_x0 + row.grid_dx * (x as f32 + 0.5) - 0.5;
-        let [slope_x, slope_z] = lerp_columns(row.slope_x, row.slope_z, column);
-        if slope_x == 0.0 && slope_z == 0.0 {
-            continue;
+        for i in 0..CHUNK {
+            facets.set(
+                i,
+                facet(frame, row, start + i, [slopes[0][i], slopes[1][i]]),
+            );
         }
-        *out = shade(frame, row, x, [slope_x, slope_z]);
+        for i in 0..pixels {
+            // Flat water (and land, whose slopes are zero here) keeps the photograph's pixel.
+            if slopes[0][i] != 0.0 || slopes[1][i] != 0.0 {
+                dst[i + start] = finish(frame, row.y, start + i, facets.get(i));
+            }
+        }
     }
 }
 
 /// The slopes at fractional column `column` (cell centres at whole numbers), clamped to the grid.
 fn lerp_columns(slope_x: &[f32], slope_z: &[f32], column: f32) -> [f32; 2] {
-    let last = slope_x.len() - 1;
+    let last = slope_x.len().min(slope_z.len()) - 1;
     let clamped = column.clamp(0.0, last as f32);
     // Not negative, so the conversion's truncation is the floor.
     let left = clamped as usize;
@@ -119,14 +149,68 @@ fn lerp_columns(slope_x: &[f32], slope_z: &[f32], column: f32) -> [f32; 2] {
     [lerp(slope_x), lerp(slope_z)]
 }
 
-/// One water pixel under slopes that are not both zero.
-fn shade(
+/// What a tilted facet does to its pixel, before any read of the photograph.
+#[derive(Debug, Clone, Copy, Default)]
+struct Facet {
+    /// Where calm water shows what the facet reflects, from the pixel's centre, in pixels.
+    shift: [f32; 2],
+    /// Whether that point is in front of the camera (`shift` means nothing otherwise).
+    ahead: bool,
+    /// Fresnel's gain on the pixel's colour.
+    gain: f32,
+    /// The sun's glint, in levels.
+    light: f32,
+}
+
+/// A chunk's facets, a field to an array so that the loop filling them is vectorised.
+struct Facets {
+    shift_x: [f32; CHUNK],
+    shift_y: [f32; CHUNK],
+    ahead: [bool; CHUNK],
+    gain: [f32; CHUNK],
+    light: [f32; CHUNK],
+}
+
+impl Default for Facets {
+    fn default() -> Self {
+        Self {
+            shift_x: [0.0; CHUNK],
+            shift_y: [0.0; CHUNK],
+            ahead: [false; CHUNK],
+            gain: [0.0; CHUNK],
+            light: [0.0; CHUNK],
+        }
+    }
+}
+
+impl Facets {
+    fn set(&mut self, i: usize, facet: Facet) {
+        self.shift_x[i] = facet.shift[0];
+        self.shift_y[i] = facet.shift[1];
+        self.ahead[i] = facet.ahead;
+        self.gain[i] = facet.gain;
+        self.light[i] = facet.light;
+    }
+
+    fn get(&self, i: usize) -> Facet {
+        Facet {
+            shift: [self.shift_x[i], self.shift_y[i]],
+            ahead: self.ahead[i],
+            gain: self.gain[i],
+            light: self.light[i],
+        }
+    }
+}
+
+/// The facet at pixel `x` of `row` under the slopes there: arithmetic only, the same for
+/// every pixel (flat water included, whose result is not used).
+#[inline(always)]
+fn facet(
     frame: &PhotoFrame<'_>,
     row: &PhotoRow<'_>,
     x: usize,
     [slope_x, slope_z]: [f32; 2],
-) -> [u8; 4] {
-    let pixel = frame.src[row.y * frame.width + x];
+) -> Facet {
     // The view ray, world `[x, up, forward]`, unit length.
     let view = normalise([x as f32 + 0.5 - frame.centre[0], -row.down, row.forward]);
     let normal = normalise([-slope_x, 1.0, -slope_z]);
@@ -140,14 +224,7 @@ fn shade(
     // The view ray mirrored downwards is the ray through the pixel's own centre, so the shift is
     // measured from there.
     let rising = reflected[1].max(1e-3);
-    let there = project(frame, [reflected[0], rising, reflected[2]]);
-    let sample = match there {
-        Some(there) => {
-            let shift = [there[0] - (x as f32 + 0.5), there[1] - (row.y as f32 + 0.5)];
-            sample_water(frame, x, row.y, shift).unwrap_or(pixel)
-        }
-        None => pixel,
-    };
+    let ([there_x, there_y], ahead) = project(frame, [reflected[0], rising, reflected[2]]);
     let facet = schlick(-along);
     let calm_there = schlick(rising);
     let reflected_share = calm_there / (calm_there + BODY);
@@ -155,9 +232,25 @@ fn shade(
     let flat = [view[0], -view[1], view[2]];
     let glint =
         frame.glint * (sun_power(frame.sun, reflected) - sun_power(frame.sun, flat)).max(0.0);
-    let light = 255.0 * glint;
+    Facet {
+        shift: [there_x - (x as f32 + 0.5), there_y - (row.y as f32 + 0.5)],
+        ahead,
+        gain,
+        light: 255.0 * glint,
+    }
+}
+
+/// Pixel `(x, y)` under `facet`: the photograph's water read where the facet points, scaled by
+/// its gain, with its glint.
+fn finish(frame: &PhotoFrame<'_>, y: usize, x: usize, facet: Facet) -> [u8; 4] {
+    let pixel = frame.src[y * frame.width + x];
+    let sample = if facet.ahead {
+        sample_water(frame, x, y, facet.shift).unwrap_or(pixel)
+    } else {
+        pixel
+    };
     // Never negative (the gain is positive, the light too): rounded and clamped to 255.
-    let channel = |c: usize| round_level(f32::from(sample[c]) * gain + light);
+    let channel = |c: usize| round_level(f32::from(sample[c]) * facet.gain + facet.light);
     [channel(0), channel(1), channel(2), pixel[3]]
 }
 
@@ -200,18 +293,21 @@ fn bilinear(frame: &PhotoFrame<'_>, u: f32, v: f32) -> [u8; 4] {
     out
 }
 
-/// The picture point where world direction `[x, down, forward]` is seen; `None` behind the camera.
-fn project(frame: &PhotoFrame<'_>, [x, down, forward]: [f32; 3]) -> Option<[f32; 2]> {
+/// The picture point where world direction `[x, down, forward]` is seen, and whether it is in
+/// front of the camera (the point means nothing otherwise).
+#[inline(always)]
+fn project(frame: &PhotoFrame<'_>, [x, down, forward]: [f32; 3]) -> ([f32; 2], bool) {
     let [sin, cos] = frame.pitch;
     let along_axis = forward * cos + down * sin;
     let down_in_picture = down * cos - forward * sin;
-    (along_axis > 1e-6).then(|| {
-        let pixels_per_unit = frame.focal / along_axis;
+    let pixels_per_unit = frame.focal / along_axis;
+    (
         [
             frame.centre[0] + x * pixels_per_unit,
             frame.centre[1] + down_in_picture * pixels_per_unit,
-        ]
-    })
+        ],
+        along_axis > 1e-6,
+    )
 }
 
 /// Just under a half: `x + HALF_DOWN`, truncated, is `x` rounded half away from zero for every
@@ -298,6 +394,68 @@ mod tests {
                 assert_eq!(round_level(x), x.round().clamp(0.0, 255.0) as u8, "{x:e}");
             }
         }
+    }
+
+    #[test]
+    fn the_row_in_chunks_is_each_pixel_on_its_own() {
+        // 150 pixels: two whole chunks and a part; land, flat water and moving water mixed, so
+        // a chunk with nothing moving, one with everything and one with some all occur.
+        let size = 150;
+        let src: Vec<[u8; 4]> = (0..size * size)
+            .map(|i| {
+                [
+                    (i * 7 % 251) as u8,
+                    (i * 13 % 241) as u8,
+                    (i % 256) as u8,
+                    255,
+                ]
+            })
+            .collect();
+        let water: Vec<bool> = (0..size * size).map(|i| i % size % 37 != 5).collect();
+        let frame = frame(&src, &water, size);
+        let slope_x: Vec<f32> = (0..40)
+            .map(|i| {
+                if i < 7 {
+                    0.0
+                } else {
+                    ((i * 29 % 17) as f32 - 8.0) * 0.003
+                }
+            })
+            .collect();
+        let slope_z: Vec<f32> = (0..40)
+            .map(|i| {
+                if i < 7 {
+                    0.0
+                } else {
+                    ((i * 11 % 13) as f32 - 6.0) * 0.004
+                }
+            })
+            .collect();
+        let row = PhotoRow {
+            y: 100,
+            down: 0.3 * 150.0,
+            forward: 150.0,
+            grid_x0: 0.0,
+            grid_dx: 0.25,
+            slope_x: &slope_x,
+            slope_z: &slope_z,
+        };
+        let mut dst = vec![[0u8; 4]; size];
+        photo_row(&frame, &row, &mut dst);
+        let mut moved = 0;
+        for (x, &out) in dst.iter().enumerate() {
+            let here = src[row.y * size + x];
+            let column = row.grid_x0 + row.grid_dx * (x as f32 + 0.5) - 0.5;
+            let slopes = lerp_columns(&slope_x, &slope_z, column);
+            let expected = if !water[row.y * size + x] || slopes == [0.0, 0.0] {
+                here
+            } else {
+                finish(&frame, row.y, x, facet(&frame, &row, x, slopes))
+            };
+            assert_eq!(out, expected, "pixel {x}");
+            moved += usize::from(out != here);
+        }
+        assert!(moved > 60, "{moved} pixels moved");
     }
 
     #[test]

@@ -102,36 +102,33 @@ pub fn photo_row(frame: &PhotoFrame<'_>, row: &PhotoRow<'_>, dst: &mut [[u8; 4]]
     if row.slope_x.is_empty() || row.slope_z.is_empty() {
         return;
     }
-    let mut slopes = [[0.0f32; CHUNK]; 2];
+    let (mut slopes_x, mut slopes_z) = ([0.0f32; CHUNK], [0.0f32; CHUNK]);
     let mut facets = Facets::default();
     for start in (0..width).step_by(CHUNK) {
         let pixels = CHUNK.min(width - start);
         let mut moving = false;
-        for i in 0..pixels {
+        let chunk_slopes = slopes_x.iter_mut().zip(&mut slopes_z);
+        for (i, (slope_x, slope_z)) in chunk_slopes.enumerate().take(pixels) {
             let x = start + i;
-            let [slope_x, slope_z] = if water_row[x] {
+            [*slope_x, *slope_z] = if water_row[x] {
                 let column = row.grid_x0 + row.grid_dx * (x as f32 + 0.5) - 0.5;
                 lerp_columns(row.slope_x, row.slope_z, column)
             } else {
                 [0.0, 0.0]
             };
-            slopes[0][i] = slope_x;
-            slopes[1][i] = slope_z;
-            moving |= slope_x != 0.0 || slope_z != 0.0;
+            moving |= *slope_x != 0.0 || *slope_z != 0.0;
         }
         if !moving {
             continue;
         }
-        for i in 0..CHUNK {
-            facets.set(
-                i,
-                facet(frame, row, start + i, [slopes[0][i], slopes[1][i]]),
-            );
+        for (i, (&slope_x, &slope_z)) in slopes_x.iter().zip(&slopes_z).enumerate() {
+            facets.set(i, facet(frame, row, start + i, [slope_x, slope_z]));
         }
-        for i in 0..pixels {
+        let chunk_slopes = slopes_x.iter().zip(&slopes_z);
+        for (i, (&slope_x, &slope_z)) in chunk_slopes.enumerate().take(pixels) {
             // Flat water (and land, whose slopes are zero here) keeps the photograph's pixel.
-            if slopes[0][i] != 0.0 || slopes[1][i] != 0.0 {
-                dst[i + start] = finish(frame, row.y, start + i, facets.get(i));
+            if slope_x != 0.0 || slope_z != 0.0 {
+                dst[start + i] = finish(frame, row.y, start + i, facets.get(i));
             }
         }
     }

@@ -81,6 +81,16 @@ fn photo_frames(c: &mut Criterion) {
             })
         })
     });
+    let steps: [(&str, &mut Pool); 3] = [
+        ("step_perspective", &mut photo),
+        ("step_top_down", &mut top_down),
+        ("step_top_down_same_cells", &mut same_cells),
+    ];
+    for (name, pool) in steps {
+        group.bench_function(name, |b| {
+            b.iter_custom(|iterations| in_cpu_time(iterations, || pool.step()))
+        });
+    }
     group.finish();
 }
 

@@ -178,10 +178,11 @@ impl Obstacles {
         if self.is_empty() {
             return;
         }
+        // Every cell written, a wall's with `rest` and the others' with themselves: a select the
+        // compiler vectorises, where a conditional store is a branch per cell (the land around a
+        // photograph's water is a quarter of its grid).
         for (value, &wall) in field.iter_mut().zip(&self.walls) {
-            if wall {
-                *value = rest;
-            }
+            *value = if wall { rest } else { *value };
         }
     }
 

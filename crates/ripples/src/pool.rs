@@ -956,7 +956,7 @@ impl Pool {
                 dst,
                 self.width as usize,
             );
-            water.restore_land(src, dst);
+            // No `restore_land`: the photo look copies every pixel that is not water itself.
             return Ok(());
         }
         self.renderer.render_validated(

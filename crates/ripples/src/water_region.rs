@@ -175,3 +175,49 @@ impl WaterRegion {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_perspective_the_grid_holds_the_visible_water_and_the_rest_is_land() {
+        // The benchmark's picture (`benches/photo.rs`): 1280x720, water below row 240, horizon
+        // at row 200. The grid is a rectangle on the plane; what the camera sees of it is a
+        // trapezoid, narrow near the camera and wide far off, so the corners are land.
+        let (width, height) = (1280u32, 720u32);
+        let mask: Vec<bool> = (0..width * height).map(|i| i / width >= 240).collect();
+        let region = WaterRegion::new(
+            width,
+            height,
+            1,
+            Some(&mask),
+            Some(&Perspective::new(200.0)),
+        )
+        .unwrap();
+        let plane = region.plane().unwrap();
+        let (grid_width, grid_height) = region.grid_size();
+        let water_cells = region.land.cells().iter().filter(|&&land| !land).count();
+        // The camera's prediction: a grid row whose middle is seen at picture row `y` (within
+        // the reach) holds as many water cells as plane units fit across the picture there.
+        let predicted: f64 = (0..grid_height)
+            .filter_map(|row| {
+                let [_, y] = plane.pixel_of_cell(grid_width / 2, row)?;
+                let seen = y >= plane.first_row as f64 && y < f64::from(height);
+                seen.then(|| f64::from(width) / plane.camera.pixels_per_unit(y))
+            })
+            .sum();
+        let cells = grid_width * grid_height;
+        println!(
+            "grid {grid_width}x{grid_height} = {cells} cells ({:.2} per picture pixel), reaching \
+             row {} (a unit {:.3} pixels wide there): {water_cells} water cells ({:.1}%), the \
+             camera predicts {predicted:.0}",
+            cells as f64 / f64::from(width * height),
+            plane.first_row,
+            plane.far_unit,
+            100.0 * water_cells as f64 / cells as f64,
+        );
+        assert!((water_cells as f64 / predicted - 1.0).abs() < 0.02);
+        assert!(cells as f64 <= crate::perspective::GRID_BUDGET * f64::from(width * height));
+    }
+}

@@ -4,12 +4,17 @@
 //! [`crate::Look`] says: the refraction looks treat the picture as a floor seen from above,
 //! which a photograph of a lake is not. The per-pixel work (the reflection moved by the facet,
 //! Fresnel, the sun's glints) is the kernel's, `kernels::photo`; this module prepares what the
-//! kernel reads. Once per pool: each picture row's place on the plane (which grid row, and the
-//! grid columns of its first and last pixel) and its view ray. Once per frame: the surface's
-//! slopes on the grid, summed down each grid column, so that each picture row reads the slopes
-//! averaged over the grid rows it covers with two reads per column: one cell near the camera,
-//! up to four far off. A far row covers dozens of cells; averaging all of them would show only
-//! the waves' mean tilt, near zero, and flatten the shimmer that far water shows (a pixel there
+//! kernel reads. Once per pool: each picture row's place on the plane (which grid rows, and the
+//! grid columns of its first and last pixel) and its view ray. Per frame, the rows are drawn in
+//! strips over threads as the other looks' are (`parallel`), and each strip, for each of
+//! its rows, first averages the surface's slopes over the grid rows that row covers (one cell
+//! near the camera, up to four far off) into a scratch row, one value per grid column, then runs
+//! the kernel on it. Only the grid rows some picture row reads are read, in parallel: a
+//! far-reaching grid is several times the picture's pixels, and summing all of it down its
+//! columns on one thread, as this look first did, took a tenth of the frame. Rows above the
+//! grid's reach are the photograph, copied in strips too, and the kernel copies every pixel that
+//! is not water, so land is the photograph's own with no pass of its own. A far row covers dozens of cells; averaging all of them would show only the waves' mean
+//! tilt, near zero, and flatten the shimmer that far water shows (a pixel there
 //! averages the colours many facets reflect, not the facets), so the window stops at four.
 
 use crate::error::Error;
@@ -18,6 +23,7 @@ use crate::limits::check_range;
 use crate::parallel;
 use crate::render::Heights;
 use crate::water_region::WaterRegion;
+use std::ops::Range;
 
 /// How the photo look draws a photograph's water.
 ///
@@ -111,16 +117,13 @@ struct RowPlace {
     columns: [usize; 2],
 }
 
-/// What the photo look keeps between frames: the rows' places and the summed slopes.
+/// What the photo look keeps between frames: the rows' places and each strip's scratch rows.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PhotoRenderer {
     /// `rows[i]` is picture row `first_row + i`.
     rows: Vec<RowPlace>,
     first_row: usize,
     grid: [usize; 2],
-    /// Slopes summed down each grid column: `sums[k * width + i]` is the sum of rows `0..k`.
-    sums_x: Vec<f32>,
-    sums_z: Vec<f32>,
     centre: [f32; 2],
     focal: f32,
     pitch: [f32; 2],
@@ -170,8 +173,6 @@ impl PhotoRenderer {
             rows,
             first_row,
             grid: [plane.width, plane.height],
-            sums_x: vec![0.0; plane.width * (plane.height + 1)],
-            sums_z: vec![0.0; plane.width * (plane.height + 1)],
             centre: [centre[0] as f32, centre[1] as f32],
             focal: camera.focal() as f32,
             pitch: [sin as f32, cos as f32],
@@ -191,7 +192,6 @@ impl PhotoRenderer {
         width: usize,
     ) {
         let height = src.len() / width.max(1);
-        self.sum_slopes(heights, look.wave_height);
         let frame = PhotoFrame {
             src,
             water: region.water(),
@@ -203,107 +203,121 @@ impl PhotoRenderer {
             sun: look.sun(),
             glint: look.glints,
         };
-        let (first_row, grid_width) = (self.first_row.min(height), self.grid[0]);
-        dst[..first_row * width].copy_from_slice(&src[..first_row * width]);
-        let water_rows = &mut dst[first_row * width..height * width];
-        let strip_rows = parallel::strip_rows(width, height - first_row).max(1);
-        let strips = (height - first_row).div_ceil(strip_rows);
-        if self.scratch.len() < strips {
-            self.scratch
-                .resize(strips, (vec![0.0; grid_width], vec![0.0; grid_width]));
-        }
-        let (rows, sums_x, sums_z) = (&self.rows, &self.sums_x, &self.sums_z);
-        parallel::for_each_strip_with(
-            water_rows,
-            width,
-            strip_rows,
-            &mut self.scratch,
-            |strip_first, strip, (slope_x, slope_z)| {
-                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                    let place = &rows[strip_first + offset];
-                    let [from, to] = place.columns;
-                    average_rows(sums_x, grid_width, place.grid_rows, from..to, slope_x);
-                    average_rows(sums_z, grid_width, place.grid_rows, from..to, slope_z);
-                    let row = PhotoRow {
-                        y: first_row + strip_first + offset,
-                        down: place.down,
-                        forward: place.forward,
-                        grid_x0: place.grid_x0 - from as f32,
-                        grid_dx: place.grid_dx,
-                        slope_x: &slope_x[from..to],
-                        slope_z: &slope_z[from..to],
-                    };
-                    photo_row(&frame, &row, out);
-                }
-            },
-        );
-    }
-
-    /// Fills `sums_x` and `sums_z` with the surface's slopes (height per plane unit, times
-    /// `wave_height`) summed down each grid column.
-    fn sum_slopes(&mut self, heights: Heights<'_>, wave_height: f32) {
-        let [width, height] = self.grid;
-        let gain = wave_height / (2.0 * self.scale);
-        let at = |i: usize| match heights {
-            Heights::I16(h) => f32::from(h[i]),
-            Heights::F32(h) => h[i],
+        let slopes = GridSlopes {
+            heights,
+            width: self.grid[0],
+            height: self.grid[1],
+            gain: look.wave_height / (2.0 * self.scale),
         };
-        let (sums_x, sums_z) = (&mut self.sums_x, &mut self.sums_z);
-        sums_x[..width].fill(0.0);
-        sums_z[..width].fill(0.0);
-        for k in 0..height {
-            let (above, below) = (k * width, (k + 1) * width);
-            for i in 0..width {
-                let inside = i > 0 && i + 1 < width && k > 0 && k + 1 < height;
-                let (slope_x, slope_z) = if inside {
-                    let c = k * width + i;
-                    // Row k - 1 is farther: z grows towards it.
-                    (
-                        (at(c + 1) - at(c - 1)) * gain,
-                        (at(c - width) - at(c + width)) * gain,
-                    )
-                } else {
-                    (0.0, 0.0)
-                };
-                sums_x[below + i] = sums_x[above + i] + slope_x;
-                sums_z[below + i] = sums_z[above + i] + slope_z;
-            }
+        let first_row = self.first_row.min(height);
+        let reached = height - first_row;
+        let strip_rows = parallel::strip_rows(width, reached).max(1);
+        let strips = reached.div_ceil(strip_rows);
+        if self.scratch.len() < strips {
+            let row = vec![0.0; slopes.width];
+            self.scratch.resize(strips, (row.clone(), row));
         }
+        let (rows, scratch) = (&self.rows, &mut self.scratch);
+        let pixels = dst.len();
+        let (calm, water) = dst.split_at_mut(first_row * width);
+        parallel::on_workers(pixels, || {
+            // Rows above the grid's reach are drawn calm: the photograph itself.
+            let calm_rows = parallel::strip_rows(width, first_row);
+            parallel::for_each_strip(calm, width, calm_rows, |strip_first, strip| {
+                let start = strip_first * width;
+                strip.copy_from_slice(&src[start..start + strip.len()]);
+            });
+            parallel::for_each_strip_with(
+                water,
+                width,
+                strip_rows,
+                scratch,
+                |strip_first, strip, (slope_x, slope_z)| {
+                    for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
+                        let place = &rows[strip_first + offset];
+                        let [from, to] = place.columns;
+                        slopes.average(place.grid_rows, from..to, slope_x, slope_z);
+                        let row = PhotoRow {
+                            y: first_row + strip_first + offset,
+                            down: place.down,
+                            forward: place.forward,
+                            grid_x0: place.grid_x0 - from as f32,
+                            grid_dx: place.grid_dx,
+                            slope_x: &slope_x[from..to],
+                            slope_z: &slope_z[from..to],
+                        };
+                        photo_row(&frame, &row, out);
+                    }
+                },
+            );
+        });
     }
 }
 
-/// The slopes of grid columns `columns` averaged over fractional grid rows `[from, to)`, from
-/// the column sums `sums` (`width` a row), into `out[columns]`.
-fn average_rows(
-    sums: &[f32],
+/// The surface's slopes on the grid, read where a picture row needs them.
+#[derive(Debug, Clone, Copy)]
+struct GridSlopes<'a> {
+    heights: Heights<'a>,
     width: usize,
-    [from, to]: [f32; 2],
-    columns: std::ops::Range<usize>,
-    out: &mut [f32],
-) {
-    let rows = sums.len() / width - 1;
-    let span = to - from;
-    // The sum at fractional row `r`: whole rows, plus a part of the next one.
-    let sum_at = |r: f32, i: usize| {
-        let whole = (r.floor().max(0.0) as usize).min(rows);
-        let part = r - whole as f32;
-        let base = sums[whole * width + i];
-        if whole < rows && part > 0.0 {
-            base + (sums[(whole + 1) * width + i] - base) * part
-        } else {
-            base
+    height: usize,
+    /// Slope per difference of heights two cells apart: `wave_height / (2 * scale)`.
+    gain: f32,
+}
+
+impl GridSlopes<'_> {
+    /// The slopes (height per plane unit, times `wave_height`) of grid columns `columns`, along
+    /// x into `out_x` and along z into `out_z`, each averaged over the fractional grid rows
+    /// `[from, to)`, every row weighted by how much of it the window covers. Border cells, which
+    /// the solver keeps at rest, count as flat.
+    fn average(
+        &self,
+        window: [f32; 2],
+        columns: Range<usize>,
+        out_x: &mut [f32],
+        out_z: &mut [f32],
+    ) {
+        out_x[columns.clone()].fill(0.0);
+        out_z[columns.clone()].fill(0.0);
+        match self.heights {
+            Heights::I16(heights) => self.sum_window(heights, window, &columns, out_x, out_z),
+            Heights::F32(heights) => self.sum_window(heights, window, &columns, out_x, out_z),
         }
-    };
-    for i in columns {
-        out[i] = if span > 0.0 {
-            let difference = sum_at(to, i) - sum_at(from, i);
-            if difference == 0.0 {
-                0.0
-            } else {
-                difference / span
+        let [from, to] = window;
+        let span = to - from;
+        let scale = if span > 0.0 { self.gain / span } else { 0.0 };
+        for value in out_x[columns.clone()].iter_mut().chain(&mut out_z[columns]) {
+            *value *= scale;
+        }
+    }
+
+    /// Adds each grid row's height differences in `columns`, weighted by the share of the row
+    /// inside `[from, to)`, to `out_x` and `out_z`.
+    fn sum_window<T: Copy + Into<f32>>(
+        &self,
+        heights: &[T],
+        [from, to]: [f32; 2],
+        columns: &Range<usize>,
+        out_x: &mut [f32],
+        out_z: &mut [f32],
+    ) {
+        let width = self.width;
+        // Interior cells only: the border's slopes are zero.
+        let (left, right) = (columns.start.max(1), columns.end.min(width - 1));
+        let first = (from.max(1.0) as usize).min(self.height);
+        let end = (to.ceil() as usize).min(self.height - 1);
+        for k in first..end {
+            let weight = to.min(k as f32 + 1.0) - from.max(k as f32);
+            if weight <= 0.0 || left >= right {
+                continue;
             }
-        } else {
-            0.0
-        };
+            let at = |i: usize| heights[i].into();
+            let row = k * width;
+            for i in left..right {
+                let c = row + i;
+                // Row k - 1 is farther: z grows towards it.
+                out_x[i] += weight * (at(c + 1) - at(c - 1));
+                out_z[i] += weight * (at(c - width) - at(c + width));
+            }
+        }
     }
 }

@@ -466,7 +466,7 @@ mod tests {
                     rgb: [r.saturating_add(jitter), g, b.saturating_sub(jitter)],
                     mapped,
                     limit: i16::from(jitter) + (random() % 24) as i16,
-                    special_error: if random() % 2 == 0 {
+                    special_error: if random().is_multiple_of(2) {
                         -1
                     } else {
                         (random() % 8) as i16

@@ -7,24 +7,27 @@
 //! shows the frame whose time opens it), so the GIF lasts frames/fps seconds, and the
 //! [`Written`] it reports says how many frames were kept.
 //!
-//! After the first frame, each frame stores only what changed: the rectangle around the pixels
-//! whose palette index differs from what the GIF already shows, with the unchanged pixels
-//! inside it set to a reserved transparent "keep" entry (disposal "keep", so the previous frame
-//! shows through). A change too small to see is not stored either: where the colour shown is
-//! at most [`UNSEEN_CHANGE`] levels further from the frame's true colour than the newly mapped
-//! one, the shown colour stays ([`GifPalette::keep_unseen_changes`]). That is judged against
-//! what the GIF shows, never the previous frame, so the error cannot creep over frames. The
-//! file and the compression work shrink with the still parts of the water: the default scene
-//! at 1280x720 for 300 frames went from 59.7 MB to 14.9 MB. Animations whose own pixels are transparent need that
-//! entry for transparency, so they store every frame whole.
+//! After the first frame, each frame stores only what a viewer could see change: the
+//! rectangle around the pixels where the colour the GIF already shows is more than
+//! [`UNSEEN_CHANGE`] levels further from the frame's true colour than the newly mapped palette
+//! entry. Inside it, a pixel may be written as any entry within that bound, or as a reserved
+//! transparent "keep" entry (disposal "keep", so the previous frame shows through) where the
+//! colour shown is within it; a lossy LZW compressor of its own ([`super::gif_lzw`]) picks,
+//! among those, the entries that make its strings longest. Every choice is judged against the
+//! frame's true colour and what the GIF shows, never the previous frame, so the error cannot
+//! creep over frames: each pixel shown is within [`UNSEEN_CHANGE`] levels of the error the
+//! palette mapping itself has there. Animations whose own pixels are transparent need the
+//! reserved entry for transparency, so they store every frame whole (with the same freedom of
+//! colour, transparent pixels exactly transparent).
 //!
 //! Encoding is the slow part of a GIF (a table lookup per pixel, then LZW compression, which is
-//! inherently serial within a frame), so the sink spreads it over a pool of threads of its own:
-//! each frame's palette mapping is split into strips, and frames are compressed several at a
-//! time, one per thread, then written in order. The pool is separate from rayon's global pool
-//! so a long compression never holds up the simulation's strips running beside it. The bytes
-//! written are exactly those of compressing frame by frame (`Frame::make_lzw_pre_encoded` runs
-//! the same compressor as `Encoder::write_frame`; a test compares the two).
+//! inherently serial within a dictionary), so the sink spreads it over a pool of threads of its
+//! own: each frame's palette mapping is split into strips, and each frame is compressed in
+//! strips of [`STRIP_PIXELS`] pixels, each from an empty dictionary, in parallel, then joined.
+//! Frames are compressed one after the other, since each is stored against what the one
+//! before left on screen. The pool is separate from rayon's global pool so a long compression
+//! never holds up the simulation's strips running beside it, and the strips' size is fixed, so
+//! the bytes do not depend on the number of threads.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -62,16 +65,16 @@ const NEUQUANT_MAX_SAMPLE_FACTOR: usize = 30;
 /// Pixels per strip when a frame is mapped to palette indices in parallel.
 const MAP_STRIP_PIXELS: usize = 1 << 16;
 
-/// How much worse (in levels, in the channel that differs most from the frame's true colour) a
-/// colour the GIF already shows may be than the newly mapped one and still be kept rather than
-/// stored again. The palette's own step sets the scale: against the true frames of the default
-/// scene at 1280x720, the 255-colour palette is already off by 4.5 to 5.6 levels on average
-/// and by 29 to 34 at the 99th percentile (frames 150 and 299), so a pixel kept while it stays
-/// within 10 levels of the best the palette offers changes what a viewer sees far less than
-/// the palette itself does. The dispersive solver stirs the whole pool by a level or two,
-/// which flips pixels between neighbouring palette colours on every frame: 70% of the pixels
-/// that change between frames change by 4 levels or less, 88% by 10 or less. Kept, they take
-/// the default scene's 300-frame GIF from 59.7 MB to 14.9 MB (`docs/pending/issue-27.md`).
+/// How much worse (in levels, in the channel that differs most from the frame's true colour)
+/// than the newly mapped palette entry a pixel may be shown: as the colour the GIF already
+/// shows (kept, not stored again) or as another palette entry the lossy compressor prefers.
+/// The palette's own step sets the scale: against the true frames of the default scene at
+/// 1280x720 for 300 frames, the GIF that stores every change that the palette sees is off by
+/// 1.3, 8.6 and 14.7 levels on average and by 11, 45 and 54 at the 99th percentile (frames 0,
+/// 150 and 299, `scripts/gif_error.py`), so 10 more levels at most, where the palette fits
+/// well, is a change smaller than the palette's own. With this bound that GIF is 35.1 MB
+/// rather than 46.0 MB, its mean error 3.1, 9.6 and 15.1 levels, the 99th percentiles
+/// unchanged (`docs/pending/issue-27-gifsize.md`).
 const UNSEEN_CHANGE: u8 = 10;
 
 /// Bits per channel kept by the colour lookup table.

@@ -91,18 +91,23 @@ pub(super) fn min_code_size(entries: usize) -> u8 {
 }
 
 /// The palette the compressor chooses from.
-pub(super) struct LossyLzw<'a> {
-    /// R, G, B of every palette entry.
-    colours: &'a [[u8; 3]],
+pub(super) struct LossyLzw {
+    /// R, G, B of every palette entry, padded to 256 entries (the padding is never looked up:
+    /// only entries of the palette are mapped, kept or learnt), so lookups need no bounds check.
+    colours: Box<[[u8; 3]; 256]>,
     /// The keep or transparent entry, judged by [`PixelTarget::special_error`].
     special: Option<u8>,
     min_code_size: u8,
 }
 
-impl<'a> LossyLzw<'a> {
-    pub(super) fn new(colours: &'a [[u8; 3]], special: Option<u8>) -> LossyLzw<'a> {
+impl LossyLzw {
+    pub(super) fn new(colours: &[[u8; 3]], special: Option<u8>) -> LossyLzw {
+        let mut padded = Box::new([[0u8; 3]; 256]);
+        for (slot, colour) in padded.iter_mut().zip(colours) {
+            *slot = *colour;
+        }
         LossyLzw {
-            colours,
+            colours: padded,
             special,
             min_code_size: min_code_size(colours.len()),
         }
@@ -118,13 +123,11 @@ impl<'a> LossyLzw<'a> {
         if Some(index) == self.special {
             return u16::try_from(target.special_error).ok();
         }
-        let colour = self.colours.get(usize::from(index))?;
-        let error = colour
-            .iter()
-            .zip(target.rgb)
-            .map(|(a, b)| a.abs_diff(b))
-            .max()
-            .unwrap_or(0);
+        let [r, g, b] = self.colours[usize::from(index)];
+        let error = r
+            .abs_diff(target.rgb[0])
+            .max(g.abs_diff(target.rgb[1]))
+            .max(b.abs_diff(target.rgb[2]));
         (i16::from(error) <= target.limit).then_some(u16::from(error))
     }
 

@@ -1766,7 +1766,7 @@ fn command_line_values_are_usage_errors_and_scene_values_are_the_files() {
         &["render", "--scene", "stiff.toml"],
         path,
         1,
-        &["scene 'stiff.toml': stiffness 0.3 is above the viscosity 0.2"],
+        &["scene 'stiff.toml' line 1 (`stiffness`): stiffness 0.3 is above the viscosity 0.2"],
     );
     std::fs::write(path.join("look.toml"), "[look]\nlight_angle = 400\n").unwrap();
     fails(

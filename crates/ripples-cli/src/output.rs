@@ -32,6 +32,7 @@ pub mod interrupt;
 mod apng_sink;
 mod dir_sink;
 mod ffmpeg_sink;
+mod gif_lzw;
 mod gif_sink;
 mod npy;
 mod still_sink;

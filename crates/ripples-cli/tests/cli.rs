@@ -741,6 +741,36 @@ fn bad_sizes_and_events_are_usage_errors() {
     fails(&["render", "--bogus"], path, 2, &["--bogus"]);
 }
 
+/// Errors only the whole scene shows (found after parsing) name the file, the line and the key.
+#[test]
+fn whole_scene_errors_name_the_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    std::fs::write(
+        path.join("rain.toml"),
+        "frames = 2\n\n[rain]\nrate = 1\nstart = 9\nend = 3\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "rain.toml", "--out", "a.gif"],
+        path,
+        1,
+        &["error: scene 'rain.toml' line 6 (`end`): rain: end (3) must not come before start (9)"],
+    );
+    std::fs::write(
+        path.join("body.toml"),
+        "frames = 2\nwidth = 100\nheight = 80\n\n[[body]]\npoints = [[5, 5]]\n\n[[body]]\n\
+         radius = 3\npoints = [[10, 10], [500, 5]]\n",
+    )
+    .unwrap();
+    fails(
+        &["render", "--scene", "body.toml", "--out", "a.gif"],
+        path,
+        1,
+        &["error: scene 'body.toml' line 10 (`points`): body #2: point [500, 5] is outside"],
+    );
+}
+
 #[test]
 fn bad_scene_files_report_the_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -1736,7 +1766,7 @@ fn command_line_values_are_usage_errors_and_scene_values_are_the_files() {
         &["render", "--scene", "stiff.toml"],
         path,
         1,
-        &["scene 'stiff.toml': stiffness 0.3 is above the viscosity 0.2"],
+        &["scene 'stiff.toml' line 1 (`stiffness`): stiffness 0.3 is above the viscosity 0.2"],
     );
     std::fs::write(path.join("look.toml"), "[look]\nlight_angle = 400\n").unwrap();
     fails(

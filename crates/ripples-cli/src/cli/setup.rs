@@ -251,7 +251,7 @@ impl WaterPlan {
             |p| crate::input::scene_file::describe(p),
         );
         let paths = PicturePaths::resolve(args, scene_file.as_ref());
-        let file_scene = scene_file.map(|file| file.scene);
+        let file_scene = scene_file.as_ref().map(|file| file.scene.clone());
         let mut scene = file_scene.clone().unwrap_or_default();
         let scene_events = EventCounts {
             drops: scene.drops.len(),
@@ -274,7 +274,10 @@ impl WaterPlan {
         if let Err(error) = scene.validate() {
             // The file's own mistake is the file's; a mix only the options made is a usage error.
             return Err(match file_scene.as_ref().map(Scene::validate) {
-                Some(Err(file_error)) => anyhow!("{scene_name}: {file_error}"),
+                Some(Err(file_error)) => match &scene_file {
+                    Some(file) => anyhow!(file.describe_validation_error(&file_error.to_string())),
+                    None => anyhow!("{scene_name}: {file_error}"),
+                },
                 Some(Ok(())) => UsageError(format!("options over {scene_name}: {error}")).into(),
                 None => UsageError(format!("options: {error}")).into(),
             });

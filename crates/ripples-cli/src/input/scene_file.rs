@@ -8,6 +8,7 @@
 //! against the current directory, the only directory such a scene has.
 
 use std::io::{IsTerminal, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
@@ -72,6 +73,19 @@ impl SceneFile {
         }
     }
 
+    /// A message for an error the whole-scene check ([`Scene::validate`]) found in this file,
+    /// with the line and name of the key it is about: "scene 'x.toml' line 9 (`radius`): drop
+    /// #2: radius must be ...". The check names an item as "drop #2: ..." or a table as "rain: ..." and starts
+    /// its complaint with the key's name; that key is looked up in the file (or, failing that,
+    /// the item), so the line is the key's own.
+    pub fn describe_validation_error(&self, message: &str) -> String {
+        match locate_validation_error(&self.text, message) {
+            Some((line, Some(key))) => format!("{} line {line} (`{key}`): {message}", self.name),
+            Some((line, None)) => format!("{} line {line}: {message}", self.name),
+            None => format!("{}: {message}", self.name),
+        }
+    }
+
     /// The scene's image path, resolved relative to the scene file.
     pub fn image_path(&self) -> Option<PathBuf> {
         self.scene
@@ -110,6 +124,68 @@ fn read_standard_input(name: &str) -> Result<String> {
         return Err(anyhow!("{name}: standard input is empty"));
     }
     Ok(text)
+}
+
+/// The line (from 1) of the key a whole-scene validation `message` is about, when the scene
+/// `text` holds it: "drop #2: radius ..." is the second `[[drop]]` table's `radius`, "rain: end
+/// ..." the `[rain]` table's `end`, "focal = 300 ..." the top-level `focal`. Where the key is
+/// not written, the item's own line (and no key).
+fn locate_validation_error(text: &str, message: &str) -> Option<(usize, Option<String>)> {
+    use toml::de::{DeTable, DeValue};
+    fn table_of<'i>(value: &toml::Spanned<DeValue<'i>>) -> Option<(DeTable<'i>, Range<usize>)> {
+        match value.get_ref() {
+            DeValue::Table(table) => Some((table.clone(), value.span())),
+            _ => None,
+        }
+    }
+    fn find<'i>(
+        table: &DeTable<'i>,
+        key: &str,
+    ) -> Option<(Range<usize>, toml::Spanned<DeValue<'i>>)> {
+        table
+            .iter()
+            .find(|(name, _)| name.get_ref() == key)
+            .map(|(name, value)| (name.span(), value.clone()))
+    }
+    let document = DeTable::parse(text).ok()?;
+    let (head, rest) = message.split_once(": ").unwrap_or(("", message));
+    let mut table = document.get_ref().clone();
+    let mut item_span = None;
+    let mut complaint = message;
+    let item = head.split_once(" #").and_then(|(name, number)| {
+        let number: usize = number.parse().ok()?;
+        Some((name, number.checked_sub(1)?))
+    });
+    if let Some((name, index)) = item {
+        let (_, items) = find(&table, name)?;
+        let DeValue::Array(items) = items.get_ref() else {
+            return None;
+        };
+        let (found, span) = table_of(items.get(index)?)?;
+        (table, item_span, complaint) = (found, Some(span), rest);
+    } else if !head.is_empty()
+        && head.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && let Some((span, value)) = find(&table, head)
+    {
+        let (found, _) = table_of(&value).unwrap_or((DeTable::default(), span.clone()));
+        (table, item_span, complaint) = (found, Some(span), rest);
+    }
+    let word: String = complaint
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    // The complaints that name a value rather than its key.
+    let key = match word.as_str() {
+        "point" => "points",
+        "centre" => "x",
+        word => word,
+    };
+    let line_of =
+        |span: std::ops::Range<usize>| text[..span.start.min(text.len())].matches('\n').count() + 1;
+    match find(&table, key) {
+        Some((span, _)) => Some((line_of(span), Some(key.to_string()))),
+        None => item_span.map(|span| (line_of(span), None)),
+    }
 }
 
 /// Parses scene TOML; the error is one line, starting with the line number when known.
@@ -174,6 +250,48 @@ end = 200
         assert_eq!(scene.swipes[0].points.len(), 3);
         assert_eq!(scene.rain.unwrap().end, Some(200));
         assert_eq!(scene.image.as_deref(), Some("photo.jpg"));
+    }
+
+    /// The line and key of the first whole-scene error in `text`.
+    fn validation_error_at(text: &str) -> (String, Option<(usize, Option<String>)>) {
+        let scene = parse_scene(text).unwrap();
+        let message = scene.validate().unwrap_err().to_string();
+        let at = locate_validation_error(text, &message);
+        (message, at)
+    }
+
+    #[test]
+    fn whole_scene_errors_find_their_key_and_line() {
+        let at = |line: usize, key: &str| Some((line, Some(key.to_string())));
+        // A table's key.
+        let (message, found) =
+            validation_error_at("frames = 10\n\n[rain]\nrate = 1\nstart = 9\nend = 3\n");
+        assert_eq!(message, "rain: end (3) must not come before start (9)");
+        assert_eq!(found, at(6, "end"));
+        // A top-level key.
+        let (message, found) = validation_error_at("frames = 10\nfps = 25\nfocal = 300\n");
+        assert!(
+            message.starts_with("focal = 300 needs a horizon"),
+            "{message}"
+        );
+        assert_eq!(found, at(3, "focal"));
+        // The second of two bodies, named by its value (a point): its `points`.
+        let bodies = "width = 100\nheight = 80\n\n[[body]]\npoints = [[5, 5]]\nradius = 3\n\n\
+                      [[body]]\nradius = 3\npoints = [[10, 10], [500, 5]]\n";
+        let (message, found) = validation_error_at(bodies);
+        assert!(
+            message.starts_with("body #2: point [500, 5] is outside the 100x80 pool"),
+            "{message}"
+        );
+        assert_eq!(found, at(10, "points"));
+        // A float's centre: its `x`.
+        let floats = "width = 100\nheight = 80\n[[float]]\nx = 200\ny = 5\n";
+        let (message, found) = validation_error_at(floats);
+        assert!(
+            message.starts_with("float #1: centre (200, 5)"),
+            "{message}"
+        );
+        assert_eq!(found, at(4, "x"));
     }
 
     #[test]

@@ -390,6 +390,54 @@ fn gif_keeps_transparency() {
     }
 }
 
+/// The lossy GIF (kept pixels, strips joined by clear codes, colours chosen within the bound)
+/// decodes the same in ffmpeg as in the `gif` crate: every frame, every pixel.
+#[test]
+fn ffmpeg_decodes_a_lossy_gif_as_the_gif_crate_does() {
+    if !ffmpeg_or_skip() {
+        return;
+    }
+    let (width, height) = (331, 250);
+    // Many colours, drifting and changing in a moving square, so frames keep pixels, store
+    // changes and span several compression strips.
+    let frames: Vec<Vec<u8>> = (0..6)
+        .map(|k| {
+            let mut frame = gradient_frame(width, height, k);
+            for (i, pixel) in frame.chunks_exact_mut(4).enumerate() {
+                let (x, y) = (i as u32 % width, i as u32 / width);
+                if (x / 40 + k) % 5 == 0 && y > 20 * k {
+                    pixel[..3].copy_from_slice(&[(x * 3 + y) as u8, 255 - (y * 2) as u8, 90]);
+                }
+            }
+            frame
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lossy.gif");
+    write_all(&path, &info(width, height), &frames, &frames.concat());
+    let (_, decoded) = decode_gif(&path);
+    let output = Command::new("ffmpeg")
+        .args(["-v", "error", "-i"])
+        .arg(&path)
+        .args(["-f", "rawvideo", "-pix_fmt", "rgba", "-vsync", "0", "-"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "ffmpeg failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let frame_len = (width * height * 4) as usize;
+    assert_eq!(output.stdout.len(), frame_len * frames.len());
+    for (k, (ours, theirs)) in decoded
+        .iter()
+        .zip(output.stdout.chunks_exact(frame_len))
+        .enumerate()
+    {
+        assert!(ours.1 == theirs, "frame {k} decodes differently in ffmpeg");
+    }
+}
+
 #[test]
 fn gif_larger_than_65535_pixels_wide_is_refused() {
     let dir = tempfile::tempdir().unwrap();

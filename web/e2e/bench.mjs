@@ -349,8 +349,15 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   // Steps per drawn frame, and the renderer's time per frame less the steps beyond one (each
   // costing the frame's wasm time over its steps).
   const stepsPerFrame = fps > 0 && to.frames > from.frames ? (to.steps - from.steps) / (to.frames - from.frames) : 0;
+  // WebGL only: there the wasm time is the steps and a small surface; the CPU renderer's is
+  // the steps and a whole frame's pixels, which a frame pays once however many steps it takes.
+  const webgl = stats.canvas.endsWith('webgl') && contender.effect === 'ripples';
   const oneStepPerFrame =
-    perFrame !== null && stepsPerFrame > 1 ? perFrame - ((stepsPerFrame - 1) * stats.stepRenderMs) / stepsPerFrame : perFrame;
+    perFrame === null || !webgl
+      ? null
+      : stepsPerFrame > 1
+        ? perFrame - ((stepsPerFrame - 1) * stats.stepRenderMs) / stepsPerFrame
+        : perFrame;
   return { canvas: stats.canvas, fps, frames: to.frames - from.frames, elapsed, renderer, gpu, perFrame, stepsPerFrame, oneStepPerFrame, oneStepFrameMs: stats.oneStepFrameMs };
 }
 

@@ -1013,18 +1013,14 @@ impl WebPool {
 
     /// The water region's mask and tables for a GPU, built on first use.
     fn gpu_photo(&mut self) -> Result<&mut GpuPhoto, WebError> {
-        let Some(input) = &self.water_input else {
+        if self.water_input.is_none() {
             return Err(WebError(
                 "the pool has no water region (see setWater)".into(),
             ));
-        };
+        }
         let photo = match self.gpu_photo.take() {
             Some(photo) => photo,
-            None => GpuPhoto::new(
-                &self.pool,
-                input.mask.as_deref(),
-                input.perspective.as_ref(),
-            )?,
+            None => GpuPhoto::new(&self.pool)?,
         };
         Ok(self.gpu_photo.insert(photo))
     }

@@ -926,3 +926,68 @@ fn the_image_version_counts_every_new_picture() {
     pool.resize(30.0, 10.0, (1.5, 1.0)).unwrap();
     assert_eq!(pool.image_version().wrapping_sub(first), 4);
 }
+
+#[test]
+fn a_perspective_resolution_keeps_the_plane_grid_within_its_budget() {
+    let (width, height) = (400u32, 250u32);
+    let mask: Vec<u8> = (0..width * height)
+        .flat_map(|i| {
+            if i / width >= 100 {
+                [255; 4]
+            } else {
+                [0, 0, 0, 255]
+            }
+        })
+        .collect();
+    let cells_at = |resolution: u32| {
+        let mut water = WebPool::new(width.into(), height.into(), resolution.into(), 1).unwrap();
+        water.set_water(&mask, 80.0, f64::NAN).unwrap();
+        let solver = water.pool().solver();
+        solver.width() as usize * solver.height() as usize
+    };
+    let finest = cells_at(1);
+    let budget = finest as f64 / 6.0;
+    let chosen = perspective_resolution(
+        width.into(),
+        height.into(),
+        1.0,
+        &mask,
+        80.0,
+        f64::NAN,
+        budget,
+    )
+    .unwrap();
+    println!(
+        "{finest} cells at resolution 1, {} at {chosen}",
+        cells_at(chosen)
+    );
+    assert!(chosen > 1 && cells_at(chosen) as f64 <= budget);
+    // The finest resolution that fits: one finer would not.
+    assert!(cells_at(chosen - 1) as f64 > budget);
+    // Without a horizon, or within the budget, the page's own resolution.
+    let own = |horizon: f64, budget: f64| {
+        perspective_resolution(
+            width.into(),
+            height.into(),
+            2.0,
+            &mask,
+            horizon,
+            f64::NAN,
+            budget,
+        )
+        .unwrap()
+    };
+    assert_eq!(own(f64::NAN, 1.0), 2);
+    assert_eq!(own(80.0, 1e9), 2);
+    let error = perspective_resolution(
+        width.into(),
+        height.into(),
+        1.0,
+        &mask[4..],
+        80.0,
+        f64::NAN,
+        1e3,
+    )
+    .unwrap_err();
+    assert!(error.0.contains("water mask has"), "{}", error.0);
+}

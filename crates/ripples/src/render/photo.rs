@@ -5,7 +5,8 @@
 //! which a photograph of a lake is not. The per-pixel work (the reflection moved by the facet,
 //! Fresnel, the sun's glints) is the kernel's, `kernels::photo`; this module prepares what the
 //! kernel reads. Once per pool: each picture row's place on the plane (which grid rows, and the
-//! grid columns of its first and last pixel) and its view ray. Per frame, the rows are drawn in
+//! grid columns of its first and last pixel) and its view ray, the [`PhotoGeometry`], public
+//! so that a GPU renderer (the web's) reads the very tables the CPU draws from. Per frame, the rows are drawn in
 //! strips over threads as the other looks' are (`parallel`), and each strip, for each of
 //! its rows, first averages the surface's slopes over the grid rows that row covers (one cell
 //! near the camera, up to four far off) into a scratch row, one value per grid column, then runs

@@ -923,8 +923,7 @@ export class Ripples extends EventTargetBase {
    * same, else a new pool that takes the old one's water.
    */
   #build(size, where, inFrame = false) {
-    const options = this.#options;
-    const resolution = this.#gl ? gpuResolution(size.width, size.height, options.resolution) : options.resolution;
+    const resolution = this.#resolutionFor(size, where);
     if (this.#pool && this.#poolResolution === resolution && this.#pool.gpu === !!this.#gl) {
       this.#resizePool(size, where, inFrame);
       return;
@@ -1195,19 +1194,12 @@ export class Ripples extends EventTargetBase {
   }
 
   /**
-   * A living photograph's water for `pool` (see the waterMask, horizon and focal options): the
-   * mask drawn where the picture is, the horizon and the focal length scaled from the
-   * picture's pixels to the pool's as the picture is placed. Called after the picture is in
-   * (a new pool, a resize, which drop the water region, or a new picture or mask).
+   * What pool.setWater takes for a living photograph at `size`: the mask drawn where the
+   * picture is (empty without one), the horizon and focal length scaled from the picture's
+   * pixels to the pool's as the picture is placed (NaN when not given), and the placed size.
    */
-  #composeWater(pool, size, where) {
+  #waterArguments(size, where) {
     const options = this.#options;
-    if (!this.#livingPhotograph()) {
-      // A pool of a new size has no water region; one that had it gets the whole picture back.
-      if (this.#hasWater && pool === this.#pool) pool.setWater(new Uint8Array(0), NaN, NaN);
-      this.#hasWater = false;
-      return;
-    }
     const picture = this.#loaded.image;
     if (!picture || this.#video) {
       throw new Error(
@@ -1232,13 +1224,63 @@ export class Ripples extends EventTargetBase {
     // by its horizontal scale (the field of view is horizontal).
     const horizon = options.horizon === null ? NaN : (y + (options.horizon * h) / naturalHeight) * scaleY;
     const focal = options.focal === null ? NaN : ((options.focal * w) / naturalWidth) * scaleX;
+    const placed = `${Math.round(w * scaleX)}x${Math.round(h * scaleY)}`;
+    return { mask, horizon, focal, placed };
+  }
+
+  /**
+   * Pool pixels per grid cell for a pool of `size`: the resolution option, or with WebGL2
+   * about GPU_GRID_CELLS cells (gpuResolution); for water in perspective, about as many cells
+   * in the plane grid, which reaches far water at up to four cells per pixel
+   * (WasmPool.perspectiveResolution; a stone still makes the same ring in CSS pixels).
+   */
+  #resolutionFor(size, where) {
+    const resolution = this.#options.resolution;
+    if (!this.#gl) return resolution;
+    const topDown = gpuResolution(size.width, size.height, resolution);
+    if (this.#options.horizon === null || !this.#loaded.image || this.#video) return topDown;
+    try {
+      const { mask, horizon, focal } = this.#waterArguments(size, where);
+      return WasmPool.perspectiveResolution(size.width, size.height, resolution, mask, horizon, focal, GPU_GRID_CELLS);
+    } catch {
+      // A camera the pool refuses: #composeWater says why.
+      return topDown;
+    }
+  }
+
+  /**
+   * The water again after its options or picture changed: in the same pool, or in a new one
+   * when the plane grid needs another resolution (#resolutionFor).
+   */
+  #recomposeWater(where) {
+    const size = this.#cssSize;
+    if (this.#resolutionFor(size, where) !== this.#poolResolution) this.#build(size, where);
+    else this.#composeWater(this.#pool, size, where);
+  }
+
+  /**
+   * A living photograph's water for `pool` (see the waterMask, horizon and focal options): the
+   * mask drawn where the picture is, the horizon and the focal length scaled from the
+   * picture's pixels to the pool's as the picture is placed. Called after the picture is in
+   * (a new pool, a resize, which drop the water region, or a new picture or mask).
+   */
+  #composeWater(pool, size, where) {
+    if (!this.#livingPhotograph()) {
+      // A pool of a new size has no water region; one that had it gets the whole picture back.
+      if (this.#hasWater && pool === this.#pool) pool.setWater(new Uint8Array(0), NaN, NaN);
+      this.#hasWater = false;
+      return;
+    }
+    const { mask, horizon, focal, placed } = this.#waterArguments(size, where);
+    const options = this.#options;
+    const { naturalWidth, naturalHeight } = this.#loaded.image.image;
     try {
       pool.setWater(mask, horizon, focal);
     } catch (error) {
       throw new Error(
         `${where}: waterMask ${describeValue(options.waterMask)}, horizon ${describeValue(options.horizon)}, ` +
           `focal ${describeValue(options.focal)} (picture pixels; ${naturalWidth}x${naturalHeight} picture ` +
-          `placed at ${Math.round(w * scaleX)}x${Math.round(h * scaleY)} pool pixels): ${messageOf(error)}`,
+          `placed at ${placed} pool pixels): ${messageOf(error)}`,
       );
     }
     this.#hasWater = true;
@@ -1259,6 +1301,7 @@ export class Ripples extends EventTargetBase {
   #compose(which, pool, size, where) {
     if (which === 'image') this.#composeImage(pool, size, where);
     else if (which === 'obstacles') this.#composeObstacles(pool, size, where);
+    else if (which === 'water' && pool === this.#pool) this.#recomposeWater(where);
     else if (which === 'water') this.#composeWater(pool, size, where);
     else this.#composeSky(pool);
   }
@@ -1811,7 +1854,7 @@ export class Ripples extends EventTargetBase {
         this.#configure(this.#pool, this.#cssSize);
         // A new mask is put in once it loads (#loadInto); a new horizon or focal length now.
         if ((changed('horizon') || changed('focal')) && !changed('waterMask')) {
-          this.#composeWater(this.#pool, this.#cssSize, where);
+          this.#recomposeWater(where);
         }
         // A paused instance shows a new look (or any other setting) now, on the same water; a
         // running one does at its next frame.
@@ -1899,7 +1942,7 @@ export class Ripples extends EventTargetBase {
       try {
         this.#composeImage(this.#pool, this.#cssSize, where);
         // A living photograph's water follows its picture's placement.
-        if (this.#livingPhotograph()) this.#composeWater(this.#pool, this.#cssSize, where);
+        if (this.#livingPhotograph()) this.#recomposeWater(where);
       } catch (error) {
         this.#video?.release();
         this.#video = previous.video;

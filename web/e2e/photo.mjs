@@ -10,7 +10,8 @@
 //     channels by more than 8 levels), every land pixel is the picture's, bit for bit, in both frames,
 //     and calm water is the picture bit for bit on the GPU too;
 //   - with renderer 'webgl' asked for, WebGL2 draws it (stats().renderer 'webgl', no
-//     cpuReason), at pixel ratio 1 and 3;
+//     cpuReason), at pixel ratio 1 and 3, and its plane grid holds at most GPU_GRID_CELLS
+//     cells (the page picks a coarser grid, not a shorter reach);
 //   - a click on the lake moves the water's pixels, and the land's pixels stay exactly the same
 //     in every frame (before the click and twice after);
 //   - the mask alone (no horizon): a click 33 px below the shore moves the water, the land
@@ -33,6 +34,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodePng, launch, requireDist, serve } from './harness.mjs';
+
+// The page's grid budget (web/ripples.js GPU_GRID_CELLS): a plane grid in perspective keeps to
+// it as a top-down grid does.
+const GPU_GRID_CELLS = 160000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 requireDist();
@@ -192,9 +197,12 @@ try {
       pixelRatio: 1,
     });
     const stats = window.lake.stats();
-    return { renderer: stats.renderer, cpuReason: stats.cpuReason };
+    return { renderer: stats.renderer, cpuReason: stats.cpuReason, grid: [stats.gridWidth, stats.gridHeight] };
   });
   check(started.renderer === 'webgl' && started.cpuReason === null, `a living photograph is drawn by WebGL2: ${JSON.stringify(started)}`);
+  const gridCells = ([width, height]) => width * height;
+  check(gridCells(started.grid) <= GPU_GRID_CELLS && gridCells(started.grid) > GPU_GRID_CELLS / 4,
+    `its plane grid keeps to the page's budget: ${started.grid.join('x')} cells at pixel ratio 1 (at most ${GPU_GRID_CELLS})`);
   const sharp = await page.evaluate(async () => {
     const { Ripples } = await import('/ripples.js');
     const element = document.createElement('div');
@@ -210,10 +218,12 @@ try {
     const stats = ripples.stats();
     ripples.destroy();
     element.remove();
-    return { renderer: stats.renderer, cpuReason: stats.cpuReason, width: stats.width };
+    return { renderer: stats.renderer, cpuReason: stats.cpuReason, width: stats.width, grid: [stats.gridWidth, stats.gridHeight] };
   });
   check(sharp.renderer === 'webgl' && sharp.cpuReason === null && sharp.width === 960,
     `at pixel ratio 3 too: ${JSON.stringify(sharp)}`);
+  check(gridCells(sharp.grid) <= GPU_GRID_CELLS,
+    `at pixel ratio 3 the plane grid keeps to the budget too: ${sharp.grid.join('x')} cells (at most ${GPU_GRID_CELLS})`);
 
   // A click on the lake: the water moves, the land (rows above 262, the horizon, with a margin
   // for the far shore's reflection) stays exactly as it was.

@@ -44,6 +44,25 @@ impl WasmPool {
         Ok(Self { inner, error: None })
     }
 
+    /// Pool pixels per grid cell, at least `resolution`, for a `width x height` pool whose
+    /// water `setWater(rgba, horizon, focal)` lays in perspective, so that its plane grid holds
+    /// at most `maxCells` cells; `resolution` without a horizon (NaN).
+    #[wasm_bindgen(js_name = perspectiveResolution)]
+    pub fn perspective_resolution(
+        width: f64,
+        height: f64,
+        resolution: f64,
+        rgba: &[u8],
+        horizon: f64,
+        focal: f64,
+        max_cells: f64,
+    ) -> Result<u32, JsError> {
+        crate::web_pool::perspective_resolution(
+            width, height, resolution, rgba, horizon, focal, max_cells,
+        )
+        .map_err(js_error)
+    }
+
     /// Width in pixels.
     #[wasm_bindgen(getter)]
     pub fn width(&self) -> u32 {

@@ -20,6 +20,7 @@ use ripples::{
 use crate::clock::StepClock;
 use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};
 use crate::options::{self, WebError};
+use ripples::limits::MAX_SIM_SCALE;
 
 /// Most pixels one pool may have in a page (4096 x 4096, a 4K screen and a half). Each pixel
 /// costs about 12 bytes of wasm memory (image, frame, two grid cells and render scratch), so
@@ -83,9 +84,9 @@ pub struct WebPool {
     surface: Vec<f32>,
     /// Counts changes of the image, so that a GPU renderer knows when to upload it again.
     image_version: u32,
-    /// The water region [`set_water`](Self::set_water) was given (`None`: the whole picture,
-    /// seen from above), from which a GPU's mask and tables are built.
-    water_input: Option<WaterInput>,
+    /// Whether [`set_water`](Self::set_water) was given a mask or a perspective (not the whole
+    /// picture seen from above): then a GPU draws the pool's water region.
+    has_water_region: bool,
     /// What a GPU draws the water region from, built on first use.
     gpu_photo: Option<GpuPhoto>,
     /// Counts changes of the water region, so that a GPU renderer knows when to upload its mask
@@ -94,14 +95,6 @@ pub struct WebPool {
     /// A resize dropped the pool's water region: the next [`set_water`](Self::set_water) puts
     /// it back and keeps the water instead of calming it.
     water_region_resized: bool,
-}
-
-/// The water a page gave [`WebPool::set_water`]: one flag per pixel (`None`: all of it) and
-/// the perspective.
-#[derive(Debug, Clone)]
-struct WaterInput {
-    mask: Option<Vec<bool>>,
-    perspective: Option<ripples::Perspective>,
 }
 
 /// The fastest a fingertip moves through the water, in CSS pixels per step (1440 pixels a second
@@ -150,6 +143,86 @@ pub fn check_pool_size(width: f64, height: f64) -> Result<(u32, u32), WebError> 
     Ok((width as u32, height as u32))
 }
 
+/// What [`WebPool::set_water`]'s arguments say for a `width x height` pool: one flag per pixel
+/// (`None` for an empty `rgba`: all of it) and the camera (`None` for a NaN `horizon`).
+fn water_input(
+    rgba: &[u8],
+    width: u32,
+    height: u32,
+    horizon: f64,
+    focal: f64,
+) -> Result<(Option<Vec<bool>>, Option<ripples::Perspective>), WebError> {
+    let mask = if rgba.is_empty() {
+        None
+    } else {
+        let expected = 4 * width as usize * height as usize;
+        if rgba.len() != expected {
+            return Err(WebError(format!(
+                "water mask has {} bytes, expected {expected} for {width}x{height} RGBA",
+                rgba.len(),
+            )));
+        }
+        Some(
+            rgba.chunks_exact(4)
+                .map(|p| {
+                    let luminance =
+                        299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
+                    p[3] >= 128 && luminance >= 128 * 1000
+                })
+                .collect(),
+        )
+    };
+    let perspective = (!horizon.is_nan()).then(|| {
+        let perspective = ripples::Perspective::new(horizon as f32);
+        if focal.is_nan() {
+            perspective
+        } else {
+            perspective.with_focal(focal as f32)
+        }
+    });
+    Ok((mask, perspective))
+}
+
+/// The resolution (pool pixels per grid cell, at least `resolution`) a `width x height` pool
+/// needs so that the plane grid [`WebPool::set_water`]`(rgba, horizon, focal)` lays holds at
+/// most `max_cells` cells, as nearly as [`MAX_SIM_SCALE`] allows; `resolution` itself
+/// without a perspective (a NaN `horizon`). The plane unit stays one pool pixel at the nearest
+/// water row whatever the resolution, so a stone makes the same ring in pixels on a coarser
+/// grid; the grid reaches as far. Bad arguments are `set_water`'s errors.
+pub fn perspective_resolution(
+    width: f64,
+    height: f64,
+    resolution: f64,
+    rgba: &[u8],
+    horizon: f64,
+    focal: f64,
+    max_cells: f64,
+) -> Result<u32, WebError> {
+    let (width, height) = check_pool_size(width, height)?;
+    let resolution = options::resolution(resolution)?;
+    let (mask, perspective) = water_input(rgba, width, height, horizon, focal)?;
+    let Some(perspective) = perspective else {
+        return Ok(resolution);
+    };
+    let cells = |scale: u32| -> Result<f64, WebError> {
+        let [grid_width, grid_height] =
+            perspective.grid_size(width, height, scale, mask.as_deref())?;
+        Ok((grid_width * grid_height) as f64)
+    };
+    let finest = cells(resolution)?;
+    if finest <= max_cells {
+        return Ok(resolution);
+    }
+    // About 1 / scale² as many cells as at the finest scale: start from that guess (rounded
+    // down, the margins make a coarse grid a little bigger) and coarsen until it fits.
+    let guess = (f64::from(resolution) * (finest / max_cells).sqrt()).floor() as u32;
+    let mut scale = guess.max(resolution + 1).min(MAX_SIM_SCALE);
+    while scale < MAX_SIM_SCALE && cells(scale)? > max_cells {
+        scale += 1;
+    }
+    Ok(scale)
+}
+
 impl WebPool {
     /// A calm pool of `width x height` pixels over the built-in pool tiles, simulated on a grid
     /// `resolution` times coarser, with rain seeded by `seed`.
@@ -181,7 +254,7 @@ impl WebPool {
             gpu: false,
             surface: Vec::new(),
             image_version: 0,
-            water_input: None,
+            has_water_region: false,
             gpu_photo: None,
             water_version: 0,
             water_region_resized: false,
@@ -565,38 +638,7 @@ impl WebPool {
     /// water, a horizon below all of it or a focal length out of range is an error naming it,
     /// and the water stays as it was.
     pub fn set_water(&mut self, rgba: &[u8], horizon: f64, focal: f64) -> Result<(), WebError> {
-        let mask: Option<Vec<bool>> = if rgba.is_empty() {
-            None
-        } else {
-            if rgba.len() != self.image.len() {
-                return Err(WebError(format!(
-                    "water mask has {} bytes, expected {} for {}x{} RGBA",
-                    rgba.len(),
-                    self.image.len(),
-                    self.width(),
-                    self.height()
-                )));
-            }
-            Some(
-                rgba.chunks_exact(4)
-                    .map(|p| {
-                        let luminance =
-                            299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
-                        p[3] >= 128 && luminance >= 128 * 1000
-                    })
-                    .collect(),
-            )
-        };
-        let perspective = if horizon.is_nan() {
-            None
-        } else {
-            let perspective = ripples::Perspective::new(horizon as f32);
-            Some(if focal.is_nan() {
-                perspective
-            } else {
-                perspective.with_focal(focal as f32)
-            })
-        };
+        let (mask, perspective) = water_input(rgba, self.width(), self.height(), horizon, focal)?;
         let fingers = std::mem::take(&mut self.fingers);
         for finger in &fingers {
             if let Some(body) = finger.body {
@@ -610,8 +652,7 @@ impl WebPool {
         if let Some(kept) = kept {
             carry_water(&kept, &mut self.pool, (1.0, 1.0));
         }
-        self.water_input =
-            (mask.is_some() || perspective.is_some()).then_some(WaterInput { mask, perspective });
+        self.has_water_region = mask.is_some() || perspective.is_some();
         self.gpu_photo = None;
         self.water_version = self.water_version.wrapping_add(1);
         self.update_wave_speed()?;
@@ -906,8 +947,8 @@ impl WebPool {
         }
         self.surface = Vec::new();
         self.image_version = self.image_version.wrapping_add(1);
-        self.water_region_resized = self.water_input.is_some();
-        self.water_input = None;
+        self.water_region_resized = self.has_water_region;
+        self.has_water_region = false;
         self.gpu_photo = None;
         self.water_version = self.water_version.wrapping_add(1);
         self.update_wave_speed()?;
@@ -1001,7 +1042,7 @@ impl WebPool {
     /// Whether [`set_water`](Self::set_water) limited the water to a mask or laid it in
     /// perspective (then a GPU draws the land from [`water_mask`](Self::water_mask)).
     pub fn has_water_region(&self) -> bool {
-        self.water_input.is_some()
+        self.has_water_region
     }
 
     /// Whether the water lies in perspective (then a GPU draws the photo look, from
@@ -1013,18 +1054,14 @@ impl WebPool {
 
     /// The water region's mask and tables for a GPU, built on first use.
     fn gpu_photo(&mut self) -> Result<&mut GpuPhoto, WebError> {
-        let Some(input) = &self.water_input else {
+        if !self.has_water_region {
             return Err(WebError(
                 "the pool has no water region (see setWater)".into(),
             ));
-        };
+        }
         let photo = match self.gpu_photo.take() {
             Some(photo) => photo,
-            None => GpuPhoto::new(
-                &self.pool,
-                input.mask.as_deref(),
-                input.perspective.as_ref(),
-            )?,
+            None => GpuPhoto::new(&self.pool)?,
         };
         Ok(self.gpu_photo.insert(photo))
     }

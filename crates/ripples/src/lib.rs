@@ -121,7 +121,7 @@ pub use float::{
 pub use kernels::{Backend, backend, set_backend};
 pub use perspective::Perspective;
 pub use pool::Pool;
-pub use render::photo::PhotoLook;
+pub use render::photo::{PhotoGeometry, PhotoLook, PhotoRowPlace};
 pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS, SkyImage};
 pub use resample::{resample_field, resample_field_by};
 pub use scene::{

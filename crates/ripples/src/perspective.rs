@@ -19,7 +19,7 @@
 //! the horizon stay harmless); the renderer keeps per-row tables in `f32`.
 
 use crate::error::Error;
-use crate::limits::check_range;
+use crate::limits::{check_range, check_sim_scale};
 
 /// The camera of a photograph of water: where the water plane's horizon is and the focal length.
 ///
@@ -107,6 +107,53 @@ impl Perspective {
             }
         }
         Ok(())
+    }
+}
+
+impl Perspective {
+    /// The size in cells, `[width, height]`, of the plane grid [`crate::Pool::set_water`] lays
+    /// for a `width x height` picture whose water is `mask` (one flag per pixel, `true` = water;
+    /// `None`: all of it) seen by this camera, at `sim_scale` plane units per cell, without
+    /// building the pool. A front end with a cell budget asks it to choose the `sim_scale`:
+    /// the plane unit stays one pixel at the nearest water row whatever the scale, so stones and
+    /// rings keep their sizes in pixels, and a grid `s` times coarser holds about `1 / s²` as
+    /// many cells over the same water (it reaches farther where [`GRID_BUDGET`] stopped the
+    /// finer grid short, so somewhat more). The errors are `set_water`'s.
+    ///
+    /// ```
+    /// use ripples::{Perspective, Pool};
+    ///
+    /// let (width, height) = (320, 200);
+    /// let lake: Vec<bool> = (0..width * height).map(|i| i / width >= 80).collect();
+    /// let camera = Perspective::new(60.0);
+    /// let [fine_width, fine_height] = camera.grid_size(width, height, 1, Some(&lake))?;
+    /// let [coarse_width, coarse_height] = camera.grid_size(width, height, 3, Some(&lake))?;
+    /// assert!(coarse_width * coarse_height * 2 < fine_width * fine_height);
+    /// let mut pool = Pool::with_sim_scale(width, height, 3)?;
+    /// pool.set_water(Some(&lake), Some(camera))?;
+    /// assert_eq!(pool.solver().width() as usize, coarse_width);
+    /// assert_eq!(pool.solver().height() as usize, coarse_height);
+    /// # Ok::<(), ripples::Error>(())
+    /// ```
+    pub fn grid_size(
+        &self,
+        width: u32,
+        height: u32,
+        sim_scale: u32,
+        mask: Option<&[bool]>,
+    ) -> Result<[usize; 2], Error> {
+        let sim_scale = check_sim_scale(i64::from(sim_scale))?;
+        let pixels = width as usize * height as usize;
+        if let Some(mask) = mask.filter(|mask| mask.len() != pixels) {
+            return Err(Error::Invalid(format!(
+                "water mask has {} flags, expected {pixels} for {width}x{height}",
+                mask.len()
+            )));
+        }
+        self.validate(width, height)?;
+        let water = |x: usize, y: usize| mask.is_none_or(|mask| mask[y * width as usize + x]);
+        let grid = PlaneGrid::new(self, width, height, sim_scale, water)?;
+        Ok([grid.width, grid.height])
     }
 }
 

@@ -13,7 +13,7 @@ use crate::float::{DEFAULT_FLOAT_GRAVITY, Float, FloatId, Floats, WaterView};
 use crate::kernels::natural::PixelOrder;
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::perspective::Perspective;
-use crate::render::photo::{PhotoLook, PhotoRenderer};
+use crate::render::photo::{PhotoGeometry, PhotoLook, PhotoRenderer};
 use crate::render::{FieldView, Heights, Look, Renderer, SkyImage};
 use crate::solver::{Solver, SolverKind};
 use crate::sources::{Generator, Reach, Stone, stamp_polyline};
@@ -212,6 +212,20 @@ impl Pool {
     pub fn plane_reach(&self) -> Option<([f64; 2], [f64; 2])> {
         let plane = self.water.as_ref()?.plane()?;
         Some(([plane.first_row as f64, plane.far_unit], plane.extent()))
+    }
+
+    /// The photo look's geometry in perspective: the camera and each picture row's place on
+    /// the plane grid, the tables the CPU renderer draws from and a GPU renderer reads too;
+    /// `None` without a perspective.
+    pub fn photo_geometry(&self) -> Option<&PhotoGeometry> {
+        self.in_perspective().then(|| self.photo.geometry())
+    }
+
+    /// One flag per picture pixel, `true` where [`set_water`](Self::set_water) made the picture
+    /// water (its mask, less everything at or above a perspective's horizon); `None` without a
+    /// water region.
+    pub fn water_pixels(&self) -> Option<&[bool]> {
+        self.water.as_ref().map(WaterRegion::water)
     }
 
     /// Sets how the photo look draws the water in perspective, once [`PhotoLook::validate`]

@@ -926,3 +926,111 @@ fn the_image_version_counts_every_new_picture() {
     pool.resize(30.0, 10.0, (1.5, 1.0)).unwrap();
     assert_eq!(pool.image_version().wrapping_sub(first), 4);
 }
+
+#[test]
+fn a_perspective_resolution_keeps_the_plane_grid_within_its_budget() {
+    let (width, height) = (400u32, 250u32);
+    let mask: Vec<u8> = (0..width * height)
+        .flat_map(|i| {
+            if i / width >= 100 {
+                [255; 4]
+            } else {
+                [0, 0, 0, 255]
+            }
+        })
+        .collect();
+    let cells_at = |resolution: u32| {
+        let mut water = WebPool::new(width.into(), height.into(), resolution.into(), 1).unwrap();
+        water.set_water(&mask, 80.0, f64::NAN).unwrap();
+        let solver = water.pool().solver();
+        solver.width() as usize * solver.height() as usize
+    };
+    let finest = cells_at(1);
+    let budget = finest as f64 / 6.0;
+    let chosen = perspective_resolution(
+        width.into(),
+        height.into(),
+        1.0,
+        &mask,
+        80.0,
+        f64::NAN,
+        budget,
+    )
+    .unwrap();
+    println!(
+        "{finest} cells at resolution 1, {} at {chosen}",
+        cells_at(chosen)
+    );
+    assert!(chosen > 1 && cells_at(chosen) as f64 <= budget);
+    // The finest resolution that fits: one finer would not.
+    assert!(cells_at(chosen - 1) as f64 > budget);
+    // Without a horizon, or within the budget, the page's own resolution.
+    let own = |horizon: f64, budget: f64| {
+        perspective_resolution(
+            width.into(),
+            height.into(),
+            2.0,
+            &mask,
+            horizon,
+            f64::NAN,
+            budget,
+        )
+        .unwrap()
+    };
+    assert_eq!(own(f64::NAN, 1.0), 2);
+    assert_eq!(own(80.0, 1e9), 2);
+    let error = perspective_resolution(
+        width.into(),
+        height.into(),
+        1.0,
+        &mask[4..],
+        80.0,
+        f64::NAN,
+        1e3,
+    )
+    .unwrap_err();
+    assert!(error.0.contains("water mask has"), "{}", error.0);
+}
+
+#[test]
+fn in_perspective_a_coarser_grid_makes_the_same_ring_on_the_plane() {
+    // The lake of the test above, 400x250, its horizon at row 80: the same stone at the same
+    // pixel, on grids 1 and 4 plane units a cell (what perspectiveResolution picks for a
+    // budget), spreads as far in plane units, so its ring is as wide on the page.
+    let (width, height) = (400.0, 250.0);
+    let mask: Vec<u8> = (0..400 * 250)
+        .flat_map(|i| {
+            if i / 400 >= 100 {
+                [255; 4]
+            } else {
+                [0, 0, 0, 255]
+            }
+        })
+        .collect();
+    let front = |resolution: u32, steps: u32| {
+        let mut water = WebPool::new(width, height, resolution.into(), 1).unwrap();
+        water.set_water(&mask, 80.0, f64::NAN).unwrap();
+        water.drop_stone(200.0, 220.0, 12.0, 400.0).unwrap();
+        water.advance(1).unwrap();
+        let grid_width = water.pool().solver().width() as usize;
+        let h = heights(&water);
+        let stone = (0..h.len())
+            .max_by(|&a, &b| h[a].abs().total_cmp(&h[b].abs()))
+            .unwrap();
+        let (centre, row) = (stone % grid_width, stone / grid_width);
+        water.advance(steps).unwrap();
+        let h = heights(&water);
+        let row = &h[row * grid_width..(row + 1) * grid_width];
+        let peak = row.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let outer = (centre..grid_width)
+            .rev()
+            .find(|&x| row[x].abs() > 0.02 * peak)
+            .unwrap();
+        (outer - centre) as f64 * f64::from(resolution)
+    };
+    let fine = front(1, 60);
+    let coarse = front(4, 60);
+    println!("ring front after 60 steps: {fine} plane units at 1 a cell, {coarse} at 4 a cell");
+    assert!(fine > 20.0, "{fine}");
+    assert!((coarse - fine).abs() <= 8.0, "{coarse} against {fine}");
+}

@@ -5,7 +5,8 @@
 //! which a photograph of a lake is not. The per-pixel work (the reflection moved by the facet,
 //! Fresnel, the sun's glints) is the kernel's, `kernels::photo`; this module prepares what the
 //! kernel reads. Once per pool: each picture row's place on the plane (which grid rows, and the
-//! grid columns of its first and last pixel) and its view ray. Per frame, the rows are drawn in
+//! grid columns of its first and last pixel) and its view ray, the [`PhotoGeometry`], public
+//! so that a GPU renderer (the web's) reads the very tables the CPU draws from. Per frame, the rows are drawn in
 //! strips over threads as the other looks' are (`parallel`), and each strip, for each of
 //! its rows, first averages the surface's slopes over the grid rows that row covers (one cell
 //! near the camera, up to four far off) into a scratch row, one value per grid column, then runs
@@ -86,8 +87,8 @@ impl PhotoLook {
         Ok(())
     }
 
-    /// The direction towards the sun, world `[x, up, forward]`.
-    fn sun(&self) -> [f32; 3] {
+    /// The direction towards the sun, world `[x, up, forward]` (a unit vector).
+    pub fn sun(&self) -> [f32; 3] {
         let (elevation, azimuth) = (
             self.sun_elevation.to_radians(),
             self.sun_azimuth.to_radians(),
@@ -103,38 +104,53 @@ impl PhotoLook {
 /// Most grid rows a picture row averages the slopes over, on each side of its centre.
 const MAX_HALF_WINDOW: f64 = 2.0;
 
-/// One picture row's place on the plane.
-#[derive(Debug, Clone, Copy)]
-struct RowPlace {
-    down: f32,
-    forward: f32,
-    grid_x0: f32,
-    grid_dx: f32,
-    /// The grid rows the picture row covers, `[near edge... far edge]` as fractional rows
-    /// `[from, to)`, at least one cell long.
-    grid_rows: [f32; 2],
+/// One picture row's place on the plane, as the photo look's kernel reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PhotoRowPlace {
+    /// The downward component of the row's view ray (whose component along the optical axis is
+    /// the focal length).
+    pub down: f32,
+    /// The forward component of the same ray.
+    pub forward: f32,
+    /// The grid column (fractional) seen at the row's left edge.
+    pub grid_x0: f32,
+    /// Grid columns per picture pixel along the row.
+    pub grid_dx: f32,
+    /// The grid rows the picture row covers, near edge to far edge, as fractional rows
+    /// `[from, to)`: the window its slopes are averaged over.
+    pub grid_rows: [f32; 2],
     /// The grid columns its pixels read, `[first, end)`.
-    columns: [usize; 2],
+    pub columns: [usize; 2],
 }
 
-/// What the photo look keeps between frames: the rows' places and each strip's scratch rows.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct PhotoRenderer {
-    /// `rows[i]` is picture row `first_row + i`.
-    rows: Vec<RowPlace>,
-    first_row: usize,
-    grid: [usize; 2],
-    centre: [f32; 2],
-    focal: f32,
-    pitch: [f32; 2],
-    scale: f32,
-    /// Per strip, the averaged slopes of one row (along x, along z), one per grid column.
-    scratch: Vec<(Vec<f32>, Vec<f32>)>,
+/// The photo look's geometry for a pool in perspective: the camera and each picture row's place
+/// on the plane grid, built once per water region ([`crate::Pool::photo_geometry`]).
+///
+/// The CPU renderer draws from these tables, and a renderer of one's own (the web's WebGL2
+/// shader) reads the same ones, so the two agree to the last `f32`: per picture row `y` from
+/// [`first_row`](Self::first_row) down, the kernel averages the grid's slopes over
+/// `grid_rows` in `columns`, and pixel `x` reads grid column `grid_x0 + (x + 0.5) * grid_dx`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PhotoGeometry {
+    /// The first picture row the grid reaches; rows above it are drawn calm.
+    pub first_row: usize,
+    /// `rows[i]` is picture row `first_row + i`, to the picture's last row.
+    pub rows: Vec<PhotoRowPlace>,
+    /// The grid's size in cells, `[width, height]`.
+    pub grid: [usize; 2],
+    /// The picture's centre, where the optical axis goes through.
+    pub centre: [f32; 2],
+    /// The focal length in pixels.
+    pub focal: f32,
+    /// The camera's pitch below the horizontal, `[sin, cos]`.
+    pub pitch: [f32; 2],
+    /// Plane units per grid cell.
+    pub scale: f32,
 }
 
-impl PhotoRenderer {
-    /// The renderer for `region`'s plane (nothing to draw without one).
-    pub(crate) fn new(region: &WaterRegion, width: usize, height: usize) -> Self {
+impl PhotoGeometry {
+    /// The geometry of `region`'s plane (empty without one).
+    fn new(region: &WaterRegion, width: usize, height: usize) -> Self {
         let Some(plane) = region.plane() else {
             return Self::default();
         };
@@ -151,7 +167,7 @@ impl PhotoRenderer {
                 let middle = (top + bottom) / 2.0;
                 let half = ((bottom - top) / 2.0).clamp(0.5, MAX_HALF_WINDOW);
                 let last = plane.width.saturating_sub(1) as f64;
-                RowPlace {
+                PhotoRowPlace {
                     down: camera.down(centre) as f32,
                     forward: camera.forward(centre) as f32,
                     grid_x0: left[0] as f32,
@@ -170,15 +186,37 @@ impl PhotoRenderer {
         let (sin, cos) = camera.pitch();
         let centre = camera.centre();
         Self {
-            rows,
             first_row,
+            rows,
             grid: [plane.width, plane.height],
             centre: [centre[0] as f32, centre[1] as f32],
             focal: camera.focal() as f32,
             pitch: [sin as f32, cos as f32],
             scale: plane.scale as f32,
+        }
+    }
+}
+
+/// What the photo look keeps between frames: the geometry and each strip's scratch rows.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PhotoRenderer {
+    geometry: PhotoGeometry,
+    /// Per strip, the averaged slopes of one row (along x, along z), one per grid column.
+    scratch: Vec<(Vec<f32>, Vec<f32>)>,
+}
+
+impl PhotoRenderer {
+    /// The renderer for `region`'s plane (nothing to draw without one).
+    pub(crate) fn new(region: &WaterRegion, width: usize, height: usize) -> Self {
+        Self {
+            geometry: PhotoGeometry::new(region, width, height),
             scratch: Vec::new(),
         }
+    }
+
+    /// The geometry it draws with.
+    pub(crate) fn geometry(&self) -> &PhotoGeometry {
+        &self.geometry
     }
 
     /// Renders `region`'s water over `src` into `dst` (`width` pixels a row) from `heights`.
@@ -192,24 +230,25 @@ impl PhotoRenderer {
         width: usize,
     ) {
         let height = src.len() / width.max(1);
+        let geometry = &self.geometry;
         let frame = PhotoFrame {
             src,
             water: region.water(),
             width,
             height,
-            centre: self.centre,
-            focal: self.focal,
-            pitch: self.pitch,
+            centre: geometry.centre,
+            focal: geometry.focal,
+            pitch: geometry.pitch,
             sun: look.sun(),
             glint: look.glints,
         };
         let slopes = GridSlopes {
             heights,
-            width: self.grid[0],
-            height: self.grid[1],
-            gain: look.wave_height / (2.0 * self.scale),
+            width: geometry.grid[0],
+            height: geometry.grid[1],
+            gain: look.wave_height / (2.0 * geometry.scale),
         };
-        let first_row = self.first_row.min(height);
+        let first_row = geometry.first_row.min(height);
         let reached = height - first_row;
         let strip_rows = parallel::strip_rows(width, reached).max(1);
         let strips = reached.div_ceil(strip_rows);
@@ -217,7 +256,7 @@ impl PhotoRenderer {
             let row = vec![0.0; slopes.width];
             self.scratch.resize(strips, (row.clone(), row));
         }
-        let (rows, scratch) = (&self.rows, &mut self.scratch);
+        let (rows, scratch) = (&geometry.rows, &mut self.scratch);
         let pixels = dst.len();
         let (calm, water) = dst.split_at_mut(first_row * width);
         parallel::on_workers(pixels, || {

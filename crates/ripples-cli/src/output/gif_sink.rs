@@ -74,7 +74,7 @@ const MAP_STRIP_PIXELS: usize = 1 << 16;
 /// 150 and 299, `scripts/gif_error.py`), so 10 more levels at most, where the palette fits
 /// well, is a change smaller than the palette's own. With this bound that GIF is 35.1 MB
 /// rather than 46.0 MB, its mean error 3.1, 9.6 and 15.1 levels, the 99th percentiles
-/// unchanged (`docs/pending/issue-27-gifsize.md`).
+/// unchanged (docs/command.md gives the commands).
 const UNSEEN_CHANGE: u8 = 10;
 
 /// Bits per channel kept by the colour lookup table.

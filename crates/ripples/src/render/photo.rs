@@ -1,21 +1,21 @@
 //! The photo look: a photograph's water moved by waves simulated on its plane.
 //!
 //! In perspective ([`crate::Perspective`]) a pool renders its water with this look whatever
-//! [`crate::Look`] says: the refraction looks treat the picture as a floor seen from above,
-//! which a photograph of a lake is not. The per-pixel work (the reflection moved by the facet,
-//! Fresnel, the sun's glints) is the kernel's, `kernels::photo`; this module prepares what the
-//! kernel reads. Once per pool: each picture row's place on the plane (which grid rows, and the
-//! grid columns of its first and last pixel) and its view ray, the [`PhotoGeometry`], public
-//! so that a GPU renderer (the web's) reads the very tables the CPU draws from. Per frame, the rows are drawn in
-//! strips over threads as the other looks' are (`parallel`), and each strip, for each of
-//! its rows, first averages the surface's slopes over the grid rows that row covers (one cell
-//! near the camera, up to four far off) into a scratch row, one value per grid column, then runs
-//! the kernel on it. Only the grid rows some picture row reads are read, in parallel: a
-//! far-reaching grid is several times the picture's pixels, and summing all of it down its
-//! columns on one thread, as this look first did, took a tenth of the frame. Rows above the
-//! grid's reach are the photograph, copied in strips too, and the kernel copies every pixel that
-//! is not water, so land is the photograph's own with no pass of its own. A far row covers dozens of cells; averaging all of them would show only the waves' mean
-//! tilt, near zero, and flatten the shimmer that far water shows (a pixel there
+//! [`crate::Look`] says: the refraction looks treat the picture as a floor seen from above, which a
+//! photograph of a lake is not. The per-pixel work (the reflection moved by the facet, Fresnel, the
+//! sun's glints) is the kernel's, `kernels::photo`; this module prepares what the kernel reads.
+//! Once per pool: each picture row's place on the plane (which grid rows, and the grid columns of
+//! its first and last pixel) and its view ray, the [`PhotoGeometry`], public so that a GPU renderer
+//! (the web's) reads the very tables the CPU draws from. Per frame, the rows are drawn in strips
+//! over threads as the other looks' are (`parallel`), and each strip, for each of its rows, first
+//! averages the surface's slopes over the grid rows that row covers (one cell near the camera, up
+//! to four far off) into a scratch row, one value per grid column, then runs the kernel on it. Only
+//! the grid rows some picture row reads are read, in parallel: a far-reaching grid is several times
+//! the picture's pixels, and summing all of it down its columns on one thread, as this look first
+//! did, took a tenth of the frame. Rows above the grid's reach are the photograph, copied in strips
+//! too, and the kernel copies every pixel that is not water, so land is the photograph's own with
+//! no pass of its own. A far row covers dozens of cells; averaging all of them would show only the
+//! waves' mean tilt, near zero, and flatten the shimmer that far water shows (a pixel there
 //! averages the colours many facets reflect, not the facets), so the window stops at four.
 
 use crate::error::Error;

@@ -24,7 +24,7 @@
 //
 //   node web/e2e/gl.mjs        (after web/build.sh)
 
-import { launch, requireDist, serve } from './harness.mjs';
+import { differenceSummary, launch, requireDist, serve } from './harness.mjs';
 
 requireDist();
 const { server, origin } = await serve();
@@ -125,24 +125,14 @@ try {
         }
       }
       const total = width * height * 4;
-      let seen = 0;
-      let p999 = 0;
-      for (let d = 0; d < 256; d++) {
-        seen += histogram[d];
-        if (seen >= total * 0.999) {
-          p999 = d;
-          break;
-        }
-      }
-      let max = 255;
-      while (max > 0 && histogram[max] === 0) max--;
       pool.free();
       const name = `${test.look}${test.dispersion ? ' +dispersion' : ''}${test.sky ? ' +sky' : ''}${test.walls ? ' +walls' : ''}${test.presence !== undefined ? ` presence ${test.presence}` : ''} (${test.solver} solver, scale ${test.scale})`;
-      results.push({ name, mean: sum / total, p999, max, moved: moved / (width * height * 3) });
+      results.push({ name, mean: sum / total, histogram: Array.from(histogram), moved: moved / (width * height * 3) });
     }
     return results;
   });
-  for (const { name, mean, p999, max, moved } of parity) {
+  for (const { name, mean, histogram, moved } of parity) {
+    const { p999, max } = differenceSummary(histogram);
     check(
       mean <= 1 && p999 <= 6 && moved > 0.02,
       `parity ${name}: mean ${mean.toFixed(3)} levels, 99.9th percentile ${p999}, max ${max}; ` +

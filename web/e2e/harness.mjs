@@ -88,6 +88,28 @@ export function launch(extra = [], { gpuPipeline = false } = {}) {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...flags, ...extra] });
 }
 
+/**
+ * What a histogram of per-channel differences (`histogram[d]`: how many channels differ by `d`
+ * levels, 256 entries) says of two frames: the 99.9th percentile and the largest difference.
+ * The GPU-against-CPU parity checks of gl.mjs, photo.mjs and video.mjs read their bounds here.
+ */
+export function differenceSummary(histogram) {
+  let total = 0;
+  for (const count of histogram) total += count;
+  let seen = 0;
+  let p999 = 0;
+  for (let d = 0; d < 256; d++) {
+    seen += histogram[d];
+    if (seen >= total * 0.999) {
+      p999 = d;
+      break;
+    }
+  }
+  let max = 255;
+  while (max > 0 && !histogram[max]) max--;
+  return { p999, max };
+}
+
 /** Fails early, with what to do, when web/dist was not built. */
 export function requireDist() {
   if (!fs.existsSync(path.join(dist, 'index.html'))) {

@@ -33,7 +33,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodePng, launch, requireDist, serve } from './harness.mjs';
+import { decodePng, differenceSummary, launch, requireDist, serve } from './harness.mjs';
 
 // The page's grid budget (web/ripples.js GPU_GRID_CELLS): a plane grid in perspective keeps to
 // it as a top-down grid does.
@@ -150,27 +150,17 @@ try {
           }
         }
         const total = width * height * 4;
-        let seen = 0;
-        let p999 = 0;
-        for (let d = 0; d < 256; d++) {
-          seen += histogram[d];
-          if (seen >= total * 0.999) {
-            p999 = d;
-            break;
-          }
-        }
-        let max = 255;
-        while (max > 0 && histogram[max] === 0) max--;
         results.push({
           name: `${perspective ? 'perspective (mask, horizon, focal)' : 'mask alone'}, pixel ratio ${ratio}, ${width}x${height}, ${scale} px a cell, grid ${pool.gridWidth}x${pool.gridHeight}`,
-          mean: sum / total, p999, max, moved: moved / waterChannels, land, landCpu, landGpu, calmDifferent,
+          mean: sum / total, histogram: Array.from(histogram), moved: moved / waterChannels, land, landCpu, landGpu, calmDifferent,
         });
         pool.free();
       }
     }
     return results;
   });
-  for (const { name, mean, p999, max, moved, land, landCpu, landGpu, calmDifferent } of parity) {
+  for (const { name, mean, histogram, moved, land, landCpu, landGpu, calmDifferent } of parity) {
+    const { p999, max } = differenceSummary(histogram);
     // The photo look moves a far reflection by whole rows but a near one little: at the web's
     // wave height (the photo look's default) about 1% of the lake's channels move by more than
     // 8 levels under these stones, the mask alone (the natural look) about 10%.

@@ -44,7 +44,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { clipDir, decodePng, hasFfmpeg, launch, makeClip, requireDist, serve } from './harness.mjs';
+import { clipDir, decodePng, differenceSummary, hasFfmpeg, launch, makeClip, requireDist, serve } from './harness.mjs';
 
 const outDir = path.dirname(clipDir);
 const VIEW = { width: 1280, height: 720 };
@@ -267,12 +267,7 @@ function parity(a, b, region) {
     }
   }
   const samples = 3 * region.width * region.height;
-  let p999 = 0;
-  for (let seen = 0; p999 < 255; p999++) {
-    seen += counts[p999];
-    if (seen >= samples * 0.999) break;
-  }
-  return { mean: total / samples, p999 };
+  return { mean: total / samples, p999: differenceSummary(counts).p999 };
 }
 
 /**

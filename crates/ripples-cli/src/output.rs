@@ -34,6 +34,7 @@ mod dir_sink;
 mod ffmpeg_sink;
 mod gif_lzw;
 mod gif_sink;
+mod gif_unseen;
 mod npy;
 mod still_sink;
 mod y4m_sink;

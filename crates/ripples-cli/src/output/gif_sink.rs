@@ -40,6 +40,7 @@ use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use rayon::prelude::*;
 
 use super::gif_lzw::{Bits, LossyLzw, PixelTarget, STRIP_PIXELS};
+use super::gif_unseen::{Allowance, local_contrast};
 use super::{
     AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
     check_some_frames_written,
@@ -75,7 +76,17 @@ const MAP_STRIP_PIXELS: usize = 1 << 16;
 /// well, is a change smaller than the palette's own. With this bound that GIF is 35.1 MB
 /// rather than 46.0 MB, its mean error 3.1, 9.6 and 15.1 levels, the 99th percentiles
 /// unchanged (docs/command.md gives the commands).
-const UNSEEN_CHANGE: u8 = 10;
+/// About how often (in seconds of the animation) a palette is learnt from the frame being
+/// written, to replace the one in effect if it fits better: the waves' glints and shades are
+/// not in the picture the first palette is learnt from.
+const RELEARN_SECONDS: f64 = 1.0;
+
+/// How much better (mean error in levels over the frame) a newly learnt palette must fit for
+/// the frames to change palettes: each frame with its own palette carries it (768 bytes).
+const RELEARN_GAIN: f64 = 1.0;
+
+/// The fit of a palette to a frame is judged on every this many pixels.
+const FIT_SAMPLE_STRIDE: usize = 7;
 
 /// Bits per channel kept by the colour lookup table.
 const LOOKUP_BITS: u32 = 6;
@@ -93,9 +104,12 @@ pub(super) struct GifSink {
     timeline: GifTimeline,
     /// The frame being written, mapped to palette indices (reused from frame to frame).
     mapped: Vec<u8>,
-    /// The palette indices the GIF shows after the frames written so far, which the next one
-    /// is stored against (with a "keep" entry only).
-    shown: Option<Vec<u8>>,
+    /// The colours the GIF shows after the frames written so far, which the next one is
+    /// stored against (with a "keep" entry only).
+    shown: Option<Vec<[u8; 3]>>,
+    /// Frames stored between two checks of whether a palette learnt from the frame itself
+    /// fits it better (about a second of the animation).
+    relearn_period: u32,
     /// The threads that map and compress frames.
     workers: rayon::ThreadPool,
     /// Frames given to the sink.
@@ -112,7 +126,10 @@ enum Stage {
     AwaitingFirstFrame(GifOut),
     Encoding {
         encoder: Box<Encoder<GifOut>>,
-        palette: Box<GifPalette>,
+        /// The global colour table, from the palette samples or the first frame.
+        global: Box<GifPalette>,
+        /// A palette learnt later from a frame, carried as each frame's local colour table.
+        local: Option<Box<GifPalette>>,
     },
     /// Starting the encoder failed; the sink only waits to be dropped.
     Broken,
@@ -149,6 +166,9 @@ impl GifSink {
             timeline: GifTimeline::new(info.fps, info.frames),
             mapped: Vec::new(),
             shown: None,
+            relearn_period: (info.fps.min(MAX_GIF_FPS) * RELEARN_SECONDS)
+                .round()
+                .max(1.0) as u32,
             workers,
             frames_received: 0,
             frames_stored: 0,
@@ -178,7 +198,8 @@ impl GifSink {
             .map_err(|error| self.error(error))?;
         self.stage = Stage::Encoding {
             encoder: Box::new(encoder),
-            palette: Box::new(palette),
+            global: Box::new(palette),
+            local: None,
         };
         Ok(())
     }
@@ -192,7 +213,7 @@ impl GifSink {
 impl GifSink {
     /// Whether the palette has a spare "keep" entry, which storing only changes needs.
     fn stage_palette_keeps(&self) -> bool {
-        matches!(&self.stage, Stage::Encoding { palette, .. } if palette.keep_index().is_some())
+        matches!(&self.stage, Stage::Encoding { global, .. } if global.keep_index().is_some())
     }
 }
 
@@ -206,6 +227,9 @@ struct EncodedFrame {
     lzw: Vec<u8>,
     /// Whether it is stored against the frame before (its transparent entry means "keep").
     against_previous: bool,
+    /// Whether it is written with the palette in effect as its local colour table (else with
+    /// the global one).
+    local_palette: bool,
 }
 
 /// The rectangle of a frame that is stored: left, top, width, height, in pixels.
@@ -224,9 +248,10 @@ struct Rect {
 /// updated to what the GIF shows after this frame.
 fn encode_frame(
     palette: &GifPalette,
+    global: &GifPalette,
     rgba: &[u8],
     mapped: &[u8],
-    shown: &mut Option<Vec<u8>>,
+    shown: &mut Option<Vec<[u8; 3]>>,
     width: u16,
     height: u16,
 ) -> EncodedFrame {
@@ -242,8 +267,9 @@ fn encode_frame(
         Some(_) => shown.as_deref(),
         None => None,
     };
+    let contrast = local_contrast(rgba, frame_width);
     let rect = match before {
-        Some(before) => must_change(palette, rgba, mapped, before, frame_width),
+        Some(before) => must_change(palette, rgba, mapped, before, &contrast, frame_width),
         None => Some(whole),
     };
     let special = keep.or(palette.transparent_index());
@@ -251,7 +277,9 @@ fn encode_frame(
     let side = |value: usize| u16::try_from(value).unwrap_or(u16::MAX);
     let Some(rect) = rect else {
         // Nothing to store: one kept pixel (a GIF frame cannot be empty, and it carries the
-        // frame's delay).
+        // frame's delay), in the global palette, so it needs no local colour table.
+        let keep = global.keep_index();
+        let compressor = LossyLzw::new(&global.colours, keep);
         let target = PixelTarget {
             rgb: [0; 3],
             mapped: keep.unwrap_or(0),
@@ -269,6 +297,7 @@ fn encode_frame(
             height: 1,
             lzw,
             against_previous: true,
+            local_palette: false,
         };
     };
     let pixels = rect.width * rect.height;
@@ -287,6 +316,7 @@ fn encode_frame(
                         &rgba[pixel * 4..pixel * 4 + 4],
                         mapped[pixel],
                         before.map(|before| before[pixel]),
+                        contrast[pixel],
                     )
                 })
                 .collect();
@@ -298,13 +328,13 @@ fn encode_frame(
         .collect();
     let against_previous = before.is_some();
     let mut bits = Bits::default();
-    let shown = shown.get_or_insert_with(|| vec![0; mapped.len()]);
+    let shown = shown.get_or_insert_with(|| vec![[0; 3]; mapped.len()]);
     let mut at = 0;
     for (strip_bits, chosen) in &strips {
         bits.append(strip_bits);
         for &index in chosen {
             if Some(index) != keep {
-                shown[frame_pixel(at)] = index;
+                shown[frame_pixel(at)] = palette.colours[usize::from(index)];
             }
             at += 1;
         }
@@ -318,6 +348,7 @@ fn encode_frame(
         height: side(rect.height),
         lzw,
         against_previous,
+        local_palette: !std::ptr::eq(palette, global),
     }
 }
 
@@ -328,7 +359,8 @@ fn must_change(
     palette: &GifPalette,
     rgba: &[u8],
     mapped: &[u8],
-    before: &[u8],
+    before: &[[u8; 3]],
+    contrast: &[u8],
     frame_width: usize,
 ) -> Option<Rect> {
     let rows = (MAP_STRIP_PIXELS / frame_width).max(1);
@@ -337,21 +369,23 @@ fn must_change(
         .par_chunks(rows * frame_width)
         .zip(before.par_chunks(rows * frame_width))
         .zip(rgba.par_chunks(rows * frame_width * 4))
+        .zip(contrast.par_chunks(rows * frame_width))
         .enumerate()
-        .filter_map(|(strip, ((mapped, before), rgba))| {
+        .filter_map(|(strip, (((mapped, before), rgba), contrast))| {
             let mut bounds: Option<(usize, usize, usize, usize)> = None;
-            for (row, ((mapped, before), rgba)) in mapped
+            for (row, (mapped, contrast)) in mapped
                 .chunks_exact(frame_width)
                 .zip(before.chunks_exact(frame_width))
                 .zip(rgba.chunks_exact(frame_width * 4))
+                .zip(contrast.chunks_exact(frame_width))
                 .enumerate()
             {
+                let ((mapped, before), rgba) = mapped;
                 let changes = |x: &usize| {
                     let pixel = &rgba[x * 4..x * 4 + 4];
-                    palette.error_of(before[*x], pixel)
-                        > palette
-                            .error_of(mapped[*x], pixel)
-                            .saturating_add(UNSEEN_CHANGE)
+                    i16::from(colour_error(before[*x], pixel))
+                        > i16::from(palette.error_of(mapped[*x], pixel))
+                            + Allowance::at_contrast(contrast[*x]).keep
                 };
                 let Some(first) = (0..frame_width).find(changes) else {
                     continue;
@@ -387,16 +421,35 @@ impl FrameSink for GifSink {
         }
         self.start_encoder(rgba)?;
         let delay = self.timeline.next_delay();
-        let Stage::Encoding { encoder, palette } = &mut self.stage else {
+        let relearn_due = self.frames_stored > 0 && self.frames_stored % self.relearn_period == 0;
+        let Stage::Encoding {
+            encoder,
+            global,
+            local,
+        } = &mut self.stage
+        else {
             return Err(self.error("an earlier error stopped the encoder"));
         };
         let (width, height) = (self.width, self.height);
         let (mapped, shown) = (&mut self.mapped, &mut self.shown);
         let encoded = self.workers.install(|| {
+            // Only frames stored against the one before may change palettes: an animation
+            // with transparent pixels keeps its global palette and its transparent entry.
+            if relearn_due && global.keep_index().is_some() {
+                let in_effect = local.as_deref().unwrap_or(global);
+                if let Some(better) = in_effect.bettered_by_learning(rgba) {
+                    *local = Some(Box::new(better));
+                }
+            }
+            let palette = local.as_deref().unwrap_or(global);
             palette.map_frame_parallel(rgba, mapped);
-            encode_frame(palette, rgba, mapped, shown, width, height)
+            encode_frame(palette, global, rgba, mapped, shown, width, height)
         });
         let stored_against_previous = encoded.against_previous;
+        let palette = match (encoded.local_palette, local.as_deref()) {
+            (true, Some(local)) => local,
+            _ => &**global,
+        };
         let transparent = palette.transparent_index();
         let frame = Frame {
             left: encoded.left,
@@ -416,6 +469,7 @@ impl FrameSink for GifSink {
                 None => DisposalMethod::Keep,
             },
             buffer: Cow::Borrowed(&encoded.lzw),
+            palette: encoded.local_palette.then(|| palette.rgb().to_vec()),
             ..Frame::default()
         };
         if let Err(error) = encoder.write_lzw_pre_encoded_frame(&frame) {
@@ -616,8 +670,16 @@ impl GifPalette {
     /// What a pixel of true colour `pixel`, mapped to `mapped`, may be written as: any colour
     /// at most [`UNSEEN_CHANGE`] levels further from it than the mapped one, and "keep" where
     /// the colour the GIF shows there (`shown`) is such a colour.
-    fn target(&self, pixel: &[u8], mapped: u8, shown: Option<u8>) -> PixelTarget {
+    fn target(
+        &self,
+        pixel: &[u8],
+        mapped: u8,
+        shown: Option<[u8; 3]>,
+        contrast: u8,
+    ) -> PixelTarget {
         let rgb = [pixel[0], pixel[1], pixel[2]];
+        let allowance = Allowance::at_contrast(contrast);
+        let mapping_error = i16::from(self.error_of(mapped, pixel));
         if self.transparent.is_some() {
             let transparent = pixel[3] < ALPHA_THRESHOLD;
             return PixelTarget {
@@ -626,23 +688,26 @@ impl GifPalette {
                 limit: if transparent {
                     -1
                 } else {
-                    i16::from(self.error_of(mapped, pixel)) + i16::from(UNSEEN_CHANGE)
+                    mapping_error + allowance.substitute
                 },
                 special_error: if transparent { 0 } else { -1 },
             };
         }
-        let limit = i16::from(self.error_of(mapped, pixel)) + i16::from(UNSEEN_CHANGE);
         let special_error = match shown {
             Some(shown) => {
-                let error = i16::from(self.error_of(shown, pixel));
-                if error <= limit { error } else { -1 }
+                let error = i16::from(colour_error(shown, pixel));
+                if error <= mapping_error + allowance.keep {
+                    error
+                } else {
+                    -1
+                }
             }
             None => -1,
         };
         PixelTarget {
             rgb,
             mapped,
-            limit,
+            limit: mapping_error + allowance.substitute,
             special_error,
         }
     }
@@ -650,16 +715,32 @@ impl GifPalette {
     /// How far palette entry `index` is from the colour of `pixel`: the largest channel
     /// difference, in levels.
     fn error_of(&self, index: u8, pixel: &[u8]) -> u8 {
-        let at = usize::from(index) * 3;
-        match self.rgb.get(at..at + 3) {
-            Some(entry) => entry
-                .iter()
-                .zip(pixel)
-                .map(|(a, b)| a.abs_diff(*b))
-                .max()
-                .unwrap_or(0),
+        match self.colours.get(usize::from(index)) {
+            Some(&entry) => colour_error(entry, pixel),
             None => u8::MAX,
         }
+    }
+
+    /// A palette learnt from `frame` (RGBA, opaque) alone, if it fits the frame at least
+    /// [`RELEARN_GAIN`] levels better on average than this one and has a spare "keep" entry.
+    fn bettered_by_learning(&self, frame: &[u8]) -> Option<GifPalette> {
+        let learnt = GifPalette::from_samples(frame);
+        learnt.keep_index()?;
+        let gain = self.mean_error(frame) - learnt.mean_error(frame);
+        (gain >= RELEARN_GAIN).then_some(learnt)
+    }
+
+    /// The mean error (as [`error_of`](Self::error_of)) of the mapping of every
+    /// [`FIT_SAMPLE_STRIDE`]th pixel of `frame`.
+    fn mean_error(&self, frame: &[u8]) -> f64 {
+        let (sum, count) = frame.chunks_exact(4).step_by(FIT_SAMPLE_STRIDE).fold(
+            (0u64, 0u64),
+            |(sum, count), pixel| {
+                let error = self.error_of(self.index_of(pixel), pixel);
+                (sum + u64::from(error), count + 1)
+            },
+        );
+        sum as f64 / count.max(1) as f64
     }
 
     fn index_of(&self, pixel: &[u8]) -> u8 {
@@ -668,6 +749,17 @@ impl GifPalette {
             _ => self.lookup[lookup_cell(pixel[0], pixel[1], pixel[2])],
         }
     }
+}
+
+/// How far colour `entry` is from the colour of `pixel` (RGB or RGBA): the largest channel
+/// difference, in levels.
+fn colour_error(entry: [u8; 3], pixel: &[u8]) -> u8 {
+    entry
+        .iter()
+        .zip(pixel)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The lookup-table cell of a colour: the top [`LOOKUP_BITS`] bits of each channel.

@@ -1,5 +1,6 @@
-//! Animated GIF: one global palette for the whole animation, a 64x64x64 lookup table from
-//! colour to palette index, and frame delays that add up to the animation's length.
+//! Animated GIF: a global palette from the picture (or the first frame), palettes learnt
+//! again from the frames as their colours change, a 64x64x64 lookup table from colour to
+//! palette index, and frame delays that add up to the animation's length.
 //!
 //! GIF delays are whole centiseconds, and browsers show a delay under 2 as 10, so a GIF plays
 //! at most 50 frames per second. Writing faster animations with delays of 2 would make them
@@ -7,18 +8,24 @@
 //! shows the frame whose time opens it), so the GIF lasts frames/fps seconds, and the
 //! [`Written`] it reports says how many frames were kept.
 //!
+//! A picture's palette misses the colours its water makes (the glints and bright crests of
+//! the natural look), so about once a second ([`RELEARN_SECONDS`]) a palette is learnt from
+//! the frame being written, and replaces the one in effect where it fits that frame clearly
+//! better ([`RELEARN_GAIN`]); frames stored with it carry it as their local colour table.
+//!
 //! After the first frame, each frame stores only what a viewer could see change: the
-//! rectangle around the pixels where the colour the GIF already shows is more than
-//! [`UNSEEN_CHANGE`] levels further from the frame's true colour than the newly mapped palette
-//! entry. Inside it, a pixel may be written as any entry within that bound, or as a reserved
-//! transparent "keep" entry (disposal "keep", so the previous frame shows through) where the
-//! colour shown is within it; a lossy LZW compressor of its own ([`super::gif_lzw`]) picks,
-//! among those, the entries that make its strings longest. Every choice is judged against the
-//! frame's true colour and what the GIF shows, never the previous frame, so the error cannot
-//! creep over frames: each pixel shown is within [`UNSEEN_CHANGE`] levels of the error the
-//! palette mapping itself has there. Animations whose own pixels are transparent need the
-//! reserved entry for transparency, so they store every frame whole (with the same freedom of
-//! colour, transparent pixels exactly transparent).
+//! rectangle around the pixels where the colour the GIF already shows has fallen further from
+//! the frame's true colour than the [`Allowance`] of [`super::gif_unseen`] lets it (beyond the
+//! error of the newly mapped palette entry). Inside it, a pixel may be written as any entry
+//! within its allowance for substitutes, or as a reserved transparent "keep" entry (disposal
+//! "keep", so the previous frame shows through) where the colour shown is within its
+//! allowance for keeping; a lossy LZW compressor of its own ([`super::gif_lzw`]) picks, among
+//! those, the entries that make its strings longest. Every choice is judged against the
+//! frame's true colour and what the GIF shows (kept as colours, so a palette change does not
+//! disturb it), never the previous frame, so the error cannot creep over frames. Animations
+//! whose own pixels are transparent need the reserved entry for transparency, so they store
+//! every frame whole with one palette (with the same freedom of colour, transparent pixels
+//! exactly transparent).
 //!
 //! Encoding is the slow part of a GIF (a table lookup per pixel, then LZW compression, which is
 //! inherently serial within a dictionary), so the sink spreads it over a pool of threads of its
@@ -241,11 +248,12 @@ struct Rect {
     height: usize,
 }
 
-/// Compresses a frame already mapped to palette indices (`mapped`). With a "keep" entry and a
-/// frame before it, only the rectangle around the pixels whose shown colour is no longer
-/// within [`UNSEEN_CHANGE`] levels of the best the palette offers is stored; inside it any
-/// entry within that bound may be written (see [`gif_lzw`](super::gif_lzw)), and `shown` is
-/// updated to what the GIF shows after this frame.
+/// Compresses a frame already mapped to indices of `palette` (`mapped`). With a "keep" entry
+/// and a frame before it, only the rectangle around the pixels whose shown colour is no
+/// longer within their allowance of the best the palette offers is stored; inside it any
+/// entry within the allowance may be written (see [`gif_lzw`](super::gif_lzw)), and `shown`
+/// is updated to what the GIF shows after this frame. A frame that stores nothing is written
+/// in the `global` palette, so it needs no local colour table.
 fn encode_frame(
     palette: &GifPalette,
     global: &GifPalette,
@@ -352,9 +360,9 @@ fn encode_frame(
     }
 }
 
-/// The rectangle around the pixels where what the GIF shows (`before`) is more than
-/// [`UNSEEN_CHANGE`] levels further from the frame's true colour than the newly mapped entry,
-/// or `None` where there is no such pixel.
+/// The rectangle around the pixels where what the GIF shows (`before`) is further from the
+/// frame's true colour than the newly mapped entry by more than the pixel's allowance for
+/// keeping (from its `contrast`), or `None` where there is no such pixel.
 fn must_change(
     palette: &GifPalette,
     rgba: &[u8],
@@ -421,7 +429,8 @@ impl FrameSink for GifSink {
         }
         self.start_encoder(rgba)?;
         let delay = self.timeline.next_delay();
-        let relearn_due = self.frames_stored > 0 && self.frames_stored % self.relearn_period == 0;
+        let relearn_due =
+            self.frames_stored > 0 && self.frames_stored.is_multiple_of(self.relearn_period);
         let Stage::Encoding {
             encoder,
             global,
@@ -577,7 +586,8 @@ impl GifTimeline {
     }
 }
 
-/// One palette for the whole animation, plus the table that maps colours to it.
+/// A palette (the global one, or one learnt from a frame), plus the table that maps colours
+/// to it.
 pub(super) struct GifPalette {
     /// Palette entries as R, G, B bytes.
     rgb: Vec<u8>,
@@ -667,9 +677,10 @@ impl GifPalette {
             });
     }
 
-    /// What a pixel of true colour `pixel`, mapped to `mapped`, may be written as: any colour
-    /// at most [`UNSEEN_CHANGE`] levels further from it than the mapped one, and "keep" where
-    /// the colour the GIF shows there (`shown`) is such a colour.
+    /// What a pixel of true colour `pixel`, mapped to `mapped`, with `contrast` levels of
+    /// contrast with its neighbours, may be written as: any colour further from it than the
+    /// mapped one by at most its [`Allowance`] for substitutes, and "keep" where the colour
+    /// the GIF shows there (`shown`) is further by at most its allowance for keeping.
     fn target(
         &self,
         pixel: &[u8],
@@ -996,10 +1007,11 @@ mod tests {
         sink.finish().unwrap().commit().unwrap();
     }
 
-    /// Every pixel the GIF shows, in every frame, is within [`UNSEEN_CHANGE`] levels (in the
-    /// channel that differs most) of the error the palette mapping itself has there, judged
-    /// against the true frame; transparent pixels stay transparent and opaque ones opaque.
-    /// Busy frames of many colours over several strips, with and without transparency.
+    /// Every pixel the GIF shows, in every frame, is within the [`Allowance`] its contrast
+    /// gives it (in levels, in the channel that differs most) of the error the palette
+    /// mapping itself has there, judged against the true frame; transparent pixels stay
+    /// transparent and opaque ones opaque. Busy frames of many colours over several strips,
+    /// with and without transparency.
     #[test]
     fn every_frame_shown_is_within_the_bound_of_the_true_frame() {
         let (width, height) = (301, 250);
@@ -1025,18 +1037,26 @@ mod tests {
             let mut inexact = 0;
             for (k, ((_, _, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
                 palette.map_frame(frame, &mut mapped);
-                for ((shown, truth), &index) in canvas.chunks(4).zip(frame.chunks(4)).zip(&mapped) {
+                let contrast = local_contrast(frame, width);
+                for (((shown, truth), &index), &contrast) in canvas
+                    .chunks(4)
+                    .zip(frame.chunks(4))
+                    .zip(&mapped)
+                    .zip(&contrast)
+                {
                     if truth[3] < ALPHA_THRESHOLD {
                         assert_eq!(shown[3], 0, "frame {k}: a transparent pixel shows");
                         continue;
                     }
                     assert_eq!(shown[3], 255, "frame {k}: an opaque pixel is transparent");
-                    let off = (0..3).map(|c| shown[c].abs_diff(truth[c])).max().unwrap();
-                    let mapping_error = palette.error_of(index, truth);
+                    let off = i16::from(colour_error([shown[0], shown[1], shown[2]], truth));
+                    let mapping_error = i16::from(palette.error_of(index, truth));
+                    let allowance = Allowance::at_contrast(contrast);
+                    let bound = allowance.keep.max(allowance.substitute);
                     assert!(
-                        off <= mapping_error + UNSEEN_CHANGE,
+                        off <= mapping_error + bound,
                         "frame {k}: {shown:?} for {truth:?} is {off} levels off (the mapping: \
-                         {mapping_error})"
+                         {mapping_error}, the allowance {allowance:?})"
                     );
                     inexact += usize::from(off > mapping_error);
                 }
@@ -1044,6 +1064,62 @@ mod tests {
             // The bound is used: the compressor does take other colours than the mapped ones.
             assert!(inexact > 0);
         }
+    }
+
+    /// Colours that the first palette does not hold (a second of blues, then reds): a second
+    /// in, the sink learns a palette from the frame, and the frames from then on carry it as
+    /// their local colour table and show the reds, not the nearest blues. Frames that store
+    /// nothing need no table.
+    #[test]
+    fn a_palette_is_relearnt_when_the_colours_change() {
+        let (width, height) = (64, 48);
+        let ramp = |hue: [u8; 3], step: usize| -> Vec<u8> {
+            (0..width * height)
+                .flat_map(|i| {
+                    let shade = ((i % width + i / width * 3) % 200 * step / 4) as u8;
+                    [hue[0] | shade, hue[1] | (shade / 2), hue[2], 255]
+                })
+                .collect()
+        };
+        let blues = ramp([0, 40, 200], 4);
+        let reds = ramp([80, 0, 30], 5);
+        let mut frames = vec![blues.clone(); 25];
+        frames.extend(vec![reds.clone(); 5]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        write_gif(&path, width, height, &frames, &blues);
+
+        let first = GifPalette::from_samples(&blues);
+        assert!(
+            first.mean_error(&reds) > 20.0,
+            "{}",
+            first.mean_error(&reds)
+        );
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = options
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
+        let mut local_tables = Vec::new();
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            local_tables.push(frame.palette.is_some());
+        }
+        // Frame 25 stores the reds with the new palette; 26 to 29 store nothing.
+        let mut expected = vec![false; 30];
+        expected[25] = true;
+        assert_eq!(local_tables, expected);
+        let decoded = decoded(&path);
+        let last = &decoded[29].2;
+        let off: Vec<u8> = last
+            .chunks(4)
+            .zip(reds.chunks(4))
+            .map(|(shown, truth)| colour_error([shown[0], shown[1], shown[2]], truth))
+            .collect();
+        let mean = off.iter().map(|&e| f64::from(e)).sum::<f64>() / off.len() as f64;
+        assert!(
+            mean < 2.0,
+            "the reds are shown {mean} levels off on average"
+        );
     }
 
     #[test]
@@ -1109,9 +1185,9 @@ mod tests {
     }
 
     /// A grey ramp drifting by one level a frame: each frame alone is too small a change to
-    /// store, but the GIF never falls more than [`UNSEEN_CHANGE`] levels behind the truth (it
-    /// compares with what it shows, not with the previous frame), and a flicker of a level
-    /// between two palette colours stores nothing.
+    /// store, but the GIF never falls further behind the truth than its allowance (it compares
+    /// with what it shows, not with the previous frame), and a flicker of a level between two
+    /// palette colours stores nothing.
     #[test]
     fn changes_too_small_to_see_are_not_stored_and_the_error_never_accumulates() {
         let (width, height) = (64usize, 4usize);
@@ -1151,18 +1227,26 @@ mod tests {
             .read_info(std::fs::File::open(&path).unwrap())
             .unwrap();
         let (_, decoded) = crate::output::tests::gif_canvases(decoder);
-        // Each pixel shown is within UNSEEN_CHANGE levels of the error the mapping has there
-        // (the lookup table's cells are 4 levels wide, so even the mapping is not exact).
+        // Each pixel shown is within its allowance (the ramp's 2 levels of contrast give 1 more
+        // than a flat area's) of the error the mapping has there (the lookup table's cells
+        // are 4 levels wide, so even the mapping is not exact).
         let palette = GifPalette::from_samples(&samples);
         let mut mapped = Vec::new();
         let mut stored = 0;
         for (k, ((_, rect, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
             palette.map_frame(frame, &mut mapped);
-            for ((shown, truth), &index) in canvas.chunks(4).zip(frame.chunks(4)).zip(&mapped) {
-                let off = shown[0].abs_diff(truth[0]);
-                let mapping_error = palette.error_of(index, truth);
+            let contrast = local_contrast(frame, width);
+            for (((shown, truth), &index), &contrast) in canvas
+                .chunks(4)
+                .zip(frame.chunks(4))
+                .zip(&mapped)
+                .zip(&contrast)
+            {
+                let off = i16::from(shown[0].abs_diff(truth[0]));
+                let mapping_error = i16::from(palette.error_of(index, truth));
+                assert!(contrast <= 2);
                 assert!(
-                    off <= mapping_error + UNSEEN_CHANGE,
+                    off <= mapping_error + Allowance::at_contrast(contrast).keep,
                     "frame {k}: shows {} for {}, {off} levels off (the mapping: {mapping_error})",
                     shown[0],
                     truth[0]
@@ -1174,7 +1258,7 @@ mod tests {
         }
         // Drifting a level a frame, the ramp is stored again every few levels (without the
         // threshold, every frame of the drift changes some pixel's index; a pixel stored may
-        // itself take a colour up to UNSEEN_CHANGE levels behind, so it falls out sooner).
+        // itself take a colour up to its allowance behind, so it falls out sooner).
         assert!(
             (1..=59 / 4).contains(&stored),
             "{stored} of 59 drifting frames stored changes"

@@ -47,7 +47,7 @@ use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use rayon::prelude::*;
 
 use super::gif_lzw::{Bits, LossyLzw, PixelTarget, STRIP_PIXELS};
-use super::gif_unseen::{Allowance, local_contrast};
+use super::gif_unseen::{Allowance, Allowances, local_contrast};
 use super::{
     AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
     check_some_frames_written,
@@ -117,6 +117,8 @@ pub(super) struct GifSink {
     /// Frames stored between two checks of whether a palette learnt from the frame itself
     /// fits it better (about a second of the animation).
     relearn_period: u32,
+    /// How far from the true colours each pixel may be shown (from `--lossy`).
+    allowances: Allowances,
     /// The threads that map and compress frames.
     workers: rayon::ThreadPool,
     /// Frames given to the sink.
@@ -176,6 +178,7 @@ impl GifSink {
             relearn_period: (info.fps.min(MAX_GIF_FPS) * RELEARN_SECONDS)
                 .round()
                 .max(1.0) as u32,
+            allowances: Allowances::new(options.gif_lossy),
             workers,
             frames_received: 0,
             frames_stored: 0,
@@ -257,6 +260,7 @@ struct Rect {
 fn encode_frame(
     palette: &GifPalette,
     global: &GifPalette,
+    allowances: &Allowances,
     rgba: &[u8],
     mapped: &[u8],
     shown: &mut Option<Vec<[u8; 3]>>,
@@ -277,7 +281,15 @@ fn encode_frame(
     };
     let contrast = local_contrast(rgba, frame_width);
     let rect = match before {
-        Some(before) => must_change(palette, rgba, mapped, before, &contrast, frame_width),
+        Some(before) => must_change(
+            palette,
+            allowances,
+            rgba,
+            mapped,
+            before,
+            &contrast,
+            frame_width,
+        ),
         None => Some(whole),
     };
     let special = keep.or(palette.transparent_index());
@@ -324,7 +336,7 @@ fn encode_frame(
                         &rgba[pixel * 4..pixel * 4 + 4],
                         mapped[pixel],
                         before.map(|before| before[pixel]),
-                        contrast[pixel],
+                        allowances.at(contrast[pixel]),
                     )
                 })
                 .collect();
@@ -365,6 +377,7 @@ fn encode_frame(
 /// keeping (from its `contrast`), or `None` where there is no such pixel.
 fn must_change(
     palette: &GifPalette,
+    allowances: &Allowances,
     rgba: &[u8],
     mapped: &[u8],
     before: &[[u8; 3]],
@@ -393,7 +406,7 @@ fn must_change(
                     let pixel = &rgba[x * 4..x * 4 + 4];
                     i16::from(colour_error(before[*x], pixel))
                         > i16::from(palette.error_of(mapped[*x], pixel))
-                            + Allowance::at_contrast(contrast[*x]).keep
+                            + allowances.at(contrast[*x]).keep
                 };
                 let Some(first) = (0..frame_width).find(changes) else {
                     continue;
@@ -440,7 +453,7 @@ impl FrameSink for GifSink {
             return Err(self.error("an earlier error stopped the encoder"));
         };
         let (width, height) = (self.width, self.height);
-        let (mapped, shown) = (&mut self.mapped, &mut self.shown);
+        let (mapped, shown, allowances) = (&mut self.mapped, &mut self.shown, &self.allowances);
         let encoded = self.workers.install(|| {
             // Only frames stored against the one before may change palettes: an animation
             // with transparent pixels keeps its global palette and its transparent entry.
@@ -452,7 +465,9 @@ impl FrameSink for GifSink {
             }
             let palette = local.as_deref().unwrap_or(global);
             palette.map_frame_parallel(rgba, mapped);
-            encode_frame(palette, global, rgba, mapped, shown, width, height)
+            encode_frame(
+                palette, global, allowances, rgba, mapped, shown, width, height,
+            )
         });
         let stored_against_previous = encoded.against_previous;
         let palette = match (encoded.local_palette, local.as_deref()) {
@@ -677,19 +692,18 @@ impl GifPalette {
             });
     }
 
-    /// What a pixel of true colour `pixel`, mapped to `mapped`, with `contrast` levels of
-    /// contrast with its neighbours, may be written as: any colour further from it than the
-    /// mapped one by at most its [`Allowance`] for substitutes, and "keep" where the colour
-    /// the GIF shows there (`shown`) is further by at most its allowance for keeping.
+    /// What a pixel of true colour `pixel`, mapped to `mapped`, may be written as: any colour
+    /// further from it than the mapped one by at most its `allowance` for substitutes, and
+    /// "keep" where the colour the GIF shows there (`shown`) is further by at most its
+    /// allowance for keeping.
     fn target(
         &self,
         pixel: &[u8],
         mapped: u8,
         shown: Option<[u8; 3]>,
-        contrast: u8,
+        allowance: Allowance,
     ) -> PixelTarget {
         let rgb = [pixel[0], pixel[1], pixel[2]];
-        let allowance = Allowance::at_contrast(contrast);
         let mapping_error = i16::from(self.error_of(mapped, pixel));
         if self.transparent.is_some() {
             let transparent = pixel[3] < ALPHA_THRESHOLD;
@@ -1033,6 +1047,7 @@ mod tests {
             assert_eq!(palette.transparent_index().is_some(), transparency);
             let decoded = decoded(&path);
             assert_eq!(decoded.len(), frames.len());
+            let allowances = Allowances::new(super::super::DEFAULT_LOSSY);
             let mut mapped = Vec::new();
             let mut inexact = 0;
             for (k, ((_, _, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
@@ -1051,7 +1066,7 @@ mod tests {
                     assert_eq!(shown[3], 255, "frame {k}: an opaque pixel is transparent");
                     let off = i16::from(colour_error([shown[0], shown[1], shown[2]], truth));
                     let mapping_error = i16::from(palette.error_of(index, truth));
-                    let allowance = Allowance::at_contrast(contrast);
+                    let allowance = allowances.at(contrast);
                     let bound = allowance.keep.max(allowance.substitute);
                     assert!(
                         off <= mapping_error + bound,
@@ -1231,6 +1246,7 @@ mod tests {
         // than a flat area's) of the error the mapping has there (the lookup table's cells
         // are 4 levels wide, so even the mapping is not exact).
         let palette = GifPalette::from_samples(&samples);
+        let allowances = Allowances::new(super::super::DEFAULT_LOSSY);
         let mut mapped = Vec::new();
         let mut stored = 0;
         for (k, ((_, rect, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
@@ -1246,7 +1262,7 @@ mod tests {
                 let mapping_error = i16::from(palette.error_of(index, truth));
                 assert!(contrast <= 2);
                 assert!(
-                    off <= mapping_error + Allowance::at_contrast(contrast).keep,
+                    off <= mapping_error + allowances.at(contrast).keep,
                     "frame {k}: shows {} for {}, {off} levels off (the mapping: {mapping_error})",
                     shown[0],
                     truth[0]

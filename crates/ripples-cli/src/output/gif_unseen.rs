@@ -18,26 +18,32 @@
 
 use rayon::prelude::*;
 
-/// How much further than the mapped palette colour (in levels, in the channel that differs
-/// most from the true colour) a kept pixel may be on a flat area. The palette's own step is
-/// of this size: against the true frames of the default scene at 1280x720 for 300 frames, the
-/// palette mapping alone is off by 3 to 5 levels on average and 11 to 17 at the 99th
-/// percentile (frames 30, 150 and 299; `scripts/gif_error.py`).
-pub(super) const FLAT_KEEP: i16 = 10;
+/// The default lossiness (`--lossy`): how much further than the mapped palette colour (in
+/// levels, in the channel that differs most from the true colour) a kept pixel may be on a
+/// flat area. The palette's own step is of this size: against the true frames of the default
+/// scene at 1280x720 for 300 frames, the palette mapping alone is off by 3 to 5 levels on
+/// average and by 11 to 17 at the 99th percentile (frames 30, 150 and 299,
+/// `scripts/gif_lossy.sh`).
+pub const DEFAULT_LOSSY: u8 = 10;
 
-/// How much further than the mapped palette colour a substituted colour may be on a flat area
-/// (see [`FLAT_KEEP`]): less, because a substitution is a lone pixel, which shows as grain.
-pub(super) const FLAT_SUBSTITUTE: i16 = 4;
+/// The largest lossiness `--lossy` takes: beyond it, still water turns blotchy.
+pub const MAX_LOSSY: u8 = 40;
+
+/// A substituted colour gets this share of the lossiness on a flat area (2/5): less than a
+/// kept pixel, because a substitution is a lone pixel, which shows as grain.
+const SUBSTITUTE_SHARE: (i16, i16) = (2, 5);
 
 /// The share of a pixel's contrast with its neighbours that an error hides in: one level of
 /// extra freedom per this many levels of contrast.
 const CONTRAST_PER_LEVEL: u8 = 2;
 
-/// The most extra freedom contrast gives a kept pixel, in levels.
-const MOST_MASKED_KEEP: i16 = 24;
+/// The most extra freedom contrast gives a kept pixel, as a share of the lossiness (12/5, 24
+/// levels at the default).
+const MOST_MASKED_KEEP: (i16, i16) = (12, 5);
 
-/// The most extra freedom contrast gives a substituted colour, in levels.
-const MOST_MASKED_SUBSTITUTE: i16 = 16;
+/// The most extra freedom contrast gives a substituted colour, as a share of the lossiness
+/// (8/5, 16 levels at the default).
+const MOST_MASKED_SUBSTITUTE: (i16, i16) = (8, 5);
 
 /// Pixels per strip when the contrast of a frame is measured in parallel (whole rows).
 const CONTRAST_STRIP_PIXELS: usize = 1 << 16;
@@ -51,21 +57,38 @@ pub(super) struct Allowance {
     pub(super) substitute: i16,
 }
 
-impl Allowance {
-    /// The freedom of a pixel whose largest channel difference with its four neighbours in
-    /// the true frame is `contrast` levels.
-    pub(super) fn at_contrast(contrast: u8) -> Allowance {
-        let masked = i16::from(contrast / CONTRAST_PER_LEVEL);
-        Allowance {
-            keep: FLAT_KEEP + masked.min(MOST_MASKED_KEEP),
-            substitute: FLAT_SUBSTITUTE + masked.min(MOST_MASKED_SUBSTITUTE),
+/// The [`Allowance`] of every contrast (0 to 255 levels) at one lossiness.
+pub(super) struct Allowances {
+    by_contrast: Box<[Allowance; 256]>,
+}
+
+impl Allowances {
+    /// The allowances at lossiness `lossy` (levels a kept pixel may be off on a flat area).
+    pub(super) fn new(lossy: u8) -> Allowances {
+        let lossy = i16::from(lossy);
+        let share = |(numerator, denominator): (i16, i16)| {
+            (lossy * numerator + denominator / 2) / denominator
+        };
+        let mut by_contrast = Box::new(
+            [Allowance {
+                keep: 0,
+                substitute: 0,
+            }; 256],
+        );
+        for (contrast, allowance) in (0..=u8::MAX).zip(by_contrast.iter_mut()) {
+            let masked = i16::from(contrast / CONTRAST_PER_LEVEL);
+            *allowance = Allowance {
+                keep: lossy + masked.min(share(MOST_MASKED_KEEP)),
+                substitute: share(SUBSTITUTE_SHARE) + masked.min(share(MOST_MASKED_SUBSTITUTE)),
+            };
         }
+        Allowances { by_contrast }
     }
 
-    /// The most any pixel may be given.
-    #[cfg(test)]
-    pub(super) fn largest() -> Allowance {
-        Allowance::at_contrast(u8::MAX)
+    /// The freedom of a pixel whose largest channel difference with its four neighbours in
+    /// the true frame is `contrast` levels.
+    pub(super) fn at(&self, contrast: u8) -> Allowance {
+        self.by_contrast[usize::from(contrast)]
     }
 }
 
@@ -135,25 +158,33 @@ mod tests {
 
     #[test]
     fn contrast_hides_more_error_up_to_a_limit_and_keeping_gets_more_than_substituting() {
-        let flat = Allowance::at_contrast(0);
-        assert_eq!((flat.keep, flat.substitute), (FLAT_KEEP, FLAT_SUBSTITUTE));
-        let edge = Allowance::at_contrast(20);
-        assert_eq!(
-            (edge.keep, edge.substitute),
-            (FLAT_KEEP + 10, FLAT_SUBSTITUTE + 10)
-        );
-        let largest = Allowance::largest();
-        assert_eq!(
-            (largest.keep, largest.substitute),
-            (
-                FLAT_KEEP + MOST_MASKED_KEEP,
-                FLAT_SUBSTITUTE + MOST_MASKED_SUBSTITUTE
-            )
-        );
+        let default = Allowances::new(DEFAULT_LOSSY);
+        let at = |contrast| {
+            let allowance = default.at(contrast);
+            (allowance.keep, allowance.substitute)
+        };
+        assert_eq!(at(0), (10, 4));
+        assert_eq!(at(1), (10, 4));
+        assert_eq!(at(20), (20, 14));
+        assert_eq!(at(40), (30, 20));
+        assert_eq!(at(48), (34, 20));
+        assert_eq!(at(255), (34, 20));
         for contrast in 0..=u8::MAX {
-            let allowance = Allowance::at_contrast(contrast);
-            assert!(allowance.keep > allowance.substitute);
-            assert!(allowance.keep <= largest.keep);
+            assert!(default.at(contrast).keep > default.at(contrast).substitute);
         }
+        // Lossless: nothing beyond the mapping's own error, whatever the contrast.
+        let exact = Allowances::new(0);
+        for contrast in 0..=u8::MAX {
+            assert_eq!(
+                exact.at(contrast),
+                Allowance {
+                    keep: 0,
+                    substitute: 0
+                }
+            );
+        }
+        // The most lossy: 40 on a flat area, 136 at the most contrast.
+        assert_eq!(Allowances::new(MAX_LOSSY).at(0).keep, 40);
+        assert_eq!(Allowances::new(MAX_LOSSY).at(255).keep, 136);
     }
 }

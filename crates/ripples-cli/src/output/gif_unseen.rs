@@ -14,16 +14,19 @@
 //! both grow with the picture's own contrast there: an error hides in a pixel that already
 //! differs from its neighbours by more (the eye's contrast masking), and shows on a flat tile.
 //! The contrast is the true frame's, so what a frame may show never depends on what earlier
-//! frames showed, and errors cannot build up over frames.
+//! frames showed, and errors cannot build up over frames. One figure, the lossiness
+//! (`--lossy`), scales every bound, so a user trades size for fidelity with one number.
 
 use rayon::prelude::*;
 
 /// The default lossiness (`--lossy`): how much further than the mapped palette colour (in
 /// levels, in the channel that differs most from the true colour) a kept pixel may be on a
-/// flat area. The palette's own step is of this size: against the true frames of the default
-/// scene at 1280x720 for 300 frames, the palette mapping alone is off by 3 to 5 levels on
-/// average and by 11 to 17 at the 99th percentile (frames 30, 150 and 299,
-/// `scripts/gif_lossy.sh`).
+/// flat area. The palette's own error on the pixels it fits worst is larger: against the true
+/// frames of the default scene at 1280x720 for 300 frames, the GIF that stores every change
+/// the palette shows (`--lossy 0`) is off by 2 to 3 levels on average but by 14 to 24 at the
+/// 99th percentile (frames 30, 150 and 299; `scripts/gif_lossy.sh`, whose table is in
+/// docs/command.md): 10 levels more on a flat area stay within what the palette itself gets
+/// wrong on the pixels it fits worst.
 pub const DEFAULT_LOSSY: u8 = 10;
 
 /// The largest lossiness `--lossy` takes: beyond it, still water turns blotchy.

@@ -264,8 +264,7 @@ fn encode_frame(
     rgba: &[u8],
     mapped: &[u8],
     shown: &mut Option<Vec<[u8; 3]>>,
-    width: u16,
-    height: u16,
+    (width, height): (u16, u16),
 ) -> EncodedFrame {
     let frame_width = usize::from(width);
     let whole = Rect {
@@ -466,7 +465,13 @@ impl FrameSink for GifSink {
             let palette = local.as_deref().unwrap_or(global);
             palette.map_frame_parallel(rgba, mapped);
             encode_frame(
-                palette, global, allowances, rgba, mapped, shown, width, height,
+                palette,
+                global,
+                allowances,
+                rgba,
+                mapped,
+                shown,
+                (width, height),
             )
         });
         let stored_against_previous = encoded.against_previous;

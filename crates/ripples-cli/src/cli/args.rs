@@ -102,10 +102,11 @@ pub struct RenderArgs {
     pub no_clobber: bool,
 
     /// GIF only: how many levels a pixel may be shown off its true colour where the picture
-    /// is flat, beyond the palette's own error, so that small changes are not stored and the
-    /// compression finds longer runs; where neighbouring pixels differ, half that contrast is
-    /// allowed on top (up to 2.4 times as much), as contrast hides it. 0 stores every change
-    /// the palette shows; higher is smaller and grainier, at most 40 [default: 10].
+    /// is flat and bright, beyond the palette's own error, so that small changes are not
+    /// stored and the compression finds longer runs; where neighbouring pixels differ, half
+    /// that contrast is allowed on top (up to 2.4 times as much), as contrast hides it, and
+    /// darker colours get less (black a third). 0 stores every change the palette shows;
+    /// higher is smaller and grainier, at most 40 [default: 12].
     #[arg(long, value_name = "LEVELS", value_parser = parse_lossy)]
     pub lossy: Option<u8>,
 

@@ -10,9 +10,11 @@
 //!   longer) adds a pixel-sized error. Overdone, flat areas look grainy, so its bound is
 //!   tighter.
 //!
-//! Both bounds are counted beyond the error the palette mapping itself has at the pixel, and
-//! both grow with the picture's own contrast there: an error hides in a pixel that already
-//! differs from its neighbours by more (the eye's contrast masking), and shows on a flat tile.
+//! Both bounds are counted beyond the error the palette mapping itself has at the pixel. Both
+//! grow with the picture's own contrast there: an error hides in a pixel that already differs
+//! from its neighbours by more (the eye's contrast masking), and shows on a flat tile. Both
+//! shrink on dark colours, where a few levels are a larger share of the light (rings on dark
+//! water vanish first).
 //! The contrast is the true frame's, so what a frame may show never depends on what earlier
 //! frames showed, and errors cannot build up over frames. One figure, the lossiness
 //! (`--lossy`), scales every bound, so a user trades size for fidelity with one number.
@@ -21,20 +23,20 @@ use rayon::prelude::*;
 
 /// The default lossiness (`--lossy`): how much further than the mapped palette colour (in
 /// levels, in the channel that differs most from the true colour) a kept pixel may be on a
-/// flat area. The palette's own error on the pixels it fits worst is larger: against the true
-/// frames of the default scene at 1280x720 for 300 frames, the GIF that stores every change
-/// the palette shows (`--lossy 0`) is off by 2 to 3 levels on average but by 14 to 24 at the
-/// 99th percentile (frames 30, 150 and 299; `scripts/gif_lossy.sh`, whose table is in
-/// docs/command.md): 10 levels more on a flat area stay within what the palette itself gets
-/// wrong on the pixels it fits worst.
-pub const DEFAULT_LOSSY: u8 = 10;
+/// flat, bright area. The palette's own error on the pixels it fits worst is of this size:
+/// against the true frames of the default scene at 1280x720 for 300 frames, the GIF that
+/// stores every change the palette shows (`--lossy 0`) is off by 1 to 2.3 levels on average
+/// but by 4 to 10 at the 99th percentile (frames 30, 150 and 299). At 12 that scene's GIF is
+/// no bigger than with one palette and one bound everywhere before, and closer to the true
+/// frames (`scripts/gif_lossy.sh`, whose table is in docs/command.md).
+pub const DEFAULT_LOSSY: u8 = 12;
 
 /// The largest lossiness `--lossy` takes: beyond it, still water turns blotchy.
 pub const MAX_LOSSY: u8 = 40;
 
 /// A substituted colour gets this share of the lossiness on a flat area (2/5): less than a
 /// kept pixel, because a substitution is a lone pixel, which shows as grain.
-const SUBSTITUTE_SHARE: (i16, i16) = (2, 5);
+const SUBSTITUTE_SHARE: (i32, i32) = (2, 5);
 
 /// The share of a pixel's contrast with its neighbours that an error hides in: one level of
 /// extra freedom per this many levels of contrast.
@@ -42,11 +44,22 @@ const CONTRAST_PER_LEVEL: u8 = 2;
 
 /// The most extra freedom contrast gives a kept pixel, as a share of the lossiness (12/5, 24
 /// levels at the default).
-const MOST_MASKED_KEEP: (i16, i16) = (12, 5);
+const MOST_MASKED_KEEP: (i32, i32) = (12, 5);
 
 /// The most extra freedom contrast gives a substituted colour, as a share of the lossiness
 /// (8/5, 16 levels at the default).
-const MOST_MASKED_SUBSTITUTE: (i16, i16) = (8, 5);
+const MOST_MASKED_SUBSTITUTE: (i32, i32) = (8, 5);
+
+/// Colours at least this bright (luma, 0 to 255) get the whole allowance; darker ones less.
+const FULL_ALLOWANCE_LUMA: i32 = 128;
+
+/// How darker colours' allowance shrinks: in proportion to their luma plus this, so black
+/// gets a third of it. An error of a few levels is a larger share of a dark colour's light,
+/// and shows more: rings on dark water are what the eye finds first.
+const DARK_OFFSET: i32 = 64;
+
+/// The allowance table tells brightness apart in steps of 8 levels of luma (32 buckets).
+const LUMA_BUCKET_BITS: u32 = 5;
 
 /// Pixels per strip when the contrast of a frame is measured in parallel (whole rows).
 const CONTRAST_STRIP_PIXELS: usize = 1 << 16;
@@ -60,38 +73,50 @@ pub(super) struct Allowance {
     pub(super) substitute: i16,
 }
 
-/// The [`Allowance`] of every contrast (0 to 255 levels) at one lossiness.
+/// The [`Allowance`] of every contrast (0 to 255 levels) and brightness at one lossiness.
 pub(super) struct Allowances {
-    by_contrast: Box<[Allowance; 256]>,
+    /// Indexed by the luma's [`LUMA_BUCKET_BITS`] top bits, then by the contrast.
+    by_luma_and_contrast: Vec<Allowance>,
 }
 
 impl Allowances {
     /// The allowances at lossiness `lossy` (levels a kept pixel may be off on a flat area).
     pub(super) fn new(lossy: u8) -> Allowances {
-        let lossy = i16::from(lossy);
-        let share = |(numerator, denominator): (i16, i16)| {
+        let lossy = i32::from(lossy);
+        let share = |(numerator, denominator): (i32, i32)| {
             (lossy * numerator + denominator / 2) / denominator
         };
-        let mut by_contrast = Box::new(
-            [Allowance {
-                keep: 0,
-                substitute: 0,
-            }; 256],
-        );
-        for (contrast, allowance) in (0..=u8::MAX).zip(by_contrast.iter_mut()) {
-            let masked = i16::from(contrast / CONTRAST_PER_LEVEL);
-            *allowance = Allowance {
-                keep: lossy + masked.min(share(MOST_MASKED_KEEP)),
-                substitute: share(SUBSTITUTE_SHARE) + masked.min(share(MOST_MASKED_SUBSTITUTE)),
-            };
+        let buckets = 1usize << LUMA_BUCKET_BITS;
+        let bucket_width = 256 / buckets as i32;
+        let mut by_luma_and_contrast = Vec::with_capacity(buckets * 256);
+        for bucket in 0..buckets as i32 {
+            // The bucket's middle luma; darker than FULL_ALLOWANCE_LUMA scales down linearly.
+            let luma = bucket * bucket_width + bucket_width / 2;
+            let weight = (DARK_OFFSET + luma).min(DARK_OFFSET + FULL_ALLOWANCE_LUMA);
+            let scaled =
+                |levels: i32| (levels * weight / (DARK_OFFSET + FULL_ALLOWANCE_LUMA)) as i16;
+            for contrast in 0..=u8::MAX {
+                let masked = i32::from(contrast / CONTRAST_PER_LEVEL);
+                by_luma_and_contrast.push(Allowance {
+                    keep: scaled(lossy + masked.min(share(MOST_MASKED_KEEP))),
+                    substitute: scaled(
+                        share(SUBSTITUTE_SHARE) + masked.min(share(MOST_MASKED_SUBSTITUTE)),
+                    ),
+                });
+            }
         }
-        Allowances { by_contrast }
+        Allowances {
+            by_luma_and_contrast,
+        }
     }
 
-    /// The freedom of a pixel whose largest channel difference with its four neighbours in
-    /// the true frame is `contrast` levels.
-    pub(super) fn at(&self, contrast: u8) -> Allowance {
-        self.by_contrast[usize::from(contrast)]
+    /// The freedom of a pixel of true colour `pixel` (RGB or RGBA) whose largest channel
+    /// difference with its four neighbours in the true frame is `contrast` levels.
+    pub(super) fn at(&self, contrast: u8, pixel: &[u8]) -> Allowance {
+        let luma =
+            (77 * u32::from(pixel[0]) + 150 * u32::from(pixel[1]) + 29 * u32::from(pixel[2])) >> 8;
+        let bucket = (luma >> (8 - LUMA_BUCKET_BITS)) as usize;
+        self.by_luma_and_contrast[bucket * 256 + usize::from(contrast)]
     }
 }
 
@@ -162,32 +187,53 @@ mod tests {
     #[test]
     fn contrast_hides_more_error_up_to_a_limit_and_keeping_gets_more_than_substituting() {
         let default = Allowances::new(DEFAULT_LOSSY);
+        let white = [255, 255, 255];
         let at = |contrast| {
-            let allowance = default.at(contrast);
+            let allowance = default.at(contrast, &white);
             (allowance.keep, allowance.substitute)
         };
-        assert_eq!(at(0), (10, 4));
-        assert_eq!(at(1), (10, 4));
-        assert_eq!(at(20), (20, 14));
-        assert_eq!(at(40), (30, 20));
-        assert_eq!(at(48), (34, 20));
-        assert_eq!(at(255), (34, 20));
+        // 12 and 5 on a flat area; one more per 2 levels of contrast, up to 29 and 19 more.
+        assert_eq!(at(0), (12, 5));
+        assert_eq!(at(1), (12, 5));
+        assert_eq!(at(20), (22, 15));
+        assert_eq!(at(40), (32, 24));
+        assert_eq!(at(58), (41, 24));
+        assert_eq!(at(255), (41, 24));
         for contrast in 0..=u8::MAX {
-            assert!(default.at(contrast).keep > default.at(contrast).substitute);
+            let allowance = default.at(contrast, &white);
+            assert!(allowance.keep > allowance.substitute);
         }
-        // Lossless: nothing beyond the mapping's own error, whatever the contrast.
+        // Lossless: nothing beyond the mapping's own error, whatever the contrast or colour.
         let exact = Allowances::new(0);
         for contrast in 0..=u8::MAX {
-            assert_eq!(
-                exact.at(contrast),
-                Allowance {
-                    keep: 0,
-                    substitute: 0
-                }
-            );
+            for grey in [0, 60, 255] {
+                let allowance = exact.at(contrast, &[grey, grey, grey]);
+                assert_eq!((allowance.keep, allowance.substitute), (0, 0));
+            }
         }
-        // The most lossy: 40 on a flat area, 136 at the most contrast.
-        assert_eq!(Allowances::new(MAX_LOSSY).at(0).keep, 40);
-        assert_eq!(Allowances::new(MAX_LOSSY).at(255).keep, 136);
+        assert_eq!(Allowances::new(MAX_LOSSY).at(0, &white).keep, 40);
+        assert_eq!(Allowances::new(MAX_LOSSY).at(255, &white).keep, 136);
+    }
+
+    /// Black gets a third of the allowance, mid-grey and brighter all of it, by luma: a
+    /// saturated blue is dark, a saturated green bright.
+    #[test]
+    fn dark_colours_get_less_allowance() {
+        let allowances = Allowances::new(30);
+        let keep = |pixel: [u8; 3]| allowances.at(0, &pixel).keep;
+        assert_eq!(keep([255, 255, 255]), 30);
+        assert_eq!(keep([128, 128, 128]), 30);
+        // Luma 0..7, the bucket's middle 4: 30 * (64 + 4) / 192.
+        assert_eq!(keep([0, 0, 0]), 10);
+        // Luma 60: its bucket's middle is 60.
+        assert_eq!(keep([60, 60, 60]), 30 * 124 / 192);
+        assert!(keep([0, 0, 255]) < 15, "{}", keep([0, 0, 255]));
+        assert_eq!(keep([0, 255, 0]), 30);
+        let mut last = 0;
+        for grey in 0..=u8::MAX {
+            let now = keep([grey, grey, grey]);
+            assert!(now >= last, "grey {grey}: {now} < {last}");
+            last = now;
+        }
     }
 }

@@ -1021,6 +1021,43 @@ mod tests {
             .collect()
     }
 
+    /// A pixel a GIF shows, with what it should show and how far off it may be.
+    struct Judged<'a> {
+        shown: &'a [u8],
+        truth: &'a [u8],
+        /// The error of the palette colour the truth maps to.
+        mapping_error: i16,
+        allowance: Allowance,
+        contrast: u8,
+    }
+
+    /// Every pixel of `canvas` (a frame as shown) beside the true `frame` (`width` pixels a
+    /// row), judged with `palette` and the default allowances.
+    fn judge_pixels<'a>(
+        palette: &GifPalette,
+        canvas: &'a [u8],
+        frame: &'a [u8],
+        width: usize,
+    ) -> Vec<Judged<'a>> {
+        let allowances = Allowances::new(super::super::DEFAULT_LOSSY);
+        let mut mapped = Vec::new();
+        palette.map_frame(frame, &mut mapped);
+        let contrast = local_contrast(frame, width);
+        canvas
+            .chunks(4)
+            .zip(frame.chunks(4))
+            .zip(mapped)
+            .zip(contrast)
+            .map(|(((shown, truth), index), contrast)| Judged {
+                shown,
+                truth,
+                mapping_error: i16::from(palette.error_of(index, truth)),
+                allowance: allowances.at(contrast, truth),
+                contrast,
+            })
+            .collect()
+    }
+
     /// Decodes the GIF at `path` into whole canvases (delay, stored rectangle, RGBA).
     fn decoded(path: &Path) -> Vec<crate::output::tests::Canvas> {
         let mut options = gif::DecodeOptions::new();
@@ -1073,26 +1110,22 @@ mod tests {
             assert_eq!(palette.transparent_index().is_some(), transparency);
             let decoded = decoded(&path);
             assert_eq!(decoded.len(), frames.len());
-            let allowances = Allowances::new(super::super::DEFAULT_LOSSY);
-            let mut mapped = Vec::new();
             let mut inexact = 0;
             for (k, ((_, _, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
-                palette.map_frame(frame, &mut mapped);
-                let contrast = local_contrast(frame, width);
-                for (((shown, truth), &index), &contrast) in canvas
-                    .chunks(4)
-                    .zip(frame.chunks(4))
-                    .zip(&mapped)
-                    .zip(&contrast)
-                {
+                for judged in judge_pixels(&palette, canvas, frame, width) {
+                    let Judged {
+                        shown,
+                        truth,
+                        mapping_error,
+                        allowance,
+                        ..
+                    } = judged;
                     if truth[3] < ALPHA_THRESHOLD {
                         assert_eq!(shown[3], 0, "frame {k}: a transparent pixel shows");
                         continue;
                     }
                     assert_eq!(shown[3], 255, "frame {k}: an opaque pixel is transparent");
                     let off = i16::from(colour_error([shown[0], shown[1], shown[2]], truth));
-                    let mapping_error = i16::from(palette.error_of(index, truth));
-                    let allowance = allowances.at(contrast, truth);
                     let bound = allowance.keep.max(allowance.substitute);
                     assert!(
                         off <= mapping_error + bound,
@@ -1273,23 +1306,20 @@ mod tests {
         // flat area) of the error the mapping has there (the lookup table's cells are 4
         // levels wide, so even the mapping is not exact).
         let palette = GifPalette::from_samples(&samples);
-        let allowances = Allowances::new(super::super::DEFAULT_LOSSY);
-        let mut mapped = Vec::new();
         let mut updates = 0;
         for (k, ((_, _, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
-            palette.map_frame(frame, &mut mapped);
-            let contrast = local_contrast(frame, width);
-            for (((shown, truth), &index), &contrast) in canvas
-                .chunks(4)
-                .zip(frame.chunks(4))
-                .zip(&mapped)
-                .zip(&contrast)
-            {
+            for judged in judge_pixels(&palette, canvas, frame, width) {
+                let Judged {
+                    shown,
+                    truth,
+                    mapping_error,
+                    allowance,
+                    contrast,
+                } = judged;
                 let off = i16::from(shown[0].abs_diff(truth[0]));
-                let mapping_error = i16::from(palette.error_of(index, truth));
                 assert!(contrast <= 1);
                 assert!(
-                    off <= mapping_error + allowances.at(contrast, truth).keep,
+                    off <= mapping_error + allowance.keep,
                     "frame {k}: shows {} for {}, {off} levels off (the mapping: {mapping_error})",
                     shown[0],
                     truth[0]

@@ -34,9 +34,12 @@ mod dir_sink;
 mod ffmpeg_sink;
 mod gif_lzw;
 mod gif_sink;
+mod gif_unseen;
 mod npy;
 mod still_sink;
 mod y4m_sink;
+
+pub use gif_unseen::{DEFAULT_LOSSY, MAX_LOSSY};
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
@@ -219,7 +222,7 @@ fn ends_with_separator(path: &Path) -> bool {
 }
 
 /// How to write an output, beside its path.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct OutputOptions {
     /// The format, overriding the path's extension (and naming the format for `-`).
     pub format: Option<OutputKind>,
@@ -228,6 +231,20 @@ pub struct OutputOptions {
     pub no_clobber: bool,
     /// A sound track to put beside the frames (MP4 and WebM; the other formats have none).
     pub sound: Option<SoundTrack>,
+    /// How many levels a GIF pixel may be off on a flat area, beyond the palette's own error
+    /// (`--lossy`, 0 to [`MAX_LOSSY`]; more where the picture has contrast).
+    pub gif_lossy: u8,
+}
+
+impl Default for OutputOptions {
+    fn default() -> OutputOptions {
+        OutputOptions {
+            format: None,
+            no_clobber: false,
+            sound: None,
+            gif_lossy: DEFAULT_LOSSY,
+        }
+    }
 }
 
 /// The sound of a clip, for an output that carries sound: encoded by the same ffmpeg that

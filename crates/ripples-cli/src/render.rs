@@ -224,6 +224,12 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
             .into_iter()
             .map(|warning| format!("warning: {warning}")),
     );
+    if args.lossy.is_some() && (kind != OutputKind::Gif || still.is_some()) {
+        notes.push(format!(
+            "warning: --lossy has no effect on '{}': only a GIF animation is stored lossily",
+            args.out.display()
+        ));
+    }
     notes.extend(
         crate::cli::inert_options::late_events(&plan.scene)
             .into_iter()
@@ -251,6 +257,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let mut options = OutputOptions {
         format: args.format,
         no_clobber: args.no_clobber,
+        gif_lossy: args.lossy.unwrap_or(crate::output::DEFAULT_LOSSY),
         ..OutputOptions::default()
     };
     let flatten = flattening(

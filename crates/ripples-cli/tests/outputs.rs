@@ -511,3 +511,108 @@ fn standard_output_closed_early_or_full_fails_in_every_format() {
         assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
     }
 }
+
+// ---- --lossy ----
+
+/// The frames of the GIF at `path` as a viewer shows them (composited), RGBA.
+fn gif_frames_shown(path: &Path) -> Vec<image::RgbaImage> {
+    use image::AnimationDecoder;
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    image::codecs::gif::GifDecoder::new(file)
+        .unwrap()
+        .into_frames()
+        .map(|frame| frame.unwrap().into_buffer())
+        .collect()
+}
+
+/// The mean of the largest channel difference between two pictures, in levels.
+fn mean_error(shown: &image::RgbaImage, truth: &image::RgbaImage) -> f64 {
+    let sum: u64 = shown
+        .pixels()
+        .zip(truth.pixels())
+        .map(|(a, b)| {
+            (0..3)
+                .map(|c| u64::from(a[c].abs_diff(b[c])))
+                .max()
+                .unwrap()
+        })
+        .sum();
+    sum as f64 / (u64::from(shown.width()) * u64::from(shown.height())) as f64
+}
+
+/// `--lossy` trades the GIF's size for its distance from the true frames: 0 stores every
+/// change the palette shows, the default 10 is smaller and further, 30 smaller and further
+/// still. Out of range it is refused with its name and value, and on another output it warns.
+#[test]
+fn lossy_trades_the_gif_size_for_its_distance_from_the_true_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let water = [
+        "render", "--size", "160x120", "--frames", "60", "--rain", "1",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        water
+            .iter()
+            .chain(extra)
+            .map(|arg| arg.to_string())
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&args, dir.path())
+    };
+    run(with(&["--out", "truth/"]));
+    let truth: Vec<image::RgbaImage> = [20, 40, 59]
+        .iter()
+        .map(|n| {
+            image::open(dir.path().join(format!("truth/frame_{n:05}.png")))
+                .unwrap()
+                .into_rgba8()
+        })
+        .collect();
+    let mut measured = Vec::new();
+    for lossy in ["0", "10", "30"] {
+        let name = format!("lossy-{lossy}.gif");
+        let output = run(with(&["--lossy", lossy, "--out", &name]));
+        assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+        let path = dir.path().join(&name);
+        let bytes = std::fs::metadata(&path).unwrap().len();
+        let shown = gif_frames_shown(&path);
+        assert_eq!(shown.len(), 60);
+        let error = [20, 40, 59]
+            .iter()
+            .zip(&truth)
+            .map(|(&n, truth)| mean_error(&shown[n], truth))
+            .sum::<f64>()
+            / 3.0;
+        println!("--lossy {lossy}: {bytes} bytes, frames 20, 40 and 59 off by {error:.2} levels");
+        measured.push((bytes, error));
+    }
+    for pair in measured.windows(2) {
+        let ((bigger, closer), (smaller, further)) = (pair[0], pair[1]);
+        assert!(smaller < bigger, "{measured:?}");
+        assert!(further > closer, "{measured:?}");
+    }
+
+    let refused = ripples(
+        &with(&["--lossy", "41", "--out", "x.gif"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        dir.path(),
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("'41' for '--lossy <LEVELS>': must be 0 to 40 levels"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!dir.path().join("x.gif").exists());
+    let png = run(with(&["--lossy", "5", "--out", "water.png"]));
+    assert!(
+        stderr(&png).contains(
+            "warning: --lossy has no effect on 'water.png': only a GIF animation is stored lossily"
+        ),
+        "{}",
+        stderr(&png)
+    );
+}

@@ -101,6 +101,15 @@ pub struct RenderArgs {
     #[arg(long)]
     pub no_clobber: bool,
 
+    /// GIF only: how many levels a pixel may be shown off its true colour where the picture
+    /// is flat and bright, beyond the palette's own error, so that small changes are not
+    /// stored and the compression finds longer runs; where neighbouring pixels differ, half
+    /// that contrast is allowed on top (up to 2.4 times as much), as contrast hides it, and
+    /// darker colours get less (black a third). 0 stores every change the palette shows;
+    /// higher is smaller and grainier, at most 40 [default: 12].
+    #[arg(long, value_name = "LEVELS", value_parser = parse_lossy)]
+    pub lossy: Option<u8>,
+
     /// Number of frames [default: 120].
     #[arg(long, value_name = "N", value_parser = parse_frames)]
     pub frames: Option<u32>,
@@ -1111,6 +1120,14 @@ fn split_frame(text: &str) -> Result<(&str, EventTime), String> {
         None => 1,
     };
     Ok((fields, EventTime { start, duration }))
+}
+
+fn parse_lossy(text: &str) -> Result<u8, String> {
+    let most = crate::output::MAX_LOSSY;
+    u8::try_from(parse_integer(text)?)
+        .ok()
+        .filter(|levels| *levels <= most)
+        .ok_or_else(|| format!("must be 0 to {most} levels, got {}", text.trim()))
 }
 
 fn parse_integer(text: &str) -> Result<i64, String> {

@@ -1,5 +1,6 @@
-//! Animated GIF: one global palette for the whole animation, a 64x64x64 lookup table from
-//! colour to palette index, and frame delays that add up to the animation's length.
+//! Animated GIF: a global palette from the picture (or the first frame), palettes learnt
+//! again from the frames as their colours change, a 64x64x64 lookup table from colour to
+//! palette index, and frame delays that add up to the animation's length.
 //!
 //! GIF delays are whole centiseconds, and browsers show a delay under 2 as 10, so a GIF plays
 //! at most 50 frames per second. Writing faster animations with delays of 2 would make them
@@ -7,18 +8,24 @@
 //! shows the frame whose time opens it), so the GIF lasts frames/fps seconds, and the
 //! [`Written`] it reports says how many frames were kept.
 //!
+//! A picture's palette misses the colours its water makes (the glints and bright crests of
+//! the natural look), so about once a second ([`RELEARN_SECONDS`]) a palette is learnt from
+//! the frame being written, and replaces the one in effect where it fits that frame clearly
+//! better ([`RELEARN_GAIN`]); frames stored with it carry it as their local colour table.
+//!
 //! After the first frame, each frame stores only what a viewer could see change: the
-//! rectangle around the pixels where the colour the GIF already shows is more than
-//! [`UNSEEN_CHANGE`] levels further from the frame's true colour than the newly mapped palette
-//! entry. Inside it, a pixel may be written as any entry within that bound, or as a reserved
-//! transparent "keep" entry (disposal "keep", so the previous frame shows through) where the
-//! colour shown is within it; a lossy LZW compressor of its own ([`super::gif_lzw`]) picks,
-//! among those, the entries that make its strings longest. Every choice is judged against the
-//! frame's true colour and what the GIF shows, never the previous frame, so the error cannot
-//! creep over frames: each pixel shown is within [`UNSEEN_CHANGE`] levels of the error the
-//! palette mapping itself has there. Animations whose own pixels are transparent need the
-//! reserved entry for transparency, so they store every frame whole (with the same freedom of
-//! colour, transparent pixels exactly transparent).
+//! rectangle around the pixels where the colour the GIF already shows has fallen further from
+//! the frame's true colour than the [`Allowance`] of [`super::gif_unseen`] lets it (beyond the
+//! error of the newly mapped palette entry). Inside it, a pixel may be written as any entry
+//! within its allowance for substitutes, or as a reserved transparent "keep" entry (disposal
+//! "keep", so the previous frame shows through) where the colour shown is within its
+//! allowance for keeping; a lossy LZW compressor of its own ([`super::gif_lzw`]) picks, among
+//! those, the entries that make its strings longest. Every choice is judged against the
+//! frame's true colour and what the GIF shows (kept as colours, so a palette change does not
+//! disturb it), never the previous frame, so the error cannot creep over frames. Animations
+//! whose own pixels are transparent need the reserved entry for transparency, so they store
+//! every frame whole with one palette (with the same freedom of colour, transparent pixels
+//! exactly transparent).
 //!
 //! Encoding is the slow part of a GIF (a table lookup per pixel, then LZW compression, which is
 //! inherently serial within a dictionary), so the sink spreads it over a pool of threads of its
@@ -40,6 +47,7 @@ use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use rayon::prelude::*;
 
 use super::gif_lzw::{Bits, LossyLzw, PixelTarget, STRIP_PIXELS};
+use super::gif_unseen::{Allowance, Allowances, local_contrast};
 use super::{
     AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
     check_some_frames_written,
@@ -75,7 +83,25 @@ const MAP_STRIP_PIXELS: usize = 1 << 16;
 /// well, is a change smaller than the palette's own. With this bound that GIF is 35.1 MB
 /// rather than 46.0 MB, its mean error 3.1, 9.6 and 15.1 levels, the 99th percentiles
 /// unchanged (docs/command.md gives the commands).
-const UNSEEN_CHANGE: u8 = 10;
+/// About how often (in seconds of the animation) a palette is learnt from the frame being
+/// written, to replace the one in effect if it fits better: the waves' glints and shades are
+/// not in the picture the first palette is learnt from.
+const RELEARN_SECONDS: f64 = 1.0;
+
+/// How much better a newly learnt palette must fit a frame for the frames to change palettes:
+/// at most this share of the mean squared error of the palette in effect (each frame with its
+/// own palette carries it, 768 bytes).
+const RELEARN_GAIN: f64 = 0.8;
+
+/// A pixel the palette in effect maps more than this many levels off (in the channel that
+/// differs most) is a misfit, which the next palette learns from with more weight.
+const MISFIT_LEVELS: u8 = 12;
+
+/// How many times more a misfit weighs in learning a palette than another pixel.
+const MISFIT_WEIGHT: usize = 4;
+
+/// The fit of a palette to a frame is judged on every this many pixels.
+const FIT_SAMPLE_STRIDE: usize = 7;
 
 /// Bits per channel kept by the colour lookup table.
 const LOOKUP_BITS: u32 = 6;
@@ -93,9 +119,14 @@ pub(super) struct GifSink {
     timeline: GifTimeline,
     /// The frame being written, mapped to palette indices (reused from frame to frame).
     mapped: Vec<u8>,
-    /// The palette indices the GIF shows after the frames written so far, which the next one
-    /// is stored against (with a "keep" entry only).
-    shown: Option<Vec<u8>>,
+    /// The colours the GIF shows after the frames written so far, which the next one is
+    /// stored against (with a "keep" entry only).
+    shown: Option<Vec<[u8; 3]>>,
+    /// Frames stored between two checks of whether a palette learnt from the frame itself
+    /// fits it better (about a second of the animation).
+    relearn_period: u32,
+    /// How far from the true colours each pixel may be shown (from `--lossy`).
+    allowances: Allowances,
     /// The threads that map and compress frames.
     workers: rayon::ThreadPool,
     /// Frames given to the sink.
@@ -112,7 +143,10 @@ enum Stage {
     AwaitingFirstFrame(GifOut),
     Encoding {
         encoder: Box<Encoder<GifOut>>,
-        palette: Box<GifPalette>,
+        /// The global colour table, from the palette samples or the first frame.
+        global: Box<GifPalette>,
+        /// A palette learnt later from a frame, carried as each frame's local colour table.
+        local: Option<Box<GifPalette>>,
     },
     /// Starting the encoder failed; the sink only waits to be dropped.
     Broken,
@@ -149,6 +183,10 @@ impl GifSink {
             timeline: GifTimeline::new(info.fps, info.frames),
             mapped: Vec::new(),
             shown: None,
+            relearn_period: (info.fps.min(MAX_GIF_FPS) * RELEARN_SECONDS)
+                .round()
+                .max(1.0) as u32,
+            allowances: Allowances::new(options.gif_lossy),
             workers,
             frames_received: 0,
             frames_stored: 0,
@@ -178,7 +216,8 @@ impl GifSink {
             .map_err(|error| self.error(error))?;
         self.stage = Stage::Encoding {
             encoder: Box::new(encoder),
-            palette: Box::new(palette),
+            global: Box::new(palette),
+            local: None,
         };
         Ok(())
     }
@@ -192,7 +231,7 @@ impl GifSink {
 impl GifSink {
     /// Whether the palette has a spare "keep" entry, which storing only changes needs.
     fn stage_palette_keeps(&self) -> bool {
-        matches!(&self.stage, Stage::Encoding { palette, .. } if palette.keep_index().is_some())
+        matches!(&self.stage, Stage::Encoding { global, .. } if global.keep_index().is_some())
     }
 }
 
@@ -206,6 +245,9 @@ struct EncodedFrame {
     lzw: Vec<u8>,
     /// Whether it is stored against the frame before (its transparent entry means "keep").
     against_previous: bool,
+    /// Whether it is written with the palette in effect as its local colour table (else with
+    /// the global one).
+    local_palette: bool,
 }
 
 /// The rectangle of a frame that is stored: left, top, width, height, in pixels.
@@ -217,18 +259,20 @@ struct Rect {
     height: usize,
 }
 
-/// Compresses a frame already mapped to palette indices (`mapped`). With a "keep" entry and a
-/// frame before it, only the rectangle around the pixels whose shown colour is no longer
-/// within [`UNSEEN_CHANGE`] levels of the best the palette offers is stored; inside it any
-/// entry within that bound may be written (see [`gif_lzw`](super::gif_lzw)), and `shown` is
-/// updated to what the GIF shows after this frame.
+/// Compresses a frame already mapped to indices of `palette` (`mapped`). With a "keep" entry
+/// and a frame before it, only the rectangle around the pixels whose shown colour is no
+/// longer within their allowance of the best the palette offers is stored; inside it any
+/// entry within the allowance may be written (see [`gif_lzw`](super::gif_lzw)), and `shown`
+/// is updated to what the GIF shows after this frame. A frame that stores nothing is written
+/// in the `global` palette, so it needs no local colour table.
 fn encode_frame(
     palette: &GifPalette,
+    global: &GifPalette,
+    allowances: &Allowances,
     rgba: &[u8],
     mapped: &[u8],
-    shown: &mut Option<Vec<u8>>,
-    width: u16,
-    height: u16,
+    shown: &mut Option<Vec<[u8; 3]>>,
+    (width, height): (u16, u16),
 ) -> EncodedFrame {
     let frame_width = usize::from(width);
     let whole = Rect {
@@ -242,8 +286,17 @@ fn encode_frame(
         Some(_) => shown.as_deref(),
         None => None,
     };
+    let contrast = local_contrast(rgba, frame_width);
     let rect = match before {
-        Some(before) => must_change(palette, rgba, mapped, before, frame_width),
+        Some(before) => must_change(
+            palette,
+            allowances,
+            rgba,
+            mapped,
+            before,
+            &contrast,
+            frame_width,
+        ),
         None => Some(whole),
     };
     let special = keep.or(palette.transparent_index());
@@ -251,7 +304,9 @@ fn encode_frame(
     let side = |value: usize| u16::try_from(value).unwrap_or(u16::MAX);
     let Some(rect) = rect else {
         // Nothing to store: one kept pixel (a GIF frame cannot be empty, and it carries the
-        // frame's delay).
+        // frame's delay), in the global palette, so it needs no local colour table.
+        let keep = global.keep_index();
+        let compressor = LossyLzw::new(&global.colours, keep);
         let target = PixelTarget {
             rgb: [0; 3],
             mapped: keep.unwrap_or(0),
@@ -269,6 +324,7 @@ fn encode_frame(
             height: 1,
             lzw,
             against_previous: true,
+            local_palette: false,
         };
     };
     let pixels = rect.width * rect.height;
@@ -287,6 +343,7 @@ fn encode_frame(
                         &rgba[pixel * 4..pixel * 4 + 4],
                         mapped[pixel],
                         before.map(|before| before[pixel]),
+                        allowances.at(contrast[pixel], &rgba[pixel * 4..pixel * 4 + 4]),
                     )
                 })
                 .collect();
@@ -298,13 +355,13 @@ fn encode_frame(
         .collect();
     let against_previous = before.is_some();
     let mut bits = Bits::default();
-    let shown = shown.get_or_insert_with(|| vec![0; mapped.len()]);
+    let shown = shown.get_or_insert_with(|| vec![[0; 3]; mapped.len()]);
     let mut at = 0;
     for (strip_bits, chosen) in &strips {
         bits.append(strip_bits);
         for &index in chosen {
             if Some(index) != keep {
-                shown[frame_pixel(at)] = index;
+                shown[frame_pixel(at)] = palette.colours[usize::from(index)];
             }
             at += 1;
         }
@@ -318,17 +375,20 @@ fn encode_frame(
         height: side(rect.height),
         lzw,
         against_previous,
+        local_palette: !std::ptr::eq(palette, global),
     }
 }
 
-/// The rectangle around the pixels where what the GIF shows (`before`) is more than
-/// [`UNSEEN_CHANGE`] levels further from the frame's true colour than the newly mapped entry,
-/// or `None` where there is no such pixel.
+/// The rectangle around the pixels where what the GIF shows (`before`) is further from the
+/// frame's true colour than the newly mapped entry by more than the pixel's allowance for
+/// keeping (from its `contrast`), or `None` where there is no such pixel.
 fn must_change(
     palette: &GifPalette,
+    allowances: &Allowances,
     rgba: &[u8],
     mapped: &[u8],
-    before: &[u8],
+    before: &[[u8; 3]],
+    contrast: &[u8],
     frame_width: usize,
 ) -> Option<Rect> {
     let rows = (MAP_STRIP_PIXELS / frame_width).max(1);
@@ -337,21 +397,23 @@ fn must_change(
         .par_chunks(rows * frame_width)
         .zip(before.par_chunks(rows * frame_width))
         .zip(rgba.par_chunks(rows * frame_width * 4))
+        .zip(contrast.par_chunks(rows * frame_width))
         .enumerate()
-        .filter_map(|(strip, ((mapped, before), rgba))| {
+        .filter_map(|(strip, (((mapped, before), rgba), contrast))| {
             let mut bounds: Option<(usize, usize, usize, usize)> = None;
-            for (row, ((mapped, before), rgba)) in mapped
+            for (row, (mapped, contrast)) in mapped
                 .chunks_exact(frame_width)
                 .zip(before.chunks_exact(frame_width))
                 .zip(rgba.chunks_exact(frame_width * 4))
+                .zip(contrast.chunks_exact(frame_width))
                 .enumerate()
             {
+                let ((mapped, before), rgba) = mapped;
                 let changes = |x: &usize| {
                     let pixel = &rgba[x * 4..x * 4 + 4];
-                    palette.error_of(before[*x], pixel)
-                        > palette
-                            .error_of(mapped[*x], pixel)
-                            .saturating_add(UNSEEN_CHANGE)
+                    i16::from(colour_error(before[*x], pixel))
+                        > i16::from(palette.error_of(mapped[*x], pixel))
+                            + allowances.at(contrast[*x], pixel).keep
                 };
                 let Some(first) = (0..frame_width).find(changes) else {
                     continue;
@@ -387,16 +449,44 @@ impl FrameSink for GifSink {
         }
         self.start_encoder(rgba)?;
         let delay = self.timeline.next_delay();
-        let Stage::Encoding { encoder, palette } = &mut self.stage else {
+        let relearn_due =
+            self.frames_stored > 0 && self.frames_stored.is_multiple_of(self.relearn_period);
+        let Stage::Encoding {
+            encoder,
+            global,
+            local,
+        } = &mut self.stage
+        else {
             return Err(self.error("an earlier error stopped the encoder"));
         };
         let (width, height) = (self.width, self.height);
-        let (mapped, shown) = (&mut self.mapped, &mut self.shown);
+        let (mapped, shown, allowances) = (&mut self.mapped, &mut self.shown, &self.allowances);
         let encoded = self.workers.install(|| {
+            // Only frames stored against the one before may change palettes: an animation
+            // with transparent pixels keeps its global palette and its transparent entry.
+            if relearn_due && global.keep_index().is_some() {
+                let in_effect = local.as_deref().unwrap_or(global);
+                if let Some(better) = in_effect.bettered_by_learning(rgba) {
+                    *local = Some(Box::new(better));
+                }
+            }
+            let palette = local.as_deref().unwrap_or(global);
             palette.map_frame_parallel(rgba, mapped);
-            encode_frame(palette, rgba, mapped, shown, width, height)
+            encode_frame(
+                palette,
+                global,
+                allowances,
+                rgba,
+                mapped,
+                shown,
+                (width, height),
+            )
         });
         let stored_against_previous = encoded.against_previous;
+        let palette = match (encoded.local_palette, local.as_deref()) {
+            (true, Some(local)) => local,
+            _ => &**global,
+        };
         let transparent = palette.transparent_index();
         let frame = Frame {
             left: encoded.left,
@@ -416,6 +506,7 @@ impl FrameSink for GifSink {
                 None => DisposalMethod::Keep,
             },
             buffer: Cow::Borrowed(&encoded.lzw),
+            palette: encoded.local_palette.then(|| palette.rgb().to_vec()),
             ..Frame::default()
         };
         if let Err(error) = encoder.write_lzw_pre_encoded_frame(&frame) {
@@ -523,7 +614,8 @@ impl GifTimeline {
     }
 }
 
-/// One palette for the whole animation, plus the table that maps colours to it.
+/// A palette (the global one, or one learnt from a frame), plus the table that maps colours
+/// to it.
 pub(super) struct GifPalette {
     /// Palette entries as R, G, B bytes.
     rgb: Vec<u8>,
@@ -614,10 +706,18 @@ impl GifPalette {
     }
 
     /// What a pixel of true colour `pixel`, mapped to `mapped`, may be written as: any colour
-    /// at most [`UNSEEN_CHANGE`] levels further from it than the mapped one, and "keep" where
-    /// the colour the GIF shows there (`shown`) is such a colour.
-    fn target(&self, pixel: &[u8], mapped: u8, shown: Option<u8>) -> PixelTarget {
+    /// further from it than the mapped one by at most its `allowance` for substitutes, and
+    /// "keep" where the colour the GIF shows there (`shown`) is further by at most its
+    /// allowance for keeping.
+    fn target(
+        &self,
+        pixel: &[u8],
+        mapped: u8,
+        shown: Option<[u8; 3]>,
+        allowance: Allowance,
+    ) -> PixelTarget {
         let rgb = [pixel[0], pixel[1], pixel[2]];
+        let mapping_error = i16::from(self.error_of(mapped, pixel));
         if self.transparent.is_some() {
             let transparent = pixel[3] < ALPHA_THRESHOLD;
             return PixelTarget {
@@ -626,23 +726,26 @@ impl GifPalette {
                 limit: if transparent {
                     -1
                 } else {
-                    i16::from(self.error_of(mapped, pixel)) + i16::from(UNSEEN_CHANGE)
+                    mapping_error + allowance.substitute
                 },
                 special_error: if transparent { 0 } else { -1 },
             };
         }
-        let limit = i16::from(self.error_of(mapped, pixel)) + i16::from(UNSEEN_CHANGE);
         let special_error = match shown {
             Some(shown) => {
-                let error = i16::from(self.error_of(shown, pixel));
-                if error <= limit { error } else { -1 }
+                let error = i16::from(colour_error(shown, pixel));
+                if error <= mapping_error + allowance.keep {
+                    error
+                } else {
+                    -1
+                }
             }
             None => -1,
         };
         PixelTarget {
             rgb,
             mapped,
-            limit,
+            limit: mapping_error + allowance.substitute,
             special_error,
         }
     }
@@ -650,16 +753,45 @@ impl GifPalette {
     /// How far palette entry `index` is from the colour of `pixel`: the largest channel
     /// difference, in levels.
     fn error_of(&self, index: u8, pixel: &[u8]) -> u8 {
-        let at = usize::from(index) * 3;
-        match self.rgb.get(at..at + 3) {
-            Some(entry) => entry
-                .iter()
-                .zip(pixel)
-                .map(|(a, b)| a.abs_diff(*b))
-                .max()
-                .unwrap_or(0),
+        match self.colours.get(usize::from(index)) {
+            Some(&entry) => colour_error(entry, pixel),
             None => u8::MAX,
         }
+    }
+
+    /// A palette learnt from `frame` (RGBA, opaque), if it fits the frame clearly better than
+    /// this one (its mean squared error at most [`RELEARN_GAIN`] of this one's) and has a spare
+    /// "keep" entry. The pixels this palette fits worst (the water's glints and crests, which
+    /// are few but are what a viewer watches) weigh [`MISFIT_WEIGHT`] times more in the
+    /// learning and, squared, in the judging.
+    fn bettered_by_learning(&self, frame: &[u8]) -> Option<GifPalette> {
+        let mut samples = frame.to_vec();
+        let misfits: Vec<u8> = frame
+            .chunks_exact(4)
+            .filter(|pixel| self.error_of(self.index_of(pixel), pixel) > MISFIT_LEVELS)
+            .flatten()
+            .copied()
+            .collect();
+        for _ in 0..MISFIT_WEIGHT {
+            samples.extend_from_slice(&misfits);
+        }
+        let learnt = GifPalette::from_samples(&samples);
+        learnt.keep_index()?;
+        let (before, after) = (self.squared_error(frame), learnt.squared_error(frame));
+        (after <= before * RELEARN_GAIN).then_some(learnt)
+    }
+
+    /// The mean squared error (as [`error_of`](Self::error_of)) of the mapping of every
+    /// [`FIT_SAMPLE_STRIDE`]th pixel of `frame`.
+    fn squared_error(&self, frame: &[u8]) -> f64 {
+        let (sum, count) = frame.chunks_exact(4).step_by(FIT_SAMPLE_STRIDE).fold(
+            (0u64, 0u64),
+            |(sum, count), pixel| {
+                let error = u64::from(self.error_of(self.index_of(pixel), pixel));
+                (sum + error * error, count + 1)
+            },
+        );
+        sum as f64 / count.max(1) as f64
     }
 
     fn index_of(&self, pixel: &[u8]) -> u8 {
@@ -668,6 +800,17 @@ impl GifPalette {
             _ => self.lookup[lookup_cell(pixel[0], pixel[1], pixel[2])],
         }
     }
+}
+
+/// How far colour `entry` is from the colour of `pixel` (RGB or RGBA): the largest channel
+/// difference, in levels.
+fn colour_error(entry: [u8; 3], pixel: &[u8]) -> u8 {
+    entry
+        .iter()
+        .zip(pixel)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The lookup-table cell of a colour: the top [`LOOKUP_BITS`] bits of each channel.
@@ -878,6 +1021,43 @@ mod tests {
             .collect()
     }
 
+    /// A pixel a GIF shows, with what it should show and how far off it may be.
+    struct Judged<'a> {
+        shown: &'a [u8],
+        truth: &'a [u8],
+        /// The error of the palette colour the truth maps to.
+        mapping_error: i16,
+        allowance: Allowance,
+        contrast: u8,
+    }
+
+    /// Every pixel of `canvas` (a frame as shown) beside the true `frame` (`width` pixels a
+    /// row), judged with `palette` and the default allowances.
+    fn judge_pixels<'a>(
+        palette: &GifPalette,
+        canvas: &'a [u8],
+        frame: &'a [u8],
+        width: usize,
+    ) -> Vec<Judged<'a>> {
+        let allowances = Allowances::new(super::super::DEFAULT_LOSSY);
+        let mut mapped = Vec::new();
+        palette.map_frame(frame, &mut mapped);
+        let contrast = local_contrast(frame, width);
+        canvas
+            .chunks(4)
+            .zip(frame.chunks(4))
+            .zip(mapped)
+            .zip(contrast)
+            .map(|(((shown, truth), index), contrast)| Judged {
+                shown,
+                truth,
+                mapping_error: i16::from(palette.error_of(index, truth)),
+                allowance: allowances.at(contrast, truth),
+                contrast,
+            })
+            .collect()
+    }
+
     /// Decodes the GIF at `path` into whole canvases (delay, stored rectangle, RGBA).
     fn decoded(path: &Path) -> Vec<crate::output::tests::Canvas> {
         let mut options = gif::DecodeOptions::new();
@@ -904,10 +1084,11 @@ mod tests {
         sink.finish().unwrap().commit().unwrap();
     }
 
-    /// Every pixel the GIF shows, in every frame, is within [`UNSEEN_CHANGE`] levels (in the
-    /// channel that differs most) of the error the palette mapping itself has there, judged
-    /// against the true frame; transparent pixels stay transparent and opaque ones opaque.
-    /// Busy frames of many colours over several strips, with and without transparency.
+    /// Every pixel the GIF shows, in every frame, is within the [`Allowance`] its contrast
+    /// gives it (in levels, in the channel that differs most) of the error the palette
+    /// mapping itself has there, judged against the true frame; transparent pixels stay
+    /// transparent and opaque ones opaque. Busy frames of many colours over several strips,
+    /// with and without transparency.
     #[test]
     fn every_frame_shown_is_within_the_bound_of_the_true_frame() {
         let (width, height) = (301, 250);
@@ -929,22 +1110,27 @@ mod tests {
             assert_eq!(palette.transparent_index().is_some(), transparency);
             let decoded = decoded(&path);
             assert_eq!(decoded.len(), frames.len());
-            let mut mapped = Vec::new();
             let mut inexact = 0;
             for (k, ((_, _, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
-                palette.map_frame(frame, &mut mapped);
-                for ((shown, truth), &index) in canvas.chunks(4).zip(frame.chunks(4)).zip(&mapped) {
+                for judged in judge_pixels(&palette, canvas, frame, width) {
+                    let Judged {
+                        shown,
+                        truth,
+                        mapping_error,
+                        allowance,
+                        ..
+                    } = judged;
                     if truth[3] < ALPHA_THRESHOLD {
                         assert_eq!(shown[3], 0, "frame {k}: a transparent pixel shows");
                         continue;
                     }
                     assert_eq!(shown[3], 255, "frame {k}: an opaque pixel is transparent");
-                    let off = (0..3).map(|c| shown[c].abs_diff(truth[c])).max().unwrap();
-                    let mapping_error = palette.error_of(index, truth);
+                    let off = i16::from(colour_error([shown[0], shown[1], shown[2]], truth));
+                    let bound = allowance.keep.max(allowance.substitute);
                     assert!(
-                        off <= mapping_error + UNSEEN_CHANGE,
+                        off <= mapping_error + bound,
                         "frame {k}: {shown:?} for {truth:?} is {off} levels off (the mapping: \
-                         {mapping_error})"
+                         {mapping_error}, the allowance {allowance:?})"
                     );
                     inexact += usize::from(off > mapping_error);
                 }
@@ -952,6 +1138,62 @@ mod tests {
             // The bound is used: the compressor does take other colours than the mapped ones.
             assert!(inexact > 0);
         }
+    }
+
+    /// Colours that the first palette does not hold (a second of blues, then reds): a second
+    /// in, the sink learns a palette from the frame, and the frames from then on carry it as
+    /// their local colour table and show the reds, not the nearest blues. Frames that store
+    /// nothing need no table.
+    #[test]
+    fn a_palette_is_relearnt_when_the_colours_change() {
+        let (width, height) = (64, 48);
+        let ramp = |hue: [u8; 3], step: usize| -> Vec<u8> {
+            (0..width * height)
+                .flat_map(|i| {
+                    let shade = ((i % width + i / width * 3) % 200 * step / 4) as u8;
+                    [hue[0] | shade, hue[1] | (shade / 2), hue[2], 255]
+                })
+                .collect()
+        };
+        let blues = ramp([0, 40, 200], 4);
+        let reds = ramp([80, 0, 30], 5);
+        let mut frames = vec![blues.clone(); 25];
+        frames.extend(vec![reds.clone(); 5]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        write_gif(&path, width, height, &frames, &blues);
+
+        let first = GifPalette::from_samples(&blues);
+        assert!(
+            first.squared_error(&reds) > 400.0,
+            "{}",
+            first.squared_error(&reds)
+        );
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = options
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
+        let mut local_tables = Vec::new();
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            local_tables.push(frame.palette.is_some());
+        }
+        // Frame 25 stores the reds with the new palette; 26 to 29 store nothing.
+        let mut expected = vec![false; 30];
+        expected[25] = true;
+        assert_eq!(local_tables, expected);
+        let decoded = decoded(&path);
+        let last = &decoded[29].2;
+        let off: Vec<u8> = last
+            .chunks(4)
+            .zip(reds.chunks(4))
+            .map(|(shown, truth)| colour_error([shown[0], shown[1], shown[2]], truth))
+            .collect();
+        let mean = off.iter().map(|&e| f64::from(e)).sum::<f64>() / off.len() as f64;
+        assert!(
+            mean < 2.0,
+            "the reds are shown {mean} levels off on average"
+        );
     }
 
     #[test]
@@ -1017,16 +1259,17 @@ mod tests {
     }
 
     /// A grey ramp drifting by one level a frame: each frame alone is too small a change to
-    /// store, but the GIF never falls more than [`UNSEEN_CHANGE`] levels behind the truth (it
-    /// compares with what it shows, not with the previous frame), and a flicker of a level
-    /// between two palette colours stores nothing.
+    /// store, but the GIF never falls further behind the truth than its allowance (it compares
+    /// with what it shows, not with the previous frame), and a flicker of a level between two
+    /// palette colours stores nothing.
     #[test]
     fn changes_too_small_to_see_are_not_stored_and_the_error_never_accumulates() {
         let (width, height) = (64usize, 4usize);
         let grey = |level: usize| -> Vec<u8> {
             (0..width * height)
                 .flat_map(|i| {
-                    let v = (level + (i % width) * 2).min(255) as u8;
+                    // Bright greys, which get the whole allowance.
+                    let v = (128 + level + i % width).min(255) as u8;
                     [v, v, v, 255]
                 })
                 .collect()
@@ -1059,34 +1302,44 @@ mod tests {
             .read_info(std::fs::File::open(&path).unwrap())
             .unwrap();
         let (_, decoded) = crate::output::tests::gif_canvases(decoder);
-        // Each pixel shown is within UNSEEN_CHANGE levels of the error the mapping has there
-        // (the lookup table's cells are 4 levels wide, so even the mapping is not exact).
+        // Each pixel shown is within its allowance (the ramp's 1 level of contrast counts as a
+        // flat area) of the error the mapping has there (the lookup table's cells are 4
+        // levels wide, so even the mapping is not exact).
         let palette = GifPalette::from_samples(&samples);
-        let mut mapped = Vec::new();
-        let mut stored = 0;
-        for (k, ((_, rect, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
-            palette.map_frame(frame, &mut mapped);
-            for ((shown, truth), &index) in canvas.chunks(4).zip(frame.chunks(4)).zip(&mapped) {
-                let off = shown[0].abs_diff(truth[0]);
-                let mapping_error = palette.error_of(index, truth);
+        let mut updates = 0;
+        for (k, ((_, _, canvas), frame)) in decoded.iter().zip(&frames).enumerate() {
+            for judged in judge_pixels(&palette, canvas, frame, width) {
+                let Judged {
+                    shown,
+                    truth,
+                    mapping_error,
+                    allowance,
+                    contrast,
+                } = judged;
+                let off = i16::from(shown[0].abs_diff(truth[0]));
+                assert!(contrast <= 1);
                 assert!(
-                    off <= mapping_error + UNSEEN_CHANGE,
+                    off <= mapping_error + allowance.keep,
                     "frame {k}: shows {} for {}, {off} levels off (the mapping: {mapping_error})",
                     shown[0],
                     truth[0]
                 );
             }
-            if k > 0 && rect[2..] != [1, 1] {
-                stored += 1;
+            if (1..60).contains(&k) {
+                updates += canvas
+                    .chunks(4)
+                    .zip(decoded[k - 1].2.chunks(4))
+                    .filter(|(now, before)| now != before)
+                    .count();
             }
         }
-        // Drifting a level a frame, the ramp is stored again every few levels (without the
-        // threshold, every frame of the drift changes some pixel's index; a pixel stored may
-        // itself take a colour up to UNSEEN_CHANGE levels behind, so it falls out sooner).
-        assert!(
-            (1..=59 / 4).contains(&stored),
-            "{stored} of 59 drifting frames stored changes"
-        );
+        // Drifting 59 levels, a level a frame, each pixel is stored again only every several
+        // levels: without the allowance, every 4 (when the lookup table's cell changes), 14
+        // times; a pixel stored may itself take a colour up to its allowance for substitutes
+        // behind, so it falls out sooner than every 12.
+        let per_pixel = updates as f64 / (width * height) as f64;
+        println!("{per_pixel:.2} updates per pixel while drifting 59 levels");
+        assert!((2.0..=8.0).contains(&per_pixel), "{per_pixel}");
         // The flicker (once the drift's last change is stored) stores one kept pixel a frame.
         for (_, rect, _) in &decoded[62..] {
             assert_eq!(rect[2..], [1, 1]);

@@ -401,14 +401,13 @@ fn must_change(
         .enumerate()
         .filter_map(|(strip, (((mapped, before), rgba), contrast))| {
             let mut bounds: Option<(usize, usize, usize, usize)> = None;
-            for (row, (mapped, contrast)) in mapped
+            for (row, (((mapped, before), rgba), contrast)) in mapped
                 .chunks_exact(frame_width)
                 .zip(before.chunks_exact(frame_width))
                 .zip(rgba.chunks_exact(frame_width * 4))
                 .zip(contrast.chunks_exact(frame_width))
                 .enumerate()
             {
-                let ((mapped, before), rgba) = mapped;
                 let changes = |x: &usize| {
                     let pixel = &rgba[x * 4..x * 4 + 4];
                     i16::from(colour_error(before[*x], pixel))

@@ -14,8 +14,7 @@
 //! grow with the picture's own contrast there: an error hides in a pixel that already differs
 //! from its neighbours by more (the eye's contrast masking), and shows on a flat tile. Both
 //! shrink on dark colours, where a few levels are a larger share of the light (rings on dark
-//! water vanish first).
-//! The contrast is the true frame's, so what a frame may show never depends on what earlier
+//! water vanish first). The contrast is the true frame's, so what a frame may show never depends on what earlier
 //! frames showed, and errors cannot build up over frames. One figure, the lossiness
 //! (`--lossy`), scales every bound, so a user trades size for fidelity with one number.
 
@@ -26,9 +25,9 @@ use rayon::prelude::*;
 /// flat, bright area. The palette's own error on the pixels it fits worst is of this size:
 /// against the true frames of the default scene at 1280x720 for 300 frames, the GIF that
 /// stores every change the palette shows (`--lossy 0`) is off by 1 to 2.3 levels on average
-/// but by 4 to 10 at the 99th percentile (frames 30, 150 and 299). At 12 that scene's GIF is
-/// no bigger than with one palette and one bound everywhere before, and closer to the true
-/// frames (`scripts/gif_lossy.sh`, whose table is in docs/command.md).
+/// but by 4 to 10 at the 99th percentile (frames 30, 150 and 299). 12 keeps that scene's GIF
+/// under the 35.1 MB that one palette and a flat 10-level bound took, with frames closer to
+/// the true ones (`scripts/gif_lossy.sh`, whose table is in docs/command.md).
 pub const DEFAULT_LOSSY: u8 = 12;
 
 /// The largest lossiness `--lossy` takes: beyond it, still water turns blotchy.
@@ -42,12 +41,12 @@ const SUBSTITUTE_SHARE: (i32, i32) = (2, 5);
 /// extra freedom per this many levels of contrast.
 const CONTRAST_PER_LEVEL: u8 = 2;
 
-/// The most extra freedom contrast gives a kept pixel, as a share of the lossiness (12/5, 24
+/// The most extra freedom contrast gives a kept pixel, as a share of the lossiness (12/5, 29
 /// levels at the default).
 const MOST_MASKED_KEEP: (i32, i32) = (12, 5);
 
 /// The most extra freedom contrast gives a substituted colour, as a share of the lossiness
-/// (8/5, 16 levels at the default).
+/// (8/5, 19 levels at the default).
 const MOST_MASKED_SUBSTITUTE: (i32, i32) = (8, 5);
 
 /// Colours at least this bright (luma, 0 to 255) get the whole allowance; darker ones less.

@@ -2,7 +2,8 @@
 # How big the default scene's GIF is at 1280x720 for 300 frames, and how far it is from the
 # true frames, at each --lossy level (the table in docs/command.md comes from here).
 #
-# Usage: scripts/gif_lossy.sh [LEVELS...]   (default: 0 12 20 30, the rows of the table; needs Pillow and numpy)
+# Usage: scripts/gif_lossy.sh [LEVELS...]
+# (default: 0 12 20 30, the rows of the table; needs Pillow and numpy)
 # Builds the release binary, renders the true frames once (a frame directory), then one GIF per
 # level, and prints the size in MB and, for frames 30, 150 and 299, the mean and 99th
 # percentile of the largest channel difference from the true frame (scripts/gif_error.py).

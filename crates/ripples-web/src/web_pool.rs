@@ -1105,7 +1105,12 @@ impl WebPool {
     /// row more, see [`crate::gpu_photo::PlaneTables::sums`]) and returns them: what the photo
     /// look reads per frame, as the CPU's renderer sums them.
     pub fn prepare_photo_slopes(&mut self) -> Result<&[f32], WebError> {
-        let wave_height = self.pool.photo_look().wave_height;
+        // Scaled by the presence as the CPU's photo look scales it (`PhotoLook::with_presence`).
+        let wave_height = self
+            .pool
+            .photo_look()
+            .with_presence(self.look.presence)
+            .wave_height;
         self.plane_tables()?;
         let Some(tables) = self
             .gpu_photo

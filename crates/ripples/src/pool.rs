@@ -669,8 +669,11 @@ impl Pool {
                 continue;
             };
             let (water, scale) = (self.water.as_ref(), self.sim_scale);
+            // Only the points on water that moves, as stones and swipes: a source on land
+            // drives nothing, in perspective or not.
             let cells = generator
                 .points()
+                .filter(|&[x, y]| water.is_none_or(|water| water.is_live_water(x, y)))
                 .filter_map(|[x, y]| cell_of_pixel(water, scale, x, y));
             let solver = &mut self.solver;
             let reach = Reach::stones(solver.width() as usize, solver.height() as usize, 0);
@@ -965,7 +968,7 @@ impl Pool {
             self.photo.render(
                 water,
                 field.heights,
-                &self.photo_look,
+                &self.photo_look.with_presence(look.presence),
                 src,
                 dst,
                 self.width as usize,

@@ -144,8 +144,9 @@ pub struct Look {
     pub mode: RenderMode,
     /// How much the water shows, `0..=8`: one knob for everything the waves do to the picture.
     /// It scales the natural look's `wave_height` (and so its refraction, caustics, sky
-    /// reflection and glints together), and the lit and spring looks' refraction and slope;
-    /// 0 is the picture unmoved, 1 the default, 2 twice the waves. The classic look, the seeds'
+    /// reflection and glints together), the lit and spring looks' refraction and slope, and
+    /// in perspective the photo look's wave height ([`crate::PhotoLook::with_presence`]); 0 is
+    /// the picture unmoved, 1 the default, 2 twice the waves. The classic look, the seeds'
     /// exact contract, ignores it.
     pub presence: f32,
     /// Pixels of displacement per unit of height difference (classic: exactly 1, unscaled).

@@ -26,7 +26,6 @@ pub enum Frontend {
 pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec<String> {
     let mut warnings = Vec::new();
     let solver = scene.solver;
-    let look = scene.render;
     // In the window any solver can be switched to, so solver options always may apply.
     let solver_fixed = frontend == Frontend::Render;
     let solver_options = [
@@ -123,104 +122,253 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
         }
     }
 
+    warnings.extend(inert_look_options(args, scene, frontend));
+    warnings
+}
+
+/// The look options of `args` (and the scene's look keys) that do nothing on `scene`: those of
+/// another look than the one in use, and in perspective (a horizon) every look's but the photo
+/// look's, which draws water in perspective whatever the look is. `--presence`, `--wave-height`
+/// and the sun's options tune the photo look there (see `apply_water_overrides` in
+/// [`crate::cli::setup`]); `--glints` and the scene's `[photo]` table tune only it.
+fn inert_look_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let look = scene.render;
+    let in_perspective = scene.horizon.is_some();
     // The looks this run can show: the one it starts with, and in the window every look (`L`
     // cycles through them).
     let reachable = |mode: RenderMode| mode == look || frontend == Frontend::Window;
+    let defaults = ripples::Look::default();
+    let given = &scene.look;
+    // Each look option: its name, whether the command line gives it, whether the scene's
+    // `[look]` table sets it (to other than its default, with no option over it), its look,
+    // and whether the photo look takes it in perspective.
     let look_options = [
-        ("--refraction", args.refraction.is_some(), RenderMode::Lit),
-        ("--shading", args.shading.is_some(), RenderMode::Lit),
-        ("--specular", args.specular.is_some(), RenderMode::Lit),
-        ("--shininess", args.shininess.is_some(), RenderMode::Lit),
-        ("--light-angle", args.light_angle.is_some(), RenderMode::Lit),
         (
-            "--spring-refraction",
+            "refraction",
+            args.refraction.is_some(),
+            given.refraction != defaults.refraction,
+            RenderMode::Lit,
+            false,
+        ),
+        (
+            "shading",
+            args.shading.is_some(),
+            given.shading != defaults.shading,
+            RenderMode::Lit,
+            false,
+        ),
+        (
+            "specular",
+            args.specular.is_some(),
+            given.specular != defaults.specular,
+            RenderMode::Lit,
+            false,
+        ),
+        (
+            "shininess",
+            args.shininess.is_some(),
+            given.shininess != defaults.shininess,
+            RenderMode::Lit,
+            false,
+        ),
+        (
+            "light-angle",
+            args.light_angle.is_some(),
+            given.light_angle != defaults.light_angle,
+            RenderMode::Lit,
+            false,
+        ),
+        (
+            "spring-refraction",
             args.spring_refraction.is_some(),
+            given.spring_refraction != defaults.spring_refraction,
             RenderMode::Spring,
+            false,
         ),
         (
-            "--spring-transparency",
+            "spring-transparency",
             args.spring_transparency.is_some(),
+            given.spring_transparency != defaults.spring_transparency,
             RenderMode::Spring,
+            false,
         ),
-        ("--depth", args.depth.is_some(), RenderMode::Natural),
-        ("--caustics", args.caustics.is_some(), RenderMode::Natural),
         (
-            "--sun-elevation",
+            "depth",
+            args.depth.is_some(),
+            given.depth != defaults.depth,
+            RenderMode::Natural,
+            false,
+        ),
+        (
+            "caustics",
+            args.caustics.is_some(),
+            given.caustics != defaults.caustics,
+            RenderMode::Natural,
+            false,
+        ),
+        (
+            "sun-elevation",
             args.sun_elevation.is_some(),
+            given.sun_elevation != defaults.sun_elevation,
             RenderMode::Natural,
+            true,
         ),
         (
-            "--sun-azimuth",
+            "sun-azimuth",
             args.sun_azimuth.is_some(),
+            given.sun_azimuth != defaults.sun_azimuth,
             RenderMode::Natural,
+            true,
         ),
         (
-            "--water-colour",
+            "water-colour",
             args.water_colour.is_some(),
+            given.water_colour != defaults.water_colour,
             RenderMode::Natural,
+            false,
         ),
-        ("--clarity", args.clarity.is_some(), RenderMode::Natural),
         (
-            "--wave-height",
+            "clarity",
+            args.clarity.is_some(),
+            given.clarity != defaults.clarity,
+            RenderMode::Natural,
+            false,
+        ),
+        (
+            "wave-height",
             args.wave_height.is_some(),
+            given.wave_height != defaults.wave_height,
             RenderMode::Natural,
+            true,
         ),
-        ("--sky", args.sky.is_some(), RenderMode::Natural),
         (
-            "--dispersion",
-            args.dispersion.is_some(),
+            "sky",
+            args.sky.is_some(),
+            scene.sky.is_some(),
             RenderMode::Natural,
+            false,
+        ),
+        (
+            "dispersion",
+            args.dispersion.is_some(),
+            given.dispersion != defaults.dispersion,
+            RenderMode::Natural,
+            false,
         ),
     ];
-    if args.presence.is_some() && look == RenderMode::Classic && frontend != Frontend::Window {
+    for (name, option_given, in_scene, owner, photo_takes_it) in look_options {
+        let key = name.replace('-', "_");
+        // The scene's key, unless an option overrides it (`--sky` over `sky =`).
+        let scene_given = in_scene && !option_given;
+        let subject = |from_scene: bool| {
+            if from_scene && name == "sky" {
+                "the scene's sky".to_string()
+            } else if from_scene {
+                format!("the scene's [look] {key}")
+            } else {
+                format!("--{name}")
+            }
+        };
+        for (from_scene, given) in [(false, option_given), (true, scene_given)] {
+            if !given {
+                continue;
+            }
+            let subject = subject(from_scene);
+            if in_perspective && !photo_takes_it {
+                warnings.push(format!(
+                    "{subject} has no effect with a horizon: it tunes the {} look, and water \
+                     in perspective is drawn with the photo look (--presence, --wave-height, \
+                     --glints and the sun's options tune it)",
+                    owner.name()
+                ));
+            } else if in_perspective && from_scene {
+                // The command line's option tunes the photo look; the scene's `[photo]` does.
+                warnings.push(format!(
+                    "{subject} has no effect with a horizon: water in perspective is drawn \
+                     with the photo look ([photo] {key} tunes it)"
+                ));
+            } else if !in_perspective && !reachable(owner) {
+                let hint = if from_scene {
+                    format!("render = \"{}\" uses it", owner.name())
+                } else {
+                    format!("--render {} uses it", owner.name())
+                };
+                warnings.push(format!(
+                    "{subject} has no effect: it tunes the {} look, and the look is {} ({hint})",
+                    owner.name(),
+                    look.name(),
+                ));
+            }
+        }
+    }
+    // White water absorbs nothing, however far the light goes through it.
+    let white = given.water_colour == [255, 255, 255];
+    if args.clarity.is_some() && white && !in_perspective && reachable(RenderMode::Natural) {
+        warnings.push(
+            "--clarity has no effect: the water colour is white, which absorbs nothing \
+             (--water-colour sets one)"
+                .to_string(),
+        );
+    }
+    if args.presence.is_some()
+        && look == RenderMode::Classic
+        && !in_perspective
+        && frontend != Frontend::Window
+    {
         warnings.push(
             "--presence has no effect: the classic look keeps the seeds' exact refraction \
              (--render natural, lit or spring use it)"
                 .to_string(),
         );
     }
-    for (option, given, owner) in look_options {
-        if given && !reachable(owner) {
-            warnings.push(format!(
-                "{option} has no effect: it tunes the {} look, and the look is {} (--render {} \
-                 uses it)",
-                owner.name(),
-                look.name(),
-                owner.name()
-            ));
-        }
-    }
     if args.spring_transparency.is_some()
         && look == RenderMode::Spring
-        && solver != SolverKind::Spring
-        && solver_fixed
+        && scene.solver != SolverKind::Spring
+        && frontend == Frontend::Render
+        && !in_perspective
     {
         warnings.push(format!(
             "--spring-transparency has no effect: the transparency comes from the water's \
              velocity, which only the spring solver keeps, and the solver is {}",
-            solver.name()
+            scene.solver.name()
         ));
     }
-    if args.render.is_some() && scene.horizon.is_some() {
+    if in_perspective && args.render.is_some() {
         warnings.push(
             "--render has no effect with a horizon: water in perspective is drawn with the \
              photo look"
                 .to_string(),
         );
-    }
-    if args.glints.is_some() && scene.horizon.is_none() {
-        warnings.push(
-            "--glints has no effect: it tunes the photo look, which draws water in perspective \
-             (--horizon)"
-                .to_string(),
-        );
-    }
-    if args.sky.is_none() && scene.sky.is_some() && !reachable(RenderMode::Natural) {
+    } else if in_perspective && look != RenderMode::default() {
         warnings.push(format!(
-            "the scene's sky has no effect: the natural look reflects it, and the look is {} \
-             (--render natural uses it)",
+            "the scene's render = \"{}\" has no effect with a horizon: water in perspective is \
+             drawn with the photo look",
             look.name()
         ));
+    }
+    if !in_perspective {
+        if args.glints.is_some() {
+            warnings.push(
+                "--glints has no effect: it tunes the photo look, which draws water in \
+                 perspective (--horizon)"
+                    .to_string(),
+            );
+        }
+        // The scene's `[photo]` keys, less the glints `--glints` gives.
+        let defaults = ripples::PhotoLook::default();
+        let photo = ripples::PhotoLook {
+            glints: args.glints.map_or(scene.photo.glints, |_| defaults.glints),
+            ..scene.photo
+        };
+        if photo != defaults {
+            warnings.push(
+                "the scene's [photo] table has no effect: it tunes the photo look, which draws \
+                 water in perspective, and the scene has no horizon (horizon = ROW, or \
+                 --horizon, sets one)"
+                    .to_string(),
+            );
+        }
     }
     warnings
 }

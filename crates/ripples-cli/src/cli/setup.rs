@@ -29,6 +29,7 @@ use ripples::{FloatImage, Scene, SceneRunner, Solver};
 use crate::UsageError;
 use crate::cli::args::WaterArgs;
 use crate::cli::inert_options::{Frontend, inert_options};
+use crate::cli::landing::{self, WaterMap};
 use crate::input::background::Colour;
 use crate::input::fit::{self, Fill, Fit, Placement};
 use crate::input::scene_file::SceneFile;
@@ -160,8 +161,8 @@ pub struct WaterPlan {
     /// The picture under the water at its own size (already at `size` when one is given);
     /// `None` for the built-in tiles, drawn at whatever size the pool gets.
     pub image: Option<SourceImage>,
-    /// The walls' picture: dark pixels are walls.
-    obstacles: Option<SourceImage>,
+    /// The walls' picture (dark pixels are walls) and what it is (for messages).
+    obstacles: Option<(SourceImage, InputFile)>,
     /// The water mask's picture and what it is (for messages): white pixels are water.
     water_mask: Option<(SourceImage, InputFile)>,
     /// Where the horizon and the focal length come from (for messages).
@@ -185,6 +186,9 @@ pub struct WaterPlan {
     /// How many of the scene's drops, swipes and sources came from the scene file (they come
     /// first): those are in the scene's coordinates, the others in the pool's asked-for size.
     scene_events: EventCounts,
+    /// How many drops, swipes and sources the scene file and the options gave: those after
+    /// them (the command's default stones) are not the user's to be warned about.
+    given_events: EventCounts,
     /// What was done that the user should hear of (a picture cropped to the size asked for),
     /// one line each, for the command to print once its checks have passed: a line before an
     /// error would bury the error.
@@ -261,6 +265,11 @@ impl WaterPlan {
         let own_scene_size = scene.width.zip(scene.height);
         apply_water_overrides(&mut scene, args);
         adjust(&mut scene);
+        let given_events = EventCounts {
+            drops: scene.drops.len(),
+            swipes: scene.swipes.len(),
+            sources: scene.sources.len(),
+        };
         let size = match (args.size, scene.width, scene.height) {
             (Some(size), _, _) => Some(size),
             (None, Some(width), Some(height)) => Some((width, height)),
@@ -271,6 +280,13 @@ impl WaterPlan {
                 ));
             }
         };
+        if let (Some(focal), None) = (args.focal, scene.horizon) {
+            return Err(UsageError(format!(
+                "--focal {focal} needs a horizon (--horizon ROW, or the scene's horizon): the \
+                 focal length places a camera over water in perspective"
+            ))
+            .into());
+        }
         if let Err(error) = scene.validate() {
             // The file's own mistake is the file's; a mix only the options made is a usage error.
             return Err(match file_scene.as_ref().map(Scene::validate) {
@@ -316,7 +332,13 @@ impl WaterPlan {
             }
             (picture, _) => picture,
         };
-        let obstacles = load_optional(paths.obstacles.as_ref())?;
+        let obstacles = match &paths.obstacles {
+            Some(input) => Some((
+                SourceImage::load_as(&input.path, &input.label)?,
+                input.clone(),
+            )),
+            None => None,
+        };
         let water_mask = match &paths.water_mask {
             Some(input) => Some((
                 SourceImage::load_as(&input.path, &input.label)?,
@@ -326,7 +348,18 @@ impl WaterPlan {
         };
         let camera_source = |option: Option<f32>, key: &str, value: Option<f32>| match option {
             Some(value) => format!("--{key} {value}"),
-            None => format!("{scene_name}: {key} = {}", value.unwrap_or_default()),
+            None => match value {
+                Some(value) => format!("{scene_name}: {key} = {value}"),
+                // Only the focal length has a default.
+                None => {
+                    let width = picture_size.map_or(0, |(width, _)| width);
+                    let focal = ripples::Perspective::new(0.0).focal_for(width);
+                    format!(
+                        "the default focal length (a 60-degree field of view: {focal:.2} \
+                         pixels for the picture's {width}-pixel width; --focal sets another)"
+                    )
+                }
+            },
         };
         let camera_sources = [
             camera_source(args.horizon, "horizon", scene.horizon),
@@ -379,9 +412,17 @@ impl WaterPlan {
             background,
             scene_size,
             scene_events,
+            given_events,
             notes,
             clip,
         })
+    }
+
+    /// Whether the picture leaves bars of the background in a `to` pool (`--fit contain` of a
+    /// picture of another shape).
+    pub fn letterboxes(&self, to: (u32, u32)) -> bool {
+        self.picture_size
+            .is_some_and(|from| Placement::new(self.fit, from, to).letterboxes())
     }
 
     /// The size the pool has unless something decides otherwise: the one asked for, else the
@@ -427,25 +468,38 @@ impl WaterPlan {
                 sky.height,
             )?));
         }
-        if let Some(picture) = &self.obstacles {
-            let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
-            let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
-            pool.set_obstacle_mask(&walls)?;
-        }
-        let mask = match &self.water_mask {
+        let walls = match &self.obstacles {
+            Some((picture, _)) => {
+                let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
+                let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
+                pool.set_obstacle_mask(&walls)?;
+                Some(walls)
+            }
+            None => None,
+        };
+        let mut mask = match &self.water_mask {
             Some((picture, input)) => Some(crate::input::water_mask::water_from_picture(
                 &self.fit_picture(picture, to, Fill::Edge)?,
                 input,
             )?),
             None => None,
         };
-        let perspective = self.scene.perspective().map(|perspective| {
-            let from = self.picture_size.unwrap_or(to);
-            crate::input::water_mask::fit_perspective(
+        // The bars around a letterboxed picture are background, never water.
+        let placement = self
+            .picture_size
+            .map(|from| Placement::new(self.fit, from, to));
+        if let Some(placement) = placement.filter(Placement::letterboxes) {
+            let water = mask.get_or_insert_with(|| vec![true; to.0 as usize * to.1 as usize]);
+            crate::input::water_mask::keep_inside(water, to.0 as usize, placement.drawn);
+        }
+        let perspective = match self.scene.perspective() {
+            Some(perspective) => Some(crate::input::water_mask::fit_camera(
                 perspective,
-                &Placement::new(self.fit, from, to),
-            )
-        });
+                &Placement::new(self.fit, self.picture_size.unwrap_or(to), to),
+                &self.camera_sources,
+            )?),
+            None => None,
+        };
         if mask.is_some() || perspective.is_some() {
             runner
                 .set_water(mask.as_deref(), perspective)
@@ -453,11 +507,31 @@ impl WaterPlan {
                     crate::input::water_mask::name_camera(error, &self.camera_sources)
                 })?;
             notes.extend(crate::input::water_mask::reach_note(runner.pool()));
-            if let Some(picture) = &self.obstacles {
-                let grey = self.fit_picture(picture, to, Fill::Edge)?.luminance();
-                let walls: Vec<bool> = grey.iter().map(|&l| l < 128).collect();
-                runner.pool_mut().set_obstacle_mask(&walls)?;
+            if let Some(walls) = &walls {
+                runner.pool_mut().set_obstacle_mask(walls)?;
             }
+        }
+        let map = WaterMap {
+            pool: runner.pool(),
+            mask: mask.as_deref(),
+            picture: placement
+                .filter(Placement::letterboxes)
+                .map(|placement| placement.drawn),
+            horizon: perspective.map(|perspective| perspective.horizon),
+        };
+        // The user's own events, not the stones a render adds to a scene with none.
+        let mut given = self.scene.clone();
+        given.drops.truncate(self.given_events.drops);
+        given.swipes.truncate(self.given_events.swipes);
+        given.sources.truncate(self.given_events.sources);
+        let warnings = landing::events_off_water(&map, runner.scene(), &given);
+        let walls_warning = self
+            .obstacles
+            .as_ref()
+            .zip(walls.as_ref())
+            .and_then(|((_, input), walls)| landing::walls_off_water(&map, walls, input));
+        for warning in warnings.into_iter().chain(walls_warning) {
+            eprintln!("warning: {warning}");
         }
         let pool = runner.pool_mut();
         let (grid_width, grid_height) = (pool.solver().width(), pool.solver().height());
@@ -669,6 +743,13 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
         scene.focal = args.focal;
     }
     override_with(&mut scene.photo.glints, args.glints);
+    if scene.horizon.is_some() {
+        // Water in perspective is drawn with the photo look, whose sun and wave height these
+        // options then set (in the photo look's units: its wave height is in plane units).
+        override_with(&mut scene.photo.sun_elevation, args.sun_elevation);
+        override_with(&mut scene.photo.sun_azimuth, args.sun_azimuth);
+        override_with(&mut scene.photo.wave_height, args.wave_height);
+    }
     override_with(&mut scene.stiffness, args.stiffness);
     override_with(&mut scene.viscosity, args.viscosity);
     override_with(&mut scene.spread, args.spread);

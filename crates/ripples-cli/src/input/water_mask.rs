@@ -11,7 +11,7 @@
 use anyhow::{Result, anyhow};
 
 use crate::input::InputFile;
-use crate::input::fit::Placement;
+use crate::input::fit::{Placement, Rect};
 use crate::input::source_image::SourceImage;
 
 /// Luminances strictly between these are grey: neither clearly water nor clearly land.
@@ -63,6 +63,73 @@ pub fn fit_perspective(
         horizon: (f64::from(perspective.horizon) * scale_y + offset_y) as f32,
         focal: Some((f64::from(focal) * scale_x) as f32),
     }
+}
+
+/// Marks everything of `water` (one flag per pixel, rows `width` long) outside `inside` as
+/// land: the bars around a letterboxed picture are background, never water.
+pub fn keep_inside(water: &mut [bool], width: usize, inside: Rect) {
+    let columns = inside.x as usize..(inside.x + inside.width) as usize;
+    let rows = inside.y as usize..(inside.y + inside.height) as usize;
+    for (y, row) in water.chunks_exact_mut(width.max(1)).enumerate() {
+        for (x, flag) in row.iter_mut().enumerate() {
+            *flag &= rows.contains(&y) && columns.contains(&x);
+        }
+    }
+}
+
+/// `perspective`, given in the pixels of the picture `placement` places, checked and fitted
+/// to the pool. It is checked first as the user gave it, so that an error speaks of the
+/// picture's rows and its focal length in its pixels; then on the pool, where a crop can narrow
+/// the field of view past the narrowest a camera may have (`--size 8x400` shows a sliver of a
+/// wide photograph), with the limits given back in the picture's pixels. `sources` name the
+/// horizon and the focal length (the option, the scene key or the default).
+pub fn fit_camera(
+    perspective: ripples::Perspective,
+    placement: &Placement,
+    sources: &[String; 2],
+) -> Result<ripples::Perspective> {
+    let (from, to) = (placement.from, placement.to);
+    perspective
+        .validate(from.0, from.1)
+        .map_err(|error| name_camera(error, sources))?;
+    let fitted = fit_perspective(perspective, placement);
+    let Err(error) = fitted.validate(to.0, to.1) else {
+        return Ok(fitted);
+    };
+    let [scale_x, scale_y] = placement.scale();
+    let [_, offset_y] = placement.offset();
+    let shown = format!(
+        "as the {}x{} pool shows it ({} of its {} columns, {} of its {} rows, --fit {})",
+        to.0,
+        to.1,
+        placement.shown.width,
+        from.0,
+        placement.shown.height,
+        from.1,
+        placement.fit.name()
+    );
+    if error.to_string().contains("focal") {
+        let (shortest, longest) = ripples::perspective::focal_range(to.0);
+        let (shortest, longest) = (f64::from(shortest) / scale_x, f64::from(longest) / scale_x);
+        return Err(anyhow!(
+            "{}: focal length must be {shortest:.1} to {longest:.0} pixels for this picture {shown}: \
+             a horizontal field of view of {} to {} degrees over what the pool shows, got {}",
+            sources[1],
+            ripples::perspective::MAX_FIELD_OF_VIEW,
+            ripples::perspective::MIN_FIELD_OF_VIEW,
+            perspective.focal_for(from.0)
+        ));
+    }
+    // The pool's rows `-MAX_HORIZON_ABOVE * height ..= height`, as picture rows.
+    let picture_row = |pool_row: f64| (pool_row - offset_y) / scale_y;
+    let highest = picture_row(-f64::from(ripples::perspective::MAX_HORIZON_ABOVE) * f64::from(to.1));
+    let lowest = picture_row(f64::from(to.1));
+    Err(anyhow!(
+        "{}: horizon must be {highest:.0} to {lowest:.0} (picture rows) for this picture {shown}, \
+         got {}",
+        sources[0],
+        perspective.horizon
+    ))
 }
 
 /// A library error about the water, with the option or scene key of the horizon or focal

@@ -87,6 +87,24 @@ impl PhotoLook {
         Ok(())
     }
 
+    /// This look with its waves scaled by `presence` ([`crate::Look::presence`], the one knob
+    /// for how strongly the water shows in every look): the surface's height, and with it
+    /// every slope, the reflection's movement and the glints; 0 is the photograph unmoved.
+    ///
+    /// ```
+    /// use ripples::PhotoLook;
+    ///
+    /// let look = PhotoLook::default();
+    /// assert_eq!(look.with_presence(1.0), look);
+    /// assert_eq!(look.with_presence(0.0).wave_height, 0.0);
+    /// ```
+    pub fn with_presence(&self, presence: f32) -> PhotoLook {
+        PhotoLook {
+            wave_height: self.wave_height * presence,
+            ..*self
+        }
+    }
+
     /// The direction towards the sun, world `[x, up, forward]` (a unit vector).
     pub fn sun(&self) -> [f32; 3] {
         let (elevation, azimuth) = (

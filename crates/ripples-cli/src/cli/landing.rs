@@ -190,7 +190,7 @@ pub fn walls_off_water(map: &WaterMap<'_>, walls: &[bool], input: &InputFile) ->
     Some(if any_wall {
         format!(
             "{}: every wall stands where no water moves (on land, on the bars or beyond the \
-             waves' reach): the walls change nothing",
+             waves' reach): they hold back no wave",
             input.label
         )
     } else {

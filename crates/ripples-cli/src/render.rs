@@ -273,8 +273,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         Some(_) if !args.keep_alpha || is_video(kind) => Some(plan.background),
         _ => flatten,
     };
-    if args.water.background.is_some() && flatten.is_none() && !plan.letterboxes((width, height))
-    {
+    if args.water.background.is_some() && flatten.is_none() && !plan.letterboxes((width, height)) {
         notes.push(
             "warning: --background has no effect: it colours the bars around a letterboxed \
              picture (--fit contain) and what shows through a transparent one, and this picture \

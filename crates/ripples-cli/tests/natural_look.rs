@@ -217,8 +217,8 @@ fn a_sky_warns_when_the_look_is_another() {
     let (_, messages) = still(path, "scene.png", &["--scene", "lit.toml"]);
     assert!(
         messages.contains(
-            "warning: the scene's sky has no effect: the natural look reflects it, and the look \
-             is lit (--render natural uses it)"
+            "warning: scene 'lit.toml' line 2: sky has no effect: it tunes the natural look, and \
+             the look is lit (render = \"natural\" uses it)"
         ),
         "{messages}"
     );

@@ -52,7 +52,10 @@ const HORIZON: &[&str] = &["--horizon", "40"];
 
 /// Options that are not tried, and why.
 const NOT_TRIED: &[(&str, &str)] = &[
-    ("size", "sets the output's size: every frame differs by construction"),
+    (
+        "size",
+        "sets the output's size: every frame differs by construction",
+    ),
     (
         "scene",
         "a scene file holds the same options, tried through them here and in docs_scene.rs",
@@ -149,9 +152,11 @@ impl Files {
             .save(&map)
             .unwrap();
         let sky = dir.path().join("sky.png");
-        image::RgbImage::from_fn(64, 32, |x, y| image::Rgb([200, (x * 4) as u8, (y * 8) as u8]))
-            .save(&sky)
-            .unwrap();
+        image::RgbImage::from_fn(64, 32, |x, y| {
+            image::Rgb([200, (x * 4) as u8, (y * 8) as u8])
+        })
+        .save(&sky)
+        .unwrap();
         Files {
             _dir: dir,
             obstacles,
@@ -288,7 +293,10 @@ fn judge(
         return None; // refused, naming the option
     }
     if rendered.code != Some(0) {
-        return Some(format!("{with:?}: exit {:?}: {}", rendered.code, rendered.stderr));
+        return Some(format!(
+            "{with:?}: exit {:?}: {}",
+            rendered.code, rendered.stderr
+        ));
     }
     // Events are warned about as what they make, as a scene file's are: "stone #2 at ...".
     let item = match long {

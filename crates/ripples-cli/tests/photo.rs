@@ -285,14 +285,15 @@ fn look_keys_a_horizon_makes_inert_and_a_photo_table_without_one_are_named() {
     );
     assert!(
         said.contains(
-            "warning: the scene's [look] depth has no effect with a horizon: it tunes the natural \
-             look, and water in perspective is drawn with the photo look"
+            "warning: scene 'deep.toml' line 6: [look] depth has no effect with a horizon: it \
+             tunes the natural look, and water in perspective is drawn with the photo look"
         ),
         "{said}"
     );
     assert!(
-        said.contains("warning: the scene's [look] sun_elevation has no effect with a horizon")
-            && said.contains("[photo] sun_elevation tunes it"),
+        said.contains(
+            "warning: scene 'deep.toml' line 7: [look] sun_elevation has no effect with a horizon"
+        ) && said.contains("[photo] sun_elevation tunes it"),
         "{said}"
     );
     std::fs::write(
@@ -300,9 +301,12 @@ fn look_keys_a_horizon_makes_inert_and_a_photo_table_without_one_are_named() {
         "image = \"lake.png\"\nframes = 2\n[photo]\nglints = 3\n",
     )
     .unwrap();
-    let said = ok(&["render", "--scene", "flat.toml", "--out", "flat.gif"], path);
+    let said = ok(
+        &["render", "--scene", "flat.toml", "--out", "flat.gif"],
+        path,
+    );
     assert!(
-        said.contains("warning: the scene's [photo] table has no effect")
+        said.contains("warning: scene 'flat.toml' line 3: its [photo] table has no effect")
             && said.contains("no horizon"),
         "{said}"
     );
@@ -368,7 +372,10 @@ fn stones_sources_and_walls_where_no_water_moves_are_named_and_move_nothing() {
             "warning: source #1 from (0, 30) to (127, 30) lies on land (outside the water mask): \
              it moves no water",
         ] {
-            assert!(said.contains(expected), "{horizon:?}: {expected} in: {said}");
+            assert!(
+                said.contains(expected),
+                "{horizon:?}: {expected} in: {said}"
+            );
         }
         // Nothing moves, with a horizon or without: the frames are the calm ones (compared
         // as booleans: a failure must not print two films of pixels).
@@ -379,8 +386,16 @@ fn stones_sources_and_walls_where_no_water_moves_are_named_and_move_nothing() {
     // reaches (the command says which).
     let (_, said) = rendered(
         &[
-            "render", "lake.png", "--water-mask", "mask.png", "--horizon", "40", "--frames",
-            "2", "--drop", "64,45,3,300",
+            "render",
+            "lake.png",
+            "--water-mask",
+            "mask.png",
+            "--horizon",
+            "40",
+            "--frames",
+            "2",
+            "--drop",
+            "64,45,3,300",
         ],
         "far/",
         path,
@@ -416,11 +431,16 @@ fn the_bars_of_a_letterboxed_picture_are_never_water() {
         "--drop",
         "10,70,8,300",
     ];
-    for (mask, out) in [(&[][..], "plain/"), (&["--water-mask", "mask.png"][..], "mask/")] {
+    for (mask, out) in [
+        (&[][..], "plain/"),
+        (&["--water-mask", "mask.png"][..], "mask/"),
+    ] {
         let (frames, said) = rendered(&[&contained[..], mask].concat(), out, path);
         assert!(
-            said.contains("warning: stone #2 at (10, 70) falls on the bars around the \
-                           letterboxed picture"),
+            said.contains(
+                "warning: stone #2 at (10, 70) falls on the bars around the \
+                           letterboxed picture"
+            ),
             "{said}"
         );
         let mut water_moved = 0;
@@ -456,7 +476,11 @@ fn camera_errors_speak_of_the_picture_and_name_a_default_as_the_default() {
             "x.gif",
         ],
         path,
-        &["--horizon -130000", "horizon must be >= -96000", "got -130000"],
+        &[
+            "--horizon -130000",
+            "horizon must be >= -96000",
+            "got -130000",
+        ],
     );
     // A sliver of the picture leaves the default focal length too long for what it shows.
     fails(
@@ -483,7 +507,9 @@ fn camera_errors_speak_of_the_picture_and_name_a_default_as_the_default() {
         ],
     );
     let said = stderr(&ripples(
-        &["render", "lake.png", "--focal", "90", "--frames", "2", "--out", "x.gif"],
+        &[
+            "render", "lake.png", "--focal", "90", "--frames", "2", "--out", "x.gif",
+        ],
         path,
     ));
     assert!(

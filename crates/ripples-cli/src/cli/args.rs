@@ -431,8 +431,8 @@ pub struct WaterArgs {
 
     /// How much the water shows, 0..=8: one knob for the waves' refraction, caustics,
     /// reflections and glints (the natural look's wave height, the lit and spring looks'
-    /// refraction); 0 leaves the picture unmoved, 2 doubles the waves; the classic look ignores
-    /// it [default: 1].
+    /// refraction, with --horizon the photo look's wave height); 0 leaves the picture unmoved,
+    /// 2 doubles the waves; the classic look ignores it [default: 1].
     #[arg(
         long,
         value_name = "K",
@@ -528,8 +528,8 @@ pub struct WaterArgs {
     )]
     pub caustics: Option<f32>,
 
-    /// Natural look: the sun's height above the horizon in degrees, 1..=90 (90 = overhead)
-    /// [default: 60].
+    /// Natural look, and the photo look with --horizon: the sun's height above the horizon in
+    /// degrees, 1..=90 (90 = overhead) [default: 60; 20 with --horizon].
     #[arg(
         long,
         value_name = "DEGREES",
@@ -538,8 +538,10 @@ pub struct WaterArgs {
     )]
     pub sun_elevation: Option<f32>,
 
-    /// Natural look: the sun's direction in degrees, counter-clockwise from the right of the
-    /// picture (90 = from the top), -360..=360 [default: 120].
+    /// Natural look, and the photo look with --horizon: the sun's direction in degrees,
+    /// counter-clockwise from the right of the picture (90 = from the top; with --horizon,
+    /// straight ahead, behind what the photograph shows), -360..=360 [default: 120; 90 with
+    /// --horizon].
     #[arg(
         long,
         value_name = "DEGREES",
@@ -572,7 +574,8 @@ pub struct WaterArgs {
     pub sky: Option<PathBuf>,
 
     /// Natural look: pixels of surface height per unit of the simulation's height, 0..=16;
-    /// taller waves bend and focus the light more [default: 0.12].
+    /// taller waves bend and focus the light more [default: 0.12]. With --horizon, the photo
+    /// look's: plane units per unit of height, 0..=16 [default: 0.004].
     #[arg(
         long,
         value_name = "K",

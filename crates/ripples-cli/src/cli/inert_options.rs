@@ -11,6 +11,7 @@
 use ripples::{RenderMode, Scene, SolverKind};
 
 use crate::cli::args::WaterArgs;
+use crate::input::scene_file::SceneFile;
 
 /// Where the water runs, which decides what can still change after the start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +24,13 @@ pub enum Frontend {
 
 /// A warning line (without the `warning: ` prefix) for every option in `args` that has no
 /// effect on `scene` (the scene with every option applied) run on `frontend`.
-pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec<String> {
+/// `scene_file` names the scene's own keys (with their lines) when one is read.
+pub fn inert_options(
+    args: &WaterArgs,
+    scene: &Scene,
+    scene_file: Option<&SceneFile>,
+    frontend: Frontend,
+) -> Vec<String> {
     let mut warnings = Vec::new();
     let solver = scene.solver;
     // In the window any solver can be switched to, so solver options always may apply.
@@ -122,7 +129,7 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
         }
     }
 
-    warnings.extend(inert_look_options(args, scene, frontend));
+    warnings.extend(inert_look_options(args, scene, scene_file, frontend));
     warnings
 }
 
@@ -131,7 +138,12 @@ pub fn inert_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec
 /// look's, which draws water in perspective whatever the look is. `--presence`, `--wave-height`
 /// and the sun's options tune the photo look there (see `apply_water_overrides` in
 /// [`crate::cli::setup`]); `--glints` and the scene's `[photo]` table tune only it.
-fn inert_look_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Vec<String> {
+fn inert_look_options(
+    args: &WaterArgs,
+    scene: &Scene,
+    scene_file: Option<&SceneFile>,
+    frontend: Frontend,
+) -> Vec<String> {
     let mut warnings = Vec::new();
     let look = scene.render;
     let in_perspective = scene.horizon.is_some();
@@ -261,14 +273,12 @@ fn inert_look_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Ve
         let key = name.replace('-', "_");
         // The scene's key, unless an option overrides it (`--sky` over `sky =`).
         let scene_given = in_scene && !option_given;
-        let subject = |from_scene: bool| {
-            if from_scene && name == "sky" {
-                "the scene's sky".to_string()
-            } else if from_scene {
-                format!("the scene's [look] {key}")
-            } else {
-                format!("--{name}")
-            }
+        let subject = |from_scene: bool| match (from_scene, scene_file) {
+            (false, _) => format!("--{name}"),
+            (true, Some(file)) if name == "sky" => file.describe_key("sky"),
+            (true, Some(file)) => file.describe_table_key("look", Some(&key)),
+            (true, None) if name == "sky" => "the scene's sky".to_string(),
+            (true, None) => format!("the scene's [look] {key}"),
         };
         for (from_scene, given) in [(false, option_given), (true, scene_given)] {
             if !given {
@@ -362,12 +372,15 @@ fn inert_look_options(args: &WaterArgs, scene: &Scene, frontend: Frontend) -> Ve
             ..scene.photo
         };
         if photo != defaults {
-            warnings.push(
-                "the scene's [photo] table has no effect: it tunes the photo look, which draws \
-                 water in perspective, and the scene has no horizon (horizon = ROW, or \
-                 --horizon, sets one)"
-                    .to_string(),
+            let table = scene_file.map_or_else(
+                || "the scene's [photo] table".to_string(),
+                |file| file.describe_table_key("photo", None),
             );
+            warnings.push(format!(
+                "{table} has no effect: it tunes the photo look, which draws water in \
+                 perspective, and the scene has no horizon (horizon = ROW, or --horizon, sets \
+                 one)"
+            ));
         }
     }
     warnings
@@ -438,7 +451,7 @@ mod tests {
 
     fn warned(args: &[&str], frontend: Frontend) -> Vec<String> {
         let (args, scene) = parsed(args);
-        inert_options(&args, &scene, frontend)
+        inert_options(&args, &scene, None, frontend)
     }
 
     #[test]
@@ -567,7 +580,7 @@ mod tests {
         for frontend in [Frontend::Render, Frontend::Window] {
             let (args, scene) = parsed(&args);
             assert_eq!(
-                inert_options(&args, &scene, frontend),
+                inert_options(&args, &scene, None, frontend),
                 ["--stiffness has no effect: the stiffness map gives every cell its stiffness"]
             );
         }

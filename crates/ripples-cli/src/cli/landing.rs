@@ -115,10 +115,10 @@ fn walk(from: [i32; 2], to: [i32; 2]) -> impl Iterator<Item = [i32; 2]> {
         i64::from(to[0]) - i64::from(from[0]),
         i64::from(to[1]) - i64::from(from[1]),
     );
-    let steps = dx.abs().max(dy.abs()).max(1);
+    let steps = dx.abs().max(dy.abs());
     (0..=steps).map(move |step| {
         let along = |start: i32, delta: i64| {
-            (i64::from(start) + (delta * step + steps / 2).div_euclid(steps)) as i32
+            (i64::from(start) + (delta * step + steps / 2).div_euclid(steps.max(1))) as i32
         };
         [along(from[0], dx), along(from[1], dy)]
     })

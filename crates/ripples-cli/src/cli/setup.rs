@@ -302,7 +302,7 @@ impl WaterPlan {
             ripples::limits::check_size(u64::from(width), u64::from(height))
                 .map_err(|error| anyhow!("{scene_name}: {error}"))?;
         }
-        for warning in inert_options(args, &scene, frontend) {
+        for warning in inert_options(args, &scene, scene_file.as_ref(), frontend) {
             eprintln!("warning: {warning}");
         }
         let fit = args.fit.unwrap_or_default();

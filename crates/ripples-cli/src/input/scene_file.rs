@@ -73,6 +73,34 @@ impl SceneFile {
         }
     }
 
+    /// How messages name `key` of the table `[table]` of this scene (the table itself for
+    /// `None`), with its line when the text has it: "scene 'x.toml' line 9: [look] depth".
+    pub fn describe_table_key(&self, table: &str, key: Option<&str>) -> String {
+        let header = format!("[{table}]");
+        let lines: Vec<&str> = self.text.lines().collect();
+        let start = lines.iter().position(|line| line.trim() == header);
+        let line = start.and_then(|start| match key {
+            None => Some(start),
+            Some(key) => lines[start + 1..]
+                .iter()
+                .take_while(|line| !line.trim_start().starts_with('['))
+                .position(|line| {
+                    line.trim_start()
+                        .strip_prefix(key)
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+                })
+                .map(|at| start + 1 + at),
+        });
+        let what = match key {
+            Some(key) => format!("{header} {key}"),
+            None => format!("its {header} table"),
+        };
+        match line {
+            Some(at) => format!("{} line {}: {what}", self.name, at + 1),
+            None => format!("{}: {what}", self.name),
+        }
+    }
+
     /// A message for an error the whole-scene check ([`Scene::validate`]) found in this file,
     /// with the line and name of the key it is about: "scene 'x.toml' line 9 (`radius`): drop
     /// #2: radius must be ...". The check names an item as "drop #2: ..." or a table as "rain: ..." and starts

@@ -113,7 +113,7 @@ pub fn fit_camera(
         let (shortest, longest) = (f64::from(shortest) / scale_x, f64::from(longest) / scale_x);
         return Err(anyhow!(
             "{}: focal length must be {shortest:.1} to {longest:.0} pixels for this picture {shown}: \
-             a horizontal field of view of {} to {} degrees over what the pool shows, got {}",
+             a horizontal field of view of {} to {} degrees over what the pool shows, got {:.2}",
             sources[1],
             ripples::perspective::MAX_FIELD_OF_VIEW,
             ripples::perspective::MIN_FIELD_OF_VIEW,
@@ -122,7 +122,8 @@ pub fn fit_camera(
     }
     // The pool's rows `-MAX_HORIZON_ABOVE * height ..= height`, as picture rows.
     let picture_row = |pool_row: f64| (pool_row - offset_y) / scale_y;
-    let highest = picture_row(-f64::from(ripples::perspective::MAX_HORIZON_ABOVE) * f64::from(to.1));
+    let highest =
+        picture_row(-f64::from(ripples::perspective::MAX_HORIZON_ABOVE) * f64::from(to.1));
     let lowest = picture_row(f64::from(to.1));
     Err(anyhow!(
         "{}: horizon must be {highest:.0} to {lowest:.0} (picture rows) for this picture {shown}, \

@@ -786,6 +786,42 @@ fn a_photographs_water_keeps_its_land_and_takes_stones_fingers_and_rain_in_persp
 }
 
 #[test]
+fn presence_scales_a_photographs_waves_on_the_cpu_and_for_the_gpu_alike() {
+    let (width, height) = (160usize, 100usize);
+    let mask: Vec<u8> = (0..width * height)
+        .flat_map(|i| {
+            let shade = if i / width >= 50 { 255 } else { 0 };
+            [shade, shade, shade, 255]
+        })
+        .collect();
+    // What the page draws at a presence: the CPU's frame's water pixels moved, and the
+    // largest slope sum the GPU's photo shader would read.
+    let drawn = |presence: f64| -> (usize, f32) {
+        let mut water = WebPool::new(width as f64, height as f64, 1.0, 1).unwrap();
+        water.set_water(&mask, 30.0, f64::NAN).unwrap();
+        water.set_presence(presence).unwrap();
+        water.drop_stone(80.0, 80.0, 6.0, 300.0).unwrap();
+        let image = water.image().to_vec();
+        water.advance(20).unwrap();
+        let moved = changed(water.frame_pixels(), &image, width, 8, 0, 50, width, height);
+        let slopes = water.prepare_photo_slopes().unwrap();
+        (
+            moved,
+            slopes.iter().fold(0.0f32, |most, s| most.max(s.abs())),
+        )
+    };
+    let (still, still_slopes) = drawn(0.0);
+    let (normal, normal_slopes) = drawn(1.0);
+    let (strong, strong_slopes) = drawn(3.0);
+    assert_eq!((still, still_slopes), (0, 0.0));
+    assert!(normal > 0 && strong > normal, "{normal} then {strong}");
+    assert!(
+        (strong_slopes / normal_slopes - 3.0).abs() < 1e-3,
+        "{normal_slopes} then {strong_slopes}"
+    );
+}
+
+#[test]
 fn a_resize_keeps_a_photographs_water_and_a_new_region_calms_it() {
     for horizon in [f64::NAN, 30.0] {
         let mask_of = |width: usize, height: usize| -> Vec<u8> {

@@ -409,3 +409,65 @@ fn one_frame_without_out_writes_ripples_png() {
     assert!(directory.path().join("ripples.gif").exists());
     assert!(common::stdout(&output).contains("wrote ripples.gif: 3 frames"));
 }
+
+/// The options that a `--help` text names (`--frames`, anywhere in it) and those it defines
+/// (its option lines).
+fn named_and_defined(help: &str) -> (Vec<String>, Vec<String>) {
+    let options = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|word| word.starts_with("--") && word.len() > 2)
+            .map(|word| word.trim_end_matches('-').to_string())
+            .collect()
+    };
+    let defined = help
+        .lines()
+        .filter(|line| {
+            let trimmed = line.trim_start();
+            let indent = line.len() - trimmed.len();
+            (indent == 2 || indent == 6) && trimmed.starts_with('-')
+        })
+        .flat_map(|line| options(line.trim_start().split("  ").next().unwrap_or("")))
+        .collect();
+    (options(help), defined)
+}
+
+/// `ripples play --help` and `ripples render --help` name only options of their own: the help
+/// of an option the two share must not send `ripples play` to one it refuses (`--frames`).
+#[test]
+fn each_help_names_only_its_own_options() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    for command in ["play", "render"] {
+        let output = common::ripples(&[command, "--help"], directory.path());
+        if command == "play" && !output.status.success() {
+            eprintln!("notice: no `ripples play` in this build (feature play off)");
+            continue;
+        }
+        let help = common::stdout(&output);
+        let (named, defined) = named_and_defined(&help);
+        let foreign: Vec<&String> = named
+            .iter()
+            .filter(|option| !defined.contains(option))
+            .collect();
+        assert!(
+            foreign.is_empty(),
+            "`ripples {command} --help` names options `ripples {command}` does not take: {foreign:?}"
+        );
+    }
+}
+
+/// `ripples --help` and `ripples render --help` name every picture format the command reads,
+/// as its error messages do, not only PNG and JPEG.
+#[test]
+fn the_help_names_every_picture_format() {
+    let formats = ripples_cli::input::source_image::still_formats::STILL_FORMAT_NAMES;
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    for args in [&["--help"][..], &["render", "--help"][..]] {
+        let help = common::stdout(&common::ripples(args, directory.path()));
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help.contains(formats),
+            "`ripples {}` does not name the picture formats ({formats})",
+            args.join(" ")
+        );
+    }
+}

@@ -226,8 +226,9 @@ pub struct WaterArgs {
     /// The picture under the water: a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM image ('-' reads
     /// one from standard input), or a video (MP4, WebM, MOV, MKV, an animated GIF or WebP, Y4M:
     /// any file ffmpeg reads, told apart by its bytes; needs ffmpeg and ffprobe), played frame by
-    /// frame at its own size and rate (and, in `ripples render`, length) unless --size, --fps
-    /// (or render's --frames) say otherwise. Default: the scene's image, else built-in tiles.
+    /// frame at its own size and rate unless --size or --fps say otherwise, and rendered to its
+    /// own length unless a number of frames is given. Default: the scene's image, else built-in
+    /// tiles.
     pub image: Option<PathBuf>,
 
     /// A scene file (TOML) describing the whole animation, or '-' to read it from standard

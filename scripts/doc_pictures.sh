@@ -21,7 +21,7 @@ RIPPLES_WRITE_DOC_PICTURES=1 cargo test "${profile[@]}" -p ripples-cli --test do
   -- the_committed_pictures_are_what_their_commands_render --nocapture
 if convert -version 2>/dev/null | grep -q ImageMagick; then
   cargo build --release -p ripples-cli
-  bash scripts/presence_pictures.sh target/release/ripples
+  bash scripts/presence_pictures.sh "${CARGO_TARGET_DIR:-target}/release/ripples"
 else
   echo "notice: no ImageMagick: docs/presence-*.png not rendered (bash scripts/presence_pictures.sh)" >&2
 fi

@@ -41,11 +41,7 @@ fn no_subcommand() -> anyhow::Result<String> {
     #[cfg(not(feature = "play"))]
     eprintln!("no subcommand: rendering the default scene (see `ripples --help`)");
     interrupt::install()?;
-    render_default_scene(&RenderArgs {
-        out: "ripples.gif".into(),
-        ..RenderArgs::default()
-    })
-    .map(report_render)
+    render_default_scene(&RenderArgs::default()).map(report_render)
 }
 
 fn main() -> ExitCode {

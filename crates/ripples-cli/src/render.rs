@@ -186,9 +186,9 @@ pub fn render_default_scene(args: &RenderArgs) -> Result<RenderSummary> {
 
 fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result<RenderSummary> {
     let started = Instant::now();
-    let kind = OutputKind::for_output(&args.out, args.format)
+    let kind = OutputKind::for_output(args.out(), args.format)
         .map_err(|error| UsageError(format!("{error:#}")))?;
-    let still = StillRequest::from_args(args, kind, &args.out)?;
+    let still = StillRequest::from_args(args, kind, args.out())?;
     check_output_destination(args, kind)?;
     if let Some(path) = &args.heights_out {
         check_heights_path(path, args.no_clobber)?;
@@ -220,14 +220,14 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     }
     let frames = plan.scene.frames;
     notes.extend(
-        crate::output::surprises(&args.out, kind, args.format, plan.scene.fps)
+        crate::output::surprises(args.out(), kind, args.format, plan.scene.fps)
             .into_iter()
             .map(|warning| format!("warning: {warning}")),
     );
     if args.lossy.is_some() && (kind != OutputKind::Gif || still.is_some()) {
         notes.push(format!(
             "warning: --lossy has no effect on '{}': only a GIF animation is stored lossily",
-            args.out.display()
+            args.out().display()
         ));
     }
     notes.extend(
@@ -262,7 +262,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     };
     let flatten = flattening(
         args.keep_alpha,
-        (kind, &args.out),
+        (kind, args.out()),
         &look,
         &image.pixels,
         plan.background,
@@ -284,7 +284,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
     let clip_for_palette = clip.clone().zip(timing.clone());
     let mut pictures: Box<dyn PictureSource + '_> = match (clip, timing) {
         (Some(clip), Some(timing)) => {
-            options.sound = sound_track(&clip, &timing, kind, &args.out, &mut notes);
+            options.sound = sound_track(&clip, &timing, kind, args.out(), &mut notes);
             let filter = crate::input::video_input::fit_filter(
                 (clip.probe.width, clip.probe.height),
                 (width, height),
@@ -296,7 +296,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         _ => Box::new(OnePicture(&image.pixels)),
     };
     if let Some(number) = still_frame {
-        let sink = StillPngSink::create(&args.out, width, height, &options)?;
+        let sink = StillPngSink::create(args.out(), width, height, &options)?;
         say(&notes);
         let mut runner = runner;
         let progress = progress_bar(number + 1);
@@ -309,9 +309,9 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
             still::render_still(&mut runner, number, picture, flatten, sink, &progress)?;
         progress.finish_and_clear();
         let heights = stage_heights(args, runner.shown_heights())?;
-        let written = commit_outputs(&args.out, still, heights)?;
+        let written = commit_outputs(args.out(), still, heights)?;
         return Ok(RenderSummary {
-            path: args.out.clone(),
+            path: args.out().to_path_buf(),
             frames: number + 1,
             width,
             height,
@@ -341,7 +341,7 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
         }
         _ => palette_samples(&image.pixels, &look, flatten),
     };
-    let sink = open_output(&args.out, &info, &samples, &options)?;
+    let sink = open_output(args.out(), &info, &samples, &options)?;
     say(&notes);
 
     let progress = progress_bar(info.frames);
@@ -351,9 +351,9 @@ fn render_with_scene(args: &RenderArgs, scene_file: Option<SceneFile>) -> Result
 
     // Written under a temporary name now, so that if it fails the animation is not saved.
     let heights = stage_heights(args, source.shown_heights())?;
-    let written = commit_outputs(&args.out, animation, heights)?;
+    let written = commit_outputs(args.out(), animation, heights)?;
     Ok(RenderSummary {
-        path: args.out.clone(),
+        path: args.out().to_path_buf(),
         frames: info.frames,
         width,
         height,
@@ -451,7 +451,7 @@ fn sound_track(
 /// Refuses, before any work, standard output that is a terminal (an animation is binary), a
 /// directory of frames to standard output, and, with `--no-clobber`, an existing file output.
 fn check_output_destination(args: &RenderArgs, kind: OutputKind) -> Result<()> {
-    if is_standard_output(&args.out) {
+    if is_standard_output(args.out()) {
         if kind == OutputKind::Directory {
             return Err(UsageError(
                 "output '-': a directory of frames cannot go to standard output".into(),
@@ -468,7 +468,7 @@ fn check_output_destination(args: &RenderArgs, kind: OutputKind) -> Result<()> {
             .into());
         }
     } else if args.no_clobber && kind != OutputKind::Directory {
-        check_not_existing(&args.out)?;
+        check_not_existing(args.out())?;
     }
     Ok(())
 }

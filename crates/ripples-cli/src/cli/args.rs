@@ -43,8 +43,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Render an animation of water over an image (PNG or JPEG) or a video (any file ffmpeg
-    /// reads; default: built-in pool tiles).
+    /// Render an animation of water over a picture (PNG, JPEG, GIF, WebP, BMP, TIFF or PNM) or a
+    /// video (any file ffmpeg reads; default: built-in pool tiles).
     Render(Box<RenderArgs>),
     /// Time the solver and the renderer on a turbulent and a calm pool, and print the figures.
     Bench(BenchArgs),
@@ -86,9 +86,10 @@ pub struct PlayArgs {
 pub struct RenderArgs {
     /// Output: .gif, .png (animated), .y4m, .mp4, .webm (needs ffmpeg), a directory (a path
     /// ending in '/' or an existing directory) for one PNG per frame, or '-' for standard
-    /// output (not a terminal; the format from --format, GIF by default).
-    #[arg(short, long, value_name = "PATH", default_value = "ripples.gif")]
-    pub out: PathBuf,
+    /// output (not a terminal; the format from --format, GIF by default) [default: ripples.gif,
+    /// or ripples.png with --frame or --still].
+    #[arg(short, long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
 
     /// The output's format: gif, png (animated), y4m, mp4 or webm. Overrides the extension of
     /// --out, and names the format of a name without one or of '-' (standard output).
@@ -149,7 +150,7 @@ pub struct RenderArgs {
     pub keep_alpha: bool,
 
     /// Write one plain PNG of frame N (numbered from 0, like @FRAME) instead of an animation;
-    /// --out must end in .png.
+    /// --out, if given, must end in .png.
     #[arg(
         long,
         value_name = "N",
@@ -159,7 +160,8 @@ pub struct RenderArgs {
     )]
     pub frame: Option<u32>,
 
-    /// Write one plain PNG of the last frame instead of an animation; --out must end in .png.
+    /// Write one plain PNG of the last frame instead of an animation; --out, if given, must end
+    /// in .png.
     #[arg(long)]
     pub still: bool,
 
@@ -171,6 +173,18 @@ pub struct RenderArgs {
     /// A video under the water: which part, and what follows its end.
     #[command(flatten)]
     pub video: VideoArgs,
+}
+
+impl RenderArgs {
+    /// Where the render goes: `--out`, else `ripples.png` for one frame (`--frame`, `--still`)
+    /// and `ripples.gif` for an animation.
+    pub fn out(&self) -> &std::path::Path {
+        match &self.out {
+            Some(out) => out,
+            None if self.frame.is_some() || self.still => std::path::Path::new("ripples.png"),
+            None => std::path::Path::new("ripples.gif"),
+        }
+    }
 }
 
 /// Options for a video under the water (any file ffmpeg reads, given as the image).
@@ -209,11 +223,12 @@ impl VideoArgs {
 /// `ripples render` and `ripples play`, and overriding the scene file's values.
 #[derive(Debug, Args, Default, Clone)]
 pub struct WaterArgs {
-    /// The picture under the water: a PNG or JPEG image ('-' reads one from standard input),
-    /// or a video (MP4, WebM, MOV, MKV, GIF, Y4M: any file ffmpeg reads, told apart by its
-    /// bytes; needs ffmpeg and ffprobe), played frame by frame at its own size, rate and length
-    /// unless --size, --fps or --frames say otherwise. Default: the scene's image, else
-    /// built-in tiles.
+    /// The picture under the water: a PNG, JPEG, GIF, WebP, BMP, TIFF or PNM image ('-' reads
+    /// one from standard input), or a video (MP4, WebM, MOV, MKV, an animated GIF or WebP, Y4M:
+    /// any file ffmpeg reads, told apart by its bytes; needs ffmpeg and ffprobe), played frame by
+    /// frame at its own size and rate unless --size or --fps say otherwise, and rendered to its
+    /// own length unless a number of frames is given. Default: the scene's image, else built-in
+    /// tiles.
     pub image: Option<PathBuf>,
 
     /// A scene file (TOML) describing the whole animation, or '-' to read it from standard

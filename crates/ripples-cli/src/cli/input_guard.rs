@@ -76,24 +76,24 @@ pub fn refuse_outputs_over_inputs(args: &RenderArgs, scene_file: Option<&SceneFi
         .chain(heights_in)
         .filter_map(|input| FileIdentity::of(&input.path).map(|identity| (input, identity)))
         .collect();
-    let is_directory = matches!(OutputKind::from_path(&args.out), Ok(OutputKind::Directory));
+    let is_directory = matches!(OutputKind::from_path(args.out()), Ok(OutputKind::Directory));
     if is_directory {
         let frames = args
             .frames
             .or(scene_file.map(|file| file.scene.frames))
             .unwrap_or_else(|| ripples::Scene::default().frames);
-        refuse_frames_over_inputs(&args.out, frames, &inputs)?;
+        refuse_frames_over_inputs(args.out(), frames, &inputs)?;
     } else {
-        refuse_file_over_inputs("output", &args.out, &inputs)?;
+        refuse_file_over_inputs("output", args.out(), &inputs)?;
     }
     if let Some(heights) = &args.heights_out {
         refuse_file_over_inputs("heights output", heights, &inputs)?;
-        if !is_directory && resolved(heights) == resolved(&args.out) {
+        if !is_directory && resolved(heights) == resolved(args.out()) {
             return Err(UsageError(format!(
                 "heights output '{}' is the output '{}'{}; give them different names",
                 heights.display(),
-                args.out.display(),
-                same_file_note(heights, &args.out)
+                args.out().display(),
+                same_file_note(heights, args.out())
             ))
             .into());
         }

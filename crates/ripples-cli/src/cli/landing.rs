@@ -179,26 +179,26 @@ fn describe_path(points: &[[i32; 2]]) -> String {
 /// water: a picture with no dark pixel, or walls all on land or beyond the waves' reach.
 pub fn walls_off_water(map: &WaterMap<'_>, walls: &[bool], input: &InputFile) -> Option<String> {
     let width = map.pool.width() as usize;
-    let mut any_wall = false;
-    for (index, _) in walls.iter().enumerate().filter(|(_, wall)| **wall) {
-        any_wall = true;
-        let (x, y) = ((index % width) as i32, (index / width) as i32);
-        if map.dry(x, y).is_none() {
-            return None;
-        }
-    }
-    Some(if any_wall {
-        format!(
-            "{}: every wall stands where no water moves (on land, on the bars or beyond the \
-             waves' reach): they hold back no wave",
-            input.label
-        )
-    } else {
-        format!(
+    let mut wall_pixels = walls
+        .iter()
+        .enumerate()
+        .filter(|(_, wall)| **wall)
+        .map(|(index, _)| ((index % width) as i32, (index / width) as i32))
+        .peekable();
+    if wall_pixels.peek().is_none() {
+        return Some(format!(
             "{}: no pixel is dark enough to be a wall (luminance below 128): it builds no walls",
             input.label
-        )
-    })
+        ));
+    }
+    if wall_pixels.any(|(x, y)| map.dry(x, y).is_none()) {
+        return None;
+    }
+    Some(format!(
+        "{}: every wall stands where no water moves (on land, on the bars or beyond the waves' \
+         reach): they hold back no wave",
+        input.label
+    ))
 }
 
 #[cfg(test)]
@@ -255,5 +255,40 @@ mod tests {
         // One wet pixel is enough: a swipe that crosses the shore, a stone in the water.
         let wet = scene((5, 20), vec![[1, 1], [1, 29]], "x=3,y=16");
         assert!(events_off_water(&map, &wet, &wet).is_empty());
+    }
+
+    #[test]
+    fn walls_with_no_dark_pixel_or_none_on_water_are_named() {
+        let (width, height) = (40u32, 30u32);
+        let mut pool = Pool::new(width, height).unwrap();
+        let mask: Vec<bool> = (0..width * height).map(|i| i / width >= 15).collect();
+        pool.set_water(Some(&mask), None).unwrap();
+        let map = WaterMap {
+            pool: &pool,
+            mask: Some(&mask),
+            picture: None,
+            horizon: None,
+        };
+        let input = InputFile {
+            role: "the obstacles image".to_string(),
+            label: "--obstacles 'walls.png'".to_string(),
+            path: "walls.png".into(),
+        };
+        let walls = |rows: std::ops::Range<u32>| -> Vec<bool> {
+            (0..width * height)
+                .map(|i| rows.contains(&(i / width)))
+                .collect()
+        };
+        let none = walls_off_water(&map, &walls(0..0), &input).unwrap();
+        assert!(
+            none.starts_with("--obstacles 'walls.png': no pixel is dark enough"),
+            "{none}"
+        );
+        let on_land = walls_off_water(&map, &walls(2..5), &input).unwrap();
+        assert!(
+            on_land.starts_with("--obstacles 'walls.png': every wall stands where no water moves"),
+            "{on_land}"
+        );
+        assert_eq!(walls_off_water(&map, &walls(12..18), &input), None);
     }
 }

@@ -12,7 +12,7 @@ mod common;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::unix::fs::FileTypeExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -67,6 +67,17 @@ fn write_fifo(path: &Path, bytes: Vec<u8>) -> JoinHandle<()> {
             .open(path)
             .and_then(|mut pipe| pipe.write_all(&bytes));
     })
+}
+
+/// Joins a [`write_fifo`] thread once the reader has ended: if it never opened the pipe (it
+/// failed before), a reader opened here lets the writer through, so the test fails instead of
+/// hanging.
+fn finish_writing(fifo: &Path, writer: JoinHandle<()>) {
+    if !writer.is_finished() {
+        // Left to end with the test if the writer finished meanwhile.
+        drop(read_fifo(fifo));
+    }
+    writer.join().unwrap();
 }
 
 fn render(dir: &Path, extra: &[&str]) -> std::process::Output {
@@ -260,6 +271,32 @@ fn interrupt_once(mut child: std::process::Child, within: Duration) -> (Option<i
     (code, message)
 }
 
+#[cfg(target_os = "linux")]
+/// Waits until `child` waits in an open that blocks (on its thread named "blocking open");
+/// fails if it ends first.
+fn wait_for_blocked_open(child: &mut std::process::Child) {
+    let tasks = PathBuf::from(format!("/proc/{}/task", child.id()));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let waiting = std::fs::read_dir(&tasks).into_iter().flatten().any(|task| {
+            std::fs::read_to_string(task.unwrap().path().join("comm"))
+                .is_ok_and(|name| name.trim() == "blocking open")
+        });
+        if waiting {
+            return;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("ripples ended ({status}) without waiting for the pipe's other end");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "ripples never waited for the pipe"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(target_os = "linux")]
 #[test]
 fn one_ctrl_c_ends_a_wait_for_a_pipe_reader() {
     let dir = tempfile::tempdir().unwrap();
@@ -269,9 +306,8 @@ fn one_ctrl_c_ends_a_wait_for_a_pipe_reader() {
         .chain(&["--out", "fifo.gif"])
         .copied()
         .collect();
-    let child = start(&args, dir.path());
-    // Rendering 4 frames takes well under this; then it waits for a reader.
-    std::thread::sleep(Duration::from_millis(1500));
+    let mut child = start(&args, dir.path());
+    wait_for_blocked_open(&mut child);
     let (code, message) = interrupt_once(child, Duration::from_secs(5));
     assert_eq!(code, Some(130), "{message}");
     assert!(
@@ -280,4 +316,124 @@ fn one_ctrl_c_ends_a_wait_for_a_pipe_reader() {
             .file_type()
             .is_fifo()
     );
+}
+
+/// Writes a 48x32 picture (`photo.png`) and a water mask of its lower half (`mask.png`) into
+/// `dir`; returns their bytes.
+fn write_photo_and_mask(dir: &Path) -> (Vec<u8>, Vec<u8>) {
+    image::RgbaImage::from_fn(48, 32, |x, y| {
+        image::Rgba([(x * 5) as u8, (y * 7) as u8, ((x + y) * 3) as u8, 255])
+    })
+    .save(dir.join("photo.png"))
+    .unwrap();
+    image::GrayImage::from_fn(48, 32, |_, y| image::Luma([if y >= 16 { 255 } else { 0 }]))
+        .save(dir.join("mask.png"))
+        .unwrap();
+    (
+        std::fs::read(dir.join("photo.png")).unwrap(),
+        std::fs::read(dir.join("mask.png")).unwrap(),
+    )
+}
+
+/// Runs `ripples` through bash, so that `<(cat x)` gives it a pipe as `/dev/fd/N`.
+fn ripples_in_bash(arguments: &str, dir: &Path) -> std::process::Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg(format!("exec \"$0\" {arguments}"))
+        .arg(env!("CARGO_BIN_EXE_ripples"))
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn pictures_through_pipes_render_as_the_files_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, mask) = write_photo_and_mask(dir.path());
+    let from_files = render(
+        dir.path(),
+        &[
+            "photo.png",
+            "--water-mask",
+            "mask.png",
+            "--out",
+            "files.gif",
+        ],
+    );
+    assert_success(&from_files);
+
+    // The picture as `<(cat photo.png)`, the mask through a named pipe with a writer.
+    let fifo = dir.path().join("mask-fifo");
+    make_fifo(&fifo);
+    let writer = write_fifo(&fifo, mask);
+    let through_pipes = ripples_in_bash(
+        &format!(
+            "{} <(cat photo.png) --water-mask mask-fifo --out pipes.gif",
+            RENDER.join(" ")
+        ),
+        dir.path(),
+    );
+    finish_writing(&fifo, writer);
+    assert_success(&through_pipes);
+    let read = |name: &str| gif_frames(&std::fs::read(dir.path().join(name)).unwrap());
+    assert_eq!(read("pipes.gif").len(), 4);
+    assert_eq!(read("pipes.gif"), read("files.gif"));
+
+    // A scene file through a pipe too.
+    let scene = ripples_in_bash(
+        "render --scene <(printf 'width = 40\\nheight = 24\\nframes = 3\\n') --out scene.gif",
+        dir.path(),
+    );
+    assert_success(&scene);
+    assert_eq!(read("scene.gif").len(), 3);
+}
+
+#[test]
+fn a_clip_through_a_pipe_is_refused_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    // An animated GIF of two frames: a clip, which ffmpeg would have to read again.
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut bytes, 4, 4, &[0, 0, 0, 255, 255, 255]).unwrap();
+        for colour in [0u8, 1] {
+            let frame = gif::Frame {
+                width: 4,
+                height: 4,
+                buffer: std::borrow::Cow::Owned(vec![colour; 16]),
+                ..gif::Frame::default()
+            };
+            encoder.write_frame(&frame).unwrap();
+        }
+    }
+    std::fs::write(dir.path().join("clip.gif"), &bytes).unwrap();
+    let output = ripples_in_bash(
+        "render <(cat clip.gif) --frames 2 --out out.gif",
+        dir.path(),
+    );
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("/dev/fd/") && message.contains("must be a file"),
+        "{message}"
+    );
+    assert!(!dir.path().join("out.gif").exists());
+}
+
+#[test]
+fn one_ctrl_c_ends_a_wait_for_a_pipe_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_photo_and_mask(dir.path());
+    make_fifo(&dir.path().join("mask-fifo"));
+    let args: Vec<&str> = RENDER
+        .iter()
+        .chain(&["photo.png", "--water-mask", "mask-fifo", "--out", "out.gif"])
+        .copied()
+        .collect();
+    let child = start(&args, dir.path());
+    // Time to reach the mask, which no one writes.
+    std::thread::sleep(Duration::from_millis(1500));
+    let (code, message) = interrupt_once(child, Duration::from_secs(5));
+    assert_eq!(code, Some(130), "{message}");
+    assert!(!dir.path().join("out.gif").exists());
 }

@@ -3,7 +3,8 @@
 //!
 //! The input is told apart by its bytes, not its name: a still (PNG, JPEG, a GIF or WebP of one
 //! frame, BMP, ...) is a picture, anything else (an animated GIF or WebP too) is asked of
-//! `ffprobe` ([`VideoClip::open`]), whose report ([`probe`]) gives the size,
+//! `ffprobe` ([`VideoClip::open`]; not through a pipe, which gives its bytes once while ffmpeg
+//! reads a clip again for every pass: that is refused as such), whose report ([`probe`]) gives the size,
 //! the frame rate and the frame count, all checked before decoding starts (the size against the
 //! same limits as an image). Then [`ClipPictures`] hands the renderer one picture per output
 //! frame: ffmpeg writes raw RGBA frames (already fitted to the pool with `--size`/`--fit` by
@@ -115,6 +116,14 @@ impl VideoClip {
 
     fn open_with(ffprobe: &std::ffi::OsStr, path: &Path) -> Result<VideoClip> {
         let shown = path.display();
+        if crate::input::pipes::is_pipe_or_device(path) {
+            // Its bytes were read to tell what it is; ffmpeg would find it empty.
+            bail!(
+                "image '{shown}': a pipe or a device that holds no still picture ({STILL_FORMAT_NAMES}); \
+                 a video or an animation must be a file, since ffmpeg reads it more than once: \
+                 save it to a file and give that"
+            );
+        }
         let output = Command::new(ffprobe)
             .args(probe::FFPROBE_ARGS)
             .arg(file_url(path))

@@ -9,7 +9,7 @@
 //! anything, so a phone's portrait photo comes in upright as every viewer shows it.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use image::metadata::Orientation;
@@ -41,12 +41,22 @@ pub fn still_format(head: &[u8]) -> Option<ImageFormat> {
 /// cannot be read, is empty, or whose frames cannot be counted also counts as a picture, so
 /// that the picture loader says what is wrong with it.
 pub fn is_still_picture_file(path: &Path) -> bool {
-    let Ok(file) = File::open(path) else {
-        return true;
-    };
-    let mut reader = BufReader::new(file);
+    if crate::input::pipes::is_pipe_or_device(path) {
+        // Read once and kept, for the loader to decode the same bytes.
+        return crate::input::pipes::read_whole(path, "").map_or(true, |bytes| {
+            is_still_picture(Cursor::new(bytes.as_slice()))
+        });
+    }
+    match File::open(path) {
+        Ok(file) => is_still_picture(BufReader::new(file)),
+        Err(_) => true,
+    }
+}
+
+/// [`is_still_picture_file`] for the bytes of `source`.
+fn is_still_picture<R: BufRead + Seek>(mut source: R) -> bool {
     let mut head = [0u8; 16];
-    let filled = match read_prefix(&mut reader, &mut head) {
+    let filled = match read_prefix(&mut source, &mut head) {
         Ok(filled) => filled,
         Err(_) => return true,
     };
@@ -57,12 +67,11 @@ pub fn is_still_picture_file(path: &Path) -> bool {
         None => false,
         Some(format) => {
             // Rewind for the frame count; a file that cannot be reread is the loader's to report.
-            let Ok(file) = File::open(path) else {
+            if source.seek(SeekFrom::Start(0)).is_err() {
                 return true;
-            };
+            }
             // A decoder that panics here leaves the file to the loader, which says so.
-            !crate::input::panics::capture(|| is_animated(BufReader::new(file), format))
-                .unwrap_or(false)
+            !crate::input::panics::capture(|| is_animated(source, format)).unwrap_or(false)
         }
     }
 }

@@ -82,7 +82,8 @@ const BLOCKED_POLL: Duration = Duration::from_millis(50);
 /// Runs `job`, which may block for as long as another process pleases (opening a named pipe
 /// waits for its other end, reading one for its writer), on a thread of its own, and waits for
 /// it while looking for Ctrl-C. A signal ends the wait with [`Interrupted`]; the thread, still
-/// blocked, ends with the process.
+/// blocked, ends with the process. The thread is named "blocking open", which is how a test
+/// (and `top -H`) sees that the command waits on a pipe.
 pub fn unless_interrupted<T: Send + 'static>(
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T> {

@@ -6,7 +6,8 @@
 //! [`crate::output`] (the cleanup of ffmpeg's child processes, Ctrl-C); the command line above
 //! it decides which files to read.
 //!
-//! What every input shares lives here: the name of standard input and a file with its role.
+//! What every input shares lives here: the name of standard input and a file with its role;
+//! an input that is a pipe or a device is read through [`pipes`].
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ pub mod background;
 pub mod fit;
 pub mod heights_in;
 pub mod panics;
+pub mod pipes;
 pub mod scene_file;
 pub mod source_image;
 pub mod video_input;

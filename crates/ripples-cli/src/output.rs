@@ -24,7 +24,9 @@
 //!
 //! Whatever can be checked cheaply (the kind, the directory, the frame rate, an existing file
 //! under `--no-clobber`) is checked by [`open_output`], before the caller spends time rendering.
-//! The output `-` is standard output, for the formats that can be streamed.
+//! The output `-` is standard output, for the formats that can be streamed. A device, a named
+//! pipe or a socket is written the same way, in place: renaming a finished file over it would
+//! replace the device (as root, `/dev/null` itself) and leave a pipe's reader with nothing.
 
 pub mod cleanup;
 pub mod interrupt;
@@ -361,7 +363,20 @@ impl std::fmt::Debug for FinishedOutput {
 
 impl std::fmt::Debug for StagedFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let content = match &self.content {
+            StagedContent::Temporary(file) => format!("{file:?}"),
+            StagedContent::InMemory(bytes) => format!("{} bytes in memory", bytes.len()),
+        };
         f.debug_struct("StagedFile")
+            .field("target", &self.target)
+            .field("content", &content)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for TemporaryFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TemporaryFile")
             .field("temp", &self.temp)
             .field("target", &self.target)
             .finish_non_exhaustive()
@@ -370,7 +385,7 @@ impl std::fmt::Debug for StagedFile {
 
 /// What [`FinishedOutput::commit`] moves into place.
 enum Staged {
-    File(StagedFile),
+    File(TemporaryFile),
     Frames(StagedFrames),
     /// Already where it belongs (streamed to standard output).
     Nothing,
@@ -402,16 +417,19 @@ impl FinishedOutput {
     }
 }
 
-/// Where a single-file sink's bytes go: a temporary file beside the target, or standard
-/// output.
+/// Where a single-file sink's bytes go: a temporary file beside the target, the target itself
+/// when it is a device or a pipe, or standard output.
 enum Destination {
-    File(StagedFile),
+    File(TemporaryFile),
+    /// A device, a named pipe or a socket, written as the bytes come, like standard output: a
+    /// file renamed over it would replace it (and a pipe's reader would get nothing).
+    InPlace,
     StandardOutput,
 }
 
 impl Destination {
-    /// Opens the stream for `target` (a temporary file with this suffix, or standard output
-    /// for `-`).
+    /// Opens the stream for `target`: a temporary file with this suffix, the target itself
+    /// when it is a device or a pipe ([`is_device_or_pipe`]), or standard output for `-`.
     fn open(
         target: &Path,
         suffix: &str,
@@ -420,7 +438,10 @@ impl Destination {
         if is_standard_output(target) {
             return Ok((Box::new(std::io::stdout()), Destination::StandardOutput));
         }
-        let (file, staged) = StagedFile::create(target, suffix, !options.no_clobber)?;
+        if is_device_or_pipe(target) {
+            return Ok((Box::new(open_in_place(target)?), Destination::InPlace));
+        }
+        let (file, staged) = TemporaryFile::create(target, suffix, !options.no_clobber)?;
         Ok((Box::new(file), Destination::File(staged)))
     }
 
@@ -429,10 +450,32 @@ impl Destination {
             written,
             staged: match self {
                 Destination::File(file) => Staged::File(file),
-                Destination::StandardOutput => Staged::Nothing,
+                Destination::InPlace | Destination::StandardOutput => Staged::Nothing,
             },
         }
     }
+}
+
+/// Whether `path` leads (through any links) to a device, a named pipe or a socket: an output
+/// written in place, as its bytes come, never replaced by a finished file renamed over it.
+/// Writing into one replaces nothing, so `--no-clobber` lets it be.
+pub fn is_device_or_pipe(path: &Path) -> bool {
+    !is_standard_output(path)
+        && fs::metadata(path).is_ok_and(|metadata| !metadata.is_file() && !metadata.is_dir())
+}
+
+/// Opens the device or pipe at `path` for writing; a pipe's open waits for a reader, until
+/// Ctrl-C.
+fn open_in_place(path: &Path) -> Result<File> {
+    let owned = path.to_path_buf();
+    interrupt::unless_interrupted(move || fs::OpenOptions::new().write(true).open(owned))?.map_err(
+        |error| {
+            anyhow!(
+                "output '{}': cannot open it for writing: {error}",
+                path.display()
+            )
+        },
+    )
 }
 
 /// Opens a sink for `path` with the default options; see [`open_output`].
@@ -470,8 +513,10 @@ pub fn open_sink(
 ///   size H.264 needs (the [`Written`] says so); WebM (VP9) keeps odd sizes.
 /// - Directory: created if missing; `frame_00000.png`, `frame_00001.png`, ... replace files of
 ///   the same names (unless `no_clobber`), other files are left alone. Not to standard output.
-/// - Standard output: written as it is encoded, not atomically (a failure leaves a truncated
-///   stream and an error); MP4 as fragmented MP4, which needs no seeking.
+/// - Standard output, and a device, a named pipe or a socket (through links too; see
+///   [`is_device_or_pipe`]): written as it is encoded, not atomically (a failure leaves a
+///   truncated stream and an error), never replaced by a file; MP4 as fragmented MP4, which
+///   needs no seeking.
 pub fn open_output(
     path: &Path,
     info: &AnimationInfo,
@@ -492,7 +537,7 @@ pub fn open_output(
     if options.no_clobber {
         refuse_existing(path, kind, info)?;
     }
-    if !to_standard_output {
+    if !to_standard_output && !is_device_or_pipe(path) {
         let dir = match kind {
             OutputKind::Directory => path,
             _ => parent_dir(path),
@@ -548,9 +593,10 @@ fn refuse_existing(path: &Path, kind: OutputKind, info: &AnimationInfo) -> Resul
     check_not_existing(path)
 }
 
-/// For `--no-clobber` and a single file: an error if `path` exists (even as a broken link).
+/// For `--no-clobber` and a single file: an error if `path` exists (even as a broken link),
+/// unless it is a device or a pipe, which is written into, not replaced.
 pub fn check_not_existing(path: &Path) -> Result<()> {
-    if !is_standard_output(path) && fs::symlink_metadata(path).is_ok() {
+    if !is_standard_output(path) && !is_device_or_pipe(path) && fs::symlink_metadata(path).is_ok() {
         bail!(
             "output '{}' already exists (--no-clobber keeps it; nothing was written)",
             path.display()
@@ -654,8 +700,8 @@ fn check_some_frames_written(target: &Path, frames_written: u32) -> Result<()> {
 
 /// A file written under a temporary name beside its target (`.ripples-<pid>-XXXXXX.ext`), and
 /// entered in the [`cleanup`] registry. Dropping it deletes the temporary file;
-/// [`StagedFile::commit`] moves it under the target name instead.
-pub struct StagedFile {
+/// [`TemporaryFile::commit`] moves it under the target name instead.
+struct TemporaryFile {
     /// A second handle to the temporary file, to flush it to disk before the rename.
     sync_handle: File,
     /// Dropped (the file deleted) before `registration` forgets it.
@@ -666,10 +712,10 @@ pub struct StagedFile {
     replace: bool,
 }
 
-impl StagedFile {
+impl TemporaryFile {
     /// Creates the temporary file in the target's directory (renames do not cross file
     /// systems) and returns a handle to write it through.
-    fn create(target: &Path, suffix: &str, replace: bool) -> Result<(File, StagedFile)> {
+    fn create(target: &Path, suffix: &str, replace: bool) -> Result<(File, TemporaryFile)> {
         let dir = parent_dir(target);
         let temp = temp_file_builder(&cleanup::temp_prefix(), suffix)
             .tempfile_in(dir)
@@ -685,7 +731,7 @@ impl StagedFile {
         let sync_handle = file
             .try_clone()
             .map_err(|error| anyhow!("cannot write '{}': {error}", temp.display()))?;
-        let staged = StagedFile {
+        let staged = TemporaryFile {
             sync_handle,
             temp,
             registration,
@@ -699,15 +745,10 @@ impl StagedFile {
         &self.temp
     }
 
-    /// The name the file will have.
-    pub fn target(&self) -> &Path {
-        &self.target
-    }
-
     /// Flushes the finished file to disk and renames it to the target: replacing any file
     /// there, or, without `replace`, failing if one appeared since the output was opened.
-    pub fn commit(self) -> Result<()> {
-        let StagedFile {
+    fn commit(self) -> Result<()> {
+        let TemporaryFile {
             sync_handle,
             temp,
             registration,
@@ -751,7 +792,7 @@ impl StagedFile {
         self,
         names: impl IntoIterator<Item = String>,
     ) -> Result<Option<PathBuf>> {
-        let StagedFile {
+        let TemporaryFile {
             sync_handle,
             mut temp,
             registration,
@@ -796,23 +837,77 @@ fn temp_file_builder<'a>(prefix: &'a str, suffix: &'a str) -> tempfile::Builder<
     builder
 }
 
-/// Writes a whole file produced by `write` to a temporary file beside `target`, ready to be
-/// moved into place by [`StagedFile::commit`] (replacing a file there unless `no_clobber`).
-/// For small one-shot outputs.
+/// A whole single-file output, written and waiting for [`StagedFile::commit`] to put it under
+/// its name: in a temporary file beside it, or, for a device or a pipe (which no file may
+/// replace), in memory until then, so that it is written only once the outputs before it are.
+pub struct StagedFile {
+    target: PathBuf,
+    content: StagedContent,
+}
+
+enum StagedContent {
+    Temporary(TemporaryFile),
+    InMemory(Vec<u8>),
+}
+
+impl StagedFile {
+    /// The name the file will have.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Moves the temporary file under the target name (see [`stage_file`]), or writes the
+    /// bytes into the device or pipe; a failed write is an error naming the target.
+    pub fn commit(self) -> Result<()> {
+        match self.content {
+            StagedContent::Temporary(file) => file.commit(),
+            StagedContent::InMemory(bytes) => {
+                let mut out = open_in_place(&self.target)?;
+                out.write_all(&bytes)
+                    .and_then(|()| out.flush())
+                    .map_err(|error| anyhow!("cannot write '{}': {error}", self.target.display()))
+            }
+        }
+    }
+}
+
+/// Writes a whole file produced by `write`, ready to be put under `target` by
+/// [`StagedFile::commit`] (replacing a file there unless `no_clobber`). For small one-shot
+/// outputs.
 pub fn stage_file(
     target: &Path,
     no_clobber: bool,
-    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<StagedFile> {
     check_parent_directory(target)?;
     if no_clobber {
         check_not_existing(target)?;
     }
+    let content = if is_device_or_pipe(target) {
+        let mut bytes = Vec::new();
+        write(&mut bytes)
+            .map_err(|error| anyhow!("cannot write '{}': {error}", target.display()))?;
+        StagedContent::InMemory(bytes)
+    } else {
+        StagedContent::Temporary(stage_temporary_file(target, no_clobber, write)?)
+    };
+    Ok(StagedFile {
+        target: target.to_path_buf(),
+        content,
+    })
+}
+
+/// Writes a whole file produced by `write` to a temporary file beside `target`.
+fn stage_temporary_file(
+    target: &Path,
+    no_clobber: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<TemporaryFile> {
     let suffix = target
         .extension()
         .map(|extension| format!(".{}", extension.to_string_lossy()))
         .unwrap_or_default();
-    let (file, staged) = StagedFile::create(target, &suffix, !no_clobber)?;
+    let (file, staged) = TemporaryFile::create(target, &suffix, !no_clobber)?;
     let mut out = std::io::BufWriter::new(file);
     write(&mut out)
         .and_then(|()| out.flush())
@@ -821,10 +916,10 @@ pub fn stage_file(
     Ok(staged)
 }
 
-/// Writes a whole file atomically: [`stage_file`], then commit.
+/// Writes a whole file at `target`: [`stage_file`], then commit.
 pub fn write_file_atomically(
     target: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
     stage_file(target, false, write)?.commit()
 }
@@ -841,7 +936,9 @@ pub fn write_new_file(
     let Some(first) = names.next() else {
         return Ok(None);
     };
-    let staged = stage_file(&dir.join(&first), false, |out| out.write_all(bytes))?;
+    let target = dir.join(&first);
+    check_parent_directory(&target)?;
+    let staged = stage_temporary_file(&target, false, |out| out.write_all(bytes))?;
     staged.commit_to_first_free(std::iter::once(first).chain(names))
 }
 

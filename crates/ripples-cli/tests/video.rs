@@ -679,3 +679,37 @@ fn ctrl_c_while_decoding_stops_ffmpeg_and_keeps_the_previous_file() {
         processes_mentioning(clip)
     );
 }
+
+#[test]
+fn an_animated_webp_is_read_or_named_for_what_it_is() {
+    if !ffmpeg_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    // Four 48x32 frames of flat colours, written by Pillow (`save_all=True`): a VP8X chunk with
+    // the animation flag, ANIM, then one ANMF chunk per frame.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/animated.webp");
+    std::fs::copy(data, path.join("anim.webp")).unwrap();
+    let output = ripples(
+        &["render", "anim.webp", "--frames", "3", "--out", "out.gif"],
+        path,
+    );
+    let said = stderr(&output);
+    if output.status.success() {
+        // An ffmpeg that decodes animated WebP (9.0 and later) plays it as a clip.
+        assert!(path.join("out.gif").exists(), "{said}");
+        return;
+    }
+    // One that does not says what the file is and what to do, not "not a WebP".
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    for part in [
+        "image 'anim.webp' is an animated WebP, which this ffmpeg cannot decode",
+        "convert it to MP4 or GIF",
+        "give one of its frames as a still",
+    ] {
+        assert!(said.contains(part), "{part:?} not in {said}");
+    }
+    assert!(!said.contains("not a PNG"), "{said}");
+    assert!(!path.join("out.gif").exists());
+}

@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use ripples::{Heights, SolverKind};
 
-use crate::input::InputFile;
 use crate::input::scene_file::SceneFile;
+use crate::input::{InputFile, pipes};
 
 /// The height field a render starts from: `--heights-in` (`option`), else the scene file's
 /// `heights` key, relative to the scene file's directory.
@@ -355,14 +355,20 @@ pub fn read_heights(path: &Path, grid: &GridShape) -> Result<LoadedHeights> {
 
 /// [`read_heights`], with errors starting with `name` (the option or the scene key that gave
 /// the file: `--heights-in 'x.npy'`, `scene 'x.toml' line 4: heights 'x.npy'`).
+/// A named pipe or a device is read whole first (see [`pipes`]).
 pub fn read_heights_as(path: &Path, grid: &GridShape, name: &str) -> Result<LoadedHeights> {
-    read_checked(path, grid).map_err(|error| anyhow!("{name}: {error:#}"))
+    let named = |error: anyhow::Error| anyhow!("{name}: {error:#}");
+    if pipes::is_pipe_or_device(path) {
+        let bytes = pipes::read_whole(path, name)?;
+        return read_checked(bytes.as_slice(), bytes.len() as u64, grid).map_err(named);
+    }
+    let file = File::open(path).map_err(|error| named(anyhow!("cannot open: {error}")))?;
+    let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    read_checked(BufReader::new(file), file_len, grid).map_err(named)
 }
 
-fn read_checked(path: &Path, grid: &GridShape) -> Result<LoadedHeights> {
-    let file = File::open(path).map_err(|error| anyhow!("cannot open: {error}"))?;
-    let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut reader = BufReader::new(file);
+/// Reads the field from `reader`, which holds `file_len` bytes.
+fn read_checked(mut reader: impl Read, file_len: u64, grid: &GridShape) -> Result<LoadedHeights> {
     let mut start = vec![0u8; 12];
     let got = read_up_to(&mut reader, &mut start)?;
     start.truncate(got);

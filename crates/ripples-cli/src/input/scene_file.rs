@@ -4,7 +4,8 @@
 //! reported by `toml` with the position of the offending text; this module turns that position
 //! into "line N" and keeps the message on one line.
 //!
-//! `--scene -` reads the scene from standard input. Its relative paths are then resolved
+//! `--scene -` reads the scene from standard input, and a named pipe is read whole (see
+//! [`pipes`]). Its relative paths are then resolved
 //! against the current directory, the only directory such a scene has.
 
 use std::io::{IsTerminal, Read};
@@ -15,7 +16,7 @@ use anyhow::{Result, anyhow};
 use ripples::Scene;
 
 use crate::UsageError;
-use crate::input::is_standard_input;
+use crate::input::{is_standard_input, pipes};
 
 /// A scene and the directory its relative paths are resolved against.
 #[derive(Debug, Clone)]
@@ -36,6 +37,10 @@ impl SceneFile {
         let name = describe(path);
         let text = if is_standard_input(path) {
             read_standard_input(&name)?
+        } else if pipes::is_pipe_or_device(path) {
+            let bytes = pipes::read_whole(path, &name)?;
+            String::from_utf8(bytes.to_vec())
+                .map_err(|_| anyhow!("{name}: cannot read it: it is not UTF-8 text"))?
         } else {
             std::fs::read_to_string(path)
                 .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?

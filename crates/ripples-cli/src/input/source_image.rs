@@ -9,8 +9,9 @@
 //! JPEG decoder is run strictly, and the file's structure checked, by [`jpeg`]; the other
 //! formats' decoders refuse a file that ends early on their own (a test cuts each one).
 //!
-//! Standard input is read whole into memory first (a decoder needs to seek back after the
-//! header), within [`MAX_INPUT_BYTES`], and then goes the same way as a file.
+//! Standard input, a named pipe and a device are read whole into memory first (a decoder
+//! needs to seek back after the header), within [`MAX_INPUT_BYTES`], and then go the same way
+//! as a file.
 
 pub mod jpeg;
 pub mod still_formats;
@@ -27,9 +28,9 @@ use image::{
 use still_formats::{STILL_FORMAT_NAMES, orient, orientation_of_exif, read_prefix};
 
 use crate::UsageError;
-use crate::input::panics;
+use crate::input::{panics, pipes};
 
-/// The most bytes read from standard input: twice the largest image within the limits as
+/// The most bytes read from standard input or a pipe: twice the largest image within the limits as
 /// uncompressed RGBA, far more than any PNG or JPEG of it needs.
 pub const MAX_INPUT_BYTES: u64 = ripples::limits::MAX_CELLS as u64 * 4 * 2;
 
@@ -61,7 +62,16 @@ impl SourceImage {
 
     /// Loads a still picture file as upright RGBA; errors start with `name`, which says what
     /// the file is for (`--obstacles 'walls.png'`, `scene 'x.toml': sky 'sky.jpg'`).
+    /// A named pipe or a device is read whole first (see [`pipes`]).
     pub fn load_as(path: &Path, name: &str) -> Result<Self> {
+        if pipes::is_pipe_or_device(path) {
+            let bytes = pipes::read_whole(path, name)?;
+            return decode(
+                Cursor::new(bytes.as_slice()),
+                name,
+                "the pipe gave no bytes",
+            );
+        }
         let file = File::open(path).map_err(|error| anyhow!("{name}: cannot open it: {error}"))?;
         decode(BufReader::new(file), name, "the file is empty")
     }

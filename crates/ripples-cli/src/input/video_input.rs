@@ -3,7 +3,8 @@
 //!
 //! The input is told apart by its bytes, not its name: a still (PNG, JPEG, a GIF or WebP of one
 //! frame, BMP, ...) is a picture, anything else (an animated GIF or WebP too) is asked of
-//! `ffprobe` ([`VideoClip::open`]), whose report ([`probe`]) gives the size,
+//! `ffprobe` ([`VideoClip::open`]; not through a pipe, which gives its bytes once while ffmpeg
+//! reads a clip again for every pass: that is refused as such), whose report ([`probe`]) gives the size,
 //! the frame rate and the frame count, all checked before decoding starts (the size against the
 //! same limits as an image). Then [`ClipPictures`] hands the renderer one picture per output
 //! frame: ffmpeg writes raw RGBA frames (already fitted to the pool with `--size`/`--fit` by
@@ -115,6 +116,14 @@ impl VideoClip {
 
     fn open_with(ffprobe: &std::ffi::OsStr, path: &Path) -> Result<VideoClip> {
         let shown = path.display();
+        if crate::input::pipes::is_pipe_or_device(path) {
+            // Its bytes were read to tell what it is; ffmpeg would find it empty.
+            bail!(
+                "image '{shown}': a pipe or a device that holds no still picture ({STILL_FORMAT_NAMES}); \
+                 a video or an animation must be a file, since ffmpeg reads it more than once: \
+                 save it to a file and give that"
+            );
+        }
         let output = Command::new(ffprobe)
             .args(probe::FFPROBE_ARGS)
             .arg(file_url(path))
@@ -137,16 +146,24 @@ impl VideoClip {
                 .map(str::trim)
                 .rfind(|line| !line.is_empty())
                 .unwrap_or("no message");
-            bail!(
-                "image '{shown}': not a {STILL_FORMAT_NAMES} file, nor a video ffmpeg can read ({reason})"
-            );
+            return Err(or_animated_webp(
+                path,
+                reason,
+                anyhow!(
+                    "image '{shown}': not a {STILL_FORMAT_NAMES} file, nor a video ffmpeg can read ({reason})"
+                ),
+            ));
         }
         let name = format!("clip '{shown}'");
         let probe = parse_probe(&String::from_utf8_lossy(&output.stdout)).map_err(|error| {
             if error.to_string() == probe::NOT_A_VIDEO {
-                anyhow!(
-                    "image '{shown}': not a {STILL_FORMAT_NAMES} file, nor a video ({})",
-                    probe::NOT_A_VIDEO
+                or_animated_webp(
+                    path,
+                    probe::NOT_A_VIDEO,
+                    anyhow!(
+                        "image '{shown}': not a {STILL_FORMAT_NAMES} file, nor a video ({})",
+                        probe::NOT_A_VIDEO
+                    ),
                 )
             } else {
                 anyhow!("{name}: {error:#}")
@@ -203,6 +220,23 @@ impl VideoClip {
             quote_last_line(&ended.stderr)
         )
     }
+}
+
+/// `otherwise`, the error for a file given as the picture that is no still and that ffmpeg
+/// cannot read either (`reason`, in its words); but for an animated WebP, an error that names
+/// it as such: ffmpeg's webp decoder reads no animation before FFmpeg 9.0 (it finds frames of
+/// no size), so the file is fine, and this ffmpeg is what falls short.
+fn or_animated_webp(path: &Path, reason: &str, otherwise: anyhow::Error) -> anyhow::Error {
+    if !crate::input::source_image::still_formats::is_animated_webp_file(path) {
+        return otherwise;
+    }
+    let shown = path.display();
+    anyhow!(
+        "image '{shown}' is an animated WebP, which this ffmpeg cannot decode ({reason}; its \
+         webp decoder reads animation only from FFmpeg 9.0 on): convert it to MP4 or GIF with \
+         another tool (ImageMagick: `magick '{shown}' clip.gif`), or give one of its frames as a \
+         still"
+    )
 }
 
 /// `file:` and the path: ffmpeg then takes a path with ':' or a leading '-' as a file name.

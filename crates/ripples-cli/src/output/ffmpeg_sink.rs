@@ -19,8 +19,8 @@
 //! ffmpeg's exit code does not always say whether its output was written: ffmpeg 5.1 exits 0
 //! after a failed write of its last bytes (the MP4 trailer: "Broken pipe" when standard output
 //! closed early, "No space left on device" on a full disk). So it runs with `-xerror` (exit on
-//! any error, a failed trailer included), and for standard output it writes into a pipe that
-//! this sink relays to the real standard output itself ([`relay_to_standard_output`]): a
+//! any error, a failed trailer included), and for standard output (or a device or a named pipe)
+//! it writes into a pipe that this sink relays to the real destination itself ([`relay`]): a
 //! write there that fails is seen here, and is the error of the render, whatever ffmpeg's exit
 //! code.
 //!
@@ -90,7 +90,7 @@ impl VideoCodec {
     }
 
     /// The encoder and container options; `streaming` for a destination that cannot seek
-    /// (standard output), where MP4 is written as fragments with an empty index up front.
+    /// (standard output, a device, a pipe), where MP4 is written as fragments with an empty index up front.
     fn encoder_args(self, streaming: bool) -> &'static [&'static str] {
         match (self, streaming) {
             (VideoCodec::H264, false) => &[
@@ -143,7 +143,8 @@ pub(super) struct FfmpegSink {
     stdin: Option<ChildStdin>,
     /// Collects ffmpeg's stderr on a thread, so a chatty ffmpeg never blocks on a full pipe.
     stderr: Option<JoinHandle<Vec<u8>>>,
-    /// For standard output: the thread copying ffmpeg's output there, and how that ended.
+    /// For standard output, a device or a pipe: the thread copying ffmpeg's output there, and
+    /// how that ended.
     relay: Option<JoinHandle<std::io::Result<()>>>,
     watchdog: Watchdog,
     info: AnimationInfo,
@@ -162,8 +163,9 @@ pub(super) struct FfmpegSink {
 
 impl FfmpegSink {
     /// Starts `program` (normally `ffmpeg`, found on `PATH`) to encode into a temporary file
-    /// beside `target`, or to standard output for `-`. ffmpeg counts as hung when it takes no
-    /// frame data for `stall_timeout` (not for standard output, whose reader may pause).
+    /// beside `target`, or through this sink to standard output for `-` (and to a device or a
+    /// pipe). ffmpeg counts as hung when it takes no frame data for `stall_timeout` (not for
+    /// those streams, whose reader may pause).
     pub(super) fn create(
         program: &OsStr,
         target: &Path,
@@ -172,8 +174,7 @@ impl FfmpegSink {
         options: &OutputOptions,
         stall_timeout: Duration,
     ) -> Result<FfmpegSink> {
-        let (file, destination) = Destination::open(target, codec.file_suffix(), options)?;
-        drop(file);
+        let (out, destination) = Destination::open(target, codec.file_suffix(), options)?;
         let (encoded_width, encoded_height) = if codec.needs_even_size() {
             (
                 info.width.next_multiple_of(2),
@@ -182,10 +183,12 @@ impl FfmpegSink {
         } else {
             (info.width, info.height)
         };
+        // ffmpeg writes the temporary file itself; a stream it writes through this sink.
         let output = match &destination {
             Destination::File(staged) => Some(staged.temp_path().to_path_buf()),
-            Destination::StandardOutput => None,
+            Destination::InPlace | Destination::StandardOutput => None,
         };
+        let out = output.is_none().then_some(out);
         let mut command = ffmpeg_command(
             program,
             (encoded_width, encoded_height, info.fps),
@@ -207,7 +210,11 @@ impl FfmpegSink {
             .spawn()
             .map_err(|error| spawn_error(error, target))?;
         let stdin = child.stdin.take();
-        let relay = child.stdout.take().map(relay_to_standard_output);
+        let relay = child
+            .stdout
+            .take()
+            .zip(out)
+            .map(|(from_ffmpeg, out)| relay(from_ffmpeg, out));
         let stderr = child.stderr.take().map(|mut stderr| {
             std::thread::spawn(move || {
                 let mut collected = Vec::new();
@@ -218,7 +225,8 @@ impl FfmpegSink {
         });
         let child = Arc::new(ChildProcess::new(child));
         let registration = cleanup::register(Leftover::Child(Arc::clone(&child)));
-        let stall_timeout = (!is_standard_output(target)).then_some(stall_timeout);
+        // A stream's reader may pause.
+        let stall_timeout = output.is_some().then_some(stall_timeout);
         let watchdog = Watchdog::start(Arc::clone(&child), stall_timeout, output)?;
         Ok(FfmpegSink {
             child,
@@ -289,15 +297,20 @@ impl FfmpegSink {
         Ok((status, String::from_utf8_lossy(&stderr).into_owned()))
     }
 
-    /// The error of relaying ffmpeg's output to standard output, once ffmpeg has exited (the
-    /// relay ends when ffmpeg's end of the pipe closes).
+    /// The error of relaying ffmpeg's output to standard output (or a device or a pipe), once
+    /// ffmpeg has exited (the relay ends when ffmpeg's end of the pipe closes).
     fn relay_error(&mut self) -> Option<anyhow::Error> {
         let relay = self.relay.take()?;
+        let shown = if is_standard_output(&self.target) {
+            String::from("standard output")
+        } else {
+            format!("'{}'", self.target.display())
+        };
         match relay.join() {
             Ok(Ok(())) => None,
-            Ok(Err(error)) => Some(anyhow!("cannot write to standard output: {error}")),
+            Ok(Err(error)) => Some(anyhow!("cannot write to {shown}: {error}")),
             Err(_) => Some(anyhow!(
-                "cannot write to standard output: the thread copying ffmpeg's output failed"
+                "cannot write to {shown}: the thread copying ffmpeg's output failed"
             )),
         }
     }
@@ -629,25 +642,24 @@ fn ffmpeg_command(
     command
 }
 
-/// Copies what ffmpeg writes to the real standard output on a thread of its own, flushing as
-/// it goes. On a failed write the thread stops reading, so ffmpeg's next write fails too and
-/// it exits; the error is the thread's result.
-fn relay_to_standard_output(
+/// Copies what ffmpeg writes to the real standard output (or the device or pipe) on a thread of
+/// its own, flushing as it goes. On a failed write the thread stops reading, so ffmpeg's next
+/// write fails too and it exits; the error is the thread's result.
+fn relay(
     mut from_ffmpeg: std::process::ChildStdout,
+    mut out: Box<dyn Write + Send>,
 ) -> JoinHandle<std::io::Result<()>> {
     std::thread::spawn(move || {
-        let stdout = std::io::stdout();
-        let mut stdout = stdout.lock();
         let mut buffer = vec![0u8; 1 << 16];
         loop {
             let read = match from_ffmpeg.read(&mut buffer) {
-                Ok(0) => return stdout.flush(),
+                Ok(0) => return out.flush(),
                 Ok(read) => read,
                 Err(error) if error.kind() == ErrorKind::Interrupted => continue,
                 Err(error) => return Err(error),
             };
-            stdout.write_all(&buffer[..read])?;
-            stdout.flush()?;
+            out.write_all(&buffer[..read])?;
+            out.flush()?;
         }
     })
 }

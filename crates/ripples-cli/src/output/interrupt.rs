@@ -14,9 +14,15 @@
 //! for, and temporary files and staging directories are removed. Only SIGKILL, which no
 //! process can catch, can leave a temporary file, named `.ripples-<pid>-...` so that a later
 //! run removes it.
+//!
+//! Opening a named pipe waits, inside the system call, for a process at its other end, where no
+//! flag is looked at. So such waits run on a thread of their own ([`unless_interrupted`]),
+//! and the first signal ends them: nothing has been written by then, so there is nothing to
+//! stop cleanly.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{OnceLock, mpsc};
+use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 
@@ -68,6 +74,41 @@ fn stop_now() -> ! {
 /// Whether Ctrl-C or SIGTERM arrived since the handler was installed.
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
+}
+
+/// How often [`unless_interrupted`] looks for Ctrl-C.
+const BLOCKED_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `job`, which may block for as long as another process pleases (opening a named pipe
+/// waits for its other end, reading one for its writer), on a thread of its own, and waits for
+/// it while looking for Ctrl-C. A signal ends the wait with [`Interrupted`]; the thread, still
+/// blocked, ends with the process. The thread is named "blocking open", which is how a test
+/// (and `top -H`) sees that the command waits on a pipe.
+pub fn unless_interrupted<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("blocking open".into())
+        .spawn(move || {
+            // The receiver is gone only when the wait was interrupted.
+            let _ = sender.send(job());
+        })
+        .map_err(|error| anyhow!("cannot start a thread: {error}"))?;
+    loop {
+        if requested() {
+            return Err(anyhow::Error::new(Interrupted));
+        }
+        match receiver.recv_timeout(BLOCKED_POLL) {
+            Ok(result) => return Ok(result),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(anyhow!(
+                    "internal error: a blocking open ended without a result"
+                ));
+            }
+        }
+    }
 }
 
 /// The error a job returns when it stopped because of [`requested`].

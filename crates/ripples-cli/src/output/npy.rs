@@ -1,7 +1,6 @@
 //! NumPy `.npy` files (format version 1.0) holding one 2D grid, for inspecting solver state
 //! with NumPy: `numpy.load("heights.npy")` gives an array of shape (height, width).
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Result, bail};

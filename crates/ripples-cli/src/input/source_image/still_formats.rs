@@ -9,7 +9,7 @@
 //! anything, so a phone's portrait photo comes in upright as every viewer shows it.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use image::metadata::Orientation;
@@ -41,12 +41,22 @@ pub fn still_format(head: &[u8]) -> Option<ImageFormat> {
 /// cannot be read, is empty, or whose frames cannot be counted also counts as a picture, so
 /// that the picture loader says what is wrong with it.
 pub fn is_still_picture_file(path: &Path) -> bool {
-    let Ok(file) = File::open(path) else {
-        return true;
-    };
-    let mut reader = BufReader::new(file);
+    if crate::input::pipes::is_pipe_or_device(path) {
+        // Read once and kept, for the loader to decode the same bytes.
+        return crate::input::pipes::read_whole(path, "").map_or(true, |bytes| {
+            is_still_picture(Cursor::new(bytes.as_slice()))
+        });
+    }
+    match File::open(path) {
+        Ok(file) => is_still_picture(BufReader::new(file)),
+        Err(_) => true,
+    }
+}
+
+/// [`is_still_picture_file`] for the bytes of `source`.
+fn is_still_picture<R: BufRead + Seek>(mut source: R) -> bool {
     let mut head = [0u8; 16];
-    let filled = match read_prefix(&mut reader, &mut head) {
+    let filled = match read_prefix(&mut source, &mut head) {
         Ok(filled) => filled,
         Err(_) => return true,
     };
@@ -57,12 +67,11 @@ pub fn is_still_picture_file(path: &Path) -> bool {
         None => false,
         Some(format) => {
             // Rewind for the frame count; a file that cannot be reread is the loader's to report.
-            let Ok(file) = File::open(path) else {
+            if source.seek(SeekFrom::Start(0)).is_err() {
                 return true;
-            };
+            }
             // A decoder that panics here leaves the file to the loader, which says so.
-            !crate::input::panics::capture(|| is_animated(BufReader::new(file), format))
-                .unwrap_or(false)
+            !crate::input::panics::capture(|| is_animated(source, format)).unwrap_or(false)
         }
     }
 }
@@ -85,6 +94,56 @@ pub fn is_animated<R: BufRead + Seek>(source: R, format: ImageFormat) -> bool {
             .is_ok_and(|decoder| decoder.has_animation()),
         _ => false,
     }
+}
+
+/// How many first bytes of a file [`is_animated_webp`] looks at: enough for the chunks that come
+/// before the first frame (VP8X, a colour profile of a few KiB at most, ANIM).
+const WEBP_HEAD: usize = 16 << 10;
+
+/// Whether `head`, a file's first bytes, is a WebP that says it is animated: its VP8X chunk's
+/// animation flag is set, or an ANIM or ANMF chunk is among the chunks `head` holds. Read from
+/// the RIFF structure itself, not by a decoder, so that a file no decoder here reads can still
+/// be named for what it is.
+pub fn is_animated_webp(head: &[u8]) -> bool {
+    if head.len() < 12 || &head[..4] != b"RIFF" || &head[8..12] != b"WEBP" {
+        return false;
+    }
+    const ANIMATION_FLAG: u8 = 0x02;
+    let mut position = 12;
+    while let Some(header) = head.get(position..position + 8) {
+        let fourcc = &header[..4];
+        let size = u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize;
+        if fourcc == b"ANIM" || fourcc == b"ANMF" {
+            return true;
+        }
+        if fourcc == b"VP8X"
+            && head
+                .get(position + 8)
+                .is_some_and(|flags| flags & ANIMATION_FLAG != 0)
+        {
+            return true;
+        }
+        // Chunks are padded to an even size.
+        position = position
+            .saturating_add(8)
+            .saturating_add(size)
+            .saturating_add(size & 1);
+    }
+    false
+}
+
+/// [`is_animated_webp`] for the file at `path` (a pipe's kept bytes, for a pipe); false when it
+/// cannot be read.
+pub fn is_animated_webp_file(path: &Path) -> bool {
+    if crate::input::pipes::is_pipe_or_device(path) {
+        return crate::input::pipes::read_whole(path, "")
+            .is_ok_and(|bytes| is_animated_webp(&bytes[..bytes.len().min(WEBP_HEAD)]));
+    }
+    let Ok(mut file) = File::open(path) else {
+        return false;
+    };
+    let mut head = vec![0u8; WEBP_HEAD];
+    read_prefix(&mut file, &mut head).is_ok_and(|filled| is_animated_webp(&head[..filled]))
 }
 
 /// Refuses a file whose end is missing though its pixels may all be there: the decoders of
@@ -191,4 +250,56 @@ pub fn read_prefix(source: &mut impl Read, buffer: &mut [u8]) -> std::io::Result
         }
     }
     Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_animated_webp;
+
+    /// A RIFF WebP of `chunks` (fourcc, payload), sizes and padding filled in.
+    fn webp(chunks: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        let mut body = b"WEBP".to_vec();
+        for (fourcc, payload) in chunks {
+            body.extend_from_slice(*fourcc);
+            body.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            body.extend_from_slice(payload);
+            if payload.len() % 2 == 1 {
+                body.push(0);
+            }
+        }
+        let mut file = b"RIFF".to_vec();
+        file.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        file.extend(body);
+        file
+    }
+
+    #[test]
+    fn an_animated_webp_is_told_by_its_flag_or_its_chunks() {
+        let vp8x = |flags: u8| [flags, 0, 0, 0, 47, 0, 0, 31, 0, 0];
+        // The flag, as Pillow and libwebp write it, with ANIM after it.
+        assert!(is_animated_webp(&webp(&[
+            (b"VP8X", &vp8x(0x02)),
+            (b"ANIM", &[0; 6])
+        ])));
+        // The flag alone, and an ANIM chunk after an odd-sized profile, the flag unset.
+        assert!(is_animated_webp(&webp(&[(b"VP8X", &vp8x(0x02))])));
+        assert!(is_animated_webp(&webp(&[
+            (b"VP8X", &vp8x(0x20)),
+            (b"ICCP", &[7; 5]),
+            (b"ANIM", &[0; 6])
+        ])));
+        // Stills: extended with an alpha flag, simple lossy and lossless; and not WebP at all.
+        assert!(!is_animated_webp(&webp(&[
+            (b"VP8X", &vp8x(0x10)),
+            (b"VP8 ", &[0; 20])
+        ])));
+        assert!(!is_animated_webp(&webp(&[(b"VP8 ", &[0; 20])])));
+        assert!(!is_animated_webp(&webp(&[(b"VP8L", &[0; 9])])));
+        assert!(!is_animated_webp(b"RIFF\x04\x00\x00\x00WAVEANIM"));
+        assert!(!is_animated_webp(b"RIFF"));
+        // A chunk size that runs past the end stops the walk, without a panic.
+        let mut huge = webp(&[(b"VP8 ", &[0; 4])]);
+        huge[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(!is_animated_webp(&huge));
+    }
 }

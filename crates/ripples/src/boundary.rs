@@ -33,9 +33,11 @@ impl std::str::FromStr for Boundary {
         match text {
             "reflect" => Ok(Self::Reflect),
             "absorb" => Ok(Self::Absorb),
-            _ => Err(Error::Invalid(format!(
-                "boundary must be 'reflect' or 'absorb', got '{text}'"
-            ))),
+            _ => Err(Error::UnknownName {
+                what: "boundary",
+                expected: "'reflect' or 'absorb'".to_string(),
+                got: text.to_string(),
+            }),
         }
     }
 }

@@ -274,8 +274,23 @@ mod tests {
     #[test]
     fn damping_shift_is_validated() {
         let mut water = ClassicSolver::new(8, 8).unwrap();
-        assert!(water.set_damping_shift(0).is_err());
-        assert!(water.set_damping_shift(16).is_err());
+        for (shift, bound) in [(0, "min"), (16, "max")] {
+            match water.set_damping_shift(shift) {
+                Err(crate::Error::OutOfRange {
+                    name,
+                    value,
+                    min,
+                    max,
+                }) => {
+                    assert_eq!(
+                        (name.as_str(), value.as_f64()),
+                        ("damping shift", f64::from(shift))
+                    );
+                    assert_eq!((min.as_f64(), max.as_f64()), (1.0, 15.0), "{bound}");
+                }
+                other => panic!("damping shift {shift}: {other:?}"),
+            }
+        }
         assert!(water.set_damping_shift(1).is_ok());
         assert!(water.set_damping_shift(15).is_ok());
         let message = water.set_damping_shift(0).unwrap_err().to_string();

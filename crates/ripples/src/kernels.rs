@@ -164,10 +164,11 @@ impl std::str::FromStr for Backend {
             .find(|backend| backend.name() == text)
             .ok_or_else(|| {
                 let names: Vec<&str> = Self::ALL.into_iter().map(Backend::name).collect();
-                crate::Error::Invalid(format!(
-                    "backend must be one of {}; got '{text}'",
-                    names.join(", ")
-                ))
+                crate::Error::UnknownName {
+                    what: "backend",
+                    expected: format!("one of {}", names.join(", ")),
+                    got: text.to_string(),
+                }
             })
     }
 }

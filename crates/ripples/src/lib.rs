@@ -113,7 +113,7 @@ pub use boundary::Sponge;
 pub use boundary::{Boundary, Obstacles};
 pub use classic::ClassicSolver;
 pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
-pub use error::Error;
+pub use error::{Error, Number};
 pub use float::{
     CONTACT_STIFFNESS, DEFAULT_FLOAT_GRAVITY, Float, FloatId, FloatImage, HEIGHT_UNITS_PER_CELL,
     MAX_FLOAT_SPEED, MIN_FLOAT_DENSITY, MIN_FLOAT_THICKNESS,

@@ -21,7 +21,7 @@
 //! The defaults live with their types (`DropEvent::DEFAULT_RADIUS`,
 //! `WaveSolver::DEFAULT_WAVE_SPEED`, ...).
 
-use crate::error::Error;
+use crate::error::{Error, Number};
 pub use crate::size_limits::{MAX_CELLS, MAX_SIDE};
 
 /// Largest stone radius, in pixels (or cells, for a solver on its own).
@@ -119,19 +119,34 @@ pub fn check_steps_per_frame(steps: i64) -> Result<u32, Error> {
     check_range("steps per frame", steps, 1, i64::from(MAX_STEPS_PER_FRAME)).map(|s| s as u32)
 }
 
+/// Checks that `value` is a finite number ([`Error::NotFinite`]) within `min..=max`
+/// ([`Error::OutOfRange`]), naming the parameter in the error.
+pub(crate) fn check_finite_range<T>(name: &str, value: T, min: T, max: T) -> Result<T, Error>
+where
+    T: PartialOrd + Into<Number> + Copy,
+{
+    let number: Number = value.into();
+    if !number.as_f64().is_finite() {
+        return Err(Error::NotFinite {
+            name: name.to_string(),
+            value: number,
+        });
+    }
+    check_range(name, value, min, max)
+}
+
 /// Checks that `value` lies in `min..=max`, naming the parameter in the error.
 pub(crate) fn check_range<T>(name: &str, value: T, min: T, max: T) -> Result<T, Error>
 where
-    T: PartialOrd + std::fmt::Display + Copy,
+    T: PartialOrd + Into<Number> + Copy,
 {
-    if value < min {
-        Err(Error::Invalid(format!(
-            "{name} must be >= {min}, got {value}"
-        )))
-    } else if value > max {
-        Err(Error::Invalid(format!(
-            "{name} must be <= {max}, got {value}"
-        )))
+    if value < min || value > max {
+        Err(Error::OutOfRange {
+            name: name.to_string(),
+            value: value.into(),
+            min: min.into(),
+            max: max.into(),
+        })
     } else {
         Ok(value)
     }

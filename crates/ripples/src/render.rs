@@ -30,7 +30,7 @@ use crate::classic::ClassicSolver;
 use crate::error::Error;
 use crate::kernels::natural::{NaturalParameters, PixelOrder};
 use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
-use crate::limits::{MAX_SIDE, check_range};
+use crate::limits::{MAX_SIDE, check_finite_range};
 use crate::parallel;
 use std::ops::Range;
 
@@ -89,9 +89,11 @@ impl std::str::FromStr for RenderMode {
                 "render mode 'default' is now called 'lit' (the default look is 'natural')"
                     .to_string(),
             )),
-            _ => Err(Error::Invalid(format!(
-                "render mode must be 'natural', 'lit', 'classic' or 'spring', got '{text}'"
-            ))),
+            _ => Err(Error::UnknownName {
+                what: "render mode",
+                expected: "'natural', 'lit', 'classic' or 'spring'".to_string(),
+                got: text.to_string(),
+            }),
         }
     }
 }
@@ -270,12 +272,7 @@ impl Look {
             ("dispersion", self.dispersion, 0.0, 50.0),
         ];
         for (name, value, min, max) in checks {
-            if !value.is_finite() {
-                return Err(Error::Invalid(format!(
-                    "{name} must be a finite number, got {value}"
-                )));
-            }
-            check_range(name, value, min, max)?;
+            check_finite_range(name, value, min, max)?;
         }
         Ok(())
     }

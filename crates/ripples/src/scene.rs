@@ -200,7 +200,7 @@ impl Scene {
         check_frames(i64::from(self.frames))?;
         self.photo
             .validate()
-            .map_err(|error| Error::Invalid(format!("photo: {error}")))?;
+            .map_err(|error| error.in_context("photo"))?;
         if let Some(horizon) = self.horizon
             && !horizon.is_finite()
         {
@@ -243,12 +243,12 @@ impl Scene {
         }
         self.look.validate()?;
         for (index, drop) in self.drops.iter().enumerate() {
-            let context = |error: Error| Error::Invalid(format!("drop #{}: {error}", index + 1));
+            let context = |error: Error| error.in_context(format!("drop #{}", index + 1));
             check_radius(i64::from(drop.radius)).map_err(context)?;
             check_strength(i64::from(drop.strength)).map_err(context)?;
         }
         for (index, swipe) in self.swipes.iter().enumerate() {
-            let context = |error: Error| Error::Invalid(format!("swipe #{}: {error}", index + 1));
+            let context = |error: Error| error.in_context(format!("swipe #{}", index + 1));
             check_radius(i64::from(swipe.radius)).map_err(context)?;
             check_strength(i64::from(swipe.strength)).map_err(context)?;
             if swipe.points.is_empty() {
@@ -258,14 +258,14 @@ impl Scene {
             }
         }
         for (index, body) in self.bodies.iter().enumerate() {
-            let context = |error: Error| Error::Invalid(format!("body #{}: {error}", index + 1));
+            let context = |error: Error| error.in_context(format!("body #{}", index + 1));
             body.body(self.steps_per_frame).map_err(context)?;
             if let (Some(width), Some(height)) = (self.width, self.height) {
                 body.check_inside(width, height).map_err(context)?;
             }
         }
         for (index, float) in self.floats.iter().enumerate() {
-            let context = |error: Error| Error::Invalid(format!("float #{}: {error}", index + 1));
+            let context = |error: Error| error.in_context(format!("float #{}", index + 1));
             float.float().map_err(context)?;
             if let (Some(width), Some(height)) = (self.width, self.height) {
                 float.check_inside(width, height).map_err(context)?;
@@ -274,11 +274,11 @@ impl Scene {
         for (index, source) in self.sources.iter().enumerate() {
             source
                 .check()
-                .map_err(|error| Error::Invalid(format!("source #{}: {error}", index + 1)))?;
+                .map_err(|error| error.in_context(format!("source #{}", index + 1)))?;
         }
         self.check_solver_parameters()?;
         if let Some(rain) = &self.rain {
-            let context = |error: Error| Error::Invalid(format!("rain: {error}"));
+            let context = |error: Error| error.in_context("rain");
             rain.generator(self.seed).map_err(context)?;
             if let Some(end) = rain.end
                 && end < rain.start

@@ -49,9 +49,11 @@ impl std::str::FromStr for SolverKind {
             "wave" => Ok(Self::Wave),
             "spring" => Ok(Self::Spring),
             "dispersive" => Ok(Self::Dispersive),
-            _ => Err(Error::Invalid(format!(
-                "solver must be 'classic', 'wave', 'spring' or 'dispersive', got '{text}'"
-            ))),
+            _ => Err(Error::UnknownName {
+                what: "solver",
+                expected: "'classic', 'wave', 'spring' or 'dispersive'".to_string(),
+                got: text.to_string(),
+            }),
         }
     }
 }

@@ -6,7 +6,9 @@
 //! same storm on every machine and in every front end, and the caller decides where stones land.
 
 use crate::error::Error;
-use crate::limits::{MAX_RADIUS, MAX_RAIN_RATE, MAX_SIDE, MAX_STRENGTH, check_range};
+use crate::limits::{
+    MAX_RADIUS, MAX_RAIN_RATE, MAX_SIDE, MAX_STRENGTH, check_finite_range, check_range,
+};
 
 /// One stone: where it falls, how wide it is and how hard it hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,15 +159,17 @@ fn bresenham(from: [i32; 2], to: [i32; 2], reach: Reach, visit: &mut impl FnMut(
 }
 
 /// A `[min, max]` range given the wrong way round: an error that says so, with both values.
-fn check_ordered<T: PartialOrd + std::fmt::Display>(
+fn check_ordered<T: PartialOrd + Into<crate::error::Number>>(
     name: &str,
     min: T,
     max: T,
 ) -> Result<(), Error> {
     if max < min {
-        return Err(Error::Invalid(format!(
-            "{name} range [{min}, {max}] is reversed: give the smallest first, [{max}, {min}]"
-        )));
+        return Err(Error::ReversedRange {
+            name: name.to_string(),
+            low: min.into(),
+            high: max.into(),
+        });
     }
     Ok(())
 }
@@ -368,12 +372,7 @@ impl Rain {
 
     /// Mean stones per frame, `0..=10000`.
     pub fn with_rate(mut self, rate: f64) -> Result<Self, Error> {
-        if !rate.is_finite() {
-            return Err(Error::Invalid(format!(
-                "rain rate must be a finite number, got {rate}"
-            )));
-        }
-        self.rate = check_range("rain rate", rate, 0.0, MAX_RAIN_RATE)?;
+        self.rate = check_finite_range("rain rate", rate, 0.0, MAX_RAIN_RATE)?;
         Ok(self)
     }
 
@@ -614,11 +613,38 @@ mod tests {
 
     #[test]
     fn rain_parameters_are_validated() {
-        assert!(Rain::new(0).with_rate(-1.0).is_err());
-        assert!(Rain::new(0).with_rate(f64::NAN).is_err());
-        assert!(Rain::new(0).with_radius(0, 3).is_err());
-        assert!(Rain::new(0).with_radius(4, 3).is_err());
-        assert!(Rain::new(0).with_strength(-1, 3).is_err());
-        assert!(Rain::new(0).with_strength(9, 3).is_err());
+        let out_of_range = |result: Result<Rain, Error>, expected: &str, value: f64| match result {
+            Err(Error::OutOfRange {
+                name, value: got, ..
+            }) => name == expected && got.as_f64() == value,
+            _ => false,
+        };
+        assert!(out_of_range(
+            Rain::new(0).with_rate(-1.0),
+            "rain rate",
+            -1.0
+        ));
+        assert!(matches!(
+            Rain::new(0).with_rate(f64::NAN),
+            Err(Error::NotFinite { name, .. }) if name == "rain rate"
+        ));
+        assert!(out_of_range(
+            Rain::new(0).with_radius(0, 3),
+            "rain radius",
+            0.0
+        ));
+        assert!(matches!(
+            Rain::new(0).with_radius(4, 3),
+            Err(Error::ReversedRange { name, .. }) if name == "rain radius"
+        ));
+        assert!(out_of_range(
+            Rain::new(0).with_strength(-1, 3),
+            "rain strength",
+            -1.0
+        ));
+        assert!(matches!(
+            Rain::new(0).with_strength(9, 3),
+            Err(Error::ReversedRange { name, .. }) if name == "rain strength"
+        ));
     }
 }

@@ -1,7 +1,7 @@
 //! Behaviour of the classic engine as a user sees it: exact render contract, symmetry, decay,
 //! flat water, gapless swipes and reproducible rain.
 
-use ripples::{ClassicSolver, Look, Pool, Rain, RenderMode};
+use ripples::{ClassicSolver, Error, Look, Pool, Rain, RenderMode};
 
 /// A pool run by the classic solver (the wave solver is the default), at full resolution.
 fn classic_pool(width: u32, height: u32) -> Result<Pool, ripples::Error> {
@@ -459,11 +459,18 @@ fn wrong_buffer_sizes_are_errors_not_panics() {
         error.to_string(),
         "destination frame has 399 values, expected 400 (4 per pixel for 10x10)"
     );
-    assert!(Pool::new(0, 10).is_err());
-    assert!(Pool::new(20000, 10).is_err());
-    assert!(Pool::new(16384, 16384).is_err(), "over the cell limit");
-    assert!(Pool::with_sim_scale(10, 10, 0).is_err());
-    assert!(Pool::with_sim_scale(10, 10, 17).is_err());
+    assert!(matches!(Pool::new(0, 10), Err(Error::EmptySize { .. })));
+    assert!(matches!(Pool::new(20000, 10), Err(Error::TooLarge { .. })));
+    assert!(
+        matches!(Pool::new(16384, 16384), Err(Error::TooLarge { .. })),
+        "over the cell limit"
+    );
+    for scale in [0, 17] {
+        assert!(matches!(
+            Pool::with_sim_scale(10, 10, scale),
+            Err(Error::OutOfRange { name, .. }) if name == "sim scale"
+        ));
+    }
 }
 
 /// The classic look at a simulation scale above 1, written out from the kernels' reference

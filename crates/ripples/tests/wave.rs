@@ -302,7 +302,14 @@ fn every_speed_is_stable_and_bad_parameters_are_refused() {
     assert_eq!(water.wave_speed(), 0.5, "a refused speed changes nothing");
     assert_eq!(water.damping(), 0.005, "a refused damping changes nothing");
     assert!(water.set_wave_speed(4.0).is_ok() && water.set_damping(0.0).is_ok());
-    assert!(WaveSolver::new(0, 10).is_err() && WaveSolver::new(20_000, 10).is_err());
+    assert!(matches!(
+        WaveSolver::new(0, 10),
+        Err(ripples::Error::EmptySize { .. })
+    ));
+    assert!(matches!(
+        WaveSolver::new(20_000, 10),
+        Err(ripples::Error::TooLarge { .. })
+    ));
 }
 
 #[test]

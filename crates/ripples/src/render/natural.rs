@@ -74,7 +74,7 @@ impl<'a> SkyImage<'a> {
     /// [`Error`] naming it.
     pub fn new(rgba: &'a [u8], width: u32, height: u32) -> Result<Self, Error> {
         check_size(u64::from(width), u64::from(height))
-            .map_err(|error| Error::Invalid(format!("sky image: {error}")))?;
+            .map_err(|error| error.in_context("sky image"))?;
         let expected = width as usize * height as usize * 4;
         if rgba.len() != expected {
             return Err(Error::BufferSize {

@@ -20,7 +20,7 @@
 
 use crate::error::Error;
 use crate::kernels::photo::{PhotoFrame, PhotoRow, photo_row};
-use crate::limits::check_range;
+use crate::limits::check_finite_range;
 use crate::parallel;
 use crate::render::Heights;
 use crate::water_region::WaterRegion;
@@ -33,7 +33,10 @@ use std::ops::Range;
 ///
 /// let look = PhotoLook { glints: 2.0, ..PhotoLook::default() };
 /// assert!(look.validate().is_ok());
-/// assert!(PhotoLook { sun_elevation: 0.0, ..look }.validate().is_err());
+/// assert!(matches!(
+///     PhotoLook { sun_elevation: 0.0, ..look }.validate(),
+///     Err(ripples::Error::OutOfRange { name, .. }) if name == "sun elevation"
+/// ));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(
@@ -77,12 +80,7 @@ impl PhotoLook {
             ("sun azimuth", self.sun_azimuth, -360.0, 360.0),
         ];
         for (name, value, min, max) in checks {
-            if !value.is_finite() {
-                return Err(Error::Invalid(format!(
-                    "{name} must be a finite number, got {value}"
-                )));
-            }
-            check_range(name, value, min, max)?;
+            check_finite_range(name, value, min, max)?;
         }
         Ok(())
     }

@@ -70,12 +70,12 @@ impl SceneRunner {
             })?;
         }
         for (index, event) in scene.bodies.iter().enumerate() {
-            let context = |error: Error| Error::Invalid(format!("body #{}: {error}", index + 1));
+            let context = |error: Error| error.in_context(format!("body #{}", index + 1));
             event.check_inside(width, height).map_err(context)?;
             pool.add_body(event.body(scene.steps_per_frame).map_err(context)?)?;
         }
         for (index, event) in scene.floats.iter().enumerate() {
-            let context = |error: Error| Error::Invalid(format!("float #{}: {error}", index + 1));
+            let context = |error: Error| error.in_context(format!("float #{}", index + 1));
             event.check_inside(width, height).map_err(context)?;
         }
         let rain = match &scene.rain {

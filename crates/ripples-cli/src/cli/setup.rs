@@ -18,7 +18,10 @@
 //! contain or stretch, [`crate::input::fit`]), and so do the walls and the spring maps. The scene
 //! file's stones, swipes and sources are given in the scene's own size and move with the
 //! picture ([`ripples::Scene::rescale`]); those of the command line are in the pixels of the
-//! size asked for, and move only when the window shrinks the pool to fit the screen.
+//! size asked for, and move only when the window shrinks the pool to fit the screen. The bars
+//! around a letterboxed picture are land, never water, whatever the mask says; and once the pool
+//! is built, every stone, swipe, source and wall that lands where no water moves is named
+//! ([`crate::cli::landing`]), since the frames alone would not show the mistake.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the web module into web/dist/: ripples_web_bg.wasm (with SIMD), its JS glue
-# ripples_web.js (wasm-bindgen --target web), ripples.js and the modules it imports (wasm-loader.js,
-# video.js, css.js, images.js), the demo page and its assets (and a photograph, assets/coffee.jpg).
+# ripples_web.js (wasm-bindgen --target web, with its ripples_web.d.ts, which the type check
+# reads: see web/e2e/types.mjs), ripples.js and the modules it imports (web/*.js, web/gl/),
+# the demo page and its assets (and a photograph, assets/coffee.jpg).
 #
 #   bash web/build.sh && python3 -m http.server -d web/dist 8000   # then open localhost:8000
 #
@@ -36,9 +37,9 @@ cargo build -p ripples-web --release --target wasm32-unknown-unknown --locked
 echo "== wasm-bindgen $version --target web"
 rm -rf "$out"
 mkdir -p "$out"
-wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+wasm-bindgen --target web --remove-name-section --remove-producers-section \
     --out-dir "$out" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/ripples_web.wasm"
-cp web/index.html web/ripples.js web/wasm-loader.js web/video.js web/css.js web/images.js web/gl-renderer.js "$out/"
+cp web/index.html web/*.js "$out/"
 cp -r web/gl "$out/gl"
 cp -r web/assets "$out/assets"
 # A photograph for the demo and the browser tests: the coffee cup of scikit-image (Rachel

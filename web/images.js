@@ -69,14 +69,18 @@ export function loadImage(url, crossOrigin, where, what) {
 /**
  * A 2D context on a canvas that is never in the document, for composing images and reading them
  * back (`where` names the caller in the error of a browser that gives none).
+ * @param {number} width
+ * @param {number} height
+ * @returns {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D}
  */
 export function scratchContext(width, height, where = 'Ripples') {
   const settings = { willReadFrequently: true };
   // OffscreenCanvas where it has a 2D context (some browsers have one without), else a
   // canvas element that is never attached.
-  const context =
+  const context = /** @type {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null} */ (
     (typeof OffscreenCanvas === 'function' && new OffscreenCanvas(width, height).getContext('2d', settings)) ||
-    Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings);
+    Object.assign(document.createElement('canvas'), { width, height }).getContext('2d', settings)
+  );
   if (!context) throw new Error(`${where}: could not get a 2D canvas context (${width}x${height})`);
   return context;
 }

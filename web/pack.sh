@@ -8,8 +8,9 @@
 #   wasm-bindgen CLI when missing); this script needs node and npm besides.
 # - The package is assembled in target/npm/package/ from web/package/ (package.json, its
 #   README, the hand-written .d.ts files and the React component), the built web/dist/
-#   (ripples.js, wasm-loader.js, video.js, css.js, images.js, gl-renderer.js, gl/shaders.js, gl/photo-shader.js, gl/video-texture.js,
-#   ripples_web.js, ripples_web_bg.wasm) and the repository's licence files, then `npm pack` writes the tarball into target/npm/.
+#   (ripples.js and the page modules it imports, web/*.js and gl/*.js, ripples_web.js,
+#   ripples_web_bg.wasm) and the repository's licence files, then `npm pack` writes the tarball
+#   into target/npm/. package.json's "files" names each module (package.mjs checks they are in).
 # - The package's version must be the workspace's (Cargo.toml), so that a tarball names the
 #   Rust it was built from.
 set -euo pipefail
@@ -42,8 +43,7 @@ mkdir -p "$stage"
 rm -f "$out"/*.tgz
 cp web/package/package.json web/package/README.md web/package/ripples.d.ts \
     web/package/react.js web/package/react.d.ts "$stage/"
-cp web/dist/ripples.js web/dist/wasm-loader.js web/dist/video.js web/dist/css.js web/dist/images.js web/dist/ripples_web.js \
-    web/dist/gl-renderer.js web/dist/ripples_web_bg.wasm "$stage/"
+cp web/dist/*.js web/dist/ripples_web_bg.wasm "$stage/"
 cp -r web/dist/gl "$stage/gl"
 cp LICENSE-MIT LICENSE-APACHE "$stage/"
 

@@ -263,6 +263,8 @@ export class VideoSource {
    * Starts the video if it is paused and has not ended; a refused play() (autoplay policy)
    * calls `onRefused` with an Error that says why, once, and the water keeps the frame the
    * video shows.
+   * @param {(error: Error) => void} [onRefused]
+   * @param {string} [where]
    */
   play(onRefused = () => {}, where = 'Ripples') {
     const video = this.video;

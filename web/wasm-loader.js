@@ -33,10 +33,19 @@ const SIMD_PROBE = new Uint8Array([
 
 /** Why the WebAssembly module could not be loaded (see the file's comment for `reason`). */
 export class RipplesLoadError extends Error {
+  /** @type {'RipplesLoadError'} */
+  name = 'RipplesLoadError';
+
+  /**
+   * @param {string} message
+   * @param {{ reason?: import('./package/ripples.js').RipplesLoadErrorReason, url?: string | null, status?: number | null, cause?: unknown }} [details]
+   */
   constructor(message, { reason, url = null, status = null, cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
-    this.name = 'RipplesLoadError';
-    /** 'no-simd', 'file-url', 'network', 'http', 'not-wasm' or 'instantiate'. */
+    /**
+     * 'no-simd', 'file-url', 'network', 'http', 'not-wasm' or 'instantiate'.
+     * @type {import('./package/ripples.js').RipplesLoadErrorReason}
+     */
     this.reason = reason;
     /** The URL fetched (absolute), or null when the module was given as bytes or a Module. */
     this.url = url;

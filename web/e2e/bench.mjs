@@ -13,7 +13,7 @@
 // for a second, then samples stats() every second for `--seconds` seconds. It prints per run:
 // frames per second, the wasm step+render time and the putImageData time per drawn frame
 // (their means, and the worst step+render), the pool's size, and the bytes of JavaScript
-// objects that the frame loop (ripples.js, video.js and the wasm glue, from the animation-frame callback
+// objects that the frame loop (ripples.js and the page modules of a frame, video.js and the wasm glue, from the animation-frame callback
 // down) allocated per frame, by V8's sampling heap profiler with the objects the garbage
 // collector took back counted too (`--verbose` lists them by function). What remains there
 // are numbers: the timestamps performance.now() returns and the arithmetic on them, each a
@@ -117,7 +117,7 @@ async function measure(browser, origin, settings, look, solver, video = false) {
   let stopProfile = null;
   let allocated = null;
   await page.exposeFunction('benchProfile', async (start) => {
-    if (start) stopProfile = await profileAllocations(page, /\/(ripples\.js|video\.js|ripples_web\.js|ripples_web_bg\.wasm)$/, '#tick');
+    if (start) stopProfile = await profileAllocations(page, /\/((ripples|video|compose|quality|loop|renderer|ripples_web)\.js|ripples_web_bg\.wasm)$/, '#tick');
     else allocated = await stopProfile();
   });
   const result = await page.evaluate(

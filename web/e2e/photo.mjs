@@ -35,7 +35,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodePng, differenceSummary, launch, requireDist, serve } from './harness.mjs';
 
-// The page's grid budget (web/ripples.js GPU_GRID_CELLS): a plane grid in perspective keeps to
+// The page's grid budget (web/compose.js GPU_GRID_CELLS): a plane grid in perspective keeps to
 // it as a top-down grid does.
 const GPU_GRID_CELLS = 160000;
 

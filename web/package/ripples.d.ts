@@ -367,12 +367,6 @@ export class Ripples extends EventTarget {
   static memoryBytes(): number;
 
   /**
-   * For tests of quality 'auto': every drawn frame then busy-waits `msPerMegapixel` (0..1000)
-   * milliseconds per million canvas pixels, as on a slower device. 0 (the default) turns it off.
-   */
-  static simulateSlowDevice(msPerMegapixel: number): void;
-
-  /**
    * Drops a stone at (x, y), in CSS pixels from the element's top-left corner (its padding box),
    * with a radius in CSS pixels (default: dropRadius) and a strength from 1 to 32767 (default 96:
    * a clear ring under the natural look; 0 drops nothing). A strength between 0 and 1 is

@@ -1,7 +1,9 @@
 //! The end-to-end tests of the web build, run by `cargo test --workspace`: one builds `web/dist`
-//! with `web/build.sh` and runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the
-//! demo in headless Chromium (pixels around a click, frame rate and wasm time at 1280x720,
-//! errors, destroy, time-based stepping; see that file), then `web/e2e/hero.mjs`, a hero page
+//! with `web/build.sh`, type-checks the page modules and the published types against them
+//! (`web/e2e/types.mjs`: `tsc` over `web/tsconfig.json` and `web/tsconfig.published.json`) and
+//! runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the demo in headless
+//! Chromium (pixels around a click, frame rate and wasm time at 1280x720 reported, errors,
+//! destroy, time-based stepping; see that file), then `web/e2e/hero.mjs`, a hero page
 //! (resizes, CSS background layers, pausing out of sight, removal without destroy, start-up),
 //! then `web/e2e/video.mjs`, video under the water (`videoUrl` and a hero's background `<video>`:
 //! frame by frame, fits, autoplay, cross-origin, errors, memory, speed; its clips made with
@@ -175,6 +177,7 @@ fn the_demo_page_works_in_headless_chromium() {
         return;
     }
     run(&root, "bash", &["web/build.sh"]);
+    run(&root, "node", &["web/e2e/types.mjs"]);
     run(&root, "node", &["web/e2e/e2e.mjs"]);
     run(&root, "node", &["web/e2e/hero.mjs"]);
     run(&root, "node", &["web/e2e/video.mjs"]);

@@ -53,11 +53,11 @@ use tempfile::TempPath;
 pub use npy::{stage_npy_f32, stage_npy_i16, write_npy_f32, write_npy_i16};
 pub use still_sink::StillPngSink;
 
+use self::gif::GifSink;
 use apng_sink::ApngSink;
 use cleanup::{Leftover, Registration};
 use dir_sink::{DirSink, StagedFrames};
 use ffmpeg_sink::{DEFAULT_STALL_TIMEOUT, FfmpegSink, VideoCodec};
-use self::gif::GifSink;
 use y4m_sink::Y4mSink;
 
 /// The list of accepted outputs, quoted in error messages.

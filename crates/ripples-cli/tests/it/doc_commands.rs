@@ -29,7 +29,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
 /// Quoted commands that are not run, and why.
-const EXEMPT: [(&str, &str); 17] = [
+const EXEMPT: [(&str, &str); 18] = [
     (
         "ripples bench --solver S --render natural --threads 2",
         "a pattern: S is any solver",
@@ -64,6 +64,10 @@ const EXEMPT: [(&str, &str); 17] = [
         "piped into a player",
     ),
     ("ripples render bad.jpg", "an example of an error message"),
+    (
+        "ripples render <(unzip -p photos.zip lake.jpg) --out water.gif",
+        "a shell's process substitution, from an archive that is not in the repository",
+    ),
     (
         "ripples render --heights-in field.npy",
         "needs a field of the pool's grid: tests/it/heights_in.rs reads them",

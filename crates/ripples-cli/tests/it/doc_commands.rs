@@ -16,7 +16,7 @@
 //!   with a notice, unless `RIPPLES_E2E=1` makes that a failure;
 //! - parsed (`ripples play ...` and `ripples bench ...`): the command with `--help` appended
 //!   must exit 0, so every option and value it gives is accepted (a window needs a display and
-//!   a benchmark takes minutes; `tests/it/play_e2e.rs` and `tests/it/bench.rs` run them);
+//!   a benchmark takes minutes; `tests/play_e2e.rs` and `tests/it/bench.rs` run them);
 //! - or exempt, in [`EXEMPT`] with the reason.
 //!
 //! A command that is none of these fails the test, so a new command in the docs is covered or

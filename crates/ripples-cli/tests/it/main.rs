@@ -1,12 +1,15 @@
 //! The command's integration tests, linked as one binary: each file here was a test binary of
 //! its own, and linking twenty copies of the command's library and its dependencies took most of
-//! the time of a `cargo test` after a change (34 s of relinking here, one binary about 5 s).
+//! the time of a `cargo test` after a change (34 s of relinking here, 7 s for this one and the
+//! two beside it).
 //! Each module keeps its own name, so `cargo test -p ripples-cli --test it -- outputs::` runs
 //! what `--test outputs` did.
 //!
-//! `panic_hook.rs` stays a binary of its own beside this one: it installs the process's panic
-//! hook, which must not see the other tests' panics. The modules share [`common`] (running the
-//! `ripples` binary, which cargo builds for these tests as `CARGO_BIN_EXE_ripples`).
+//! Two files stay binaries of their own beside this one: `panic_hook.rs` installs the
+//! process's panic hook, which must not see the other tests' panics, and `play_e2e.rs` drives a
+//! window under Xvfb with checks of what changed on screen after a pause, which renders running
+//! beside it in the same binary slowed enough to fail once here. The modules share [`common`]
+//! (running the `ripples` binary, which cargo builds for these tests as `CARGO_BIN_EXE_ripples`).
 
 mod common;
 
@@ -26,7 +29,6 @@ mod no_silent_options;
 mod outputs;
 mod photo;
 mod physics_scenes;
-mod play_e2e;
 mod presence;
 mod render_look;
 mod video;

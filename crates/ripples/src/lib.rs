@@ -26,7 +26,8 @@
 //! calm.step_and_render(&look, &background, &mut calm_frame)?;
 //! assert_eq!(calm_frame, background);
 //! assert_ne!(frame, calm_frame);
-//! # for mode in [ripples::RenderMode::Lit, ripples::RenderMode::Classic, ripples::RenderMode::Spring] {
+//! # use ripples::RenderMode::{Classic, Lit, Spring};
+//! # for mode in [Lit, Classic, Spring] {
 //! #     let other = Look { mode, ..Look::default() };
 //! #     calm.step_and_render(&other, &background, &mut calm_frame)?;
 //! #     assert_eq!(calm_frame, background, "{mode:?}");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders the pictures of docs/ again from the commands their captions give, as listed in
-# docs/pictures.txt (crates/ripples-cli/tests/doc_pictures.rs checks the captions against that
+# docs/pictures.txt (crates/ripples-cli/tests/it/doc_pictures.rs checks the captions against that
 # table and the committed pictures against fresh renders).
 #
 #   bash scripts/doc_pictures.sh [--release]
@@ -17,8 +17,8 @@ profile=()
 if [ "${1:-}" = --release ]; then
   profile=(--release)
 fi
-RIPPLES_WRITE_DOC_PICTURES=1 cargo test "${profile[@]}" -p ripples-cli --test doc_pictures \
-  -- the_committed_pictures_are_what_their_commands_render --nocapture
+RIPPLES_WRITE_DOC_PICTURES=1 cargo test "${profile[@]}" -p ripples-cli --test it \
+  -- doc_pictures::the_committed_pictures_are_what_their_commands_render --nocapture
 if convert -version 2>/dev/null | grep -q ImageMagick; then
   cargo build --release -p ripples-cli
   bash scripts/presence_pictures.sh "${CARGO_TARGET_DIR:-target}/release/ripples"

@@ -18,9 +18,10 @@
 //!   at most 50 frames per second, H.264 needs even sizes); the [`Written`] a sink reports says
 //!   how the file differs, and the command prints it.
 //! - **Stable GIF colours.** A GIF holds at most 256 colours. Choosing them frame by frame makes
-//!   still water shimmer as the palette shifts, so the GIF writer derives one palette for the
-//!   whole animation from sample pixels given up front and maps every pixel through a lookup
-//!   table built once, without dithering (which would flicker too).
+//!   still water shimmer as the palette shifts, so the GIF writer ([`gif`]) learns a palette
+//!   from sample pixels given up front, learns it again only where the water's colours have
+//!   clearly drifted from it (about once a second), and maps every pixel through a lookup table
+//!   built once per palette, without dithering (which would flicker too).
 //!
 //! Whatever can be checked cheaply (the kind, the directory, the frame rate, an existing file
 //! under `--no-clobber`) is checked by [`open_output`], before the caller spends time rendering.
@@ -34,14 +35,12 @@ pub mod interrupt;
 mod apng_sink;
 mod dir_sink;
 mod ffmpeg_sink;
-mod gif_lzw;
-mod gif_sink;
-mod gif_unseen;
+mod gif;
 mod npy;
 mod still_sink;
 mod y4m_sink;
 
-pub use gif_unseen::{DEFAULT_LOSSY, MAX_LOSSY};
+pub use self::gif::{DEFAULT_LOSSY, MAX_LOSSY};
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
@@ -54,11 +53,11 @@ use tempfile::TempPath;
 pub use npy::{stage_npy_f32, stage_npy_i16, write_npy_f32, write_npy_i16};
 pub use still_sink::StillPngSink;
 
+use self::gif::GifSink;
 use apng_sink::ApngSink;
 use cleanup::{Leftover, Registration};
 use dir_sink::{DirSink, StagedFrames};
 use ffmpeg_sink::{DEFAULT_STALL_TIMEOUT, FfmpegSink, VideoCodec};
-use gif_sink::GifSink;
 use y4m_sink::Y4mSink;
 
 /// The list of accepted outputs, quoted in error messages.

@@ -104,7 +104,7 @@ pub const OPTION_NAMES: [&str; 31] = [
 /// Range of `presence`: how much the water shows (the library's `Look::presence`: the waves'
 /// refraction, caustics, reflections and glints together; 0 leaves the picture unmoved).
 pub const PRESENCE_RANGE: (f64, f64) = (0.0, 8.0);
-/// Largest `perturbance` (refraction this many times the default look's).
+/// Largest `perturbance` (refraction this many times the look's default).
 pub const MAX_PERTURBANCE: f64 = 16.0;
 /// Smallest `perturbance` above 0. Below it lie jquery.ripples' values (0.03 by default, the
 /// refraction as a fraction of the element), which here would be a look with almost no
@@ -345,7 +345,7 @@ pub fn strength(value: f64) -> Result<i16, WebError> {
     in_range("strength", value, 0.0, f64::from(i16::MAX)).map(|s| s.round() as i16)
 }
 
-/// Refraction relative to the default look (0: the image shows through unmoved).
+/// Refraction relative to the look's default (0: the image shows through unmoved).
 ///
 /// Values above 0 and below [`MIN_PERTURBANCE`] are jquery.ripples' scale and are refused with
 /// the value to pass instead (theirs over [`JQUERY_DEFAULT_PERTURBANCE`]).

@@ -29,9 +29,10 @@ pub const MAX_PIXELS: u32 = 4096 * 4096;
 /// Longest side of a pool, in pixels (the core's limit).
 pub const MAX_SIDE: u32 = ripples::limits::MAX_SIDE;
 
-/// The solver a new pool starts with: the wave equation, whose smooth rings the natural look
-/// shows best (the classic solver's cell-sized speckle is what the natural look smooths away,
-/// at the cost of softer rings).
+/// The solver a new pool starts with: the dispersive one (deep-water waves, the core's default
+/// [`SolverKind::default`]), whose smooth trains of rings the natural look shows best (the
+/// classic solver's cell-sized speckle is what the natural look smooths away, at the cost of
+/// softer rings).
 pub const DEFAULT_SOLVER: SolverKind = SolverKind::Dispersive;
 
 /// Largest height (in the solvers' units) that still counts as calm water (see
@@ -40,7 +41,7 @@ pub const DEFAULT_SOLVER: SolverKind = SolverKind::Dispersive;
 /// 0.35 of a pixel at most and the natural look's slopes are a few thousandths.
 pub const CALM_TOLERANCE: f32 = 0.25;
 
-/// The refraction of the default look at `perturbance` 1.
+/// The lit look's refraction at `perturbance` 1 (the core's `Look::default().refraction`).
 const BASE_REFRACTION: f32 = 0.35;
 /// The spring look's refraction at `perturbance` 1.
 const BASE_SPRING_REFRACTION: f32 = -0.35;

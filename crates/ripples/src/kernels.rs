@@ -484,7 +484,7 @@ pub fn upsample_row(backend: Backend, row: &[f32], columns: &GridColumns, out: &
     }
 }
 
-/// Renders one row with the default look; see [`scalar::lit_render_row`].
+/// Renders one row with the lit look; see [`scalar::lit_render_row`].
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn lit_render_row(

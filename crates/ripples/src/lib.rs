@@ -19,12 +19,22 @@
 //! for _ in 0..30 {
 //!     pool.step_and_render(&look, &background, &mut frame)?;
 //! }
-//! // The look alone changes the picture (the water's colour, the sky); the stone's rings are
-//! // what differs from the same look over calm water.
+//! // Calm water shows the picture itself (in every look, unless the natural look's
+//! // `water_colour` tints it), so the stone's rings are all that differs.
 //! let mut calm = Pool::new(320, 240)?;
 //! let mut calm_frame = vec![0u8; background.len()];
 //! calm.step_and_render(&look, &background, &mut calm_frame)?;
+//! assert_eq!(calm_frame, background);
 //! assert_ne!(frame, calm_frame);
+//! # use ripples::RenderMode::{Classic, Lit, Spring};
+//! # for mode in [Lit, Classic, Spring] {
+//! #     let other = Look { mode, ..Look::default() };
+//! #     calm.step_and_render(&other, &background, &mut calm_frame)?;
+//! #     assert_eq!(calm_frame, background, "{mode:?}");
+//! # }
+//! # let tinted = Look { water_colour: [190, 230, 225], ..Look::default() };
+//! # calm.step_and_render(&tinted, &background, &mut calm_frame)?;
+//! # assert_ne!(calm_frame, background, "tinted");
 //! # Ok::<(), ripples::Error>(())
 //! ```
 //!

@@ -1,9 +1,9 @@
-//! Refraction rendering: the classic look of the seeds, the lit default look and the natural
-//! look.
+//! Refraction rendering: the classic look of the seeds, the lit look and the natural look (the
+//! default, [`RenderMode::default`]).
 //!
-//! A renderer turns a height field and a source image into a frame. The classic and default
+//! A renderer turns a height field and a source image into a frame. The classic and lit
 //! looks displace each pixel by the surface gradient (what makes the waves visible, as the
-//! articles explain); the default look samples bilinearly and adds light from the surface
+//! articles explain); the lit look samples bilinearly and adds light from the surface
 //! normal. The natural look treats the image as the floor of a pool seen through real water
 //! (Snell's law through a depth, caustics, Fresnel sky reflection, absorption; see
 //! [`crate::kernels`]' `natural` module), from a smoothed field so that cell-sized noise does not
@@ -277,7 +277,7 @@ impl Look {
         Ok(())
     }
 
-    /// The default look's parameters and light table, as the [`crate::kernels`] take them
+    /// The lit look's parameters and light table, as the [`crate::kernels`] take them
     /// (for their tests and benchmarks).
     #[cfg(feature = "kernels")]
     pub fn lit_look(&self) -> LitLook {
@@ -405,7 +405,7 @@ pub struct Renderer {
     image_width: usize,
     grid_width: usize,
     strips: Vec<StripScratch>,
-    /// The default look's kernel parameters, and the look they were made for (the light table
+    /// The lit look's kernel parameters, and the look they were made for (the light table
     /// is rebuilt only when the look changes).
     lit: LitLook,
     lit_for: Look,
@@ -741,7 +741,7 @@ impl Renderer {
     /// wide images (x86-64) steps each strip whole and then renders it in column tiles instead,
     /// which keeps the source rows a tile gathers from in L2 (see [`TILE_WIDTH`]).
     ///
-    /// Only for the classic and default looks at scale 1 (the natural look smooths the field
+    /// Only for the classic and lit looks at scale 1 (the natural look smooths the field
     /// over seven rows, more than this pass keeps); returns `false` (doing nothing) for
     /// anything else, so the caller can step and render separately.
     pub(crate) fn step_and_render_classic(
@@ -785,7 +785,7 @@ impl Renderer {
                           dst_row: &mut [[u8; 4]],
                           scratch: &mut StripScratch| {
             if y == 0 || y + 1 >= height {
-                // Border rows: the classic look copies them, the default look sees flat water.
+                // Border rows: the classic look copies them, the lit look sees flat water.
                 match mode {
                     RenderMode::Classic => {
                         dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
@@ -893,7 +893,7 @@ impl Renderer {
         true
     }
 
-    /// Rebuilds the default look's light table when the look changed since the last frame.
+    /// Rebuilds the lit look's light table when the look changed since the last frame.
     fn prepare_lit(&mut self, look: &Look) {
         if look.mode == RenderMode::Lit && self.lit_for != *look {
             look.update_lit_look(&mut self.lit);

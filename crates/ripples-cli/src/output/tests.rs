@@ -86,9 +86,9 @@ fn entries(dir: &Path) -> Vec<String> {
 }
 
 /// The frames as a viewer shows them (delay, whole RGBA canvas).
-fn decode_gif(path: &Path) -> (gif::Decoder<File>, Vec<(u16, Vec<u8>)>) {
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::RGBA);
+fn decode_gif(path: &Path) -> (::gif::Decoder<File>, Vec<(u16, Vec<u8>)>) {
+    let mut options = ::gif::DecodeOptions::new();
+    options.set_color_output(::gif::ColorOutput::RGBA);
     let decoder = options.read_info(File::open(path).unwrap()).unwrap();
     let (decoder, frames) = gif_canvases(decoder);
     (
@@ -107,8 +107,8 @@ pub(crate) type Canvas = (u16, [u16; 4], Vec<u8>);
 /// over what the previous frame left, then its disposal. Also returns each stored frame's
 /// rectangle `[left, top, width, height]`.
 pub(crate) fn gif_canvases<R: std::io::Read>(
-    mut decoder: gif::Decoder<R>,
-) -> (gif::Decoder<R>, Vec<Canvas>) {
+    mut decoder: ::gif::Decoder<R>,
+) -> (::gif::Decoder<R>, Vec<Canvas>) {
     let (width, height) = (usize::from(decoder.width()), usize::from(decoder.height()));
     let mut canvas = vec![0u8; width * height * 4];
     let mut frames = Vec::new();
@@ -129,7 +129,7 @@ pub(crate) fn gif_canvases<R: std::io::Read>(
             }
         }
         frames.push((frame.delay, rect, canvas.clone()));
-        if frame.dispose == gif::DisposalMethod::Background {
+        if frame.dispose == ::gif::DisposalMethod::Background {
             for row in 0..usize::from(frame.height) {
                 canvas[cells(row)].fill(0);
             }
@@ -325,7 +325,7 @@ fn gif_round_trips_a_few_colour_pattern_exactly() {
 
     let (decoder, decoded) = decode_gif(&path);
     assert_eq!((decoder.width(), decoder.height()), (37, 21));
-    assert_eq!(decoder.repeat(), gif::Repeat::Infinite);
+    assert_eq!(decoder.repeat(), ::gif::Repeat::Infinite);
     assert_eq!(decoded.len(), 5);
     for (k, ((_, pixels), written)) in decoded.iter().zip(&frames).enumerate() {
         assert!(pixels == written, "frame {k} differs");

@@ -4,7 +4,7 @@
 //! The step widens `i16` to `i32` lanes so the sum of four neighbours cannot overflow, then
 //! narrows with `packs` (which saturates exactly as the reference clamps). The renders compute
 //! the eight source indices in vector lanes and fetch the pixels with one `vpgatherdd` per
-//! corner. The default look blends its four corners in 16-bit lanes (7-bit weights keep every
+//! corner. The lit look blends its four corners in 16-bit lanes (7-bit weights keep every
 //! product inside `i16`), which is why the reference uses 1/128-pixel weights. Each loop stops
 //! where a full vector would leave the row, and the scalar reference finishes the row, so the
 //! output is the reference's, bit for bit.

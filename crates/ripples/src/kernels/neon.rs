@@ -8,7 +8,7 @@
 //! gather, so the renders compute the source indices in vector lanes and load the pixels one by
 //! one into the lanes of a vector, which goes out in one store.
 //!
-//! The default look is where NEON differs from x86 in ways that matter for bit-exactness:
+//! The lit look is where NEON differs from x86 in ways that matter for bit-exactness:
 //!
 //! - `fmax`/`fmin` propagate NaN, where the reference (like x86 `maxps`) sends a NaN position
 //!   to 0. The clamp is therefore a compare and a select, `v > 0 ? v : 0` then `v < max ? v : max`,

@@ -496,7 +496,7 @@ pub fn spring_render_row(
     }
 }
 
-/// Renders one row with the default look: refraction with bilinear sampling, then a diffuse and a
+/// Renders one row with the lit look: refraction with bilinear sampling, then a diffuse and a
 /// specular term from the surface normal, the way jquery.ripples lights its water.
 ///
 /// The arithmetic is chosen so every SIMD backend can do exactly the same thing (all backends
@@ -614,7 +614,7 @@ pub const LIT_GAIN_BITS: u32 = 11;
 /// Mask of the gain in a table entry.
 pub const LIT_GAIN_MASK: u32 = (1 << LIT_GAIN_BITS) - 1;
 
-/// The default look's parameters, ready for [`lit_render_row`]: the light depends on the
+/// The lit look's parameters, ready for [`lit_render_row`]: the light depends on the
 /// surface only through the facing value, so gain and highlight come from one precomputed
 /// table instead of a `powf` per pixel.
 #[derive(Debug, Clone, PartialEq)]

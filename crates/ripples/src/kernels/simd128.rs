@@ -11,7 +11,7 @@
 //! The design is that of the x86-64 kernels at 128 bits. The step widens `i16` to `i32` lanes and
 //! narrows with `i16x8.narrow_i32x4_s`, which saturates exactly as the reference clamps. There is
 //! no gather, so the renders compute the source indices in vector lanes and load the pixels one
-//! by one into the lanes of a vector, which goes out in one store. The default look does its
+//! by one into the lanes of a vector, which goes out in one store. The lit look does its
 //! float math in vectors in the reference's order (simd128 has no fused multiply-add), and
 //! clamps with `pmax`/`pmin`, whose "pseudo" semantics (`pmax(a, b) = a < b ? b : a`,
 //! `pmin(a, b) = b < a ? b : a`) are [`scalar::clamp_position`] word for word when the bound is

@@ -7,7 +7,7 @@
 //! cannot overflow, and narrows with `packs`, which saturates exactly as the reference clamps.
 //! SSE4.1 has no gather, so the renders compute the four source indices in vector lanes (`pminsd`,
 //! `pmaxsd`, `pmulld` are what SSE4.1 adds over SSE2) and then load the four pixels one by one
-//! into the lanes of a vector, which goes out in one store. The default look does its float
+//! into the lanes of a vector, which goes out in one store. The lit look does its float
 //! math in vectors, in exactly the reference's order (no FMA), and blends its four corners in
 //! 16-bit lanes as the AVX2 kernel does (7-bit weights keep every product inside `i16`). Each
 //! loop stops where a full vector would leave the row and the scalar reference finishes the row,

@@ -16,7 +16,7 @@ impl Look {
     }
 }
 
-/// The default look's parameters and light table for `look`, as the kernels take them.
+/// The lit look's parameters and light table for `look`, as the kernels take them.
 pub(super) fn new_lit_look(look: &Look) -> LitLook {
     let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
     look.update_lit_look(&mut lit);

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use ripples::{Pool, Scene, SceneRunner, SolverKind};
 
-mod common;
+use crate::common;
 use common::{ripples, stderr, stdout};
 
 /// Runs and expects success.

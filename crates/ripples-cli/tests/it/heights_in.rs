@@ -9,7 +9,7 @@ use std::process::Output;
 use ripples::{Heights, Pool, SolverKind};
 use ripples_cli::input::heights_in::{GridShape, LoadedHeights, read_heights};
 
-mod common;
+use crate::common;
 use common::ripples;
 
 fn ok(args: &[&str], dir: &Path) -> Output {

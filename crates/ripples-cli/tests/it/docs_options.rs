@@ -9,7 +9,7 @@
 //! spans aside: they hold names such as `<f4`) appears in that option's help. In a packaged
 //! crate the guide is not there, and the test says so and passes.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::{ripples, stderr};
 
 /// Runs and expects success; returns stderr.

@@ -13,7 +13,7 @@
 //! option "has no effect" although the frames changed. An option the command refuses in a
 //! context (exit 2, naming it: `--focal` without a horizon) has not been ignored either.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

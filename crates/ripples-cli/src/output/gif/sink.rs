@@ -15,11 +15,11 @@
 //!
 //! After the first frame, each frame stores only what a viewer could see change: the
 //! rectangle around the pixels where the colour the GIF already shows has fallen further from
-//! the frame's true colour than the [`Allowance`] of [`super::gif_unseen`] lets it (beyond the
+//! the frame's true colour than the [`Allowance`] of [`super::unseen`] lets it (beyond the
 //! error of the newly mapped palette entry). Inside it, a pixel may be written as any entry
 //! within its allowance for substitutes, or as a reserved transparent "keep" entry (disposal
 //! "keep", so the previous frame shows through) where the colour shown is within its
-//! allowance for keeping; a lossy LZW compressor of its own ([`super::gif_lzw`]) picks, among
+//! allowance for keeping; a lossy LZW compressor of its own ([`super::lzw`]) picks, among
 //! those, the entries that make its strings longest. Every choice is judged against the
 //! frame's true colour and what the GIF shows (kept as colours, so a palette change does not
 //! disturb it), never the previous frame, so the error cannot creep over frames. Animations
@@ -46,9 +46,9 @@ use color_quant::NeuQuant;
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use rayon::prelude::*;
 
-use super::gif_lzw::{Bits, LossyLzw, PixelTarget, STRIP_PIXELS};
-use super::gif_unseen::{Allowance, Allowances, local_contrast};
-use super::{
+use super::lzw::{Bits, LossyLzw, PixelTarget, STRIP_PIXELS};
+use super::unseen::{Allowance, Allowances, local_contrast};
+use crate::output::{
     AnimationInfo, Destination, FinishedOutput, FrameSink, OutputOptions, Written, check_frame_len,
     check_some_frames_written,
 };
@@ -73,16 +73,6 @@ const NEUQUANT_MAX_SAMPLE_FACTOR: usize = 30;
 /// Pixels per strip when a frame is mapped to palette indices in parallel.
 const MAP_STRIP_PIXELS: usize = 1 << 16;
 
-/// How much worse (in levels, in the channel that differs most from the frame's true colour)
-/// than the newly mapped palette entry a pixel may be shown: as the colour the GIF already
-/// shows (kept, not stored again) or as another palette entry the lossy compressor prefers.
-/// The palette's own step sets the scale: against the true frames of the default scene at
-/// 1280x720 for 300 frames, the GIF that stores every change that the palette sees is off by
-/// 1.3, 8.6 and 14.7 levels on average and by 11, 45 and 54 at the 99th percentile (frames 0,
-/// 150 and 299, `scripts/gif_error.py`), so 10 more levels at most, where the palette fits
-/// well, is a change smaller than the palette's own. With this bound that GIF is 35.1 MB
-/// rather than 46.0 MB, its mean error 3.1, 9.6 and 15.1 levels, the 99th percentiles
-/// unchanged (docs/command.md gives the commands).
 /// About how often (in seconds of the animation) a palette is learnt from the frame being
 /// written, to replace the one in effect if it fits better: the waves' glints and shades are
 /// not in the picture the first palette is learnt from.
@@ -111,7 +101,7 @@ const LOOKUP_SIDE: usize = 1 << LOOKUP_BITS;
 type GifOut = BufWriter<Box<dyn Write + Send>>;
 
 /// Writes an animated GIF through a temporary file (or to standard output).
-pub(super) struct GifSink {
+pub(in crate::output) struct GifSink {
     stage: Stage,
     info: AnimationInfo,
     width: u16,
@@ -153,7 +143,7 @@ enum Stage {
 }
 
 impl GifSink {
-    pub(super) fn create(
+    pub(in crate::output) fn create(
         target: &Path,
         info: &AnimationInfo,
         palette_samples: &[u8],
@@ -262,7 +252,7 @@ struct Rect {
 /// Compresses a frame already mapped to indices of `palette` (`mapped`). With a "keep" entry
 /// and a frame before it, only the rectangle around the pixels whose shown colour is no
 /// longer within their allowance of the best the palette offers is stored; inside it any
-/// entry within the allowance may be written (see [`gif_lzw`](super::gif_lzw)), and `shown`
+/// entry within the allowance may be written (see [`lzw`](super::lzw)), and `shown`
 /// is updated to what the GIF shows after this frame. A frame that stores nothing is written
 /// in the `global` palette, so it needs no local colour table.
 fn encode_frame(
@@ -1038,7 +1028,7 @@ mod tests {
         frame: &'a [u8],
         width: usize,
     ) -> Vec<Judged<'a>> {
-        let allowances = Allowances::new(super::super::DEFAULT_LOSSY);
+        let allowances = Allowances::new(crate::output::DEFAULT_LOSSY);
         let mut mapped = Vec::new();
         palette.map_frame(frame, &mut mapped);
         let contrast = local_contrast(frame, width);

@@ -20,7 +20,7 @@
 //! are already right is left as it is). In a packaged crate the
 //! guide is not there, and the tests say so and pass.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

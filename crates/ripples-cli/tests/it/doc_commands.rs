@@ -11,18 +11,18 @@
 //!   `crates/ripples-cli/tests/data/coffee.jpg`, and `< FILE` becomes its standard input;
 //!   after the first render, a GIF output becomes an animated PNG of the same name (in a debug
 //!   build the GIF palette's set-up costs about 6 s a file, whatever its size: the first render
-//!   writes its GIF, and `tests/outputs.rs` checks the format). It
+//!   writes its GIF, and `tests/it/outputs.rs` checks the format). It
 //!   must exit 0 (a `--loop`, which needs 4 frames, gets 4). An `.mp4` or `.webm` output needs ffmpeg: without it the command is skipped
 //!   with a notice, unless `RIPPLES_E2E=1` makes that a failure;
 //! - parsed (`ripples play ...` and `ripples bench ...`): the command with `--help` appended
 //!   must exit 0, so every option and value it gives is accepted (a window needs a display and
-//!   a benchmark takes minutes; `tests/play_e2e.rs` and `tests/bench.rs` run them);
+//!   a benchmark takes minutes; `tests/play_e2e.rs` and `tests/it/bench.rs` run them);
 //! - or exempt, in [`EXEMPT`] with the reason.
 //!
 //! A command that is none of these fails the test, so a new command in the docs is covered or
 //! named here. In a packaged crate the guide is not there, and the test says so and passes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -67,35 +67,35 @@ const EXEMPT: [(&str, &str); 18] = [
     (
         "ripples render <(unzip -p photos.zip lake.jpg) --out water.gif",
         "a shell's process substitution, from an archive that is not in the repository \
-         (tests/devices_and_pipes.rs runs the same through bash)",
+         (tests/it/devices_and_pipes.rs runs the same through bash)",
     ),
     (
         "ripples render --heights-in field.npy",
-        "needs a field of the pool's grid: tests/heights_in.rs reads them",
+        "needs a field of the pool's grid: tests/it/heights_in.rs reads them",
     ),
     (
         "ripples render clip.mp4",
-        "a placeholder clip (ffmpeg): tests/video.rs renders clips it makes",
+        "a placeholder clip (ffmpeg): tests/it/video.rs renders clips it makes",
     ),
     (
         "ripples render clip.mp4 --out water.mp4",
-        "a placeholder clip (ffmpeg): tests/video.rs",
+        "a placeholder clip (ffmpeg): tests/it/video.rs",
     ),
     (
         "ripples render clip.mp4 --frame 60 --out video-frame.png",
-        "a placeholder clip (ffmpeg): tests/video.rs",
+        "a placeholder clip (ffmpeg): tests/it/video.rs",
     ),
     (
         "ripples render clip.gif --frames 300 --video-end loop --out long.gif",
-        "a placeholder clip (ffmpeg): tests/video.rs",
+        "a placeholder clip (ffmpeg): tests/it/video.rs",
     ),
     (
         "ripples render clip.mkv --size 1280x720 --fit contain --out boxed.mp4",
-        "a placeholder clip (ffmpeg): tests/video.rs",
+        "a placeholder clip (ffmpeg): tests/it/video.rs",
     ),
     (
         "ripples render clip.mov --start 12 --duration 5 --out part.webm",
-        "a placeholder clip (ffmpeg): tests/video.rs",
+        "a placeholder clip (ffmpeg): tests/it/video.rs",
     ),
 ];
 
@@ -312,7 +312,7 @@ fn every_quoted_command_runs() {
             }
             _ => {
                 problems.push(format!(
-                    "{page}: `{command}` is neither run nor exempt: say how in tests/doc_commands.rs"
+                    "{page}: `{command}` is neither run nor exempt: say how in tests/it/doc_commands.rs"
                 ));
                 continue;
             }

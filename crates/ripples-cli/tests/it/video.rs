@@ -7,7 +7,7 @@
 //! under which output frame. The checks compare decoded pixels, with a tolerance for the lossy
 //! colour conversions on the way (RGB to 4:2:0 and back).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

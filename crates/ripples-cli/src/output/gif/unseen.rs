@@ -1,5 +1,5 @@
 //! How far from a frame's true colour a GIF pixel may be without a viewer seeing it: the
-//! bounds the GIF sink ([`super::gif_sink`]) and its lossy compressor ([`super::gif_lzw`])
+//! bounds the GIF sink ([`super::sink`]) and its lossy compressor ([`super::lzw`])
 //! work within, kept apart from them because they are a judgement of the eye, not of the
 //! format.
 //!

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{ripples, stderr, stdout};
 
 const PREVIOUS: &[u8] = b"the previous file";

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use ripples::{DropEvent, Scene, SceneRunner};
 
-mod common;
+use crate::common;
 use common::{ripples, stderr};
 
 /// Runs and expects success; returns stderr.

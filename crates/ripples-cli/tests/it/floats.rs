@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{ripples, stderr};
 
 /// A `size x size` picture: opaque red inside a disc, transparent outside.

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{ripples, stderr};
 
 /// Frame 6 of a small wave-solver render with one stone, and the extra `args`; returns the

@@ -1,7 +1,7 @@
 // The photo look as a WebGL2 shader: a living photograph's water in perspective, the GPU side
 // of crates/ripples/src/kernels/photo.rs (photo_row, lerp_columns, shade, sample_water,
 // bilinear, project, schlick, sun_power) and of the per-row slope averaging in
-// crates/ripples/src/render/photo.rs (average_rows), function for function with their names,
+// crates/ripples/src/photo/look.rs (average_rows), function for function with their names,
 // so that the two read side by side. web/e2e/gl.mjs holds the two renderers' frames within a
 // mean of 1 level (99.9th percentile 6), and the land the picture exactly.
 //
@@ -42,7 +42,7 @@ bool is_water(ivec2 pixel) {
   return texelFetch(u_water, pixel, 0).r > 0.5;
 }
 
-// render/photo.rs average_rows: the column sums at fractional grid row r.
+// photo/look.rs average_rows: the column sums at fractional grid row r.
 vec2 sum_at(float r, int column) {
   int rows = u_grid.y;
   int whole = min(int(max(floor(r), 0.0)), rows);
@@ -55,7 +55,7 @@ vec2 sum_at(float r, int column) {
   return base;
 }
 
-// render/photo.rs average_rows: grid column column's slopes averaged over grid rows [from, to).
+// photo/look.rs average_rows: grid column column's slopes averaged over grid rows [from, to).
 vec2 average_rows(int column, vec2 grid_rows) {
   float span = grid_rows.y - grid_rows.x;
   if (!(span > 0.0)) return vec2(0.0);

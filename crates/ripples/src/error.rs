@@ -24,8 +24,8 @@ pub enum Error {
     /// A pool or image larger than [`MAX_SIDE`](crate::limits::MAX_SIDE) per side or [`MAX_CELLS`](crate::limits::MAX_CELLS) in all.
     #[error(
         "size {width}x{height} is too large: at most {max_side} per side and {max_cells} cells in all",
-        max_side = crate::size_limits::MAX_SIDE,
-        max_cells = crate::size_limits::MAX_CELLS
+        max_side = crate::limits::MAX_SIDE,
+        max_cells = crate::limits::MAX_CELLS
     )]
     TooLarge {
         /// Requested width.

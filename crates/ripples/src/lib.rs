@@ -83,12 +83,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, missing_debug_implementations)]
 
-mod body;
-mod boundary;
-mod classic;
-mod dispersive;
+mod disturbances;
 mod error;
-mod float;
 #[cfg(feature = "kernels")]
 pub mod kernels;
 // Without the `kernels` feature the row kernels are private, and what only their tests and
@@ -97,56 +93,47 @@ pub mod kernels;
 #[allow(dead_code, unused_imports)]
 mod kernels;
 pub mod limits;
-mod numbered;
+mod looks;
 mod parallel;
-pub mod perspective;
+mod photo;
 mod pool;
-mod render;
-mod resample;
 mod scene;
-mod size_limits;
-mod solver;
-mod sources;
-mod spring;
-mod swipe;
-mod texture;
-mod wall_look;
-mod water_region;
-mod wave;
+mod simulation;
 
-pub use body::{BODY_PRESSURE, Body, BodyId};
-/// Hidden from the docs: the absorbing edge's damping band, which a [`Pool`] builds from its
-/// [`Boundary`]; public only because the solvers' own `step` takes an `Option<&Sponge>` (a
-/// solver used alone passes `None`) and this crate's tests build one.
-#[doc(hidden)]
-pub use boundary::Sponge;
-pub use boundary::{Boundary, Obstacles};
-pub use classic::ClassicSolver;
-pub use dispersive::{DispersiveSolver, MAX_GRAVITY};
-pub use error::{Error, Number};
-pub use float::{
+pub use disturbances::body::{BODY_PRESSURE, Body, BodyId};
+pub use disturbances::float::{
     CONTACT_STIFFNESS, DEFAULT_FLOAT_GRAVITY, Float, FloatId, FloatImage, HEIGHT_UNITS_PER_CELL,
     MAX_FLOAT_SPEED, MIN_FLOAT_DENSITY, MIN_FLOAT_THICKNESS,
 };
-pub use kernels::{Backend, backend, set_backend};
-pub use perspective::Perspective;
-pub use pool::Pool;
-pub use render::photo::{PhotoGeometry, PhotoLook, PhotoRowPlace};
-pub use render::{FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS, SkyImage};
-pub use resample::{resample_field, resample_field_by};
-pub use scene::{
-    BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,
-};
-pub use solver::{Solver, SolverKind};
 /// Hidden from the docs: the random generator behind [`Rain`], public only so that this
 /// crate's tests, examples and benchmarks (and the C yardstick's) draw the same reproducible
 /// numbers; not a stable API.
 #[doc(hidden)]
-pub use sources::SplitMix64;
-pub use sources::{Generator, Rain, RainStones, Stone};
-pub use spring::{SpringSolver, map_from_grey};
-pub use texture::pool_tiles;
-pub use wave::WaveSolver;
+pub use disturbances::sources::SplitMix64;
+pub use disturbances::sources::{Generator, Rain, RainStones, Stone};
+pub use error::{Error, Number};
+pub use kernels::{Backend, backend, set_backend};
+pub use looks::tiles::pool_tiles;
+pub use looks::{FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS, SkyImage};
+pub use photo::look::{PhotoGeometry, PhotoLook, PhotoRowPlace};
+pub use photo::perspective;
+pub use photo::perspective::Perspective;
+pub use pool::Pool;
+pub use scene::{
+    BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,
+};
+/// Hidden from the docs: the absorbing edge's damping band, which a [`Pool`] builds from its
+/// [`Boundary`]; public only because the solvers' own `step` takes an `Option<&Sponge>` (a
+/// solver used alone passes `None`) and this crate's tests build one.
+#[doc(hidden)]
+pub use simulation::boundary::Sponge;
+pub use simulation::boundary::{Boundary, Obstacles};
+pub use simulation::classic::ClassicSolver;
+pub use simulation::dispersive::{DispersiveSolver, MAX_GRAVITY};
+pub use simulation::resample::{resample_field, resample_field_by};
+pub use simulation::solver::{Solver, SolverKind};
+pub use simulation::spring::{SpringSolver, map_from_grey};
+pub use simulation::wave::WaveSolver;
 
 /// The crate README's example, compiled and run as a doc test so it cannot rot.
 #[doc = include_str!("../README.md")]

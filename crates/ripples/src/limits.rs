@@ -22,7 +22,11 @@
 //! `WaveSolver::DEFAULT_WAVE_SPEED`, ...).
 
 use crate::error::{Error, Number};
-pub use crate::size_limits::{MAX_CELLS, MAX_SIDE};
+
+/// Largest pool or image side, in cells or pixels.
+pub const MAX_SIDE: u32 = 16384;
+/// Most cells (or pixels) in one pool or image: 8192 x 8192.
+pub const MAX_CELLS: u32 = 1 << 26;
 
 /// Largest stone radius, in pixels (or cells, for a solver on its own).
 pub const MAX_RADIUS: u32 = 4096;

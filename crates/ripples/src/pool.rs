@@ -6,19 +6,19 @@
 //! cells; rendering upsamples the field. The pool owns its scratch buffers, so the frame loop
 //! `step` + `render` allocates nothing.
 
-use crate::body::{Bodies, Body, BodyId};
-use crate::boundary::{Boundary, Obstacles, Sponge};
+use crate::disturbances::body::{Bodies, Body, BodyId};
+use crate::disturbances::float::{DEFAULT_FLOAT_GRAVITY, Float, FloatId, Floats, WaterView};
+use crate::disturbances::sources::{Generator, Reach, Stone, stamp_polyline};
 use crate::error::Error;
-use crate::float::{DEFAULT_FLOAT_GRAVITY, Float, FloatId, Floats, WaterView};
 use crate::kernels::natural::PixelOrder;
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
-use crate::perspective::Perspective;
-use crate::render::photo::{PhotoGeometry, PhotoLook, PhotoRenderer};
-use crate::render::{FieldView, Heights, Look, Renderer, SkyImage};
-use crate::solver::{Solver, SolverKind};
-use crate::sources::{Generator, Reach, Stone, stamp_polyline};
-use crate::wall_look::WallLook;
-use crate::water_region::WaterRegion;
+use crate::looks::walls::WallLook;
+use crate::looks::{FieldView, Heights, Look, Renderer, SkyImage};
+use crate::photo::look::{PhotoGeometry, PhotoLook, PhotoRenderer};
+use crate::photo::perspective::Perspective;
+use crate::photo::water_region::WaterRegion;
+use crate::simulation::boundary::{Boundary, Obstacles, Sponge};
+use crate::simulation::solver::{Solver, SolverKind};
 
 /// Water over an image of `width x height` pixels.
 ///
@@ -122,7 +122,7 @@ impl Pool {
     /// With a perspective the waves are simulated on the plane, in plane units (one unit is one
     /// picture pixel wide at the nearest water row, so radii and speeds keep their sizes there
     /// and shrink with distance), on a grid of `sim_scale` units per cell reaching towards the
-    /// horizon until a unit is a quarter of a pixel wide (see [`crate::perspective`]); stones
+    /// horizon until a unit is a quarter of a pixel wide (see [`crate::photo::perspective`]); stones
     /// and swipes are still placed in picture pixels, where they land on the plane. The pool
     /// then renders with the [photo look](PhotoLook) (see [`set_photo_look`](Self::set_photo_look)).
     ///
@@ -985,7 +985,7 @@ impl Pool {
             self.width as usize,
         )?;
         self.draw_walls(look, dst);
-        crate::render::floats::draw_floats(
+        crate::looks::floats::draw_floats(
             self.floats.iter(),
             look,
             self.renderer.pixel_order(),

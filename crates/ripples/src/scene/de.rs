@@ -70,7 +70,7 @@ pub fn strength<'de, D: Deserializer<'de>>(d: D) -> Result<i16, D::Error> {
 }
 
 pub fn speed<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
-    checked(d, crate::body::check_speed)
+    checked(d, crate::disturbances::body::check_speed)
 }
 
 pub fn body_points<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
@@ -105,12 +105,12 @@ pub fn coordinate<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
 }
 
 pub fn density<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
-    checked(d, crate::float::check_density)
+    checked(d, crate::disturbances::float::check_density)
 }
 
 pub fn thickness<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
     checked(d, |thickness: f32| {
-        crate::float::check_thickness(thickness).map(Some)
+        crate::disturbances::float::check_thickness(thickness).map(Some)
     })
 }
 

@@ -5,10 +5,10 @@
 
 #[cfg(feature = "serde")]
 use super::de;
-use crate::body::Body;
+use crate::disturbances::body::Body;
+use crate::disturbances::float::Float;
+use crate::disturbances::sources::{Rain, check_wave_source};
 use crate::error::Error;
-use crate::float::Float;
-use crate::sources::{Rain, check_wave_source};
 
 /// A stone dropped at a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

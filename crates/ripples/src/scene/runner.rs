@@ -6,12 +6,12 @@
 use std::sync::Arc;
 
 use super::Scene;
+use crate::disturbances::float::FloatImage;
+use crate::disturbances::sources::{Generator, Rain};
 use crate::error::Error;
-use crate::float::FloatImage;
-use crate::perspective::Perspective;
+use crate::looks::Look;
+use crate::photo::perspective::Perspective;
 use crate::pool::Pool;
-use crate::render::Look;
-use crate::sources::{Generator, Rain};
 
 /// Plays a [`Scene`] on a [`Pool`], frame by frame.
 ///

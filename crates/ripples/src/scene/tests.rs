@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::runner::polyline_portion;
 use super::*;
-use crate::float::FloatImage;
+use crate::disturbances::float::FloatImage;
 
 #[test]
 fn polyline_portions_tile_the_whole_line() {

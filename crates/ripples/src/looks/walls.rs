@@ -17,9 +17,9 @@
 //! only copies the wall pixels and scales the shaded floor pixels: a cost in proportion to the
 //! walls, nothing without them.
 
-use crate::boundary::Obstacles;
 use crate::kernels::natural::PixelOrder;
-use crate::render::{Look, RenderMode};
+use crate::looks::{Look, RenderMode};
+use crate::simulation::boundary::Obstacles;
 
 /// Width of a wall's rounded edge, in pixels.
 pub const BEVEL: f32 = 5.0;

@@ -65,11 +65,11 @@
 
 use std::sync::Arc;
 
-use crate::boundary::Obstacles;
+use crate::disturbances::numbered::{Counted, Numbered};
 use crate::error::Error;
 use crate::limits::check_radius;
-use crate::numbered::{Counted, Numbered};
-use crate::render::Heights;
+use crate::looks::Heights;
+use crate::simulation::boundary::Obstacles;
 
 /// Solver height units per grid cell of length: the one conversion between the solvers' heights
 /// and lengths. A float's draft, lift and thickness, given in cells, are this many height units
@@ -78,7 +78,8 @@ pub const HEIGHT_UNITS_PER_CELL: f32 = 16.0;
 
 /// Gravity, in cells per step², for floats on solvers that have none of their own (all but the
 /// dispersive one): the dispersive solver's default.
-pub const DEFAULT_FLOAT_GRAVITY: f32 = crate::dispersive::DispersiveSolver::DEFAULT_GRAVITY;
+pub const DEFAULT_FLOAT_GRAVITY: f32 =
+    crate::simulation::dispersive::DispersiveSolver::DEFAULT_GRAVITY;
 
 /// Largest speed of a float along any axis, in grid cells per step.
 pub const MAX_FLOAT_SPEED: f32 = 2.0;
@@ -713,7 +714,8 @@ impl Floats {
         }
         if let Some(seed) = dither_seed {
             for (i, head) in &mut self.heads {
-                *head = (*head + crate::body::unit_hash(seed, *i as u64) - 0.5).round();
+                *head =
+                    (*head + crate::disturbances::body::unit_hash(seed, *i as u64) - 0.5).round();
             }
         }
         &self.heads

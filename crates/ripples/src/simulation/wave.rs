@@ -37,13 +37,13 @@
 //! an absorbing edge multiplies both fields by the sponge's factors after every substep
 //! ([`crate::Sponge`]).
 
-use crate::boundary::{Obstacles, Sponge};
+use crate::disturbances::sources::interior_index;
+use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::kernels::{self, float::WaveCoefficients};
 use crate::limits::{MAX_COURANT, MAX_SIDE, MAX_WAVE_SPEED, check_size};
 use crate::parallel;
-use crate::sources::interior_index;
-use crate::swipe;
+use crate::simulation::boundary::{Obstacles, Sponge};
 
 /// Largest stone radius that changes anything: beyond it a stone covers every grid that fits
 /// the limits.
@@ -445,7 +445,7 @@ fn press_cell(
 
 /// What a stone of `radius` and `strength` pressed at each of `cells` (a swipe's path) does,
 /// as [`press_stone`] at each would, in one pass over the cells near the path (see
-/// [`crate::swipe`]): a cell's dent depends only on its distance to the nearest path cell.
+/// [`crate::disturbances::swipe`]): a cell's dent depends only on its distance to the nearest path cell.
 pub(crate) fn press_swept(
     (current, previous): (&mut [f32], &mut [f32]),
     (width, height): (usize, usize),

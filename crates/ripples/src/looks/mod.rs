@@ -18,20 +18,20 @@
 //!
 //! Each look's own code has a file: `classic` (the classic solver's fused step and render,
 //! walked in column tiles), `gradient` (the gradient rows the classic, lit and spring looks
-//! render from), `lit` (the lit look's parameters), `natural`, `photo` (photographed water in
-//! perspective) and `floats`; this file keeps what they share ([`Look`], [`Heights`],
+//! render from), `lit` (the lit look's parameters), `natural` and `floats` (the photo look is
+//! [`crate::photo`]'s); this file keeps what they share ([`Look`], [`Heights`],
 //! [`FieldView`], the strips' scratch rows) and the dispatch ([`Renderer`]).
 //!
 //! Pixels are 4 bytes with alpha in byte 3: RGBA bytes, or `u32` words `0xAARRGGBB` on a
 //! little-endian machine (what softbuffer and most framebuffers use). The classic look copies
 //! pixels whole, so it works for any 4-byte format.
 
-use crate::classic::ClassicSolver;
 use crate::error::Error;
 use crate::kernels::natural::{NaturalParameters, PixelOrder};
 use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
 use crate::limits::{MAX_SIDE, check_finite_range};
 use crate::parallel;
+use crate::simulation::classic::ClassicSolver;
 use std::ops::Range;
 
 mod classic;
@@ -39,6 +39,8 @@ pub(crate) mod floats;
 mod gradient;
 mod lit;
 mod natural;
+pub(crate) mod tiles;
+pub(crate) mod walls;
 
 use classic::{
     Strip, TileJob, classic_strip_rows, prefetch_source, render_classic_row, step_and_render_tiled,
@@ -46,7 +48,6 @@ use classic::{
 };
 use gradient::fill_gradient_row;
 use lit::new_lit_look;
-pub(crate) mod photo;
 
 pub use natural::SkyImage;
 

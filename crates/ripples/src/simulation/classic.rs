@@ -8,13 +8,13 @@
 //! rather than exploding into noise. Border cells are never written and stay 0 (a reflecting
 //! edge). Other implementations compare this solver bit for bit; do not change its arithmetic.
 
-use crate::boundary::{Obstacles, Sponge};
+use crate::disturbances::sources::{interior_index, stamp_disk};
+use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::kernels;
 use crate::limits::{check_damping_shift, check_size};
 use crate::parallel;
-use crate::sources::{interior_index, stamp_disk};
-use crate::swipe;
+use crate::simulation::boundary::{Obstacles, Sponge};
 
 /// The classic two-buffer ripple solver on an `i16` grid.
 ///

@@ -16,20 +16,20 @@
 //! (drops, swipes, bodies, floats, rain, wave sources); `runner.rs` the [`SceneRunner`];
 //! `de.rs` the checking deserializers (with `serde`).
 
-use crate::boundary::Boundary;
-use crate::classic::ClassicSolver;
-use crate::dispersive::DispersiveSolver;
 use crate::error::Error;
 use crate::limits::{
     check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
     check_size, check_steps_per_frame, check_strength,
 };
-use crate::perspective::Perspective;
-use crate::render::photo::PhotoLook;
-use crate::render::{Look, RenderMode};
-use crate::solver::{Solver, SolverKind};
-use crate::spring::SpringSolver;
-use crate::wave::WaveSolver;
+use crate::looks::{Look, RenderMode};
+use crate::photo::look::PhotoLook;
+use crate::photo::perspective::Perspective;
+use crate::simulation::boundary::Boundary;
+use crate::simulation::classic::ClassicSolver;
+use crate::simulation::dispersive::DispersiveSolver;
+use crate::simulation::solver::{Solver, SolverKind};
+use crate::simulation::spring::SpringSolver;
+use crate::simulation::wave::WaveSolver;
 
 #[cfg(feature = "serde")]
 mod de;

@@ -56,15 +56,15 @@
 //! [`crate::kernels::dispersive`], element-wise but for the horizontal decimation, run in strips
 //! of rows on rayon's threads, so the result does not depend on the number of threads.
 
-use crate::boundary::{Obstacles, Sponge};
+use crate::disturbances::sources::interior_index;
+use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::kernels::dispersive::{DispersiveCoefficients, FILTER};
 use crate::kernels::{self, Backend};
 use crate::limits::check_size;
 use crate::parallel;
-use crate::sources::interior_index;
-use crate::swipe;
-use crate::wave::{finish_leapfrog_step, press_stone, press_swept};
+use crate::simulation::boundary::{Obstacles, Sponge};
+use crate::simulation::wave::{finish_leapfrog_step, press_stone, press_swept};
 
 /// Largest gravity, in cells per step²: half the stability limit of the leapfrog step.
 pub const MAX_GRAVITY: f32 = 0.5;

@@ -8,15 +8,15 @@
 //! a scene file or a command line chooses); it lives here, beside [`Solver`], so the pool and the
 //! scene both depend on this module and it on neither.
 
-use crate::body;
-use crate::boundary::{Obstacles, Sponge};
-use crate::classic::ClassicSolver;
-use crate::dispersive::DispersiveSolver;
+use crate::disturbances::body;
 use crate::error::Error;
 use crate::limits::MAX_FLOAT_HEIGHT;
-use crate::render::Heights;
-use crate::spring::SpringSolver;
-use crate::wave::WaveSolver;
+use crate::looks::Heights;
+use crate::simulation::boundary::{Obstacles, Sponge};
+use crate::simulation::classic::ClassicSolver;
+use crate::simulation::dispersive::DispersiveSolver;
+use crate::simulation::spring::SpringSolver;
+use crate::simulation::wave::WaveSolver;
 
 /// Which solver moves the water.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -12,9 +12,9 @@
 //! ([`PlaneGrid`]) and a cell is land where the picture point it is seen at is not water, lies
 //! outside the picture, or lies beyond the grid's reach near the horizon.
 
-use crate::boundary::Obstacles;
 use crate::error::Error;
-use crate::perspective::{Perspective, PlaneGrid};
+use crate::photo::perspective::{Perspective, PlaneGrid};
+use crate::simulation::boundary::Obstacles;
 
 /// The water pixels of a picture, the grid's land cells, and the plane in perspective.
 #[derive(Debug, Clone)]
@@ -218,6 +218,6 @@ mod tests {
             100.0 * water_cells as f64 / cells as f64,
         );
         assert!((water_cells as f64 / predicted - 1.0).abs() < 0.02);
-        assert!(cells as f64 <= crate::perspective::GRID_BUDGET * f64::from(width * height));
+        assert!(cells as f64 <= crate::photo::perspective::GRID_BUDGET * f64::from(width * height));
     }
 }

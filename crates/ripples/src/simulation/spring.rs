@@ -77,15 +77,15 @@
 
 use std::ops::Range;
 
-use crate::boundary::{Obstacles, Sponge};
+use crate::disturbances::sources::{interior_index, stamp_disk};
+use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::kernels::{self, Backend, float::RowValues};
 use crate::limits::{
     MAX_SPREAD, MAX_SPREAD_PASSES, MAX_SPRING_COEFFICIENT, check_range, check_size,
 };
 use crate::parallel;
-use crate::sources::{interior_index, stamp_disk};
-use crate::swipe;
+use crate::simulation::boundary::{Obstacles, Sponge};
 
 /// A coefficient that is the same everywhere or set per cell.
 #[derive(Debug, Clone, PartialEq)]

@@ -16,7 +16,7 @@
 //! runs it for a radius of [`SWEEP_RADIUS`] or more; smaller stones are stamped, which costs less
 //! and allocates nothing. Either way the water is bit for bit the same (a test compares them).
 
-use crate::sources::{MAX_USEFUL_RADIUS, Reach, stamp_polyline};
+use crate::disturbances::sources::{MAX_USEFUL_RADIUS, Reach, stamp_polyline};
 
 /// Presses a swipe along `points` into a solver's `water`, the way every solver does: a stone
 /// at each cell of the path ([`stamp_polyline`]) while stones are small, one sweep over the
@@ -187,7 +187,7 @@ pub(crate) fn nearest_squared_distances(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sources::SplitMix64;
+    use crate::disturbances::sources::SplitMix64;
 
     /// The squared distance from each interior cell to its nearest path cell, by brute force,
     /// where below `radius²`.

@@ -30,9 +30,9 @@
 //!   that a body held still on the wave solver sinks into a dent about as deep as a
 //!   stone of the same strength and radius makes (measured in `tests/bodies.rs`).
 
+use crate::disturbances::numbered::{Counted, Numbered};
 use crate::error::Error;
 use crate::limits::{MAX_SIDE, check_radius, check_strength};
-use crate::numbered::{Counted, Numbered};
 
 /// The impulse per step at a body's centre, per unit of strength, times its radius² in cells:
 /// the scale at which a body of strength S pushes the water down, chosen so that a body held

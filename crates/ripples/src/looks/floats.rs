@@ -21,9 +21,9 @@
 //!   and the light the water scatters). It darkens what the water shows of the floor there by
 //!   [`SHADOW_DARKNESS`] at most (the water's own scattered light fills the rest).
 
-use crate::float::Float;
+use crate::disturbances::float::Float;
 use crate::kernels::natural::PixelOrder;
-use crate::render::{Look, RenderMode};
+use crate::looks::{Look, RenderMode};
 
 /// The fraction of light a float's shadow takes from the floor at its darkest.
 pub const SHADOW_DARKNESS: f32 = 0.55;

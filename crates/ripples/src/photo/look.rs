@@ -21,9 +21,9 @@
 use crate::error::Error;
 use crate::kernels::photo::{PhotoFrame, PhotoRow, photo_row};
 use crate::limits::check_finite_range;
+use crate::looks::Heights;
 use crate::parallel;
-use crate::render::Heights;
-use crate::water_region::WaterRegion;
+use crate::photo::water_region::WaterRegion;
 use std::ops::Range;
 
 /// How the photo look draws a photograph's water.

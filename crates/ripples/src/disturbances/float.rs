@@ -573,24 +573,20 @@ impl WaterView<'_> {
     /// The surface's slope at cell `(x, y)` (central differences, one-sided at the edge), cells
     /// per cell.
     fn slope(&self, x: usize, y: usize) -> [f32; 2] {
-        let (w, h) = (self.width, self.height);
-        let dx = {
-            let (a, b) = (x.saturating_sub(1), (x + 1).min(w - 1));
+        // The neighbours' cells along one axis (clamped to the grid) and the slope between
+        // them; a side one cell long has none.
+        let difference = |at: usize, side: usize, level: &dyn Fn(usize) -> f32| {
+            let (a, b) = (at.saturating_sub(1), (at + 1).min(side - 1));
             if b > a {
-                (self.level(b, y) - self.level(a, y)) / (b - a) as f32
+                (level(b) - level(a)) / (b - a) as f32
             } else {
                 0.0
             }
         };
-        let dy = {
-            let (a, b) = (y.saturating_sub(1), (y + 1).min(h - 1));
-            if b > a {
-                (self.level(x, b) - self.level(x, a)) / (b - a) as f32
-            } else {
-                0.0
-            }
-        };
-        [dx, dy]
+        [
+            difference(x, self.width, &|column| self.level(column, y)),
+            difference(y, self.height, &|row| self.level(x, row)),
+        ]
     }
 
     /// The first and last cell a float's centre may be on, along x and y: the interior cells

@@ -158,6 +158,21 @@ fn bresenham(from: [i32; 2], to: [i32; 2], reach: Reach, visit: &mut impl FnMut(
     }
 }
 
+/// A `[min, max]` span within `lowest..=highest`: `min` in range first, then the two in order,
+/// then `max` in range, so the error names the first thing wrong.
+fn check_span<T: PartialOrd + Into<crate::error::Number> + Copy>(
+    name: &str,
+    min: T,
+    max: T,
+    lowest: T,
+    highest: T,
+) -> Result<(T, T), Error> {
+    check_range(name, min, lowest, highest)?;
+    check_ordered(name, min, max)?;
+    check_range(name, max, min, highest)?;
+    Ok((min, max))
+}
+
 /// A `[min, max]` range given the wrong way round: an error that says so, with both values.
 fn check_ordered<T: PartialOrd + Into<crate::error::Number>>(
     name: &str,
@@ -378,19 +393,13 @@ impl Rain {
 
     /// Radius range in cells, `1 <= min <= max <= 4096`.
     pub fn with_radius(mut self, min: u32, max: u32) -> Result<Self, Error> {
-        check_range("rain radius", min, 1, MAX_RADIUS)?;
-        check_ordered("rain radius", min, max)?;
-        check_range("rain radius", max, min, MAX_RADIUS)?;
-        self.radius = (min, max);
+        self.radius = check_span("rain radius", min, max, 1, MAX_RADIUS)?;
         Ok(self)
     }
 
     /// Strength range, `0 <= min <= max <= 32767`.
     pub fn with_strength(mut self, min: i16, max: i16) -> Result<Self, Error> {
-        check_range("rain strength", min, 0, MAX_STRENGTH)?;
-        check_ordered("rain strength", min, max)?;
-        check_range("rain strength", max, min, MAX_STRENGTH)?;
-        self.strength = (min, max);
+        self.strength = check_span("rain strength", min, max, 0, MAX_STRENGTH)?;
         Ok(self)
     }
 

@@ -83,19 +83,7 @@ impl WallLook {
         if obstacles.is_empty() || frame.is_empty() || width == 0 {
             return;
         }
-        let (light, shadow) = light_of(look);
-        let key = Key {
-            generation: obstacles.generation(),
-            width,
-            height: frame.len() / width,
-            scale,
-            light,
-            shadow,
-        };
-        if self.key != Some(key) {
-            self.build(obstacles, key);
-            self.key = Some(key);
-        }
+        self.prepare(obstacles, scale, look, width, frame.len() / width);
         for &(index, [r, g, b, a]) in &self.wall_pixels {
             frame[index as usize] = match order {
                 PixelOrder::Rgba => [r, g, b, a],
@@ -126,19 +114,7 @@ impl WallLook {
         if obstacles.is_empty() || out.is_empty() || width == 0 {
             return;
         }
-        let (light, shadow) = light_of(look);
-        let key = Key {
-            generation: obstacles.generation(),
-            width,
-            height: out.len() / width,
-            scale,
-            light,
-            shadow,
-        };
-        if self.key != Some(key) {
-            self.build(obstacles, key);
-            self.key = Some(key);
-        }
+        self.prepare(obstacles, scale, look, width, out.len() / width);
         for &(index, pixel) in &self.wall_pixels {
             out[index as usize] = pixel;
         }
@@ -146,6 +122,31 @@ impl WallLook {
             if kept < 256 {
                 out[index as usize] = [kept as u8, 0, 0, 128];
             }
+        }
+    }
+
+    /// Rebuilds the wall and shade pixels when the walls, the frame's size, the grid's scale or
+    /// the look's light changed since the last frame; otherwise keeps them.
+    fn prepare(
+        &mut self,
+        obstacles: &Obstacles,
+        scale: u32,
+        look: &Look,
+        width: usize,
+        height: usize,
+    ) {
+        let (light, shadow) = light_of(look);
+        let key = Key {
+            generation: obstacles.generation(),
+            width,
+            height,
+            scale,
+            light,
+            shadow,
+        };
+        if self.key != Some(key) {
+            self.build(obstacles, key);
+            self.key = Some(key);
         }
     }
 

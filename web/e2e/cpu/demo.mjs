@@ -4,7 +4,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, decodePng, dist } from '../harness.mjs';
+import { PATIENCE_MS, check, decodePng, dist } from '../harness.mjs';
 import { compare, figures, outDir } from './shared.mjs';
 
 // The wasm's budget. It was 334 KiB before the living photographs (the photo look's kernel,
@@ -81,8 +81,10 @@ export async function theDemo({ page, main }) {
   const calm2 = decodePng(await page.screenshot());
   const still = compare(calm1, calm2, click, 80, 0, excluded);
   check('the calm pool does not move', still.near === 0 && still.far === 0, `near ${still.near}, far ${still.far}`);
+  // The ring after 24 steps (400 ms at 60 a second; longer on a busy machine).
+  const clickStep = await page.evaluate(() => window.demo.pool.stats().steps);
   await page.mouse.click(click.x, click.y);
-  await page.waitForTimeout(400);
+  await page.waitForFunction((from) => window.demo.pool.stats().steps - from >= 24, clickStep, { timeout: PATIENCE_MS });
   const after = decodePng(await page.screenshot({ path: path.join(outDir, 'click.png') }));
   const ripple = compare(calm1, after, click, 50, 320, excluded);
   figures.click = ripple;
@@ -141,7 +143,7 @@ export async function theDemo({ page, main }) {
 /** A <canvas> target, attach/destroy cycles and the wasm memory, destroy() of the demo. */
 export async function targetsAndDestroy({ page }) {
   // A <canvas> is drawn into, and keeps its last frame after destroy().
-  const canvasTarget = await page.evaluate(async () => {
+  const canvasTarget = await page.evaluate(async (patience) => {
     const canvas = document.createElement('canvas');
     canvas.width = 320;
     canvas.height = 200;
@@ -152,7 +154,12 @@ export async function targetsAndDestroy({ page }) {
     const context = canvas.getContext('2d');
     const calm = context.getImageData(0, 0, 320, 200).data.slice();
     ripples.drop(160, 100, 10, 400);
+    // 15 steps (250 ms at 60 a second; longer on a busy machine).
+    const from = ripples.stats().steps;
     await new Promise((resolve) => setTimeout(resolve, 250));
+    for (let waited = 0; waited < patience && ripples.stats().steps - from < 15; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const rippled = context.getImageData(0, 0, 320, 200).data;
     let changed = 0;
     let opaque = 0;
@@ -164,7 +171,7 @@ export async function targetsAndDestroy({ page }) {
     const kept = canvas.isConnected;
     canvas.remove();
     return { changed, opaque, kept };
-  });
+  }, PATIENCE_MS);
   check('a <canvas> target shows the tiles', canvasTarget.opaque === 320 * 200, `${canvasTarget.opaque} opaque pixels`);
   check('a drop on a <canvas> target changes it', canvasTarget.changed > 500, `${canvasTarget.changed} pixels`);
   check('destroy() keeps a <canvas> target in the page', canvasTarget.kept);

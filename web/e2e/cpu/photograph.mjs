@@ -40,8 +40,10 @@ async function photograph(browser, origin) {
   await page.waitForTimeout(400);
   const before = decodePng(await page.screenshot({ path: path.join(outDir, 'photo-calm.png') }));
   const click = { x: 80 + 420, y: 50 + 220 };
+  // The ring after 21 steps (350 ms at 60 a second; longer on a busy machine).
+  const from = await page.evaluate(() => window.ripples.stats().steps);
   await page.mouse.click(click.x, click.y);
-  await page.waitForTimeout(350);
+  await page.waitForFunction((from) => window.ripples.stats().steps - from >= 21, from, { timeout: PATIENCE_MS });
   const after = decodePng(await page.screenshot({ path: path.join(outDir, 'photo-click.png') }));
   await context.close();
   const region = (inside) => {

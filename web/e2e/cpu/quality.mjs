@@ -2,7 +2,7 @@
 // a slow device (the test hook Symbol.for('ripples.simulateSlowDevice')), sharing the frame
 // among instances, and raising it on a dense screen when there is room.
 
-import { PATIENCE_MS, check, launch } from '../harness.mjs';
+import { check, launch } from '../harness.mjs';
 import { NO_WEBGL, figures } from './shared.mjs';
 
 /** The overlay follows devicePixelRatio (`suite`: see e2e.mjs). */

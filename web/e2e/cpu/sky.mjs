@@ -60,9 +60,15 @@ async function skyPicture(browser, origin, otherOrigin) {
   const context = await browser.newContext({ viewport: { width: 800, height: 500 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   await page.goto(`${origin}/e2e-blank.html`);
-  const result = await page.evaluate(async (otherOrigin) => {
+  const result = await page.evaluate(async ({ otherOrigin, patience }) => {
     const { Ripples } = await import('/ripples.js');
     const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    // At least `ms` and `count` steps of the water (more time on a busy machine).
+    const stepsOf = async (ms, count) => {
+      const from = ripples.stats().steps;
+      await wait(ms);
+      for (let waited = 0; waited < patience && ripples.stats().steps - from < count; waited += 20) await wait(20);
+    };
     const solid = (colour, width, height) => {
       const canvas = Object.assign(document.createElement('canvas'), { width, height });
       const context = canvas.getContext('2d');
@@ -115,7 +121,7 @@ async function skyPicture(browser, origin, otherOrigin) {
     // Strong stones, for slopes steep enough that Fresnel's law shows (at 150 to 700 ms after
     // them, a tenth of the ring's pixels shifted by 60 to 124 levels, 9 to 18 times calm water).
     for (const [x, y] of [[160, 100], [70, 60], [250, 140]]) ripples.drop(x, y, 16, 1000);
-    await wait(300);
+    await stepsOf(300, 18);
     ripples.pause();
     ripples.updateSize();
     const builtIn = read();
@@ -178,7 +184,7 @@ async function skyPicture(browser, origin, otherOrigin) {
     // A new solver starts calm, and calm water reflects nothing of the sky: a ring to see it in.
     ripples.drop(140, 100, 16, 1000);
     ripples.play();
-    await wait(300);
+    await stepsOf(300, 18);
     ripples.pause();
     kept['a change of solver'] = await redShift();
     // quality 'auto' on a slow device: a new pool at a lower pixel ratio, made by the frame loop.
@@ -218,12 +224,12 @@ async function skyPicture(browser, origin, otherOrigin) {
     // A stone, so that there is water to move (calm water sleeps).
     ripples.drop(140, 100, 12, 400);
     ripples.play();
-    await wait(300);
+    await stepsOf(300, 5);
     afterErrors.steps = ripples.stats().steps - steps;
     afterErrors.state = (({ asleep, running, inSight, renderer }) => ({ asleep, running, inSight, renderer }))(ripples.stats());
     ripples.destroy();
     return { red: redFigures, backToBuiltIn, pausedLook, kept, autoRatio, errors, afterErrors };
-  }, otherOrigin);
+  }, { otherOrigin, patience: PATIENCE_MS });
 
   // Screenshots: the coffee photograph after a few strong drops (at drop()'s default strength
   // the two skies differ by 3 levels at most: water seen from above reflects little), the same

@@ -21,6 +21,7 @@ async function withoutFrameCallbacks(browser, origin) {
     const started = performance.now();
     await wait(2000);
     const uploadsPerSecond = ((r.stats().video.uploads - before) * 1000) / (performance.now() - started);
+    const fps = r.stats().fps;
     // Paused, a seek is a new frame: the water shows it.
     await still(video, 1.5);
     const pausedFrom = r.stats().video.uploads;
@@ -50,12 +51,14 @@ async function withoutFrameCallbacks(browser, origin) {
       path: gpuStats.video.path,
     };
     gpu.destroy();
-    return { hasCallbacks: 'requestVideoFrameCallback' in HTMLVideoElement.prototype, uploadsPerSecond, pausedUploads, pixelMean: total / (3 * 1280 * 720), webgl };
+    return { hasCallbacks: 'requestVideoFrameCallback' in HTMLVideoElement.prototype, uploadsPerSecond, fps, pausedUploads, pixelMean: total / (3 * 1280 * 720), webgl };
   });
   console.log(`without requestVideoFrameCallback: ${JSON.stringify(result)}`);
   check(
     'without requestVideoFrameCallback: copies while it plays (at most one per animation frame), none while paused, a seek shown',
-    !result.hasCallbacks && result.uploadsPerSecond > 22 && result.uploadsPerSecond < 64 && result.pausedUploads === 0 && result.pixelMean < 1.5,
+    // Against the loop's own rate, which a busy machine lowers; never more than one a frame at 60 Hz.
+    !result.hasCallbacks && result.uploadsPerSecond >= 0.5 * Math.min(30, result.fps) && result.uploadsPerSecond < 64 &&
+      result.pausedUploads === 0 && result.pixelMean < 1.5,
     JSON.stringify(result),
   );
   check(
@@ -69,7 +72,7 @@ async function withoutFrameCallbacks(browser, origin) {
 
 export async function refusedAutoplay(browser, origin) {
   const { context, page, errors } = await newPage(browser, origin, { refusePlay: true });
-  const result = await page.evaluate(async () => {
+  const result = await page.evaluate(async (patience) => {
     const element = document.createElement('div');
     element.style.cssText = 'width:640px;height:360px';
     document.body.append(element);
@@ -82,11 +85,13 @@ export async function refusedAutoplay(browser, origin) {
     // A stone, so that the water moves (calm water over a paused video sleeps).
     r.drop(320, 180, 20, 500);
     const from = r.stats().steps;
+    // 20 steps or more (800 ms at 60 steps a second; longer on a busy machine).
     await wait(800);
+    for (let waited = 0; waited < patience && r.stats().steps - from <= 20; waited += 50) await wait(50);
     const s = r.stats();
     r.destroy();
     return { messages, steps: s.steps - from, uploads: s.video.uploads, paused: s.video.paused, playError: s.video.playError };
-  });
+  }, PATIENCE_MS);
   console.log(`autoplay refused: ${JSON.stringify(result)}`);
   check(
     'autoplay refused: the water runs over the current frame and an error event says why',

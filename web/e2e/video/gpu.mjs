@@ -2,7 +2,7 @@
 // renderer's, the picture following the playing video with no frame through wasm, a lost context.
 
 import path from 'node:path';
-import { PATIENCE_MS, check, decodePng } from '../harness.mjs';
+import { check, decodePng } from '../harness.mjs';
 import { meanDifference, newPage, outDir, parity } from './page.mjs';
 
 export /**
@@ -95,7 +95,10 @@ async function onTheGpu(browser, origin) {
       console.log(`on the GPU, playing: ${JSON.stringify(playing)}`);
       check(
         'on the GPU, the picture follows the playing video (a new frame taken per video frame the loop sees, the canvas changes)',
-        playing.renderer === 'webgl' && playing.playing && playing.framesPerSecond > 15 && playing.framesPerSecond < 34 && playing.changes.every((change) => change > 0.5),
+        // Against the loop's own rate (SwiftShader on a busy machine draws 10 frames a second or
+        // fewer), and never more than the clip's 30 frames a second.
+        playing.renderer === 'webgl' && playing.playing && playing.framesPerSecond >= 0.5 * Math.min(30, playing.drawnFps) &&
+          playing.framesPerSecond < 34 && playing.changes.every((change) => change > 0.5),
         JSON.stringify(playing),
       );
       check(

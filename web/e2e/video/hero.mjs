@@ -31,7 +31,7 @@ async function hero(browser, origin) {
     await still(video, 1);
   });
   const before = decodePng(await page.screenshot({ path: path.join(outDir, 'hero-before.png') }));
-  const attached = await page.evaluate(async () => {
+  const attached = await page.evaluate(async (patience) => {
     const element = document.getElementById('hero');
     const video = element.querySelector('video');
     const was = { muted: video.muted, loop: video.loop, playsInline: video.playsInline, paused: video.paused };
@@ -39,6 +39,8 @@ async function hero(browser, origin) {
     window.ripples = r;
     const canvas = element.querySelector('canvas');
     await wait(1500);
+    // Playing past its first second (1.5 s here; longer on a busy machine).
+    for (let waited = 0; waited < patience && video.currentTime <= 1; waited += 50) await wait(50);
     const s = r.stats();
     return {
       was,
@@ -49,7 +51,7 @@ async function hero(browser, origin) {
       path: s.video.path,
       backgroundKept: getComputedStyle(element).backgroundColor,
     };
-  });
+  }, PATIENCE_MS);
   console.log(`hero: ${JSON.stringify(attached)}`);
   check('a background <video> is found and the canvas goes right over it', attached.found && attached.canvasAfterVideo, JSON.stringify(attached));
   check('the video that did not play is made muted, playsInline, looping and plays', !attached.was.muted && !attached.was.loop && attached.during.muted && attached.during.loop && attached.during.playsInline && attached.during.playing, JSON.stringify(attached));
@@ -62,8 +64,12 @@ async function hero(browser, origin) {
     return true;
   });
   const calm = decodePng(await page.screenshot());
-  await page.evaluate(() => window.ripples.drop(250, 450, 30, 3000));
-  await page.waitForTimeout(500);
+  // 30 steps of the ring (500 ms; longer on a busy machine).
+  const dropStep = await page.evaluate(() => {
+    window.ripples.drop(250, 450, 30, 3000);
+    return window.ripples.stats().steps;
+  });
+  await page.waitForFunction((from) => window.ripples.stats().steps - from >= 30, dropStep, { timeout: PATIENCE_MS });
   const dropped = decodePng(await page.screenshot());
   const ring = { x: 150, y: 350, width: 200, height: 200 };
   const text = { x: 240, y: 250, width: 800, height: 60 };

@@ -45,7 +45,7 @@ export async function crossOrigin(browser, origin, other, withCors) {
 
 export async function badOptions(browser, origin) {
   const { context, page, errors } = await newPage(browser, origin);
-  const result = await page.evaluate(async () => {
+  const result = await page.evaluate(async (patience) => {
     const element = document.createElement('div');
     element.style.cssText = 'width:640px;height:360px;background:url(assets/coffee.jpg) center/cover';
     document.body.append(element);
@@ -85,6 +85,8 @@ export async function badOptions(browser, origin) {
     document.body.append(canvas);
     const onCanvas = await Ripples.attach(canvas, { videoUrl: '/clips/pattern-360p.webm', look: 'classic', interactive: false });
     await wait(500);
+    // More than 5 frames (in 500 ms at 30 a second; longer on a busy machine).
+    for (let waited = 0; waited < patience && onCanvas.stats().video.uploads <= 5; waited += 50) await wait(50);
     const s = onCanvas.stats();
     const pixels = canvas.getContext('2d').getImageData(0, 0, 320, 240).data;
     let opaque = 0;
@@ -92,7 +94,7 @@ export async function badOptions(browser, origin) {
     out.onCanvas = { size: `${s.width}x${s.height}`, video: `${s.video.width}x${s.video.height}`, uploads: s.video.uploads, path: s.video.path, opaque };
     onCanvas.destroy();
     return out;
-  });
+  }, PATIENCE_MS);
   console.log(`bad options: ${JSON.stringify(result, null, 1)}`);
   check('imageUrl and videoUrl together are refused', /^Ripples\.attach: imageUrl \('assets\/coffee\.jpg'\) and videoUrl \('\/clips\/pattern-360p\.webm'\) are both set/.test(result.both), result.both);
   check('videoUrl must be a string', result.number === 'Ripples.attach: videoUrl must be a URL string or null, got 42', result.number);

@@ -1,6 +1,7 @@
 //! The end-to-end tests of the web build, run by `cargo test --workspace`: one builds `web/dist`
 //! with `web/build.sh`, type-checks the page modules and the published types against them
-//! (`web/e2e/types.mjs`: `tsc` over `web/tsconfig.json` and `web/tsconfig.published.json`) and
+//! (`web/e2e/types.mjs`: `tsc` over `web/tsconfig.json` and `web/tsconfig.published.json`, and
+//! each option's published type against the wasm's `checkOption`: `web/e2e/option-types.mjs`) and
 //! runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the demo in headless
 //! Chromium (pixels around a click, frame rate and wasm time at 1280x720 reported, errors,
 //! destroy, time-based stepping; see that file), then `web/e2e/hero.mjs`, a hero page

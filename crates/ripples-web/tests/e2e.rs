@@ -239,7 +239,10 @@ fn hand_written_js(dir: &Path, found: &mut Vec<PathBuf>) {
         let path = entry
             .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
             .path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         if path.is_dir() {
             if !NOT_HAND_WRITTEN.contains(&name) {
                 hand_written_js(&path, found);

@@ -2,7 +2,7 @@
 // renderer's, the picture following the playing video with no frame through wasm, a lost context.
 
 import path from 'node:path';
-import { check, decodePng } from '../harness.mjs';
+import { PATIENCE_MS, check, decodePng } from '../harness.mjs';
 import { meanDifference, newPage, outDir, parity } from './page.mjs';
 
 export /**
@@ -18,17 +18,24 @@ async function onTheGpu(browser, origin) {
     const shots = {};
     for (const renderer of ['cpu', 'auto']) {
       const stats = await page.evaluate(
-        async ({ box, clip, renderer }) => {
+        async ({ box, clip, renderer, patience }) => {
           document.body.innerHTML = `<div id="box" style="position:absolute;left:${box.x}px;top:${box.y}px;width:${box.width}px;height:${box.height}px"></div>`;
-          const r = await Ripples.attach(document.getElementById('box'), { videoUrl: `/clips/${clip}.webm`, renderer, interactive: false });
+          // quality 'high': a busy machine would make quality 'auto' lower the CPU's pixel ratio
+          // (WebGL's stays), and a clip meant to land 1:1 would be scaled.
+          const r = await Ripples.attach(document.getElementById('box'), { videoUrl: `/clips/${clip}.webm`, renderer, interactive: false, quality: 'high' });
           window.onGpu = r;
+          // The frame at 1.5 s taken (by the seek's upload) and drawn, however busy the machine.
+          r.video.pause();
+          const uploads = r.stats().video.uploads;
           await still(r.video, 1.5);
+          for (let waited = 0; waited < patience && r.stats().video.uploads <= uploads; waited += 20) await wait(20);
+          await frames(6);
           // Calm and paused: the loop sleeps over the frame.
           await wait(300);
           const s = r.stats();
           return { renderer: s.renderer, asleep: s.asleep, path: s.video.path, wasmCopies: s.video.wasmCopies };
         },
-        { box, clip, renderer },
+        { box, clip, renderer, patience: PATIENCE_MS },
       );
       shots[renderer] = { stats, png: decodePng(await page.screenshot({ clip: box, path: path.join(outDir, `gpu-${clip}-${renderer}.png`) })) };
       if (renderer === 'cpu') await page.evaluate(() => window.onGpu.destroy());

@@ -213,7 +213,7 @@ export class Ripples extends EventTargetBase {
     simulateSlowDevice(msPerMegapixel);
   }
 
-  /** Bytes of wasm memory in use by the module (0 before it is loaded). */
+  /** @returns {number} the bytes of wasm memory in use by the module (0 before it is loaded) */
   static memoryBytes() {
     return loadedExports()?.memory.buffer.byteLength ?? 0;
   }
@@ -586,6 +586,10 @@ export class Ripples extends EventTargetBase {
    * box), with a radius in CSS pixels (default: dropRadius) and a strength from 1 to 32767
    * (default 96: a clear ring under the natural look; 0 drops nothing). A strength between 0
    * and 1 is jquery.ripples' scale and throws, saying what to pass (theirs times 900).
+   * @param {number} x
+   * @param {number} y
+   * @param {number} [radius]
+   * @param {number} [strength]
    */
   drop(x, y, radius = this.#options?.dropRadius, strength = DEFAULT_DROP_STRENGTH) {
     this.#alive('drop');
@@ -738,6 +742,7 @@ export class Ripples extends EventTargetBase {
   /**
    * The <video> under the water (videoUrl's, or the element's background <video>), or null:
    * play(), pause() and currentTime work on it as usual, and the water follows.
+   * @returns {HTMLVideoElement | null}
    */
   get video() {
     return this.#picture.video?.video ?? null;
@@ -753,6 +758,8 @@ export class Ripples extends EventTargetBase {
    * does. Bad values throw before anything changes. Returns a promise that settles once a new
    * image, video, obstacles image or sky picture has loaded (at once otherwise); if one fails,
    * the promise rejects, an `error` event fires, and the previous one stays.
+   * @param {any} changes the options to change, or one option's name (checked at run time)
+   * @param {unknown} [value] that option's value, with a name
    */
   set(changes, value) {
     this.#alive('set');

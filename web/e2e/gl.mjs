@@ -24,7 +24,7 @@
 //
 //   node web/e2e/gl.mjs        (after web/build.sh)
 
-import { differenceSummary, launch, requireDist, serve } from './harness.mjs';
+import { PATIENCE_MS, differenceSummary, launch, requireDist, serve } from './harness.mjs';
 
 requireDist();
 const { server, origin } = await serve();
@@ -142,7 +142,7 @@ try {
 
   // 2. 32 elements.
   await page.goto(`${origin}/e2e-blank.html`);
-  const many = await page.evaluate(async () => {
+  const many = await page.evaluate(async (patience) => {
     const { Ripples } = await import('/ripples.js');
     document.body.style.cssText = 'margin:0;display:grid;grid-template-columns:repeat(8,100px);gap:4px';
     const elements = [];
@@ -155,12 +155,16 @@ try {
     const all = await Promise.all(elements.map((element) => Ripples.attach(element, { interactive: false })));
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const ripples of all) ripples.drop(50, 40, 15, 400);
+    // More than 10 steps each (600 ms at 60 a second; longer on a busy machine).
     await new Promise((resolve) => setTimeout(resolve, 600));
+    for (let waited = 0; waited < patience && all.some((ripples) => ripples.stats().steps <= 10); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     return all.map((ripples) => {
       const stats = ripples.stats();
       return { renderer: stats.renderer, steps: stats.steps, asleep: stats.asleep };
     });
-  });
+  }, PATIENCE_MS);
   const webgl = many.filter((entry) => entry.renderer === 'webgl').length;
   check(many.every((entry) => entry.steps > 10), `32 elements all step (steps ${Math.min(...many.map((e) => e.steps))} and more)`);
   check(webgl > 0 && webgl <= 8, `32 elements: ${webgl} draw with WebGL2, ${32 - webgl} with the CPU`);
@@ -186,7 +190,7 @@ try {
 
   // 3. Asleep when calm, 4. a lost context, 5. reduced motion.
   await page.goto(`${origin}/e2e-blank.html`);
-  const life = await page.evaluate(async () => {
+  const life = await page.evaluate(async (patience) => {
     const { Ripples } = await import('/ripples.js');
     const element = document.createElement('div');
     element.style.cssText = 'width:480px;height:320px;background:url(/assets/coffee.jpg) center/cover';
@@ -196,7 +200,9 @@ try {
     await wait(800);
     const calm = ripples.stats();
     ripples.drop(240, 160, 20, 400);
+    // Woken: awake and stepping at the next frames (100 ms; longer on a busy machine).
     await wait(100);
+    for (let waited = 0; waited < patience && ripples.stats().steps <= calm.steps; waited += 20) await wait(20);
     const woken = ripples.stats();
     // Until the rings have left through the absorbing border and the loop sleeps again.
     let slept = null;
@@ -213,6 +219,7 @@ try {
     const before = ripples.stats();
     canvas.getContext('webgl2').getExtension('WEBGL_lose_context').loseContext();
     await wait(300);
+    for (let waited = 0; waited < patience && ripples.stats().steps <= before.steps; waited += 20) await wait(20);
     const after = ripples.stats();
     const cpuCanvas = element.querySelector('canvas');
     const pixels = cpuCanvas.getContext('2d').getImageData(0, 0, cpuCanvas.width, cpuCanvas.height).data;
@@ -232,7 +239,7 @@ try {
       canvasSize: [cpuCanvas.width, cpuCanvas.height],
       opaque: pixels[3] === 255 && moved === 0 && reference !== null,
     };
-  });
+  }, PATIENCE_MS);
   check(life.calmRenderer === 'webgl' && life.calmAsleep, `a calm pool sleeps (renderer ${life.calmRenderer}, asleep ${life.calmAsleep})`);
   check(life.woken, 'a drop wakes it at once');
   check(life.slept !== null && life.stillAsleep, `it sleeps again once the water is calm (at step ${life.slept}) and takes no steps asleep`);
@@ -385,8 +392,13 @@ try {
       const before = decode(await page.screenshot({ clip }));
       // A gentle stone (a third of the default strength): its changes are not yet as large as
       // the photograph's own contrast allows, so twice the waves show as more.
-      await page.evaluate(() => window.presenceTest.drop(200, 150, 14, 32));
-      await page.waitForTimeout(500);
+      // The ring after 30 steps (500 ms at 60 a second; longer on a busy machine), so that each
+      // presence is seen at the same age of the ring.
+      const dropped = await page.evaluate(() => {
+        window.presenceTest.drop(200, 150, 14, 32);
+        return window.presenceTest.stats().steps;
+      });
+      await page.waitForFunction((from) => window.presenceTest.stats().steps - from >= 30, dropped, { timeout: PATIENCE_MS });
       const after = decode(await page.screenshot({ clip }));
       const used = await page.evaluate(() => window.presenceTest.stats().renderer);
       let moved = 0;

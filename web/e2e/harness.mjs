@@ -1,8 +1,10 @@
 // What the browser scripts of web/e2e share: a static server for web/dist, headless Chromium
-// with the flags every run uses, and a PNG decoder for Chromium's screenshots.
+// with the flags every run uses, a PNG decoder for Chromium's screenshots, where results go,
+// and the `check` that prints and counts a test's checks.
 //
-// e2e.mjs (the end-to-end test) and bench.mjs (the frame-cost benchmark) import it; it has no
-// dependency beyond playwright-core and Node.
+// The tests (e2e.mjs and its parts in cpu/, video.mjs and its parts in video/, gl.mjs, ...) and
+// bench.mjs (the frame-cost benchmark) import it; it has no dependency beyond playwright-core
+// and Node.
 
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
@@ -27,12 +29,27 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
+/** Where screenshots and figures go: RIPPLES_E2E_OUT, by default target/e2e. */
+export const outRoot = path.resolve(process.env.RIPPLES_E2E_OUT ?? path.join(here, '../../target/e2e'));
+
 /** Where the video test clips are made (RIPPLES_E2E_OUT/video/clips, by default target/e2e/...). */
-export const clipDir = path.join(
-  path.resolve(process.env.RIPPLES_E2E_OUT ?? path.join(here, '../../target/e2e')),
-  'video',
-  'clips',
-);
+export const clipDir = path.join(outRoot, 'video', 'clips');
+
+/** The checks that failed so far in this process, as `name: detail` lines (see check). */
+export const failures = [];
+
+/** Prints a check as `ok  name: detail` or `FAIL name: detail`, and remembers a failure. */
+export function check(name, ok, detail) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+  if (!ok) failures.push(`${name}${detail ? `: ${detail}` : ''}`);
+}
+
+/**
+ * How long a test waits for something that takes a number of frames or steps, on a machine
+ * however busy: the tests wait for the count they need, not for a time, and only a fault
+ * (the water or the video never moving on) reaches this.
+ */
+export const PATIENCE_MS = 20000;
 
 /** Whether ffmpeg runs (it makes the video clips). */
 export function hasFfmpeg() {

@@ -44,7 +44,7 @@ import zlib from 'node:zlib';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { decodePng, launch, serve } from './harness.mjs';
+import { PATIENCE_MS, decodePng, launch, serve } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, 'fixtures');
@@ -593,7 +593,11 @@ async function checkReact(browser, tarball, pageErrors) {
       window.app.first = window.app.state.handle.ripples;
       window.app.setLook('classic');
     });
+    // Once React has rendered the new prop (200 ms here; longer on a busy machine).
     await sleep(200);
+    await page
+      .waitForFunction(() => window.app.state.handle.ripples.options.look === 'classic', null, { timeout: PATIENCE_MS })
+      .catch(() => {});
     const changed = await page.evaluate(() => {
       const now = window.app.state.handle.ripples;
       return { look: now.options.look, same: now === window.app.first, ready: window.app.state.ready };

@@ -5,16 +5,22 @@
 //   - `tsc -p web/tsconfig.json`: checkJs over every page module (web/*.js, web/gl/*.js) and
 //     their JSDoc types; not strict yet (the older modules are not typed for it);
 //   - `tsc -p web/tsconfig.published.json`: web/published-types.ts, strict, holds the published
-//     types (web/package/ripples.d.ts) against the code: the same members by name, and the
-//     code's instance, statics, options and error class assignable to the published ones; the
-//     test hook (Symbol.for('ripples.simulateSlowDevice')) is the one static left out.
+//     types (web/package/ripples.d.ts) against the code: the same members by name, every
+//     member typed in the code (no `any` returned), each method's number of arguments, the
+//     code's instance, statics, defaults and error class assignable to the published ones, the
+//     options one passes the resolved ones; the test hook
+//     (Symbol.for('ripples.simulateSlowDevice')) is the one static left out, and not published;
+//   - option-types.mjs: each option's published type against what the code accepts at run time
+//     (the wasm module's checkOption, in Node): null, numbers, strings, booleans, and each
+//     string literal of a union, both ways.
 //
-//   node web/e2e/types.mjs      # exit code 0 when both pass
+//   node web/e2e/types.mjs      # exit code 0 when all three pass
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkOptionTypes } from './option-types.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '..');
@@ -34,5 +40,9 @@ for (const project of ['tsconfig.json', 'tsconfig.published.json']) {
     failed++;
     console.log(result.stdout, result.stderr);
   }
+}
+for (const [ok, what] of await checkOptionTypes(path.join(web, 'package', 'ripples.d.ts'), path.join(web, 'dist'))) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failed++;
 }
 process.exit(failed ? 1 : 0);

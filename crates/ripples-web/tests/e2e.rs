@@ -1,6 +1,7 @@
 //! The end-to-end tests of the web build, run by `cargo test --workspace`: one builds `web/dist`
 //! with `web/build.sh`, type-checks the page modules and the published types against them
-//! (`web/e2e/types.mjs`: `tsc` over `web/tsconfig.json` and `web/tsconfig.published.json`) and
+//! (`web/e2e/types.mjs`: `tsc` over `web/tsconfig.json` and `web/tsconfig.published.json`, and
+//! each option's published type against the wasm's `checkOption`: `web/e2e/option-types.mjs`) and
 //! runs `web/e2e/e2e.mjs`, which serves it on localhost and checks the demo in headless
 //! Chromium (pixels around a click, frame rate and wasm time at 1280x720 reported, errors,
 //! destroy, time-based stepping; see that file), then `web/e2e/hero.mjs`, a hero page
@@ -16,6 +17,9 @@
 //! the land's pixels unchanged in every frame, the water moving, before and after a resize;
 //! the option errors); the other packs the npm package with `web/pack.sh` and runs `web/e2e/package.mjs` over the
 //! tarball (about a minute).
+//!
+//! A third needs nothing but the checkout: no hand-written JavaScript under `web/` is over 900
+//! lines (the page module, its tests and tools stay modules by concern).
 //!
 //! They need Chromium, Node with npm, the packages of `web/e2e` (`npm ci`: playwright-core, the
 //! package test's vite, webpack, react and typescript, and jquery with jquery.ripples for
@@ -216,4 +220,72 @@ fn the_npm_package_installs_and_works_in_every_setup() {
         "web/pack.sh's last line is not a tarball: '{tarball}'"
     );
     run(&root, "node", &["web/e2e/package.mjs", &tarball]);
+}
+
+/// The most lines a hand-written JavaScript file under `web/` may have.
+const MAX_JS_LINES: usize = 900;
+
+/// Folders under `web/` whose JavaScript nobody wrote by hand: the test packages and the
+/// vendored peers (`node_modules`: jquery.ripples and its jquery), the build's output (`dist`:
+/// wasm-bindgen's glue `ripples_web.js` and copies of the page modules) and the scratch apps of
+/// `web/e2e/package.mjs` (`.apps`). All three are ignored by git.
+const NOT_HAND_WRITTEN: [&str; 3] = ["node_modules", "dist", ".apps"];
+
+/// Every `.js`, `.mjs`, `.cjs` and `.jsx` file under `dir`, less the folders of NOT_HAND_WRITTEN.
+fn hand_written_js(dir: &Path, found: &mut Vec<PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|error| panic!("{}: {error}", dir.display()));
+    for entry in entries {
+        let path = entry
+            .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+            .path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if path.is_dir() {
+            if !NOT_HAND_WRITTEN.contains(&name) {
+                hand_written_js(&path, found);
+            }
+        } else if ["js", "mjs", "cjs", "jsx"]
+            .iter()
+            .any(|ext| path.extension().is_some_and(|e| e == *ext))
+        {
+            found.push(path);
+        }
+    }
+}
+
+/// No hand-written JavaScript under `web/` (the page modules, `web/gl/`, the package's React
+/// component, the browser tests and their fixtures) is over MAX_JS_LINES lines: a file that
+/// grows past it is split into modules by concern, as `web/ripples.js` and `web/e2e/e2e.mjs`
+/// were. Needs no browser.
+#[test]
+fn no_hand_written_web_javascript_is_over_900_lines() {
+    let web = workspace_root().join("web");
+    let mut files = Vec::new();
+    hand_written_js(&web, &mut files);
+    // The walk found the sources (the page modules, their tests): a moved folder fails here.
+    assert!(
+        files.len() >= 30 && files.iter().any(|f| f.ends_with("web/ripples.js")),
+        "found only {} JavaScript files under {}",
+        files.len(),
+        web.display()
+    );
+    let mut over: Vec<String> = files
+        .iter()
+        .filter_map(|file| {
+            let text = std::fs::read_to_string(file)
+                .unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+            let lines = text.lines().count();
+            let name = file.strip_prefix(&web).unwrap_or(file).display();
+            (lines > MAX_JS_LINES).then(|| format!("web/{name}: {lines} lines"))
+        })
+        .collect();
+    over.sort();
+    assert!(
+        over.is_empty(),
+        "hand-written JavaScript over {MAX_JS_LINES} lines (split it into modules by concern): {}",
+        over.join(", ")
+    );
 }

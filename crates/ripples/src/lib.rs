@@ -96,6 +96,8 @@ pub mod limits;
 mod looks;
 mod parallel;
 mod photo;
+mod picture;
+mod playback;
 mod pool;
 mod scene;
 mod simulation;
@@ -118,6 +120,11 @@ pub use looks::{FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS
 pub use photo::look::{PhotoGeometry, PhotoLook, PhotoRowPlace};
 pub use photo::perspective;
 pub use photo::perspective::Perspective;
+pub use picture::fit::{Fit, Placement, Rect};
+pub use playback::calm::{CalmWatch, SleepWhenCalm};
+pub use playback::clock::{
+    DEFAULT_STEPS_PER_SECOND, EARLY_STEPS, FixedStep, MAX_STEPS_PER_FRAME,
+};
 pub use pool::Pool;
 pub use scene::{
     BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,

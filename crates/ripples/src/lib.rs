@@ -53,7 +53,8 @@
 //!   animations described as data.
 //! - [`limits`]: the range of every value the library accepts, and the checks (every entry point
 //!   checks what it is given and answers an [`Error`] naming the value).
-//! - [`Backend`], [`backend`], [`set_backend`]: the SIMD code in use, chosen at run time.
+//! - [`Backend`], [`backend`], [`set_backend`]: the SIMD code in use, chosen at run time (the
+//!   process default; [`Pool::set_backend`] chooses per pool).
 //! - [`pool_tiles`]: the built-in image.
 //! - [`resample_field`]: a field carried onto a grid of another size (a pool that resized).
 //!

@@ -53,10 +53,10 @@ use crate::input::scene_file::SceneFile;
 use crate::input::source_image::SourceImage;
 use crate::input::video_input::{ClipPictures, ClipTiming, VideoClip, VideoEnd, fit_filter};
 use clock::WindowClock;
-use ripples::{CalmWatch, SleepWhenCalm};
 use input::{Button, Command, Pointer};
 use mapping::{Scaler, Viewport, fit_within};
 use overlay::{Canvas, Corner};
+use ripples::{CalmWatch, SleepWhenCalm};
 use session::{Session, default_rain};
 use stats::{FrameTimes, Stats};
 

@@ -13,8 +13,8 @@
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
 use ripples::{
-    Body, BodyId, DispersiveSolver, FixedStep, Look, Pool, Rain, RenderMode, SkyImage, Solver, SolverKind,
-    WaveSolver,
+    Body, BodyId, DispersiveSolver, FixedStep, Look, Pool, Rain, RenderMode, SkyImage, Solver,
+    SolverKind, WaveSolver,
 };
 
 use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};

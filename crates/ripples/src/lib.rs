@@ -123,9 +123,7 @@ pub use photo::perspective;
 pub use photo::perspective::Perspective;
 pub use picture::fit::{Fit, Placement, Rect};
 pub use playback::calm::{CalmWatch, SleepWhenCalm};
-pub use playback::clock::{
-    DEFAULT_STEPS_PER_SECOND, EARLY_STEPS, FixedStep, MAX_STEPS_PER_FRAME,
-};
+pub use playback::clock::{DEFAULT_STEPS_PER_SECOND, EARLY_STEPS, FixedStep, MAX_STEPS_PER_FRAME};
 pub use pool::Pool;
 pub use scene::{
     BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,

@@ -1018,8 +1018,14 @@ impl Pool {
             return Ok(());
         }
         kernels::with_backend(self.backend, || {
-            self.renderer
-                .render_validated(field, self.sim_scale, look, src, dst, self.width as usize)
+            self.renderer.render_validated(
+                field,
+                self.sim_scale,
+                look,
+                src,
+                dst,
+                self.width as usize,
+            )
         })?;
         self.draw_walls(look, dst);
         crate::looks::floats::draw_floats(
@@ -1119,7 +1125,9 @@ mod tests {
         for backend in [Backend::Scalar, best] {
             // Work as large as a 1080p frame runs on one of rayon's threads.
             let seen = kernels::with_backend(Some(backend), || {
-                parallel::on_workers(1920 * 1080, || (kernels::backend(), kernels::pool_backend()))
+                parallel::on_workers(1920 * 1080, || {
+                    (kernels::backend(), kernels::pool_backend())
+                })
             });
             assert_eq!(seen, (backend, Some(backend)));
         }
@@ -1131,7 +1139,10 @@ mod tests {
     fn each_pool_runs_its_own_backend_and_their_frames_agree() {
         let (width, height) = (96, 64);
         let src = crate::pool_tiles(width, height).unwrap();
-        let mut pools = [Pool::new(width, height).unwrap(), Pool::new(width, height).unwrap()];
+        let mut pools = [
+            Pool::new(width, height).unwrap(),
+            Pool::new(width, height).unwrap(),
+        ];
         assert_eq!(pools[0].backend(), kernels::default_backend());
         pools[0].set_backend(Backend::Scalar).unwrap();
         pools[1].set_backend(Backend::detect()).unwrap();

@@ -109,7 +109,10 @@ mod tests {
     fn a_plain_resize_says_nothing() {
         // The same shape: a plain resize, whatever the fit.
         for fit in [Fit::Cover, Fit::Contain, Fit::Stretch] {
-            assert_eq!(describe(&Placement::new(fit, (480, 320), (960, 640)), "image"), None);
+            assert_eq!(
+                describe(&Placement::new(fit, (480, 320), (960, 640)), "image"),
+                None
+            );
         }
     }
 

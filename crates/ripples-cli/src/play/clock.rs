@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-pub use ripples::MAX_STEPS_PER_FRAME;
 use ripples::FixedStep;
+pub use ripples::MAX_STEPS_PER_FRAME;
 
 /// A schedule of steps at a fixed rate, in the window's `Instant`s.
 #[derive(Debug, Clone)]
@@ -74,7 +74,11 @@ mod tests {
         assert_eq!(clock.due(start + ms(10)), 0);
         // Waking at the instant it names runs the next step (taken up to a quarter step early).
         let wake = clock.next_due();
-        assert!(wake > start + ms(12) && wake < start + ms(13), "{:?}", wake - start);
+        assert!(
+            wake > start + ms(12) && wake < start + ms(13),
+            "{:?}",
+            wake - start
+        );
         assert_eq!(clock.due(wake), 1);
         // A one-second stall runs 4 and drops the rest.
         let late = start + ms(1060);

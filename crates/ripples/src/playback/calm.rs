@@ -98,7 +98,11 @@ mod tests {
     fn the_tolerance_is_below_what_any_look_shows() {
         let rule = SleepWhenCalm::default();
         assert_eq!(rule, SleepWhenCalm::DEFAULT);
-        assert!(rule.tolerance > 0.0 && rule.tolerance < 0.5, "{}", rule.tolerance);
+        assert!(
+            rule.tolerance > 0.0 && rule.tolerance < 0.5,
+            "{}",
+            rule.tolerance
+        );
         // A rule asking every 0 frames asks every frame rather than dividing by zero.
         let mut every = SleepWhenCalm {
             check_every: 0,

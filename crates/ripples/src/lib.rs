@@ -55,6 +55,10 @@
 //!   checks what it is given and answers an [`Error`] naming the value).
 //! - [`Backend`], [`backend`], [`set_backend`]: the SIMD code in use, chosen at run time (the
 //!   process default; [`Pool::set_backend`] chooses per pool).
+//! - [`FixedStep`] (the fixed-step clock) and [`SleepWhenCalm`] (when calm water stops the
+//!   frame loop): the rules every front end that plays water in real time follows.
+//! - [`Fit`] / [`Placement`]: where a picture of another size goes in a pool (cover, contain,
+//!   stretch), as arithmetic.
 //! - [`pool_tiles`]: the built-in image.
 //! - [`resample_field`]: a field carried onto a grid of another size (a pool that resized).
 //!

@@ -62,7 +62,7 @@ impl CalmWatch {
     /// Counts a frame and says whether it asks: the first after a [`restart`](Self::restart),
     /// then every [`SleepWhenCalm::check_every`].
     pub fn check_due(&mut self) -> bool {
-        let due = self.frames % self.rule.check_every.max(1) == 0;
+        let due = self.frames.is_multiple_of(self.rule.check_every.max(1));
         self.frames = self.frames.wrapping_add(1);
         due
     }

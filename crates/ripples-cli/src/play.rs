@@ -461,11 +461,9 @@ impl App {
         }
         // Calm water with nothing scheduled (and no clip playing): the window sleeps after
         // this frame, which shows the water exactly flat.
-        if steps > 0 && view.clip.is_none() {
-            if view.calm_watch.check_due() && view.session.calm() {
-                view.session.settle();
-                view.asleep = true;
-            }
+        if steps > 0 && view.clip.is_none() && view.calm_watch.check_due() && view.session.calm() {
+            view.session.settle();
+            view.asleep = true;
         }
         if let Some(clip) = view.clip.as_mut() {
             clip.advance(f64::from(steps) / self.config.rate, &mut view.session)?;

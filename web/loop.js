@@ -5,9 +5,11 @@
 // scheduling; what a frame does is the instance's (its LoopHost), so that the rules of when
 // to run can be read here in one place.
 
-// Every this many drawn frames a running pool asks whether its water is calm (a pass over the
-// grid); calm, with nothing scheduled, the loop stops until something moves the water.
-const CALM_CHECK_FRAMES = 15;
+// Every few drawn frames a running pool asks whether its water is calm (a pass over the grid);
+// calm, with nothing scheduled, the loop stops until something moves the water. How many is the
+// core's rule (SleepWhenCalm, the desktop window's too), read from the wasm module: the loop
+// runs only once it is loaded.
+import { calmCheckFrames } from './ripples_web.js';
 
 /**
  * What the loop asks of its instance.
@@ -67,10 +69,10 @@ export class FrameLoop {
 
   /**
    * Whether this drawn frame should ask if the water is calm: the first after the loop
-   * starts (calm water at attach sleeps at once), then every CALM_CHECK_FRAMES.
+   * starts (calm water at attach sleeps at once), then every calmCheckFrames().
    */
   calmCheckDue() {
-    return this.#sinceCalmCheck++ % CALM_CHECK_FRAMES === 0;
+    return this.#sinceCalmCheck++ % calmCheckFrames() === 0;
   }
 
   /**

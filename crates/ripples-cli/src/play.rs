@@ -52,10 +52,11 @@ use crate::cli::setup::{WaterPlan, fit_to_size};
 use crate::input::scene_file::SceneFile;
 use crate::input::source_image::SourceImage;
 use crate::input::video_input::{ClipPictures, ClipTiming, VideoClip, VideoEnd, fit_filter};
-use clock::{FixedStep, MAX_STEPS_PER_FRAME};
+use clock::WindowClock;
 use input::{Button, Command, Pointer};
 use mapping::{Scaler, Viewport, fit_within};
 use overlay::{Canvas, Corner};
+use ripples::{CalmWatch, SleepWhenCalm};
 use session::{Session, default_rain};
 use stats::{FrameTimes, Stats};
 
@@ -190,7 +191,7 @@ struct View {
     window: Rc<Window>,
     surface: Surface<Rc<Window>, Rc<Window>>,
     session: Session,
-    clock: FixedStep,
+    clock: WindowClock,
     scaler: Scaler,
     /// A pool-sized frame: the render target when the window is scaled, and screenshots.
     frame: Vec<u32>,
@@ -208,13 +209,10 @@ struct View {
     /// The water is calm and nothing is scheduled: no steps and no redraws but for input, a
     /// resize or an expose (see [`Session::calm`]).
     asleep: bool,
-    /// Frames drawn since the water was last asked whether it is calm.
-    frames_since_calm_check: u32,
+    /// When a running window asks whether its water is calm (a pass over the grid): the
+    /// first frame that steps, then every few ([`SleepWhenCalm`], the page's rule too).
+    calm_watch: CalmWatch,
 }
-
-/// Every this many drawn frames a running window asks whether its water is calm (a pass over
-/// the grid).
-const CALM_CHECK_FRAMES: u32 = 15;
 
 impl View {
     /// Input, a command or a new picture may move the water: a sleeping window runs again, on
@@ -222,7 +220,7 @@ impl View {
     fn rouse(&mut self) {
         if self.asleep {
             self.asleep = false;
-            self.frames_since_calm_check = 0;
+            self.calm_watch.restart();
             self.clock.restart(Instant::now());
             self.window.request_redraw();
         }
@@ -401,7 +399,7 @@ impl App {
             frame: vec![0; size.0 as usize * size.1 as usize],
             scaler: Scaler::new(Viewport::fit((0, 0), size)),
             session,
-            clock: FixedStep::new(self.config.rate, MAX_STEPS_PER_FRAME, now),
+            clock: WindowClock::new(self.config.rate, now),
             pointer: Pointer::default(),
             shift: false,
             message: None,
@@ -412,7 +410,7 @@ impl App {
                 None => None,
             },
             asleep: false,
-            frames_since_calm_check: 0,
+            calm_watch: SleepWhenCalm::DEFAULT.watch(),
         })
     }
 
@@ -463,15 +461,9 @@ impl App {
         }
         // Calm water with nothing scheduled (and no clip playing): the window sleeps after
         // this frame, which shows the water exactly flat.
-        if steps > 0 && view.clip.is_none() {
-            view.frames_since_calm_check += 1;
-            if view.frames_since_calm_check >= CALM_CHECK_FRAMES {
-                view.frames_since_calm_check = 0;
-                if view.session.calm() {
-                    view.session.settle();
-                    view.asleep = true;
-                }
-            }
+        if steps > 0 && view.clip.is_none() && view.calm_watch.check_due() && view.session.calm() {
+            view.session.settle();
+            view.asleep = true;
         }
         if let Some(clip) = view.clip.as_mut() {
             clip.advance(f64::from(steps) / self.config.rate, &mut view.session)?;

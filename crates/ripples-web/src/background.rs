@@ -13,6 +13,8 @@
 //! `repeat-x`, `repeat-y`, `round` and `space` (drawn as `repeat`). The positioning area is the
 //! element's padding box (the default `background-origin`).
 
+use ripples::Fit;
+
 use crate::options::WebError;
 
 /// The first tile of a background image, in the box's CSS pixels, and whether it repeats.
@@ -123,14 +125,14 @@ fn tile_size(
     size: &str,
 ) -> Result<(f64, f64), WebError> {
     let words: Vec<&str> = size.split_whitespace().collect();
-    let fit = |scale: f64| (image_width * scale, image_height * scale);
+    // cover and contain: the core's fit, the command's `--fit` too.
+    let fit = |fit: Fit| {
+        let [scale_x, scale_y] = fit.scale((image_width, image_height), (box_width, box_height));
+        (image_width * scale_x, image_height * scale_y)
+    };
     let axes = match words.as_slice() {
-        ["cover"] => {
-            return Ok(fit((box_width / image_width).max(box_height / image_height)));
-        }
-        ["contain"] => {
-            return Ok(fit((box_width / image_width).min(box_height / image_height)));
-        }
+        ["cover"] => return Ok(fit(Fit::Cover)),
+        ["contain"] => return Ok(fit(Fit::Contain)),
         [one] => (parse_axis(one, size)?, Axis::Auto),
         [x, y] => (parse_axis(x, size)?, parse_axis(y, size)?),
         _ => return Err(unsupported("background-size", size)),

@@ -631,6 +631,14 @@ pub fn backend() -> String {
     WebPool::backend().to_string()
 }
 
+/// Every this many drawn frames a running page asks whether its water is calm (the first frame
+/// after the loop starts asks too): the core's [`ripples::SleepWhenCalm`], the window's rule,
+/// read by `web/loop.js` so that the number is written once.
+#[wasm_bindgen(js_name = calmCheckFrames)]
+pub fn calm_check_frames() -> u32 {
+    ripples::SleepWhenCalm::DEFAULT.check_every
+}
+
 /// `[largest side, most pixels]` of one pool.
 #[wasm_bindgen]
 pub fn limits() -> Vec<u32> {

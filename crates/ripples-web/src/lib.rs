@@ -14,7 +14,7 @@
 //!
 //! Everything that JavaScript can pass is checked here ([`options`]); a bad value is a
 //! JavaScript `Error` naming the value, never a panic (in wasm, a panic aborts the module and
-//! kills every pool on the page). The pure-Rust parts ([`WebPool`], [`StepClock`],
+//! kills every pool on the page). The pure-Rust parts ([`WebPool`],
 //! [`background`], [`options`]) build and are tested on any host; only [`WasmPool`] and the
 //! exported functions touch `wasm-bindgen` types. The core stays free of JavaScript.
 
@@ -23,15 +23,13 @@
 
 pub mod background;
 mod bindings;
-pub mod clock;
 pub mod gpu_photo;
 pub mod options;
 mod web_pool;
 
 pub use bindings::{
-    FRAME_DRAWN, FRAME_FAILED, FRAME_UNCHANGED, WasmPool, backend, background_layout, check_option,
-    limits,
+    FRAME_DRAWN, FRAME_FAILED, FRAME_UNCHANGED, WasmPool, backend, background_layout,
+    calm_check_frames, check_option, limits,
 };
-pub use clock::StepClock;
 pub use options::{OptionValue, WebError};
 pub use web_pool::{MAX_PIXELS, MAX_SIDE, WebPool, check_pool_size};

@@ -13,11 +13,10 @@
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
 use ripples::{
-    Body, BodyId, DispersiveSolver, Look, Pool, Rain, RenderMode, SkyImage, Solver, SolverKind,
-    WaveSolver,
+    Body, BodyId, DispersiveSolver, FixedStep, Look, Pool, Rain, RenderMode, SkyImage, Solver,
+    SolverKind, WaveSolver,
 };
 
-use crate::clock::StepClock;
 use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};
 use crate::options::{self, WebError};
 use ripples::limits::MAX_SIM_SCALE;
@@ -38,8 +37,9 @@ pub const DEFAULT_SOLVER: SolverKind = SolverKind::Dispersive;
 /// Largest height (in the solvers' units) that still counts as calm water (see
 /// [`WebPool::is_calm`]). Heights this small move no look by a visible amount: the classic
 /// look rounds a displacement below half a pixel to none, the lit look moves its sample by
-/// 0.35 of a pixel at most and the natural look's slopes are a few thousandths.
-pub const CALM_TOLERANCE: f32 = 0.25;
+/// 0.35 of a pixel at most and the natural look's slopes are a few thousandths. The core's
+/// [`ripples::SleepWhenCalm`], the window's rule too.
+pub const CALM_TOLERANCE: f32 = ripples::SleepWhenCalm::DEFAULT.tolerance;
 
 /// The lit look's refraction at `perturbance` 1 (the core's `Look::default().refraction`).
 const BASE_REFRACTION: f32 = 0.35;
@@ -53,7 +53,8 @@ pub struct WebPool {
     look: Look,
     image: Vec<u8>,
     frame: Vec<u8>,
-    clock: StepClock,
+    /// The core's fixed-step clock (the window's too), fed with frame times in seconds.
+    clock: FixedStep,
     rain: Rain,
     rain_per_second: f64,
     drop_radius: u32,
@@ -240,7 +241,7 @@ impl WebPool {
             look,
             image,
             frame,
-            clock: StepClock::default(),
+            clock: FixedStep::default(),
             rain: Rain::new(seed),
             rain_per_second: 0.0,
             drop_radius: 12,
@@ -966,7 +967,7 @@ impl WebPool {
     /// Advances the water to frame time `now_ms` and renders it if anything changed; returns
     /// whether the frame buffer holds a new frame.
     pub fn frame(&mut self, now_ms: f64) -> Result<bool, WebError> {
-        let steps = self.clock.tick(now_ms);
+        let steps = self.clock.due(now_ms / 1000.0);
         if steps == 0 && !self.stale {
             return Ok(false);
         }

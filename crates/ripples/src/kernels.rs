@@ -56,6 +56,7 @@ mod simd128;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use scalar::{
@@ -196,9 +197,21 @@ const ALMOST_HALF: f32 = 0.499_999_97;
 /// 0 = not chosen yet; otherwise 1 + the index in [`Backend::ALL`].
 static ACTIVE: AtomicU8 = AtomicU8::new(0);
 
-/// The backend the solvers and renderers use: [`Backend::detect`] unless [`set_backend`] chose
-/// another.
+thread_local! {
+    /// The backend of the pool whose step or render runs on this thread, when it chose one
+    /// (see [`with_backend`]).
+    static POOL_BACKEND: Cell<Option<Backend>> = const { Cell::new(None) };
+}
+
+/// The backend the solvers and renderers use: during a step or render of a pool that chose its
+/// own ([`crate::Pool::set_backend`]), that one; otherwise the process default,
+/// [`Backend::detect`] unless [`set_backend`] chose another.
 pub fn backend() -> Backend {
+    POOL_BACKEND.get().unwrap_or_else(default_backend)
+}
+
+/// The process default: [`Backend::detect`] unless [`set_backend`] chose another.
+pub(crate) fn default_backend() -> Backend {
     match ACTIVE.load(Ordering::Relaxed) {
         0 => {
             let detected = Backend::detect();
@@ -209,20 +222,49 @@ pub fn backend() -> Backend {
     }
 }
 
-/// Makes every solver and renderer in this process use `backend` (for benchmarks and for
-/// comparing backends). Fails, changing nothing, if the CPU lacks it.
-pub fn set_backend(backend: Backend) -> Result<(), crate::Error> {
-    if !backend.is_available() {
-        return Err(crate::Error::Invalid(format!(
-            "backend '{backend}' is not available on this CPU (available: {})",
-            Backend::available()
-                .map(Backend::name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+/// The backend a pool chose for the work running on this thread, if any (see
+/// [`with_backend`]).
+pub(crate) fn pool_backend() -> Option<Backend> {
+    POOL_BACKEND.get()
+}
+
+/// Runs `work` with [`backend`] answering `chosen` on this thread (the process default for
+/// `None`), and restores what it answered before, even if `work` panics. A pool wraps its steps
+/// and renders in it, and `parallel::on_workers` carries it onto the rayon thread it hands the
+/// work to; every solver and renderer reads [`backend`] once, at the top of a pass, on that
+/// thread.
+pub(crate) fn with_backend<R>(chosen: Option<Backend>, work: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Backend>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            POOL_BACKEND.set(self.0);
+        }
     }
+    let _restore = Restore(POOL_BACKEND.replace(chosen));
+    work()
+}
+
+/// Makes `backend` the process default: what every pool that did not choose its own
+/// ([`crate::Pool::set_backend`]), and every solver and renderer used on its own, runs (for
+/// benchmarks and for comparing backends). Fails, changing nothing, if the CPU lacks it.
+pub fn set_backend(backend: Backend) -> Result<(), crate::Error> {
+    check_available(backend)?;
     ACTIVE.store(backend_code(backend), Ordering::Relaxed);
     Ok(())
+}
+
+/// An error naming the backends this CPU has, unless it has `backend`.
+pub(crate) fn check_available(backend: Backend) -> Result<(), crate::Error> {
+    if backend.is_available() {
+        return Ok(());
+    }
+    Err(crate::Error::Invalid(format!(
+        "backend '{backend}' is not available on this CPU (available: {})",
+        Backend::available()
+            .map(Backend::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
 }
 
 fn backend_code(backend: Backend) -> u8 {

@@ -53,7 +53,12 @@
 //!   animations described as data.
 //! - [`limits`]: the range of every value the library accepts, and the checks (every entry point
 //!   checks what it is given and answers an [`Error`] naming the value).
-//! - [`Backend`], [`backend`], [`set_backend`]: the SIMD code in use, chosen at run time.
+//! - [`Backend`], [`backend`], [`set_backend`]: the SIMD code in use, chosen at run time (the
+//!   process default; [`Pool::set_backend`] chooses per pool).
+//! - [`FixedStep`] (the fixed-step clock) and [`SleepWhenCalm`] (when calm water stops the
+//!   frame loop): the rules every front end that plays water in real time follows.
+//! - [`Fit`] / [`Placement`]: where a picture of another size goes in a pool (cover, contain,
+//!   stretch), as arithmetic.
 //! - [`pool_tiles`]: the built-in image.
 //! - [`resample_field`]: a field carried onto a grid of another size (a pool that resized).
 //!
@@ -96,6 +101,8 @@ pub mod limits;
 mod looks;
 mod parallel;
 mod photo;
+mod picture;
+mod playback;
 mod pool;
 mod scene;
 mod simulation;
@@ -118,6 +125,9 @@ pub use looks::{FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS
 pub use photo::look::{PhotoGeometry, PhotoLook, PhotoRowPlace};
 pub use photo::perspective;
 pub use photo::perspective::Perspective;
+pub use picture::fit::{Fit, Placement, Rect};
+pub use playback::calm::{CalmWatch, SleepWhenCalm};
+pub use playback::clock::{DEFAULT_STEPS_PER_SECOND, EARLY_STEPS, FixedStep, MAX_STEPS_PER_FRAME};
 pub use pool::Pool;
 pub use scene::{
     BodyEvent, DropEvent, FloatEvent, RainSpec, Scene, SceneRunner, SourceEvent, SwipeEvent,

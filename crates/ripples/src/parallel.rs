@@ -63,7 +63,9 @@ pub(crate) fn on_workers<R: Send>(cells: usize, work: impl FnOnce() -> R + Send)
     #[cfg(feature = "parallel")]
     {
         if cells > MIN_CELLS_PER_STRIP && rayon::current_thread_index().is_none() {
-            return rayon::scope(|_| work());
+            // The pool's own backend, if it chose one, goes with the work to that thread.
+            let backend = crate::kernels::pool_backend();
+            return rayon::scope(|_| crate::kernels::with_backend(backend, work));
         }
     }
     let _ = cells;

@@ -11,6 +11,7 @@ use crate::disturbances::float::{DEFAULT_FLOAT_GRAVITY, Float, FloatId, Floats, 
 use crate::disturbances::sources::{Generator, Reach, Stone, stamp_polyline};
 use crate::error::Error;
 use crate::kernels::natural::PixelOrder;
+use crate::kernels::{self, Backend};
 use crate::limits::{check_radius, check_sim_scale, check_size, check_strength};
 use crate::looks::walls::WallLook;
 use crate::looks::{FieldView, Heights, Look, Renderer, SkyImage};
@@ -71,6 +72,9 @@ pub struct Pool {
     photo_look: PhotoLook,
     /// The cells of a swipe's stretches over water (kept between swipes).
     swipe_cells: Vec<[i32; 2]>,
+    /// The kernels' backend this pool chose ([`set_backend`](Self::set_backend)); `None`: the
+    /// process default ([`crate::set_backend`]) at each step and render.
+    backend: Option<Backend>,
 }
 
 impl Pool {
@@ -107,7 +111,35 @@ impl Pool {
             photo: PhotoRenderer::default(),
             photo_look: PhotoLook::default(),
             swipe_cells: Vec::new(),
+            backend: None,
         })
+    }
+
+    /// Makes this pool's solver and renderer run `backend`'s kernels, whatever the process
+    /// default ([`crate::set_backend`]) is: two pools in one program may compare backends, or
+    /// one may run the scalar reference. Every backend gives the same water and frames, bit for
+    /// bit. Fails, changing nothing, if the CPU lacks it.
+    ///
+    /// ```
+    /// use ripples::{Backend, Pool};
+    ///
+    /// let mut pool = Pool::new(64, 48)?;
+    /// assert_eq!(pool.backend(), ripples::backend());
+    /// pool.set_backend(Backend::Scalar)?;
+    /// assert_eq!(pool.backend(), Backend::Scalar);
+    /// # Ok::<(), ripples::Error>(())
+    /// ```
+    pub fn set_backend(&mut self, backend: Backend) -> Result<(), Error> {
+        kernels::check_available(backend)?;
+        self.backend = Some(backend);
+        Ok(())
+    }
+
+    /// The kernels' backend this pool runs: its own ([`set_backend`](Self::set_backend)), else
+    /// the process default ([`crate::backend`], the best the CPU has unless
+    /// [`crate::set_backend`] chose another).
+    pub fn backend(&self) -> Backend {
+        self.backend.unwrap_or_else(kernels::default_backend)
     }
 
     /// Limits the water to part of the picture and, with a [`Perspective`], lays it on the
@@ -532,6 +564,12 @@ impl Pool {
     /// Floats move with the water and press it; the solver steps with their pressure (see
     /// [`Float`]).
     fn step_solver_with_floats(&mut self) {
+        kernels::with_backend(self.backend, || self.step_solver_with_floats_here());
+    }
+
+    /// [`step_solver_with_floats`](Self::step_solver_with_floats) with this pool's backend
+    /// chosen.
+    fn step_solver_with_floats_here(&mut self) {
         self.refresh_walls();
         let walls = match &self.water {
             Some(water) => water.current_walls(),
@@ -649,9 +687,10 @@ impl Pool {
             && self.sponge.is_none()
             && self.floats.is_empty();
         let fused = match self.solver.as_classic_mut() {
-            Some(classic) if fusable => self
-                .renderer
-                .step_and_render_classic(classic, look, src, dst),
+            Some(classic) if fusable => kernels::with_backend(self.backend, || {
+                self.renderer
+                    .step_and_render_classic(classic, look, src, dst)
+            }),
             _ => false,
         };
         self.steps += 1;
@@ -833,7 +872,9 @@ impl Pool {
             width: self.solver.width() as usize,
             height: self.solver.height() as usize,
         };
-        self.renderer.surface(field, self.sim_scale, look, out)
+        kernels::with_backend(self.backend, || {
+            self.renderer.surface(field, self.sim_scale, look, out)
+        })
     }
 
     /// The walls as a layer over a frame drawn elsewhere (a GPU): RGBA, `width x height`
@@ -976,14 +1017,16 @@ impl Pool {
             // No `restore_land`: the photo look copies every pixel that is not water itself.
             return Ok(());
         }
-        self.renderer.render_validated(
-            field,
-            self.sim_scale,
-            look,
-            src,
-            dst,
-            self.width as usize,
-        )?;
+        kernels::with_backend(self.backend, || {
+            self.renderer.render_validated(
+                field,
+                self.sim_scale,
+                look,
+                src,
+                dst,
+                self.width as usize,
+            )
+        })?;
         self.draw_walls(look, dst);
         crate::looks::floats::draw_floats(
             self.floats.iter(),
@@ -1069,4 +1112,55 @@ fn check_stone(radius: u32, strength: i16) -> Result<(u32, i16), Error> {
         check_radius(i64::from(radius))?,
         check_strength(i64::from(strength))?,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel;
+
+    #[test]
+    fn a_pools_backend_goes_with_its_work_to_the_threads_and_is_restored() {
+        let best = Backend::detect();
+        for backend in [Backend::Scalar, best] {
+            // Work as large as a 1080p frame runs on one of rayon's threads.
+            let seen = kernels::with_backend(Some(backend), || {
+                parallel::on_workers(1920 * 1080, || {
+                    (kernels::backend(), kernels::pool_backend())
+                })
+            });
+            assert_eq!(seen, (backend, Some(backend)));
+        }
+        assert_eq!(kernels::pool_backend(), None);
+        assert_eq!(kernels::backend(), kernels::default_backend());
+    }
+
+    #[test]
+    fn each_pool_runs_its_own_backend_and_their_frames_agree() {
+        let (width, height) = (96, 64);
+        let src = crate::pool_tiles(width, height).unwrap();
+        let mut pools = [
+            Pool::new(width, height).unwrap(),
+            Pool::new(width, height).unwrap(),
+        ];
+        assert_eq!(pools[0].backend(), kernels::default_backend());
+        pools[0].set_backend(Backend::Scalar).unwrap();
+        pools[1].set_backend(Backend::detect()).unwrap();
+        assert_eq!(pools[0].backend(), Backend::Scalar);
+        assert_eq!(pools[1].backend(), Backend::detect());
+        let mut frames = [vec![0; src.len()], vec![0; src.len()]];
+        for (pool, frame) in pools.iter_mut().zip(&mut frames) {
+            pool.drop_stone(40, 30, 6, 2000).unwrap();
+            for _ in 0..20 {
+                pool.step_and_render(&Look::default(), &src, frame).unwrap();
+            }
+        }
+        assert_eq!(frames[0], frames[1], "every backend draws the same water");
+        // A backend this CPU lacks is refused and changes nothing.
+        if let Some(missing) = Backend::ALL.into_iter().find(|b| !b.is_available()) {
+            let error = pools[0].set_backend(missing).unwrap_err().to_string();
+            assert!(error.contains("not available on this CPU"), "{error}");
+            assert_eq!(pools[0].backend(), Backend::Scalar);
+        }
+    }
 }

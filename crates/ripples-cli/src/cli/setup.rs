@@ -650,7 +650,7 @@ pub fn fit_to_size(
 ) -> Result<(SourceImage, Option<String>)> {
     let placement = Placement::new(fit, (picture.width, picture.height), size);
     let fitted = fit::fit_picture(picture, &placement, Fill::Colour(background.0))?;
-    Ok((fitted, placement.describe("image")))
+    Ok((fitted, fit::describe(&placement, "image")))
 }
 
 /// A warning for every wave generator of `scene` that lies wholly outside a `width x height`

@@ -2,206 +2,41 @@
 //! (scale to fill, crop the centre; the default), `contain` (show all of it, bars around) or
 //! `stretch` (scale each axis on its own).
 //!
-//! A [`Placement`] says which part of the picture is shown and where it is drawn, in whole
-//! pixels, and the same placement gives the affine map ([`Placement::scale`],
-//! [`Placement::offset`]) that moves a scene's stones with the picture, so a stone falls on the
-//! same spot of the picture at any pool size. Cover crops *before* resampling, so a picture of
-//! an extreme shape never makes an intermediate image larger than the pool.
-
-use std::fmt;
+//! The geometry is the core's ([`ripples::Placement`]: which part of the picture is shown and
+//! where it is drawn, in whole pixels, and the affine map that moves a scene's stones with the
+//! picture), the page's too; this module resamples the pixels with the `image` crate and says
+//! in words what a fit did. Cover crops *before* resampling, so a picture of an extreme shape
+//! never makes an intermediate image larger than the pool.
 
 use anyhow::{Context, Result};
 use image::{RgbaImage, imageops::FilterType};
+pub use ripples::{Fit, Placement, Rect};
 
 use crate::input::source_image::SourceImage;
 
-/// How a picture meets a pool of another shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fit {
-    /// Scale to fill the pool, keeping the picture's shape, and crop what sticks out (centred).
-    #[default]
-    Cover,
-    /// Scale to fit inside the pool, keeping the picture's shape; bars fill the rest.
-    Contain,
-    /// Scale each axis on its own to the pool's size, distorting the picture.
-    Stretch,
-}
-
-impl Fit {
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Cover => "cover",
-            Self::Contain => "contain",
-            Self::Stretch => "stretch",
-        }
-    }
-}
-
-impl fmt::Display for Fit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Fit {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text.trim() {
-            "cover" => Ok(Self::Cover),
-            "contain" => Ok(Self::Contain),
-            "stretch" => Ok(Self::Stretch),
-            other => Err(format!(
-                "fit must be 'cover', 'contain' or 'stretch', got '{other}'"
-            )),
-        }
-    }
-}
-
-/// A rectangle in pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rect {
-    /// Left column.
-    pub x: u32,
-    /// Top row.
-    pub y: u32,
-    /// Width, at least 1.
-    pub width: u32,
-    /// Height, at least 1.
-    pub height: u32,
-}
-
-impl Rect {
-    fn whole((width, height): (u32, u32)) -> Self {
-        Self {
-            x: 0,
-            y: 0,
-            width,
-            height,
-        }
-    }
-}
-
-/// Where a picture of size `from` goes in a pool of size `to`: the part `shown` of the picture
-/// is resampled onto the part `drawn` of the pool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placement {
-    /// How it was fitted.
-    pub fit: Fit,
-    /// The picture's size.
-    pub from: (u32, u32),
-    /// The pool's size.
-    pub to: (u32, u32),
-    /// The part of the picture that is shown (all of it but for a cropping `cover`).
-    pub shown: Rect,
-    /// Where it lands in the pool (all of it but for a letterboxing `contain`).
-    pub drawn: Rect,
-}
-
-impl Placement {
-    /// Places a `from` picture in a `to` pool (both at least 1x1).
-    pub fn new(fit: Fit, from: (u32, u32), to: (u32, u32)) -> Self {
-        let (from_w, from_h) = (u64::from(from.0.max(1)), u64::from(from.1.max(1)));
-        let (to_w, to_h) = (u64::from(to.0.max(1)), u64::from(to.1.max(1)));
-        // `a * b / c` rounded, within 1..=limit (the products fit: sides are below 2^32).
-        let scaled =
-            |a: u64, b: u64, c: u64, limit: u64| ((a * b + c / 2) / c).clamp(1, limit) as u32;
-        // The pool is relatively wider than the picture when to_w / to_h >= from_w / from_h.
-        let pool_is_wider = to_w * from_h >= to_h * from_w;
-        let (mut shown, mut drawn) = (Rect::whole(from), Rect::whole(to));
-        match fit {
-            Fit::Stretch => {}
-            Fit::Cover if pool_is_wider => {
-                // Full width, a band of the picture's height.
-                shown.height = scaled(to_h, from_w, to_w, from_h);
-                shown.y = (from.1 - shown.height) / 2;
-            }
-            Fit::Cover => {
-                shown.width = scaled(to_w, from_h, to_h, from_w);
-                shown.x = (from.0 - shown.width) / 2;
-            }
-            Fit::Contain if pool_is_wider => {
-                // Full height, bars left and right.
-                drawn.width = scaled(from_w, to_h, from_h, to_w);
-                drawn.x = (to.0 - drawn.width) / 2;
-            }
-            Fit::Contain => {
-                drawn.height = scaled(from_h, to_w, from_w, to_h);
-                drawn.y = (to.1 - drawn.height) / 2;
-            }
-        }
-        Self {
-            fit,
-            from,
-            to,
-            shown,
-            drawn,
-        }
-    }
-
-    /// Whether the picture is already the pool's size.
-    pub fn is_identity(&self) -> bool {
-        self.from == self.to
-    }
-
-    /// Pool pixels per picture pixel, along x and y.
-    pub fn scale(&self) -> [f64; 2] {
-        [
-            f64::from(self.drawn.width) / f64::from(self.shown.width),
-            f64::from(self.drawn.height) / f64::from(self.shown.height),
-        ]
-    }
-
-    /// Where the picture's top-left corner lands in the pool, in pixels (negative when cropped):
-    /// a point `p` of the picture goes to `p * scale + offset`.
-    pub fn offset(&self) -> [f64; 2] {
-        let [scale_x, scale_y] = self.scale();
-        [
-            f64::from(self.drawn.x) - f64::from(self.shown.x) * scale_x,
-            f64::from(self.drawn.y) - f64::from(self.shown.y) * scale_y,
-        ]
-    }
-
-    /// Whether part of the picture is cut off.
-    pub fn crops(&self) -> bool {
-        self.shown != Rect::whole(self.from)
-    }
-
-    /// Whether part of the pool is outside the picture.
-    pub fn letterboxes(&self) -> bool {
-        self.drawn != Rect::whole(self.to)
-    }
-
-    /// Whether the picture's shape changes (stretching a picture into a pool of another shape).
-    pub fn distorts(&self) -> bool {
-        self.fit == Fit::Stretch && Placement::new(Fit::Cover, self.from, self.to).crops()
-    }
-
-    /// One line saying what was done to `what` ("image", "scene"), when it was more than a
-    /// resize that keeps the shape: `image 512x512 cropped to fill 640x240 (...)`.
-    pub fn describe(&self, what: &str) -> Option<String> {
-        let (from, to) = (
-            format!("{}x{}", self.from.0, self.from.1),
-            format!("{}x{}", self.to.0, self.to.1),
-        );
-        if self.crops() {
-            Some(format!(
-                "{what} {from} cropped to fill {to} (--fit contain shows all of it, --fit \
-                 stretch distorts it to fit)"
-            ))
-        } else if self.letterboxes() {
-            Some(format!(
-                "{what} {from} letterboxed in {to}, bars of the --background colour (--fit \
-                 cover fills the pool)"
-            ))
-        } else if self.distorts() {
-            Some(format!(
-                "{what} {from} stretched to {to} (--fit cover keeps its shape)"
-            ))
-        } else {
-            None
-        }
+/// One line saying what was done to `what` ("image", "scene") by `placement`, when it was more
+/// than a resize that keeps the shape: `image 512x512 cropped to fill 640x240 (...)`.
+pub fn describe(placement: &Placement, what: &str) -> Option<String> {
+    let (from, to) = (
+        format!("{}x{}", placement.from.0, placement.from.1),
+        format!("{}x{}", placement.to.0, placement.to.1),
+    );
+    if placement.crops() {
+        Some(format!(
+            "{what} {from} cropped to fill {to} (--fit contain shows all of it, --fit \
+             stretch distorts it to fit)"
+        ))
+    } else if placement.letterboxes() {
+        Some(format!(
+            "{what} {from} letterboxed in {to}, bars of the --background colour (--fit \
+             cover fills the pool)"
+        ))
+    } else if placement.distorts() {
+        Some(format!(
+            "{what} {from} stretched to {to} (--fit cover keeps its shape)"
+        ))
+    } else {
+        None
     }
 }
 
@@ -271,59 +106,19 @@ mod tests {
     }
 
     #[test]
-    fn names_parse_and_bad_ones_are_named() {
-        assert_eq!("cover".parse(), Ok(Fit::Cover));
-        assert_eq!("contain".parse(), Ok(Fit::Contain));
-        assert_eq!("stretch".parse(), Ok(Fit::Stretch));
-        assert_eq!(
-            "fill".parse::<Fit>().unwrap_err(),
-            "fit must be 'cover', 'contain' or 'stretch', got 'fill'"
-        );
-        assert_eq!(Fit::default(), Fit::Cover);
-    }
-
-    #[test]
-    fn cover_crops_the_centre_and_contain_letterboxes() {
-        // A square picture into a wide pool.
-        let cover = Placement::new(Fit::Cover, (512, 512), (640, 240));
-        assert_eq!(cover.shown, rect(0, 160, 512, 192));
-        assert_eq!(cover.drawn, rect(0, 0, 640, 240));
-        assert_eq!(cover.scale(), [1.25, 1.25]);
-        assert_eq!(cover.offset(), [0.0, -200.0]);
-        assert!(cover.crops() && !cover.letterboxes());
-        let contain = Placement::new(Fit::Contain, (512, 512), (640, 240));
-        assert_eq!(contain.shown, rect(0, 0, 512, 512));
-        assert_eq!(contain.drawn, rect(200, 0, 240, 240));
-        assert_eq!(contain.offset(), [200.0, 0.0]);
-        assert!(contain.letterboxes() && !contain.crops());
-        // A 4:3 scene into a 16:9 pool, and a tall pool.
-        let cover = Placement::new(Fit::Cover, (400, 300), (1280, 720));
-        assert_eq!(cover.shown, rect(0, 37, 400, 225));
-        assert_eq!(cover.scale(), [3.2, 3.2]);
-        let tall = Placement::new(Fit::Cover, (400, 300), (100, 300));
-        assert_eq!(tall.shown, rect(150, 0, 100, 300));
-        let tall = Placement::new(Fit::Contain, (400, 300), (100, 300));
-        assert_eq!(tall.drawn, rect(0, 112, 100, 75));
+    fn a_plain_resize_says_nothing() {
         // The same shape: a plain resize, whatever the fit.
         for fit in [Fit::Cover, Fit::Contain, Fit::Stretch] {
-            let same = Placement::new(fit, (480, 320), (960, 640));
-            assert!(!same.crops() && !same.letterboxes() && !same.distorts());
-            assert_eq!((same.scale(), same.offset()), ([2.0, 2.0], [0.0, 0.0]));
-            assert_eq!(same.describe("image"), None);
+            assert_eq!(
+                describe(&Placement::new(fit, (480, 320), (960, 640)), "image"),
+                None
+            );
         }
-        let stretch = Placement::new(Fit::Stretch, (512, 512), (640, 240));
-        assert_eq!(stretch.scale(), [1.25, 240.0 / 512.0]);
-        assert!(stretch.distorts());
-        // Extreme shapes keep at least one pixel.
-        let thin = Placement::new(Fit::Contain, (16384, 1), (10, 10));
-        assert_eq!(thin.drawn, rect(0, 4, 10, 1));
-        let thin = Placement::new(Fit::Cover, (1, 16384), (16384, 1));
-        assert_eq!(thin.shown, rect(0, 8191, 1, 1));
     }
 
     #[test]
     fn messages_say_what_was_done() {
-        let says = |fit| Placement::new(fit, (512, 512), (640, 240)).describe("image");
+        let says = |fit| describe(&Placement::new(fit, (512, 512), (640, 240)), "image");
         assert!(
             says(Fit::Cover)
                 .unwrap()

@@ -1,77 +1,60 @@
-//! The simulation's clock: a fixed time step, whatever the frame rate.
+//! The window's side of the simulation's clock: the core's [`ripples::FixedStep`] (a fixed
+//! time step whatever the frame rate, a backlog capped at [`MAX_STEPS_PER_FRAME`], steps a
+//! quarter step early to absorb jitter; the same rule as the page's) fed with `Instant`s.
 //!
-//! The water must move at the same speed on a fast and a slow machine and at any refresh rate,
-//! so the solver never steps "once per frame": steps fall due on a fixed schedule (60 per
-//! second by default) and each frame runs the steps that fell due since the last one. A frame
-//! that comes late runs several; a frame that comes early runs none. After a long stall (the
-//! window dragged, the machine busy) the backlog is not worked off in a burst that would stall
-//! the next frames too: at most [`MAX_STEPS_PER_FRAME`] run and the rest are dropped, so the
-//! water slows down rather than the window freezing. The schedule keeps its phase, so the
-//! event loop can sleep until the exact instant the next step falls due.
-//!
-//! The clock is a plain value fed with instants, not a reader of the system clock, so tests
-//! drive it through any history of frame times.
+//! The core counts time in seconds from any origin, as plain numbers so that it runs in
+//! WebAssembly; this adapter keeps the window's origin and converts on the way in and out, so
+//! the event loop can sleep until the instant the next step falls due.
 
 use std::time::{Duration, Instant};
 
-/// Most steps one frame runs; a longer backlog is dropped.
-pub const MAX_STEPS_PER_FRAME: u32 = 4;
+use ripples::FixedStep;
+pub use ripples::MAX_STEPS_PER_FRAME;
 
-/// A schedule of steps at a fixed rate.
+/// A schedule of steps at a fixed rate, in the window's `Instant`s.
 #[derive(Debug, Clone)]
-pub struct FixedStep {
-    period: Duration,
-    next: Instant,
-    max_per_frame: u32,
-    dropped: u64,
+pub struct WindowClock {
+    steps: FixedStep,
+    /// Time 0 of `steps`.
+    origin: Instant,
 }
 
-impl FixedStep {
+impl WindowClock {
     /// Steps at `rate` per second (finite and positive, checked by the caller), the first one
     /// due at `now`.
-    pub fn new(rate: f64, max_per_frame: u32, now: Instant) -> Self {
-        Self {
-            period: Duration::from_secs_f64(1.0 / rate),
-            next: now,
-            max_per_frame: max_per_frame.max(1),
-            dropped: 0,
-        }
+    pub fn new(rate: f64, now: Instant) -> Self {
+        let mut steps = FixedStep::new(rate);
+        steps.start(0.0);
+        Self { steps, origin: now }
     }
 
-    /// The time between steps.
-    pub fn period(&self) -> Duration {
-        self.period
+    fn seconds(&self, at: Instant) -> f64 {
+        at.saturating_duration_since(self.origin).as_secs_f64()
     }
 
-    /// How many steps to run at `now`, and moves the schedule past them. More than the cap
-    /// are dropped (counted in [`dropped`](Self::dropped)).
+    /// How many steps to run at `now`, and moves the schedule past them (see
+    /// [`FixedStep::due`]).
     pub fn due(&mut self, now: Instant) -> u32 {
-        if now < self.next {
-            return 0;
-        }
-        let behind = (now - self.next).as_nanos() / self.period.as_nanos().max(1);
-        let due = u64::try_from(behind).unwrap_or(u64::MAX).saturating_add(1);
-        self.next += self
-            .period
-            .saturating_mul(u32::try_from(due).unwrap_or(u32::MAX));
-        let run = due.min(u64::from(self.max_per_frame));
-        self.dropped = self.dropped.saturating_add(due - run);
-        run as u32
+        let now = self.seconds(now);
+        self.steps.due(now)
     }
 
-    /// When the next step falls due.
+    /// When a frame would next run a step, rounded up to the next microsecond so that waking
+    /// then finds it due.
     pub fn next_due(&self) -> Instant {
-        self.next
+        let seconds = self.steps.next_due().unwrap_or(0.0).max(0.0);
+        self.origin + Duration::from_secs_f64(seconds) + Duration::from_micros(1)
     }
 
     /// Starts the schedule again at `now` (after a pause: the paused time is not owed).
     pub fn restart(&mut self, now: Instant) {
-        self.next = now;
+        let now = self.seconds(now);
+        self.steps.start(now);
     }
 
     /// Steps dropped so far because frames came too late.
     pub fn dropped(&self) -> u64 {
-        self.dropped
+        self.steps.dropped()
     }
 }
 
@@ -79,77 +62,40 @@ impl FixedStep {
 mod tests {
     use super::*;
 
-    fn ms(milliseconds: f64) -> Duration {
-        Duration::from_secs_f64(milliseconds / 1000.0)
+    fn ms(milliseconds: u64) -> Duration {
+        Duration::from_millis(milliseconds)
     }
 
-    /// Total steps run by frames every `frame_ms` for `seconds`.
-    fn steps_over(frame_ms: f64, seconds: f64) -> (u64, u64) {
+    #[test]
+    fn instants_go_through_the_core_schedule_and_back() {
         let start = Instant::now();
-        let mut clock = FixedStep::new(60.0, MAX_STEPS_PER_FRAME, start);
-        let frames = (seconds * 1000.0 / frame_ms).round() as u32;
-        let mut total = 0;
-        for frame in 1..=frames {
-            total += u64::from(clock.due(start + ms(frame_ms * f64::from(frame))));
-        }
-        (total, clock.dropped())
-    }
-
-    #[test]
-    fn the_water_moves_at_the_same_speed_at_any_refresh_rate() {
-        // 10 seconds at 60 steps per second, whatever the frames do.
-        for frame_ms in [
-            1000.0 / 240.0,
-            1000.0 / 144.0,
-            1000.0 / 60.0,
-            1000.0 / 30.0,
-            50.0,
-        ] {
-            let (steps, dropped) = steps_over(frame_ms, 10.0);
-            assert!(
-                (600..=601).contains(&steps),
-                "{frame_ms} ms frames: {steps}"
-            );
-            assert_eq!(dropped, 0);
-        }
-    }
-
-    #[test]
-    fn a_slow_machine_slows_the_water_instead_of_freezing_the_window() {
-        // 10 frames per second would need 6 steps a frame: 4 run, 2 are dropped.
-        let (steps, dropped) = steps_over(100.0, 10.0);
-        assert_eq!(steps, 400);
-        assert!((199..=201).contains(&dropped), "{dropped}");
-    }
-
-    #[test]
-    fn steps_fall_due_on_schedule_and_a_stall_is_capped() {
-        let start = Instant::now();
-        let mut clock = FixedStep::new(60.0, 4, start);
+        let mut clock = WindowClock::new(60.0, start);
         assert_eq!(clock.due(start), 1);
-        assert_eq!(clock.due(start + ms(10.0)), 0);
-        assert_eq!(clock.next_due(), start + clock.period());
-        assert_eq!(clock.due(start + ms(17.0)), 1);
-        // At 51 ms: the steps due at 33.3 and 50 ms, not the one at 66.7.
-        assert_eq!(clock.due(start + ms(51.0)), 2);
-        assert_eq!(clock.due(start + ms(60.0)), 0);
-        // A one-second stall runs 4 and drops the rest, and the next step is due within one
-        // period.
-        let late = start + ms(1060.0);
-        assert_eq!(clock.due(late), 4);
+        assert_eq!(clock.due(start + ms(10)), 0);
+        // Waking at the instant it names runs the next step (taken up to a quarter step early).
+        let wake = clock.next_due();
+        assert!(
+            wake > start + ms(12) && wake < start + ms(13),
+            "{:?}",
+            wake - start
+        );
+        assert_eq!(clock.due(wake), 1);
+        // A one-second stall runs 4 and drops the rest.
+        let late = start + ms(1060);
+        assert_eq!(clock.due(late), MAX_STEPS_PER_FRAME);
         assert!(clock.dropped() > 50);
-        assert!(clock.next_due() > late && clock.next_due() <= late + clock.period());
+        assert!(clock.next_due() > late && clock.next_due() <= late + ms(17));
     }
 
     #[test]
     fn a_restart_does_not_owe_the_paused_time() {
         let start = Instant::now();
-        let mut clock = FixedStep::new(60.0, 4, start);
+        let mut clock = WindowClock::new(60.0, start);
         assert_eq!(clock.due(start), 1);
         let resumed = start + Duration::from_secs(30);
         clock.restart(resumed);
         assert_eq!(clock.due(resumed), 1);
-        assert_eq!(clock.due(resumed + ms(5.0)), 0);
+        assert_eq!(clock.due(resumed + ms(5)), 0);
         assert_eq!(clock.dropped(), 0);
     }
 }

@@ -87,8 +87,8 @@ pub fn default_rain(seed: u64, width: u32, height: u32, rate: f64) -> Result<Rai
 }
 
 /// Largest height (the solvers' units) that counts as calm water for [`Session::calm`]: the
-/// same as the web's, below what any look shows.
-pub const CALM_TOLERANCE: f32 = 0.25;
+/// core's rule, the same as the page's, below what any look shows.
+pub const CALM_TOLERANCE: f32 = ripples::SleepWhenCalm::DEFAULT.tolerance;
 
 /// The water, the picture and the settings.
 #[derive(Debug)]

@@ -29,7 +29,7 @@
 use crate::error::Error;
 use crate::kernels::natural::{NaturalParameters, PixelOrder};
 use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
-use crate::limits::{MAX_SIDE, check_finite_range};
+use crate::limits::MAX_SIDE;
 use crate::parallel;
 use crate::simulation::classic::ClassicSolver;
 use std::ops::Range;
@@ -39,6 +39,7 @@ pub(crate) mod floats;
 mod gradient;
 mod lit;
 mod natural;
+pub mod parameters;
 pub(crate) mod tiles;
 pub(crate) mod walls;
 
@@ -203,26 +204,28 @@ pub struct Look {
 }
 
 impl Default for Look {
+    /// The natural look, every parameter at its [`parameters`] default.
     fn default() -> Self {
+        use parameters as p;
         Self {
             mode: RenderMode::Natural,
-            presence: 1.0,
-            refraction: 0.35,
-            slope: 1.0 / 48.0,
-            shading: 0.25,
-            specular: 0.4,
-            shininess: 8.0,
-            light_angle: 120.0,
-            spring_refraction: -0.35,
-            spring_transparency: 0.0005,
-            depth: 48.0,
-            caustics: 0.15,
-            sun_elevation: 60.0,
-            sun_azimuth: 120.0,
+            presence: p::PRESENCE.default,
+            refraction: p::REFRACTION.default,
+            slope: p::SLOPE.default,
+            shading: p::SHADING.default,
+            specular: p::SPECULAR.default,
+            shininess: p::SHININESS.default,
+            light_angle: p::LIGHT_ANGLE.default,
+            spring_refraction: p::SPRING_REFRACTION.default,
+            spring_transparency: p::SPRING_TRANSPARENCY.default,
+            depth: p::DEPTH.default,
+            caustics: p::CAUSTICS.default,
+            sun_elevation: p::SUN_ELEVATION.default,
+            sun_azimuth: p::SUN_AZIMUTH.default,
             water_colour: [255, 255, 255],
-            clarity: 600.0,
-            wave_height: 0.12,
-            dispersion: 0.0,
+            clarity: p::CLARITY.default,
+            wave_height: p::WAVE_HEIGHT.default,
+            dispersion: p::DISPERSION.default,
         }
     }
 }
@@ -254,26 +257,27 @@ impl Look {
 
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let checks: [(&str, f32, f32, f32); 16] = [
-            ("presence", self.presence, 0.0, 8.0),
-            ("refraction", self.refraction, -64.0, 64.0),
-            ("slope", self.slope, 0.0, 16.0),
-            ("shading", self.shading, 0.0, 4.0),
-            ("specular", self.specular, 0.0, 16.0),
-            ("shininess", self.shininess, 0.01, 1024.0),
-            ("light angle", self.light_angle, -360.0, 360.0),
-            ("spring refraction", self.spring_refraction, -64.0, 64.0),
-            ("spring transparency", self.spring_transparency, 0.0, 1000.0),
-            ("depth", self.depth, 0.0, 1024.0),
-            ("caustics", self.caustics, 0.0, 4.0),
-            ("sun elevation", self.sun_elevation, 1.0, 90.0),
-            ("sun azimuth", self.sun_azimuth, -360.0, 360.0),
-            ("clarity", self.clarity, 1.0, 1_000_000.0),
-            ("wave height", self.wave_height, 0.0, 16.0),
-            ("dispersion", self.dispersion, 0.0, 50.0),
+        use parameters as p;
+        let checks = [
+            (p::PRESENCE, self.presence),
+            (p::REFRACTION, self.refraction),
+            (p::SLOPE, self.slope),
+            (p::SHADING, self.shading),
+            (p::SPECULAR, self.specular),
+            (p::SHININESS, self.shininess),
+            (p::LIGHT_ANGLE, self.light_angle),
+            (p::SPRING_REFRACTION, self.spring_refraction),
+            (p::SPRING_TRANSPARENCY, self.spring_transparency),
+            (p::DEPTH, self.depth),
+            (p::CAUSTICS, self.caustics),
+            (p::SUN_ELEVATION, self.sun_elevation),
+            (p::SUN_AZIMUTH, self.sun_azimuth),
+            (p::CLARITY, self.clarity),
+            (p::WAVE_HEIGHT, self.wave_height),
+            (p::DISPERSION, self.dispersion),
         ];
-        for (name, value, min, max) in checks {
-            check_finite_range(name, value, min, max)?;
+        for (parameter, value) in checks {
+            parameter.check(value)?;
         }
         Ok(())
     }
@@ -331,9 +335,11 @@ impl Look {
             self.slope * self.presence,
             angle.cos(),
             -angle.sin(),
-            self.shading.clamp(0.0, 4.0),
-            self.specular.clamp(0.0, 16.0),
-            self.shininess.max(0.01),
+            self.shading
+                .clamp(parameters::SHADING.min, parameters::SHADING.max),
+            self.specular
+                .clamp(parameters::SPECULAR.min, parameters::SPECULAR.max),
+            self.shininess.max(parameters::SHININESS.min),
             self.spring_refraction * self.presence,
             self.spring_transparency,
         ]);

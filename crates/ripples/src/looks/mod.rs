@@ -36,6 +36,7 @@ use std::ops::Range;
 
 mod classic;
 pub(crate) mod floats;
+pub mod gpu;
 mod gradient;
 mod lit;
 mod natural;
@@ -50,6 +51,7 @@ use classic::{
 use gradient::fill_gradient_row;
 use lit::new_lit_look;
 
+pub use gpu::{SHADER_CONSTANTS, ShaderConstants};
 pub use natural::SkyImage;
 
 /// Which look to render.
@@ -304,65 +306,12 @@ impl Look {
     }
 }
 
-/// How many floats [`Look::shader_constants`] gives.
-pub const SHADER_CONSTANTS: usize = 34;
-
 impl Look {
     /// The constants a renderer that runs elsewhere (a GPU's shaders, fed by
-    /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, computed here
-    /// once so that the GPU and the CPU share their arithmetic:
-    ///
-    /// ```text
-    ///  0 refraction   1 slope   2, 3 light (x, y: image rows grow down)   4 shading
-    ///  5 specular     6 shininess   7 spring_refraction   8 spring_transparency
-    ///  (refraction, slope and spring_refraction times `presence`, as the renderer uses them)
-    ///  natural look (see the `natural` row kernel's pseudo-code):
-    ///  9 depth   10 eta   11 eta_squared   12 eta_complement   13 caustics
-    /// 14..=16 sun_mirror   17 sun.z   18..=20 transmittance (RGB)   21..=23 glint (RGB)
-    /// 24..=26 channel_spread (RGB)   27 dispersive (0 or 1)   28 Fresnel head on
-    /// 29 glint floor   30 sky table side   31 caustic clamp (largest focus)
-    /// 32 gate_slope   33 gate_focus
-    /// ```
+    /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, flattened for
+    /// upload: [`ShaderConstants`], the GPU's interface (see [`gpu`]), field after field.
     pub fn shader_constants(&self, scale: u32) -> [f32; SHADER_CONSTANTS] {
-        use crate::kernels::natural::{
-            CAUSTIC_MAX, FRESNEL_HEAD_ON, GLINT_FLOOR, NaturalLook, SKY_SIDE,
-        };
-        let angle = self.light_angle.to_radians();
-        let natural = NaturalLook::new(&self.natural_parameters(), scale, PixelOrder::Rgba);
-        let mut out = [0.0; SHADER_CONSTANTS];
-        out[..9].copy_from_slice(&[
-            self.refraction * self.presence,
-            self.slope * self.presence,
-            angle.cos(),
-            -angle.sin(),
-            self.shading
-                .clamp(parameters::SHADING.min, parameters::SHADING.max),
-            self.specular
-                .clamp(parameters::SPECULAR.min, parameters::SPECULAR.max),
-            self.shininess.max(parameters::SHININESS.min),
-            self.spring_refraction * self.presence,
-            self.spring_transparency,
-        ]);
-        out[9..14].copy_from_slice(&[
-            natural.depth,
-            natural.eta,
-            natural.eta_squared,
-            natural.eta_complement,
-            natural.caustics,
-        ]);
-        out[14..17].copy_from_slice(&natural.sun_mirror);
-        out[17] = natural.sun[2];
-        out[18..21].copy_from_slice(&natural.transmittance);
-        out[21..24].copy_from_slice(&natural.glint);
-        out[24..27].copy_from_slice(&natural.channel_spread);
-        out[27] = f32::from(u8::from(natural.dispersive));
-        out[28] = FRESNEL_HEAD_ON;
-        out[29] = GLINT_FLOOR;
-        out[30] = SKY_SIDE as f32;
-        out[31] = CAUSTIC_MAX;
-        out[32] = natural.gate_slope;
-        out[33] = natural.gate_focus;
-        out
+        ShaderConstants::new(self, scale).flatten()
     }
 }
 

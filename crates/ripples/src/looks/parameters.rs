@@ -18,6 +18,7 @@
 //! assert!(LOOK_PARAMETERS.iter().any(|p| p.key == "sun_elevation"));
 //! ```
 
+use super::RenderMode;
 use crate::error::Error;
 use crate::limits::check_finite_range;
 
@@ -32,6 +33,9 @@ pub struct Parameter {
     pub name: &'static str,
     /// Its option on the page (`Ripples.attach`), where the page has one: `"sunElevation"`.
     pub web: Option<&'static str>,
+    /// The look it tunes (with any other look it does nothing); `None` for `presence`, which
+    /// tunes every look but the classic one.
+    pub look: Option<RenderMode>,
     /// The smallest value accepted.
     pub min: f32,
     /// The largest value accepted.
@@ -67,6 +71,7 @@ pub const PRESENCE: Parameter = Parameter {
     key: "presence",
     name: "presence",
     web: Some("presence"),
+    look: None,
     min: 0.0,
     max: 8.0,
     default: 1.0,
@@ -76,6 +81,7 @@ pub const REFRACTION: Parameter = Parameter {
     key: "refraction",
     name: "refraction",
     web: None,
+    look: Some(RenderMode::Lit),
     min: -64.0,
     max: 64.0,
     default: 0.35,
@@ -85,6 +91,7 @@ pub const SLOPE: Parameter = Parameter {
     key: "slope",
     name: "slope",
     web: None,
+    look: Some(RenderMode::Lit),
     min: 0.0,
     max: 16.0,
     default: 1.0 / 48.0,
@@ -94,6 +101,7 @@ pub const SHADING: Parameter = Parameter {
     key: "shading",
     name: "shading",
     web: None,
+    look: Some(RenderMode::Lit),
     min: 0.0,
     max: 4.0,
     default: 0.25,
@@ -103,6 +111,7 @@ pub const SPECULAR: Parameter = Parameter {
     key: "specular",
     name: "specular",
     web: None,
+    look: Some(RenderMode::Lit),
     min: 0.0,
     max: 16.0,
     default: 0.4,
@@ -112,6 +121,7 @@ pub const SHININESS: Parameter = Parameter {
     key: "shininess",
     name: "shininess",
     web: None,
+    look: Some(RenderMode::Lit),
     min: 0.01,
     max: 1024.0,
     default: 8.0,
@@ -121,6 +131,7 @@ pub const LIGHT_ANGLE: Parameter = Parameter {
     key: "light_angle",
     name: "light angle",
     web: None,
+    look: Some(RenderMode::Lit),
     min: -360.0,
     max: 360.0,
     default: 120.0,
@@ -130,6 +141,7 @@ pub const SPRING_REFRACTION: Parameter = Parameter {
     key: "spring_refraction",
     name: "spring refraction",
     web: None,
+    look: Some(RenderMode::Spring),
     min: -64.0,
     max: 64.0,
     default: -0.35,
@@ -139,6 +151,7 @@ pub const SPRING_TRANSPARENCY: Parameter = Parameter {
     key: "spring_transparency",
     name: "spring transparency",
     web: None,
+    look: Some(RenderMode::Spring),
     min: 0.0,
     max: 1000.0,
     default: 0.0005,
@@ -148,6 +161,7 @@ pub const DEPTH: Parameter = Parameter {
     key: "depth",
     name: "depth",
     web: Some("depth"),
+    look: Some(RenderMode::Natural),
     min: 0.0,
     max: 1024.0,
     default: 48.0,
@@ -157,6 +171,7 @@ pub const CAUSTICS: Parameter = Parameter {
     key: "caustics",
     name: "caustics",
     web: Some("caustics"),
+    look: Some(RenderMode::Natural),
     min: 0.0,
     max: 4.0,
     default: 0.15,
@@ -166,6 +181,7 @@ pub const SUN_ELEVATION: Parameter = Parameter {
     key: "sun_elevation",
     name: "sun elevation",
     web: Some("sunElevation"),
+    look: Some(RenderMode::Natural),
     min: 1.0,
     max: 90.0,
     default: 60.0,
@@ -175,6 +191,7 @@ pub const SUN_AZIMUTH: Parameter = Parameter {
     key: "sun_azimuth",
     name: "sun azimuth",
     web: Some("sunAzimuth"),
+    look: Some(RenderMode::Natural),
     min: -360.0,
     max: 360.0,
     default: 120.0,
@@ -184,6 +201,7 @@ pub const CLARITY: Parameter = Parameter {
     key: "clarity",
     name: "clarity",
     web: Some("clarity"),
+    look: Some(RenderMode::Natural),
     min: 1.0,
     max: 1_000_000.0,
     default: 600.0,
@@ -193,6 +211,7 @@ pub const WAVE_HEIGHT: Parameter = Parameter {
     key: "wave_height",
     name: "wave height",
     web: Some("waveHeight"),
+    look: Some(RenderMode::Natural),
     min: 0.0,
     max: 16.0,
     default: 0.12,
@@ -202,6 +221,7 @@ pub const DISPERSION: Parameter = Parameter {
     key: "dispersion",
     name: "dispersion",
     web: Some("dispersion"),
+    look: Some(RenderMode::Natural),
     min: 0.0,
     max: 50.0,
     default: 0.0,
@@ -258,6 +278,7 @@ mod tests {
                 assert_eq!(web, camel);
             }
             assert!(p.min <= p.default && p.default <= p.max, "{}", p.key);
+            assert_eq!(p.look.is_none(), p.key == "presence", "{}", p.key);
             assert!(p.check(p.min).is_ok() && p.check(p.max).is_ok());
             assert!(p.check(f32::NAN).is_err());
         }

@@ -445,7 +445,7 @@ impl WasmPool {
         4 * self.inner.grid_width() as usize * self.inner.grid_height() as usize
     }
 
-    /// The look's constants for a GPU's shaders (see [`ripples::Look::shader_constants`]).
+    /// The look's constants for a GPU's shaders: [`ripples::ShaderConstants`], flattened.
     #[wasm_bindgen(js_name = shaderConstants)]
     pub fn shader_constants(&self) -> Vec<f32> {
         self.inner.shader_constants().to_vec()

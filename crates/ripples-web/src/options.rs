@@ -12,6 +12,7 @@
 use std::fmt;
 
 use ripples::limits::{MAX_RADIUS, MAX_SIM_SCALE};
+use ripples::look_parameters;
 use ripples::{Boundary, MAX_GRAVITY, RenderMode, SolverKind};
 
 /// An option or argument the page got wrong; the message names it and the value.
@@ -101,9 +102,9 @@ pub const OPTION_NAMES: [&str; 31] = [
     "focal",
 ];
 
-/// Range of `presence`: how much the water shows (the library's `Look::presence`: the waves'
+/// Range of `presence` (the library's [`look_parameters::PRESENCE`]): how much the water shows (the library's `Look::presence`: the waves'
 /// refraction, caustics, reflections and glints together; 0 leaves the picture unmoved).
-pub const PRESENCE_RANGE: (f64, f64) = (0.0, 8.0);
+pub const PRESENCE_RANGE: (f64, f64) = look_parameters::PRESENCE.range_f64();
 /// Largest `perturbance` (refraction this many times the look's default).
 pub const MAX_PERTURBANCE: f64 = 16.0;
 /// Smallest `perturbance` above 0. Below it lie jquery.ripples' values (0.03 by default, the
@@ -130,22 +131,23 @@ pub const RENDERERS: [&str; 3] = ["auto", "webgl", "cpu"];
 /// The `reducedMotion` option's values: `'auto'` (with `prefers-reduced-motion: reduce` no
 /// rain falls: only what the user starts moves) and `'ignore'` (the rain falls anyway).
 pub const REDUCED_MOTIONS: [&str; 2] = ["auto", "ignore"];
-/// Range of the natural look's `depth` (CSS pixels of water over the picture).
-pub const DEPTH_RANGE: (f64, f64) = (0.0, 1024.0);
+/// Range of the natural look's `depth` (CSS pixels of water over the picture). This and the
+/// ranges below are the library's [`look_parameters`], stated there once.
+pub const DEPTH_RANGE: (f64, f64) = look_parameters::DEPTH.range_f64();
 /// Range of the natural look's `caustics` strength.
-pub const CAUSTICS_RANGE: (f64, f64) = (0.0, 4.0);
+pub const CAUSTICS_RANGE: (f64, f64) = look_parameters::CAUSTICS.range_f64();
 /// Range of the natural look's `sunElevation`, in degrees above the horizon.
-pub const SUN_ELEVATION_RANGE: (f64, f64) = (1.0, 90.0);
+pub const SUN_ELEVATION_RANGE: (f64, f64) = look_parameters::SUN_ELEVATION.range_f64();
 /// Range of the natural look's `sunAzimuth`, in degrees.
-pub const SUN_AZIMUTH_RANGE: (f64, f64) = (-360.0, 360.0);
+pub const SUN_AZIMUTH_RANGE: (f64, f64) = look_parameters::SUN_AZIMUTH.range_f64();
 /// Range of the natural look's `clarity` (CSS pixels of water until white light has the
 /// water's colour).
-pub const CLARITY_RANGE: (f64, f64) = (1.0, 1_000_000.0);
+pub const CLARITY_RANGE: (f64, f64) = look_parameters::CLARITY.range_f64();
 /// Range of the natural look's `waveHeight` (CSS pixels of surface height per unit of the
 /// simulation's height).
-pub const WAVE_HEIGHT_RANGE: (f64, f64) = (0.0, 16.0);
+pub const WAVE_HEIGHT_RANGE: (f64, f64) = look_parameters::WAVE_HEIGHT.range_f64();
 /// Range of the natural look's `dispersion` (chromatic dispersion in units of water's own).
-pub const DISPERSION_RANGE: (f64, f64) = (0.0, 50.0);
+pub const DISPERSION_RANGE: (f64, f64) = look_parameters::DISPERSION.range_f64();
 
 /// Checks option `name`, returning the value to use: numbers as given (whole numbers where the
 /// option counts something), strings as given, `Null` where the option falls back to a default.
@@ -437,14 +439,8 @@ pub fn quality(name: &str) -> Result<&'static str, WebError> {
 /// A number option of the natural look (`depth`, `caustics`, `sunElevation`, `sunAzimuth`,
 /// `clarity`, `waveHeight`, `dispersion`), checked against its range.
 pub fn natural_number(name: &str, value: f64) -> Result<f64, WebError> {
-    let (min, max) = match name {
-        "depth" => DEPTH_RANGE,
-        "caustics" => CAUSTICS_RANGE,
-        "sunElevation" => SUN_ELEVATION_RANGE,
-        "sunAzimuth" => SUN_AZIMUTH_RANGE,
-        "clarity" => CLARITY_RANGE,
-        "waveHeight" => WAVE_HEIGHT_RANGE,
-        "dispersion" => DISPERSION_RANGE,
+    let (min, max) = match look_parameters::by_web_name(name) {
+        Some(parameter) if name != "presence" => parameter.range_f64(),
         _ => return Err(WebError(format!("'{name}' is not a natural look number"))),
     };
     in_range(name, value, min, max)
@@ -517,6 +513,37 @@ mod tests {
 
     fn check(name: &str, value: OptionValue) -> Result<OptionValue, String> {
         check_option(name, value).map_err(|error| error.0)
+    }
+
+    #[test]
+    fn the_look_options_take_the_librarys_ranges() {
+        let web_parameters: Vec<_> = look_parameters::LOOK_PARAMETERS
+            .iter()
+            .filter_map(|p| p.web.map(|web| (web, p)))
+            .collect();
+        assert_eq!(
+            web_parameters.len(),
+            8,
+            "presence and the natural look's seven"
+        );
+        for (name, parameter) in web_parameters {
+            assert!(OPTION_NAMES.contains(&name), "{name}");
+            let (min, max) = parameter.range_f64();
+            for inside in [min, max, f64::from(parameter.default)] {
+                assert_eq!(
+                    check(name, OptionValue::Number(inside)),
+                    Ok(OptionValue::Number(inside))
+                );
+            }
+            for outside in [min - 0.5, max + 0.5] {
+                assert_eq!(
+                    check(name, OptionValue::Number(outside)),
+                    Err(format!(
+                        "{name} must be a number from {min} to {max}, got {outside}"
+                    ))
+                );
+            }
+        }
     }
 
     #[test]

@@ -1133,8 +1133,8 @@ impl WebPool {
             .ok_or_else(|| WebError("the pool's water is not in perspective (see setWater)".into()))
     }
 
-    /// The constants a GPU's shaders need for the look in use (see
-    /// [`ripples::Look::shader_constants`]).
+    /// The constants a GPU's shaders need for the look in use: [`ripples::ShaderConstants`],
+    /// flattened ([`ripples::Look::shader_constants`]).
     pub fn shader_constants(&self) -> [f32; ripples::SHADER_CONSTANTS] {
         self.look.shader_constants(self.pool.sim_scale())
     }

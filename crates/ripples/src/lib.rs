@@ -120,8 +120,11 @@ pub use disturbances::sources::SplitMix64;
 pub use disturbances::sources::{Generator, Rain, RainStones, Stone};
 pub use error::{Error, Number};
 pub use kernels::{Backend, backend, set_backend};
+pub use looks::parameters as look_parameters;
 pub use looks::tiles::pool_tiles;
-pub use looks::{FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS, SkyImage};
+pub use looks::{
+    FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS, ShaderConstants, SkyImage,
+};
 pub use photo::look::{PhotoGeometry, PhotoLook, PhotoRowPlace};
 pub use photo::perspective;
 pub use photo::perspective::Perspective;

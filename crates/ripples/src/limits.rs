@@ -19,7 +19,9 @@
 //! ```
 //!
 //! The defaults live with their types (`DropEvent::DEFAULT_RADIUS`,
-//! `WaveSolver::DEFAULT_WAVE_SPEED`, ...).
+//! `WaveSolver::DEFAULT_WAVE_SPEED`, ...). A look's numbers have their ranges and defaults
+//! together, one [`Parameter`](crate::look_parameters::Parameter) each, in
+//! [`look_parameters`](crate::look_parameters).
 
 use crate::error::{Error, Number};
 

@@ -10,7 +10,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ripples::{DropEvent, Look, RenderMode, SolverKind, SwipeEvent};
+use ripples::look_parameters::{self, Parameter};
+use ripples::{DropEvent, RenderMode, SolverKind, SwipeEvent};
 
 /// The help of `--solver`, the same in every subcommand.
 const SOLVER_HELP: &str = "The solver: wave (the damped wave equation in floating point: \
@@ -444,124 +445,163 @@ pub struct WaterArgs {
     )]
     pub rain: Option<f64>,
 
-    /// How much the water shows, 0..=8: one knob for the waves' refraction, caustics,
-    /// reflections and glints (the natural look's wave height, the lit and spring looks'
-    /// refraction, with --horizon the photo look's wave height); 0 leaves the picture unmoved,
-    /// 2 doubles the waves; the classic look ignores it [default: 1].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.presence = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::PRESENCE),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::PRESENCE,
+            "How much the water shows, {range}: one knob for the waves' refraction, \
+             caustics, reflections and glints (the natural look's wave height, the lit and \
+             spring looks' refraction, with --horizon the photo look's wave height); 0 \
+             leaves the picture unmoved, 2 doubles the waves; the classic look ignores it \
+             [default: {default}]"
+        )
     )]
     pub presence: Option<f32>,
 
-    /// Lit look: pixels of displacement per unit of height difference, -64..=64
-    /// [default: 0.35].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.refraction = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::REFRACTION),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::REFRACTION,
+            "Lit look: pixels of displacement per unit of height difference, {range} \
+             [default: {default}]"
+        )
     )]
     pub refraction: Option<f32>,
 
-    /// Lit look: diffuse light strength, 0..=4 [default: 0.25].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.shading = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::SHADING),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::SHADING,
+            "Lit look: diffuse light strength, {range} [default: {default}]"
+        )
     )]
     pub shading: Option<f32>,
 
-    /// Lit look: specular highlight strength, 0..=16 [default: 0.4].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.specular = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::SPECULAR),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::SPECULAR,
+            "Lit look: specular highlight strength, {range} [default: {default}]"
+        )
     )]
     pub specular: Option<f32>,
 
-    /// Lit look: specular exponent, higher is sharper, 0.01..=1024 [default: 8].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.shininess = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::SHININESS),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::SHININESS,
+            "Lit look: specular exponent, higher is sharper, {range} [default: {default}]"
+        )
     )]
     pub shininess: Option<f32>,
 
-    /// Lit look: direction towards the light in degrees, 90 = top, -360..=360
-    /// [default: 120].
     #[arg(
         long,
         value_name = "DEGREES",
-        value_parser = look_value(|look, value| look.light_angle = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::LIGHT_ANGLE),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::LIGHT_ANGLE,
+            "Lit look: direction towards the light in degrees, 90 = top, {range} [default: \
+             {default}]"
+        )
     )]
     pub light_angle: Option<f32>,
 
-    /// Spring look: pixels of displacement per unit of height difference, -64..=64
-    /// [default: -0.35].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.spring_refraction = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::SPRING_REFRACTION),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::SPRING_REFRACTION,
+            "Spring look: pixels of displacement per unit of height difference, {range} \
+             [default: {default}]"
+        )
     )]
     pub spring_refraction: Option<f32>,
 
-    /// Spring look: alpha drops by 255 * K * velocity^2, 0..=1000 [default: 0.0005].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.spring_transparency = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::SPRING_TRANSPARENCY),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::SPRING_TRANSPARENCY,
+            "Spring look: alpha drops by 255 * K * velocity^2, {range} [default: \
+             {default}]"
+        )
     )]
     pub spring_transparency: Option<f32>,
 
     // The natural look (--render natural).
-    /// Natural look: depth of the pool's floor (the picture) under the water, in pixels,
-    /// 0..=1024; deeper water bends the view more [default: 48].
     #[arg(
         long,
         value_name = "PIXELS",
-        value_parser = look_value(|look, value| look.depth = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::DEPTH),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::DEPTH,
+            "Natural look: depth of the pool's floor (the picture) under the water, in \
+             pixels, {range}; deeper water bends the view more [default: {default}]"
+        )
     )]
     pub depth: Option<f32>,
 
-    /// Natural look: strength of the caustics, the bright and dark patterns of sunlight
-    /// focused by the waves on the floor, 0..=4 [default: 0.15].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.caustics = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::CAUSTICS),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::CAUSTICS,
+            "Natural look: strength of the caustics, the bright and dark patterns of \
+             sunlight focused by the waves on the floor, {range} [default: {default}]"
+        )
     )]
     pub caustics: Option<f32>,
 
-    /// Natural look, and the photo look with --horizon: the sun's height above the horizon in
-    /// degrees, 1..=90 (90 = overhead) [default: 60; 20 with --horizon].
     #[arg(
         long,
         value_name = "DEGREES",
-        value_parser = look_value(|look, value| look.sun_elevation = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::SUN_ELEVATION),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::SUN_ELEVATION,
+            "Natural look, and the photo look with --horizon: the sun's height above the \
+             horizon in degrees, {range} (90 = overhead) [default: {default}; 20 with \
+             --horizon]"
+        )
     )]
     pub sun_elevation: Option<f32>,
 
-    /// Natural look, and the photo look with --horizon: the sun's direction in degrees,
-    /// counter-clockwise from the right of the picture (90 = from the top; with --horizon,
-    /// straight ahead, behind what the photograph shows), -360..=360 [default: 120; 90 with
-    /// --horizon].
     #[arg(
         long,
         value_name = "DEGREES",
-        value_parser = look_value(|look, value| look.sun_azimuth = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::SUN_AZIMUTH),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::SUN_AZIMUTH,
+            "Natural look, and the photo look with --horizon: the sun's direction in \
+             degrees, counter-clockwise from the right of the picture (90 = from the top; \
+             with --horizon, straight ahead, behind what the photograph shows), {range} \
+             [default: {default}; 90 with --horizon]"
+        )
     )]
     pub sun_azimuth: Option<f32>,
 
@@ -571,13 +611,16 @@ pub struct WaterArgs {
     #[arg(long, value_name = "COLOUR", value_parser = parse_colour)]
     pub water_colour: Option<Colour>,
 
-    /// Natural look: pixels of water after which white light has the --water-colour,
-    /// 1..=1000000; larger is clearer water [default: 600].
     #[arg(
         long,
         value_name = "PIXELS",
-        value_parser = look_value(|look, value| look.clarity = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::CLARITY),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::CLARITY,
+            "Natural look: pixels of water after which white light has the --water-colour, \
+             {range}; larger is clearer water [default: {default}]"
+        )
     )]
     pub clarity: Option<f32>,
 
@@ -588,25 +631,33 @@ pub struct WaterArgs {
     #[arg(long, value_name = "FILE")]
     pub sky: Option<PathBuf>,
 
-    /// Natural look: pixels of surface height per unit of the simulation's height, 0..=16;
-    /// taller waves bend and focus the light more [default: 0.12]. With --horizon, the photo
-    /// look's: plane units per unit of height, 0..=16 [default: 0.004].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.wave_height = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::WAVE_HEIGHT),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::WAVE_HEIGHT,
+            "Natural look: pixels of surface height per unit of the simulation's height, \
+             {range}; taller waves bend and focus the light more [default: {default}]. With \
+             --horizon, the photo look's: plane units per unit of height, 0..=16 [default: \
+             0.004]"
+        )
     )]
     pub wave_height: Option<f32>,
 
-    /// Natural look: chromatic dispersion in units of water's own, 0..=50: 1 is water's (too
-    /// slight to see), 10 to 30 part refracted edges into coloured fringes as a prism does; above
-    /// 0 the floor is read three times per pixel [default: 0, none].
     #[arg(
         long,
         value_name = "K",
-        value_parser = look_value(|look, value| look.dispersion = value),
-        allow_negative_numbers = true
+        value_parser = look_value(&look_parameters::DISPERSION),
+        allow_negative_numbers = true,
+        help = look_help(
+            &look_parameters::DISPERSION,
+            "Natural look: chromatic dispersion in units of water's own, {range}: 1 is \
+             water's (too slight to see), 10 to 30 part refracted edges into coloured \
+             fringes as a prism does; above 0 the floor is read three times per pixel \
+             [default: {default}, none]"
+        )
     )]
     pub dispersion: Option<f32>,
 
@@ -892,16 +943,24 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
     }
 }
 
-/// A parser for one number of the look, checked by the rule the scene file's `[look]` follows.
+/// A parser for one number of the look, checked by the rule the scene file's `[look]` follows
+/// (the library's [`Parameter::check`]).
 fn look_value(
-    set: fn(&mut Look, f32),
+    parameter: &'static Parameter,
 ) -> impl Fn(&str) -> Result<f32, String> + Clone + Send + Sync + 'static {
     move |text| {
         let value = parse_float(text)?;
-        let mut look = Look::default();
-        set(&mut look, value);
-        look.validate().map(|()| value).map_err(|e| e.to_string())
+        parameter.check(value).map_err(|e| e.to_string())
     }
+}
+
+/// The help of one number of the look: `template` with `{range}` and `{default}` filled in from
+/// the library's [`Parameter`], so that `--help` states the range and default the library
+/// checks and uses.
+fn look_help(parameter: &Parameter, template: &str) -> String {
+    template
+        .replace("{range}", &parameter.range())
+        .replace("{default}", &parameter.default.to_string())
 }
 
 /// A spring solver to check one spring value on, by the rules the scene file follows.

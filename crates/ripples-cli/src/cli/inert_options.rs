@@ -8,6 +8,7 @@
 //! every look, so there only what no key can reach is inert. Both come from one table, [`inert_options`],
 //! so the two stay in step.
 
+use ripples::look_parameters::{self, Parameter};
 use ripples::{RenderMode, Scene, SolverKind};
 
 use crate::cli::args::WaterArgs;
@@ -153,119 +154,111 @@ fn inert_look_options(
     let defaults = ripples::Look::default();
     let given = &scene.look;
     // Each look option: its name, whether the command line gives it, whether the scene's
-    // `[look]` table sets it (to other than its default, with no option over it), its look,
-    // and whether the photo look takes it in perspective.
+    // `[look]` table sets it (to other than its default, with no option over it), its look
+    // (for the numbers, the look the library's table says they tune), and whether the photo
+    // look takes it in perspective.
+    let number = |parameter: &Parameter, option_given: bool, in_scene: bool, photo: bool| {
+        // Every number but `presence` (not in this list) tunes one look.
+        let owner = parameter.look.expect("a look option tunes one look");
+        (parameter.option(), option_given, in_scene, owner, photo)
+    };
     let look_options = [
-        (
-            "refraction",
+        number(
+            &look_parameters::REFRACTION,
             args.refraction.is_some(),
             given.refraction != defaults.refraction,
-            RenderMode::Lit,
             false,
         ),
-        (
-            "shading",
+        number(
+            &look_parameters::SHADING,
             args.shading.is_some(),
             given.shading != defaults.shading,
-            RenderMode::Lit,
             false,
         ),
-        (
-            "specular",
+        number(
+            &look_parameters::SPECULAR,
             args.specular.is_some(),
             given.specular != defaults.specular,
-            RenderMode::Lit,
             false,
         ),
-        (
-            "shininess",
+        number(
+            &look_parameters::SHININESS,
             args.shininess.is_some(),
             given.shininess != defaults.shininess,
-            RenderMode::Lit,
             false,
         ),
-        (
-            "light-angle",
+        number(
+            &look_parameters::LIGHT_ANGLE,
             args.light_angle.is_some(),
             given.light_angle != defaults.light_angle,
-            RenderMode::Lit,
             false,
         ),
-        (
-            "spring-refraction",
+        number(
+            &look_parameters::SPRING_REFRACTION,
             args.spring_refraction.is_some(),
             given.spring_refraction != defaults.spring_refraction,
-            RenderMode::Spring,
             false,
         ),
-        (
-            "spring-transparency",
+        number(
+            &look_parameters::SPRING_TRANSPARENCY,
             args.spring_transparency.is_some(),
             given.spring_transparency != defaults.spring_transparency,
-            RenderMode::Spring,
             false,
         ),
-        (
-            "depth",
+        number(
+            &look_parameters::DEPTH,
             args.depth.is_some(),
             given.depth != defaults.depth,
-            RenderMode::Natural,
             false,
         ),
-        (
-            "caustics",
+        number(
+            &look_parameters::CAUSTICS,
             args.caustics.is_some(),
             given.caustics != defaults.caustics,
-            RenderMode::Natural,
             false,
         ),
-        (
-            "sun-elevation",
+        number(
+            &look_parameters::SUN_ELEVATION,
             args.sun_elevation.is_some(),
             given.sun_elevation != defaults.sun_elevation,
-            RenderMode::Natural,
             true,
         ),
-        (
-            "sun-azimuth",
+        number(
+            &look_parameters::SUN_AZIMUTH,
             args.sun_azimuth.is_some(),
             given.sun_azimuth != defaults.sun_azimuth,
-            RenderMode::Natural,
             true,
         ),
         (
-            "water-colour",
+            "water-colour".to_string(),
             args.water_colour.is_some(),
             given.water_colour != defaults.water_colour,
             RenderMode::Natural,
             false,
         ),
-        (
-            "clarity",
+        number(
+            &look_parameters::CLARITY,
             args.clarity.is_some(),
             given.clarity != defaults.clarity,
-            RenderMode::Natural,
             false,
         ),
-        (
-            "wave-height",
+        number(
+            &look_parameters::WAVE_HEIGHT,
             args.wave_height.is_some(),
             given.wave_height != defaults.wave_height,
-            RenderMode::Natural,
             true,
         ),
         (
-            "sky",
+            "sky".to_string(),
             args.sky.is_some(),
             scene.sky.is_some(),
             RenderMode::Natural,
             false,
         ),
-        (
-            "dispersion",
+        number(
+            &look_parameters::DISPERSION,
             args.dispersion.is_some(),
             given.dispersion != defaults.dispersion,
-            RenderMode::Natural,
             false,
         ),
     ];

@@ -24,6 +24,7 @@ mod floats;
 mod fuzz_regressions;
 mod heights_in;
 mod interrupt;
+mod look_parameters;
 mod natural_look;
 mod no_silent_options;
 mod outputs;

@@ -29,16 +29,18 @@
 use crate::error::Error;
 use crate::kernels::natural::{NaturalParameters, PixelOrder};
 use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
-use crate::limits::{MAX_SIDE, check_finite_range};
+use crate::limits::MAX_SIDE;
 use crate::parallel;
 use crate::simulation::classic::ClassicSolver;
 use std::ops::Range;
 
 mod classic;
 pub(crate) mod floats;
+pub mod gpu;
 mod gradient;
 mod lit;
 mod natural;
+pub mod parameters;
 pub(crate) mod tiles;
 pub(crate) mod walls;
 
@@ -49,6 +51,7 @@ use classic::{
 use gradient::fill_gradient_row;
 use lit::new_lit_look;
 
+pub use gpu::{SHADER_CONSTANTS, ShaderConstants};
 pub use natural::SkyImage;
 
 /// Which look to render.
@@ -203,26 +206,28 @@ pub struct Look {
 }
 
 impl Default for Look {
+    /// The natural look, every parameter at its [`parameters`] default.
     fn default() -> Self {
+        use parameters as p;
         Self {
             mode: RenderMode::Natural,
-            presence: 1.0,
-            refraction: 0.35,
-            slope: 1.0 / 48.0,
-            shading: 0.25,
-            specular: 0.4,
-            shininess: 8.0,
-            light_angle: 120.0,
-            spring_refraction: -0.35,
-            spring_transparency: 0.0005,
-            depth: 48.0,
-            caustics: 0.15,
-            sun_elevation: 60.0,
-            sun_azimuth: 120.0,
+            presence: p::PRESENCE.default,
+            refraction: p::REFRACTION.default,
+            slope: p::SLOPE.default,
+            shading: p::SHADING.default,
+            specular: p::SPECULAR.default,
+            shininess: p::SHININESS.default,
+            light_angle: p::LIGHT_ANGLE.default,
+            spring_refraction: p::SPRING_REFRACTION.default,
+            spring_transparency: p::SPRING_TRANSPARENCY.default,
+            depth: p::DEPTH.default,
+            caustics: p::CAUSTICS.default,
+            sun_elevation: p::SUN_ELEVATION.default,
+            sun_azimuth: p::SUN_AZIMUTH.default,
             water_colour: [255, 255, 255],
-            clarity: 600.0,
-            wave_height: 0.12,
-            dispersion: 0.0,
+            clarity: p::CLARITY.default,
+            wave_height: p::WAVE_HEIGHT.default,
+            dispersion: p::DISPERSION.default,
         }
     }
 }
@@ -254,26 +259,27 @@ impl Look {
 
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let checks: [(&str, f32, f32, f32); 16] = [
-            ("presence", self.presence, 0.0, 8.0),
-            ("refraction", self.refraction, -64.0, 64.0),
-            ("slope", self.slope, 0.0, 16.0),
-            ("shading", self.shading, 0.0, 4.0),
-            ("specular", self.specular, 0.0, 16.0),
-            ("shininess", self.shininess, 0.01, 1024.0),
-            ("light angle", self.light_angle, -360.0, 360.0),
-            ("spring refraction", self.spring_refraction, -64.0, 64.0),
-            ("spring transparency", self.spring_transparency, 0.0, 1000.0),
-            ("depth", self.depth, 0.0, 1024.0),
-            ("caustics", self.caustics, 0.0, 4.0),
-            ("sun elevation", self.sun_elevation, 1.0, 90.0),
-            ("sun azimuth", self.sun_azimuth, -360.0, 360.0),
-            ("clarity", self.clarity, 1.0, 1_000_000.0),
-            ("wave height", self.wave_height, 0.0, 16.0),
-            ("dispersion", self.dispersion, 0.0, 50.0),
+        use parameters as p;
+        let checks = [
+            (p::PRESENCE, self.presence),
+            (p::REFRACTION, self.refraction),
+            (p::SLOPE, self.slope),
+            (p::SHADING, self.shading),
+            (p::SPECULAR, self.specular),
+            (p::SHININESS, self.shininess),
+            (p::LIGHT_ANGLE, self.light_angle),
+            (p::SPRING_REFRACTION, self.spring_refraction),
+            (p::SPRING_TRANSPARENCY, self.spring_transparency),
+            (p::DEPTH, self.depth),
+            (p::CAUSTICS, self.caustics),
+            (p::SUN_ELEVATION, self.sun_elevation),
+            (p::SUN_AZIMUTH, self.sun_azimuth),
+            (p::CLARITY, self.clarity),
+            (p::WAVE_HEIGHT, self.wave_height),
+            (p::DISPERSION, self.dispersion),
         ];
-        for (name, value, min, max) in checks {
-            check_finite_range(name, value, min, max)?;
+        for (parameter, value) in checks {
+            parameter.check(value)?;
         }
         Ok(())
     }
@@ -300,63 +306,12 @@ impl Look {
     }
 }
 
-/// How many floats [`Look::shader_constants`] gives.
-pub const SHADER_CONSTANTS: usize = 34;
-
 impl Look {
     /// The constants a renderer that runs elsewhere (a GPU's shaders, fed by
-    /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, computed here
-    /// once so that the GPU and the CPU share their arithmetic:
-    ///
-    /// ```text
-    ///  0 refraction   1 slope   2, 3 light (x, y: image rows grow down)   4 shading
-    ///  5 specular     6 shininess   7 spring_refraction   8 spring_transparency
-    ///  (refraction, slope and spring_refraction times `presence`, as the renderer uses them)
-    ///  natural look (see the `natural` row kernel's pseudo-code):
-    ///  9 depth   10 eta   11 eta_squared   12 eta_complement   13 caustics
-    /// 14..=16 sun_mirror   17 sun.z   18..=20 transmittance (RGB)   21..=23 glint (RGB)
-    /// 24..=26 channel_spread (RGB)   27 dispersive (0 or 1)   28 Fresnel head on
-    /// 29 glint floor   30 sky table side   31 caustic clamp (largest focus)
-    /// 32 gate_slope   33 gate_focus
-    /// ```
+    /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, flattened for
+    /// upload: [`ShaderConstants`], the GPU's interface (see [`gpu`]), field after field.
     pub fn shader_constants(&self, scale: u32) -> [f32; SHADER_CONSTANTS] {
-        use crate::kernels::natural::{
-            CAUSTIC_MAX, FRESNEL_HEAD_ON, GLINT_FLOOR, NaturalLook, SKY_SIDE,
-        };
-        let angle = self.light_angle.to_radians();
-        let natural = NaturalLook::new(&self.natural_parameters(), scale, PixelOrder::Rgba);
-        let mut out = [0.0; SHADER_CONSTANTS];
-        out[..9].copy_from_slice(&[
-            self.refraction * self.presence,
-            self.slope * self.presence,
-            angle.cos(),
-            -angle.sin(),
-            self.shading.clamp(0.0, 4.0),
-            self.specular.clamp(0.0, 16.0),
-            self.shininess.max(0.01),
-            self.spring_refraction * self.presence,
-            self.spring_transparency,
-        ]);
-        out[9..14].copy_from_slice(&[
-            natural.depth,
-            natural.eta,
-            natural.eta_squared,
-            natural.eta_complement,
-            natural.caustics,
-        ]);
-        out[14..17].copy_from_slice(&natural.sun_mirror);
-        out[17] = natural.sun[2];
-        out[18..21].copy_from_slice(&natural.transmittance);
-        out[21..24].copy_from_slice(&natural.glint);
-        out[24..27].copy_from_slice(&natural.channel_spread);
-        out[27] = f32::from(u8::from(natural.dispersive));
-        out[28] = FRESNEL_HEAD_ON;
-        out[29] = GLINT_FLOOR;
-        out[30] = SKY_SIDE as f32;
-        out[31] = CAUSTIC_MAX;
-        out[32] = natural.gate_slope;
-        out[33] = natural.gate_focus;
-        out
+        ShaderConstants::new(self, scale).flatten()
     }
 }
 

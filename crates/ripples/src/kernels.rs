@@ -213,13 +213,10 @@ pub fn backend() -> Backend {
 /// comparing backends). Fails, changing nothing, if the CPU lacks it.
 pub fn set_backend(backend: Backend) -> Result<(), crate::Error> {
     if !backend.is_available() {
-        return Err(crate::Error::Invalid(format!(
-            "backend '{backend}' is not available on this CPU (available: {})",
-            Backend::available()
-                .map(Backend::name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+        return Err(crate::Error::BackendUnavailable {
+            backend,
+            available: Backend::available().collect(),
+        });
     }
     ACTIVE.store(backend_code(backend), Ordering::Relaxed);
     Ok(())

@@ -111,7 +111,7 @@ pub use disturbances::float::{
 #[doc(hidden)]
 pub use disturbances::sources::SplitMix64;
 pub use disturbances::sources::{Generator, Rain, RainStones, Stone};
-pub use error::{Error, Number};
+pub use error::{Buffer, Error, Number};
 pub use kernels::{Backend, backend, set_backend};
 pub use looks::tiles::pool_tiles;
 pub use looks::{FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS, SkyImage};

@@ -101,9 +101,7 @@ pub fn check_frames(frames: i64) -> Result<u32, Error> {
 /// Checks a frame rate: finite, `> 0` and `<= MAX_FPS`.
 pub fn check_fps(fps: f64) -> Result<f64, Error> {
     if !fps.is_finite() || fps <= 0.0 {
-        return Err(Error::Invalid(format!(
-            "fps must be a number > 0, got {fps}"
-        )));
+        return Err(Error::not_allowed("fps", fps, "a number > 0"));
     }
     check_range("fps", fps, 0.0, MAX_FPS)
 }

@@ -24,6 +24,7 @@
 pub mod background;
 mod bindings;
 pub mod clock;
+mod error;
 pub mod gpu_photo;
 pub mod options;
 mod web_pool;
@@ -33,5 +34,5 @@ pub use bindings::{
     limits,
 };
 pub use clock::StepClock;
-pub use options::{OptionValue, WebError};
+pub use options::{OptionValue, Rule, WebError};
 pub use web_pool::{MAX_PIXELS, MAX_SIDE, WebPool, check_pool_size};

@@ -14,7 +14,10 @@
 //! assert_eq!(limits::check_radius(6)?, 6);
 //! let message = limits::check_radius(0).unwrap_err().to_string();
 //! assert_eq!(message, "radius must be >= 1, got 0");
-//! assert!(limits::check_size(20_000, 10).is_err());
+//! assert!(matches!(
+//!     limits::check_size(20_000, 10),
+//!     Err(ripples::Error::TooLarge { width: 20_000, height: 10 })
+//! ));
 //! # Ok::<(), ripples::Error>(())
 //! ```
 //!

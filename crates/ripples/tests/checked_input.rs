@@ -285,9 +285,24 @@ fn sizes_beyond_the_limits_are_errors_not_panics_or_huge_allocations() {
         Err(ripples::Error::TooLarge { .. })
     ));
     assert_eq!(ripples::pool_tiles(3, 2).unwrap().len(), 3 * 2 * 4);
-    assert!(Obstacles::new(0, 4).is_err());
-    assert!(Obstacles::new(usize::MAX, usize::MAX).is_err());
-    assert!(Obstacles::new(100_000, 1).is_err());
+    assert!(matches!(
+        Obstacles::new(0, 4),
+        Err(ripples::Error::EmptySize {
+            width: 0,
+            height: 4
+        })
+    ));
+    assert!(matches!(
+        Obstacles::new(usize::MAX, usize::MAX),
+        Err(ripples::Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        Obstacles::new(100_000, 1),
+        Err(ripples::Error::TooLarge {
+            width: 100_000,
+            height: 1
+        })
+    ));
     assert_eq!(Obstacles::new(6, 4).unwrap().cells().len(), 24);
     // A renderer made for absurd widths allocates nothing until a frame shows its real size,
     // and still refuses a frame that does not match.

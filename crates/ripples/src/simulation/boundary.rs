@@ -351,6 +351,15 @@ mod tests {
         assert_eq!(walls.count(), 1);
         walls.clear();
         assert!(walls.is_empty());
-        assert!(walls.set_all(&[true; 5]).is_err());
+        assert_eq!(
+            walls.set_all(&[true; 5]),
+            Err(Error::WrongLength {
+                buffer: crate::Buffer::ObstacleMask,
+                got: 5,
+                expected: 24,
+                width: 6,
+                height: 4,
+            })
+        );
     }
 }

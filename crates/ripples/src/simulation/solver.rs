@@ -234,7 +234,10 @@ impl Solver {
     /// bump[2 * 5 + 2] = 40.0;
     /// water.set_heights(Heights::F32(&bump))?;
     /// assert!(matches!(water.heights(), Heights::F32(now) if now == bump.as_slice()));
-    /// assert!(water.set_heights(Heights::I16(&[0; 20])).is_err());
+    /// assert!(matches!(
+    ///     water.set_heights(Heights::I16(&[0; 20])),
+    ///     Err(ripples::Error::HeightsType { solver: SolverKind::Wave, found: "i16", .. })
+    /// ));
     /// # Ok::<(), ripples::Error>(())
     /// ```
     pub fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {

@@ -412,6 +412,13 @@ mod tests {
             error.to_string(),
             "background layout: box width must be above 0, got 0"
         );
-        assert!(layout(BOX, IMAGE, "0px 10px", "0% 0%", "repeat").is_err());
+        assert_eq!(
+            layout(BOX, IMAGE, "0px 10px", "0% 0%", "repeat"),
+            Err(WebError::EmptyTile {
+                size: "0px 10px".into(),
+                width: 0.0,
+                height: 10.0
+            })
+        );
     }
 }

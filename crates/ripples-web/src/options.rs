@@ -595,9 +595,25 @@ mod tests {
                 && message.ends_with("for jquery.ripples' 0.04 pass 1.33"),
             "{message}"
         );
-        assert!(check("stepsPerSecond", OptionValue::Number(0.5)).is_err());
+        let (min, max) = STEPS_PER_SECOND_RANGE;
+        assert_eq!(
+            check_option("stepsPerSecond", OptionValue::Number(0.5)),
+            Err(WebError::number(
+                "stepsPerSecond",
+                0.5,
+                Rule::Range { min, max }
+            ))
+        );
         assert!(check("pixelRatio", OptionValue::Null).is_ok());
-        assert!(check("pixelRatio", OptionValue::Number(0.0)).is_err());
+        let (min, max) = PIXEL_RATIO_RANGE;
+        assert_eq!(
+            check_option("pixelRatio", OptionValue::Number(0.0)),
+            Err(WebError::number(
+                "pixelRatio",
+                0.0,
+                Rule::Range { min, max }
+            ))
+        );
     }
 
     #[test]
@@ -628,9 +644,22 @@ mod tests {
         );
         assert!(check("crossOrigin", OptionValue::Null).is_ok());
         assert!(check("crossOrigin", OptionValue::Text(String::new())).is_ok());
-        assert!(check("crossOrigin", OptionValue::Text("yes".into())).is_err());
-        assert!(check("interactive", OptionValue::Number(1.0)).is_err());
-        assert!(check("imageUrl", OptionValue::Text("  ".into())).is_err());
+        let refused = |name: &str, value: OptionValue| match check_option(name, value) {
+            Err(WebError::Expected { name, got, .. }) => (name, got),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            refused("crossOrigin", OptionValue::Text("yes".into())),
+            ("crossOrigin".into(), OptionValue::Text("yes".into()))
+        );
+        assert_eq!(
+            refused("interactive", OptionValue::Number(1.0)),
+            ("interactive".into(), OptionValue::Number(1.0))
+        );
+        assert_eq!(
+            refused("imageUrl", OptionValue::Text("  ".into())),
+            ("imageUrl".into(), OptionValue::Text("  ".into()))
+        );
         assert!(check("obstacles", OptionValue::Text("walls.png".into())).is_ok());
     }
 
@@ -750,9 +779,18 @@ mod tests {
     fn stone_arguments_round_and_refuse_what_would_wrap() {
         assert_eq!(stone_radius(0.4), Ok(1));
         assert_eq!(stone_radius(12.6), Ok(13));
-        assert!(stone_radius(-3.0).is_err());
+        let max = f64::from(MAX_RADIUS);
+        assert_eq!(
+            stone_radius(-3.0),
+            Err(WebError::number("radius", -3.0, Rule::Positive { max }))
+        );
         assert_eq!(strength(128.4), Ok(128));
-        assert!(strength(40_000.0).is_err());
-        assert!(strength(-1.0).is_err());
+        for bad in [40_000.0, -1.0] {
+            let (min, max) = (0.0, 32767.0);
+            assert_eq!(
+                strength(bad),
+                Err(WebError::number("strength", bad, Rule::Range { min, max }))
+            );
+        }
     }
 }

@@ -158,8 +158,8 @@ impl Obstacles {
                 buffer: crate::Buffer::ObstacleMask,
                 got: walls.len(),
                 expected: self.walls.len(),
-                width: self.width as usize,
-                height: self.height as usize,
+                width: self.width,
+                height: self.height,
             });
         }
         self.walls.copy_from_slice(walls);

@@ -681,7 +681,13 @@ fn apply(state: &mut State, op: &Op) {
             let look = look.look();
             if *wrong_size {
                 let mut short = vec![0u8; state.frame.len().saturating_sub(4)];
-                assert!(pool.render(&look, &state.image, &mut short).is_err());
+                assert!(matches!(
+                    pool.render(&look, &state.image, &mut short),
+                    Err(ripples::Error::BufferSize {
+                        what: "destination frame",
+                        ..
+                    })
+                ));
                 return;
             }
             let valid = look.validate().is_ok();

@@ -82,9 +82,7 @@ pub fn layout(
         ("image height", image_height),
     ] {
         if !value.is_finite() || value <= 0.0 {
-            return Err(WebError(format!(
-                "background layout: {name} must be above 0, got {value}"
-            )));
+            return Err(WebError::LayoutSize { name, value });
         }
     }
     let (mut width, mut height) = tile_size(box_size, image_size, size)?;
@@ -154,12 +152,11 @@ fn tile_size(
     } else {
         // CSS draws nothing for an empty tile; an image that covers nothing is not useful to
         // refract, so the caller falls back to the default layout with a warning.
-        Err(WebError(format!(
-            "background-size '{}' makes the image empty ({}x{})",
-            words.join(" "),
-            size.0,
-            size.1
-        )))
+        Err(WebError::EmptyTile {
+            size: words.join(" "),
+            width: size.0,
+            height: size.1,
+        })
     }
 }
 
@@ -292,8 +289,11 @@ fn parse_repeat(repeat: &str) -> Result<(Tiling, Tiling), WebError> {
     axes.ok_or_else(|| unsupported("background-repeat", repeat))
 }
 
-fn unsupported(property: &str, value: &str) -> WebError {
-    WebError(format!("{property} '{value}' is not supported"))
+fn unsupported(property: &'static str, value: &str) -> WebError {
+    WebError::Unsupported {
+        property,
+        value: value.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -398,16 +398,29 @@ mod tests {
     #[test]
     fn what_cannot_be_laid_out_is_an_error_naming_it() {
         let error = layout(BOX, IMAGE, "fill", "0% 0%", "repeat").unwrap_err();
-        assert_eq!(error.0, "background-size 'fill' is not supported");
+        assert_eq!(error.to_string(), "background-size 'fill' is not supported");
         let error = layout(BOX, IMAGE, "auto", "0% 0%", "mirror").unwrap_err();
-        assert_eq!(error.0, "background-repeat 'mirror' is not supported");
+        assert_eq!(
+            error.to_string(),
+            "background-repeat 'mirror' is not supported"
+        );
         let error = layout(BOX, IMAGE, "auto", "anchor(left) 0%", "repeat").unwrap_err();
-        assert!(error.0.starts_with("background-position"), "{error}");
+        assert!(
+            error.to_string().starts_with("background-position"),
+            "{error}"
+        );
         let error = layout((0.0, 10.0), IMAGE, "auto", "0% 0%", "repeat").unwrap_err();
         assert_eq!(
-            error.0,
+            error.to_string(),
             "background layout: box width must be above 0, got 0"
         );
-        assert!(layout(BOX, IMAGE, "0px 10px", "0% 0%", "repeat").is_err());
+        assert_eq!(
+            layout(BOX, IMAGE, "0px 10px", "0% 0%", "repeat"),
+            Err(WebError::EmptyTile {
+                size: "0px 10px".into(),
+                width: 0.0,
+                height: 10.0
+            })
+        );
     }
 }

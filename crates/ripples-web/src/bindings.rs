@@ -14,7 +14,7 @@ use crate::options::{self, OptionValue, WebError};
 use crate::web_pool::{MAX_PIXELS, MAX_SIDE, WebPool};
 
 fn js_error(error: WebError) -> JsError {
-    JsError::new(&error.0)
+    JsError::new(&error.to_string())
 }
 
 /// One pool of water in a page (see [`WebPool`]); `free()` releases its memory.
@@ -400,7 +400,7 @@ impl WasmPool {
             Ok(false) => FRAME_UNCHANGED,
             Ok(true) => FRAME_DRAWN,
             Err(error) => {
-                self.error = Some(error.0);
+                self.error = Some(error.to_string());
                 FRAME_FAILED
             }
         }
@@ -433,7 +433,7 @@ impl WasmPool {
         match self.inner.prepare_surface() {
             Ok(surface) => surface.as_ptr() as usize,
             Err(error) => {
-                self.error = Some(error.0);
+                self.error = Some(error.to_string());
                 0
             }
         }
@@ -526,7 +526,7 @@ impl WasmPool {
         match self.inner.prepare_photo_slopes() {
             Ok(sums) => sums.as_ptr() as usize,
             Err(error) => {
-                self.error = Some(error.0);
+                self.error = Some(error.to_string());
                 0
             }
         }

@@ -56,9 +56,7 @@ impl GpuPhoto {
     /// water region.
     pub fn new(pool: &Pool) -> Result<Self, WebError> {
         let Some(water) = pool.water_pixels() else {
-            return Err(WebError(
-                "the pool has no water region (see setWater)".into(),
-            ));
+            return Err(WebError::NoWaterRegion);
         };
         let mask = water.iter().map(|&w| if w { 255 } else { 0 }).collect();
         let plane = pool

@@ -23,6 +23,7 @@
 
 pub mod background;
 mod bindings;
+mod error;
 pub mod gpu_photo;
 pub mod options;
 mod web_pool;
@@ -31,5 +32,5 @@ pub use bindings::{
     FRAME_DRAWN, FRAME_FAILED, FRAME_UNCHANGED, WasmPool, backend, background_layout,
     calm_check_frames, check_option, limits,
 };
-pub use options::{OptionValue, WebError};
+pub use options::{OptionValue, Rule, WebError};
 pub use web_pool::{MAX_PIXELS, MAX_SIDE, WebPool, check_pool_size};

@@ -15,23 +15,7 @@ use ripples::limits::{MAX_RADIUS, MAX_SIM_SCALE};
 use ripples::look_parameters;
 use ripples::{Boundary, MAX_GRAVITY, RenderMode, SolverKind};
 
-/// An option or argument the page got wrong; the message names it and the value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WebError(pub String);
-
-impl fmt::Display for WebError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for WebError {}
-
-impl From<ripples::Error> for WebError {
-    fn from(error: ripples::Error) -> Self {
-        Self(error.to_string())
-    }
-}
+pub use crate::error::{Rule, WebError};
 
 /// A value as JavaScript gave it, reduced to what the options can hold.
 #[derive(Debug, Clone, PartialEq)]
@@ -238,7 +222,11 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
             };
             let given = text(name, &value)?;
             if !choices.contains(&given.as_str()) {
-                return Err(WebError(format!("{name} must be {words}, got '{given}'")));
+                return Err(WebError::UnknownName {
+                    what: name.to_string(),
+                    expected: words.to_string(),
+                    got: given,
+                });
             }
             value
         }
@@ -246,17 +234,20 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
         | "dispersion" => OptionValue::Number(natural_number(name, number(name, &value)?)?),
         "waterColour" | "waterColor" => OptionValue::Text(hex(water_colour(name, &value)?)),
         _ => {
-            return Err(WebError(format!(
-                "unknown option '{name}' (options: {})",
-                OPTION_NAMES.join(", ")
-            )));
+            return Err(WebError::UnknownOption {
+                name: name.to_string(),
+            });
         }
     };
     Ok(checked)
 }
 
 fn expected(name: &str, what: &str, got: &OptionValue) -> WebError {
-    WebError(format!("{name} must be {what}, got {got}"))
+    WebError::Expected {
+        name: name.to_string(),
+        what: what.to_string(),
+        got: got.clone(),
+    }
 }
 
 fn number(name: &str, value: &OptionValue) -> Result<f64, WebError> {
@@ -286,9 +277,7 @@ pub fn in_range(name: &str, value: f64, min: f64, max: f64) -> Result<f64, WebEr
     if value.is_finite() && (min..=max).contains(&value) {
         Ok(value)
     } else {
-        Err(WebError(format!(
-            "{name} must be a number from {min} to {max}, got {value}"
-        )))
+        Err(WebError::number(name, value, Rule::Range { min, max }))
     }
 }
 
@@ -300,9 +289,7 @@ pub fn whole(name: &str, value: f64, min: u32, max: u32) -> Result<u32, WebError
     {
         Ok(value as u32)
     } else {
-        Err(WebError(format!(
-            "{name} must be a whole number from {min} to {max}, got {value}"
-        )))
+        Err(WebError::number(name, value, Rule::Whole { min, max }))
     }
 }
 
@@ -318,14 +305,7 @@ const JQUERY_MIN_RESOLUTION: f64 = 32.0;
 pub fn resolution(value: f64) -> Result<u32, WebError> {
     whole("resolution", value, 1, MAX_SIM_SCALE).map_err(|error| {
         if value.fract() == 0.0 && (JQUERY_MIN_RESOLUTION..=4096.0).contains(&value) {
-            WebError(format!(
-                "{error}; jquery.ripples' resolution ({value}) is the simulation's width in \
-                 cells, here it is element pixels per cell: pass the element's width divided \
-                 by {value}, at most {MAX_SIM_SCALE} (for a 1280 px wide element, {})",
-                (1280.0 / value)
-                    .round()
-                    .clamp(1.0, f64::from(MAX_SIM_SCALE))
-            ))
+            WebError::JqueryResolution { value }
         } else {
             error
         }
@@ -354,13 +334,7 @@ pub fn strength(value: f64) -> Result<i16, WebError> {
 pub fn perturbance(value: f64) -> Result<f64, WebError> {
     let value = in_range("perturbance", value, 0.0, MAX_PERTURBANCE)?;
     if value > 0.0 && value < MIN_PERTURBANCE {
-        let ours = value / JQUERY_DEFAULT_PERTURBANCE;
-        return Err(WebError(format!(
-            "perturbance {value} looks like a jquery.ripples value (its default is \
-             {JQUERY_DEFAULT_PERTURBANCE}); here perturbance multiplies the look's refraction \
-             (1 is the default, 0 none, otherwise {MIN_PERTURBANCE} to {MAX_PERTURBANCE}): for \
-             jquery.ripples' {value} pass {ours:.2}"
-        )));
+        return Err(WebError::JqueryPerturbance { value });
     }
     Ok(value)
 }
@@ -392,9 +366,7 @@ fn positive(name: &str, value: f64, max: f64) -> Result<f64, WebError> {
     if value.is_finite() && value > 0.0 && value <= max {
         Ok(value)
     } else {
-        Err(WebError(format!(
-            "{name} must be a number above 0 and at most {max}, got {value}"
-        )))
+        Err(WebError::number(name, value, Rule::Positive { max }))
     }
 }
 
@@ -405,10 +377,10 @@ pub fn solver(name: &str) -> Result<SolverKind, WebError> {
 
 /// `'reflect'` (waves bounce off the edges) or `'absorb'` (open water).
 pub fn border(name: &str) -> Result<Boundary, WebError> {
-    name.parse().map_err(|_| {
-        WebError(format!(
-            "border must be 'reflect' or 'absorb', got '{name}'"
-        ))
+    name.parse().map_err(|_| WebError::UnknownName {
+        what: "border".into(),
+        expected: "'reflect' or 'absorb'".into(),
+        got: name.to_string(),
     })
 }
 
@@ -421,9 +393,11 @@ pub fn look(name: &str) -> Result<RenderMode, WebError> {
         "classic" => Ok(RenderMode::Classic),
         "lit" => Ok(RenderMode::Lit),
         "spring" => Ok(RenderMode::Spring),
-        _ => Err(WebError(format!(
-            "look must be 'natural', 'classic', 'lit' or 'spring', got '{name}'"
-        ))),
+        _ => Err(WebError::UnknownName {
+            what: "look".into(),
+            expected: "'natural', 'classic', 'lit' or 'spring'".into(),
+            got: name.to_string(),
+        }),
     }
 }
 
@@ -433,7 +407,11 @@ pub fn quality(name: &str) -> Result<&'static str, WebError> {
     QUALITIES
         .into_iter()
         .find(|&choice| choice == name)
-        .ok_or_else(|| WebError(format!("quality must be 'auto' or 'high', got '{name}'")))
+        .ok_or_else(|| WebError::UnknownName {
+            what: "quality".into(),
+            expected: "'auto' or 'high'".into(),
+            got: name.to_string(),
+        })
 }
 
 /// A number option of the natural look (`depth`, `caustics`, `sunElevation`, `sunAzimuth`,
@@ -441,7 +419,11 @@ pub fn quality(name: &str) -> Result<&'static str, WebError> {
 pub fn natural_number(name: &str, value: f64) -> Result<f64, WebError> {
     let (min, max) = match look_parameters::by_web_name(name) {
         Some(parameter) if name != "presence" => parameter.range_f64(),
-        _ => return Err(WebError(format!("'{name}' is not a natural look number"))),
+        _ => {
+            return Err(WebError::NotNaturalNumber {
+                name: name.to_string(),
+            });
+        }
     };
     in_range(name, value, min, max)
 }
@@ -512,7 +494,7 @@ mod tests {
     use super::*;
 
     fn check(name: &str, value: OptionValue) -> Result<OptionValue, String> {
-        check_option(name, value).map_err(|error| error.0)
+        check_option(name, value).map_err(|error| error.to_string())
     }
 
     #[test]
@@ -640,9 +622,25 @@ mod tests {
                 && message.ends_with("for jquery.ripples' 0.04 pass 1.33"),
             "{message}"
         );
-        assert!(check("stepsPerSecond", OptionValue::Number(0.5)).is_err());
+        let (min, max) = STEPS_PER_SECOND_RANGE;
+        assert_eq!(
+            check_option("stepsPerSecond", OptionValue::Number(0.5)),
+            Err(WebError::number(
+                "stepsPerSecond",
+                0.5,
+                Rule::Range { min, max }
+            ))
+        );
         assert!(check("pixelRatio", OptionValue::Null).is_ok());
-        assert!(check("pixelRatio", OptionValue::Number(0.0)).is_err());
+        let (min, max) = PIXEL_RATIO_RANGE;
+        assert_eq!(
+            check_option("pixelRatio", OptionValue::Number(0.0)),
+            Err(WebError::number(
+                "pixelRatio",
+                0.0,
+                Rule::Range { min, max }
+            ))
+        );
     }
 
     #[test]
@@ -673,9 +671,22 @@ mod tests {
         );
         assert!(check("crossOrigin", OptionValue::Null).is_ok());
         assert!(check("crossOrigin", OptionValue::Text(String::new())).is_ok());
-        assert!(check("crossOrigin", OptionValue::Text("yes".into())).is_err());
-        assert!(check("interactive", OptionValue::Number(1.0)).is_err());
-        assert!(check("imageUrl", OptionValue::Text("  ".into())).is_err());
+        let refused = |name: &str, value: OptionValue| match check_option(name, value) {
+            Err(WebError::Expected { name, got, .. }) => (name, got),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            refused("crossOrigin", OptionValue::Text("yes".into())),
+            ("crossOrigin".into(), OptionValue::Text("yes".into()))
+        );
+        assert_eq!(
+            refused("interactive", OptionValue::Number(1.0)),
+            ("interactive".into(), OptionValue::Number(1.0))
+        );
+        assert_eq!(
+            refused("imageUrl", OptionValue::Text("  ".into())),
+            ("imageUrl".into(), OptionValue::Text("  ".into()))
+        );
         assert!(check("obstacles", OptionValue::Text("walls.png".into())).is_ok());
     }
 
@@ -795,9 +806,18 @@ mod tests {
     fn stone_arguments_round_and_refuse_what_would_wrap() {
         assert_eq!(stone_radius(0.4), Ok(1));
         assert_eq!(stone_radius(12.6), Ok(13));
-        assert!(stone_radius(-3.0).is_err());
+        let max = f64::from(MAX_RADIUS);
+        assert_eq!(
+            stone_radius(-3.0),
+            Err(WebError::number("radius", -3.0, Rule::Positive { max }))
+        );
         assert_eq!(strength(128.4), Ok(128));
-        assert!(strength(40_000.0).is_err());
-        assert!(strength(-1.0).is_err());
+        for bad in [40_000.0, -1.0] {
+            let (min, max) = (0.0, 32767.0);
+            assert_eq!(
+                strength(bad),
+                Err(WebError::number("strength", bad, Rule::Range { min, max }))
+            );
+        }
     }
 }

@@ -123,24 +123,21 @@ struct Finger {
 pub fn check_pool_size(width: f64, height: f64) -> Result<(u32, u32), WebError> {
     for (name, side) in [("width", width), ("height", height)] {
         if !side.is_finite() || side.fract() != 0.0 || side < 0.0 {
-            return Err(WebError(format!(
-                "pool {name} must be a whole number of pixels, got {side}"
-            )));
+            return Err(WebError::number(
+                format!("pool {name}"),
+                side,
+                options::Rule::WholePixels,
+            ));
         }
     }
     if width < 1.0 || height < 1.0 {
-        return Err(WebError(format!(
-            "pool size must be at least 1x1 pixels, got {width}x{height}"
-        )));
+        return Err(WebError::PoolTooSmall { width, height });
     }
     if width > f64::from(MAX_SIDE)
         || height > f64::from(MAX_SIDE)
         || width * height > f64::from(MAX_PIXELS)
     {
-        return Err(WebError(format!(
-            "pool size {width}x{height} is too large: at most {MAX_SIDE} pixels per side and \
-             {MAX_PIXELS} pixels in all (4096x4096)"
-        )));
+        return Err(WebError::PoolTooLarge { width, height });
     }
     Ok((width as u32, height as u32))
 }
@@ -159,10 +156,13 @@ fn water_input(
     } else {
         let expected = 4 * width as usize * height as usize;
         if rgba.len() != expected {
-            return Err(WebError(format!(
-                "water mask has {} bytes, expected {expected} for {width}x{height} RGBA",
-                rgba.len(),
-            )));
+            return Err(WebError::WrongLength {
+                what: "water mask",
+                got: rgba.len(),
+                expected,
+                width,
+                height,
+            });
         }
         Some(
             rgba.chunks_exact(4)
@@ -317,12 +317,13 @@ impl WebPool {
     pub fn set_image(&mut self, rgba: &[u8]) -> Result<(), WebError> {
         let expected = self.image.len();
         if rgba.len() != expected {
-            return Err(WebError(format!(
-                "image has {} bytes, expected {expected} for {}x{} RGBA",
-                rgba.len(),
-                self.width(),
-                self.height()
-            )));
+            return Err(WebError::WrongLength {
+                what: "image",
+                got: rgba.len(),
+                expected,
+                width: self.width(),
+                height: self.height(),
+            });
         }
         self.image.copy_from_slice(rgba);
         self.image_changed();
@@ -378,10 +379,13 @@ impl WebPool {
         let height = options::whole("sky image height", height, 1, MAX_SIDE)?;
         let expected = width as usize * height as usize * 4;
         if rgba.len() != expected {
-            return Err(WebError(format!(
-                "sky image has {} bytes, expected {expected} for {width}x{height} RGBA",
-                rgba.len()
-            )));
+            return Err(WebError::WrongLength {
+                what: "sky image",
+                got: rgba.len(),
+                expected,
+                width,
+                height,
+            });
         }
         self.pool
             .set_sky(Some(&SkyImage::new(rgba, width, height)?));
@@ -607,12 +611,13 @@ impl WebPool {
     pub fn set_obstacles(&mut self, rgba: &[u8]) -> Result<(), WebError> {
         let expected = self.image.len();
         if rgba.len() != expected {
-            return Err(WebError(format!(
-                "obstacle mask has {} bytes, expected {expected} for {}x{} RGBA",
-                rgba.len(),
-                self.width(),
-                self.height()
-            )));
+            return Err(WebError::WrongLength {
+                what: "obstacle mask",
+                got: rgba.len(),
+                expected,
+                width: self.width(),
+                height: self.height(),
+            });
         }
         let mask: Vec<bool> = rgba
             .chunks_exact(4)
@@ -824,9 +829,7 @@ impl WebPool {
     /// still makes sense (a pointer far outside the element moves it no further).
     fn near_pool(&self, name: &str, value: f64) -> Result<f32, WebError> {
         if !value.is_finite() {
-            return Err(WebError(format!(
-                "{name} must be a finite number, got {value}"
-            )));
+            return Err(WebError::number(name, value, options::Rule::Finite));
         }
         let side = f64::from(if name.starts_with('x') {
             self.width()
@@ -888,9 +891,10 @@ impl WebPool {
         let (width, height) = check_pool_size(width, height)?;
         for (name, scale) in [("x", css_scale.0), ("y", css_scale.1)] {
             if !scale.is_finite() || scale <= 0.0 {
-                return Err(WebError(format!(
-                    "resize: the CSS scale along {name} must be a number above 0, got {scale}"
-                )));
+                return Err(WebError::CssScale {
+                    axis: name,
+                    value: scale,
+                });
             }
         }
         let (sim_scale, kind, boundary) =
@@ -1057,9 +1061,7 @@ impl WebPool {
     /// The water region's mask and tables for a GPU, built on first use.
     fn gpu_photo(&mut self) -> Result<&mut GpuPhoto, WebError> {
         if !self.has_water_region {
-            return Err(WebError(
-                "the pool has no water region (see setWater)".into(),
-            ));
+            return Err(WebError::NoWaterRegion);
         }
         let photo = match self.gpu_photo.take() {
             Some(photo) => photo,
@@ -1119,7 +1121,7 @@ impl WebPool {
             .as_mut()
             .and_then(|photo| photo.plane.as_mut())
         else {
-            return Err(WebError("the photo look's tables are missing".into()));
+            return Err(WebError::NoPhotoTables);
         };
         tables.sum_slopes(self.pool.solver().heights(), wave_height);
         Ok(&tables.sums)
@@ -1130,7 +1132,7 @@ impl WebPool {
         self.gpu_photo()?
             .plane
             .as_mut()
-            .ok_or_else(|| WebError("the pool's water is not in perspective (see setWater)".into()))
+            .ok_or(WebError::NoPerspective)
     }
 
     /// The constants a GPU's shaders need for the look in use: [`ripples::ShaderConstants`],
@@ -1385,9 +1387,7 @@ fn position(name: &str, value: f64) -> Result<i32, WebError> {
             .floor()
             .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32)
     } else {
-        Err(WebError(format!(
-            "{name} must be a finite number, got {value}"
-        )))
+        Err(WebError::number(name, value, options::Rule::Finite))
     }
 }
 

@@ -179,7 +179,11 @@ fn the_natural_looks_options_arrive_from_javascript_values() {
     pool.set_depth(100.0).unwrap();
     pool.advance(0.0).unwrap();
     assert_ne!(pool.inner().frame_pixels(), &before[..]);
-    assert!(pool.set_caustics(5.0).is_err());
+    let refused = message(pool.set_caustics(5.0).unwrap_err());
+    assert!(
+        refused.starts_with("caustics must be a number from ") && refused.ends_with(", got 5"),
+        "{refused}"
+    );
 }
 
 #[wasm_bindgen_test]

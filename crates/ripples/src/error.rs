@@ -102,9 +102,340 @@ pub enum Error {
         /// What is wrong with it.
         source: Box<Error>,
     },
-    /// Anything else the core refuses; the message names the problem and the value.
-    #[error("{0}")]
-    Invalid(String),
+    /// A number that breaks a rule other than a plain `min..=max` (an open bound, a number
+    /// that must be finite, a unit or a reason in the words): "gravity must be a number in
+    /// (0, 0.5] cells per step², got 0".
+    #[error("{name} must be {rule}, got {value}")]
+    #[non_exhaustive]
+    NotAllowed {
+        /// What was checked ("gravity", "float density").
+        name: String,
+        /// The value given.
+        value: Number,
+        /// What it must be, as the message words it ("a number in (0, 0.5] cells per step²").
+        rule: String,
+    },
+    /// A buffer whose length does not fit the grid or image it is for: "obstacle mask has 3
+    /// cells, expected 4 for 2x2".
+    #[error("{}", wrong_length(.buffer, *.got, *.expected, *.width, *.height))]
+    #[non_exhaustive]
+    WrongLength {
+        /// Which buffer.
+        buffer: Buffer,
+        /// Values found.
+        got: usize,
+        /// Values needed.
+        expected: usize,
+        /// Width of the grid or image.
+        width: usize,
+        /// Height of the grid or image.
+        height: usize,
+    },
+    /// A field given to be drawn that is not the pool's grid: "field must be 4x4 cells, the
+    /// pool's grid, got 3x4 with 12 heights".
+    #[error(
+        "field must be {}x{} cells, the pool's grid, got {}x{} with {heights} heights",
+        .grid[0], .grid[1], .field[0], .field[1]
+    )]
+    #[non_exhaustive]
+    FieldNotGrid {
+        /// The pool's grid, width and height.
+        grid: [usize; 2],
+        /// The field's width and height.
+        field: [usize; 2],
+        /// The number of heights the field holds.
+        heights: usize,
+    },
+    /// A field, scale and image that do not go together (the field is not the image's grid at
+    /// that scale, the scale is 0, or the source and destination differ in length): "renderer:
+    /// field 2x2 at scale 1 does not cover a 4x4 image".
+    #[error(
+        "renderer: field {}x{} at scale {scale} does not cover a {}x{} image",
+        .field[0], .field[1], .image[0], .image[1]
+    )]
+    #[non_exhaustive]
+    FieldImageMismatch {
+        /// The field's width and height, in cells.
+        field: [usize; 2],
+        /// Pixels per cell.
+        scale: u32,
+        /// The image's width and height, in pixels.
+        image: [usize; 2],
+    },
+    /// A value read at one cell of a per-cell map that is out of its range: "stiffness map:
+    /// cell (1, 2) is 2, expected a number in [0, 1]".
+    #[error("{map}: cell ({x}, {y}) is {value}, expected a number in [{min}, {max}]")]
+    #[non_exhaustive]
+    CellOutOfRange {
+        /// The map ("stiffness map").
+        map: String,
+        /// The cell's column.
+        x: usize,
+        /// The cell's row.
+        y: usize,
+        /// The value there.
+        value: f32,
+        /// The smallest value allowed.
+        min: f32,
+        /// The largest value allowed.
+        max: f32,
+    },
+    /// A height loaded into a floating-point solver that is not finite or too large: "height at
+    /// cell (1, 2) must be a finite number within -1000000..=1000000, got NaN".
+    #[error("height at cell ({x}, {y}) must be a finite number within -{max}..={max}, got {value}")]
+    #[non_exhaustive]
+    HeightOutOfRange {
+        /// The cell's column.
+        x: usize,
+        /// The cell's row.
+        y: usize,
+        /// The height given.
+        value: f32,
+        /// The largest magnitude allowed.
+        max: f32,
+    },
+    /// Heights of the wrong number type for the solver: "heights are f32, but the classic
+    /// solver keeps i16 heights".
+    #[error("heights are {found}, but the {} solver keeps {needed} heights", .solver.name())]
+    #[non_exhaustive]
+    HeightsType {
+        /// The solver the heights were for.
+        solver: crate::SolverKind,
+        /// The type given ("i16", "f32").
+        found: &'static str,
+        /// The type the solver keeps.
+        needed: &'static str,
+    },
+    /// A position with a coordinate that is not finite: "body position must be finite, got
+    /// (NaN, 2)".
+    #[error("{name} must be finite, got ({x}, {y})")]
+    #[non_exhaustive]
+    NotFinitePosition {
+        /// What it is the position of ("body position", "float position", "scene offset").
+        name: &'static str,
+        /// Its first coordinate.
+        x: Number,
+        /// Its second coordinate.
+        y: Number,
+    },
+    /// A float's velocity with a component that is not finite.
+    #[error("float velocity must be finite, got {velocity:?}")]
+    #[non_exhaustive]
+    NotFiniteVelocity {
+        /// The velocity given.
+        velocity: [f32; 3],
+    },
+    /// A scene's scale (how a scene is stretched onto a pool of another size) that is not
+    /// finite and positive.
+    #[error("scene scale must be finite and positive, got {}x{}", .scale[0], .scale[1])]
+    #[non_exhaustive]
+    SceneScale {
+        /// The horizontal and vertical scale given.
+        scale: [f64; 2],
+    },
+    /// A path (a swipe's, a body's) with no points.
+    #[error("points must hold at least one [x, y]")]
+    EmptyPath,
+    /// A point of a path with a coordinate that is not finite: "points must be finite, got
+    /// [NaN, 2]".
+    #[error("points must be finite, got [{x}, {y}]")]
+    #[non_exhaustive]
+    PathPointNotFinite {
+        /// Its first coordinate.
+        x: f32,
+        /// Its second coordinate.
+        y: f32,
+    },
+    /// A point of a path outside the pool: "point [9, 2] is outside the 8x8 pool".
+    #[error("point [{x}, {y}] is outside the {width}x{height} pool")]
+    #[non_exhaustive]
+    PathPointOutside {
+        /// Its first coordinate.
+        x: f32,
+        /// Its second coordinate.
+        y: f32,
+        /// The pool's width.
+        width: u32,
+        /// The pool's height.
+        height: u32,
+    },
+    /// A float's centre outside the pool: "centre (9, 2) is outside the 8x8 pool".
+    #[error("centre ({x}, {y}) is outside the {width}x{height} pool")]
+    #[non_exhaustive]
+    CentreOutside {
+        /// Its first coordinate.
+        x: f32,
+        /// Its second coordinate.
+        y: f32,
+        /// The pool's width.
+        width: u32,
+        /// The pool's height.
+        height: u32,
+    },
+    /// An id that names nothing in the pool (taken out, or from another pool): "no body 3 in
+    /// this pool".
+    #[error("no {what} {id} in this pool")]
+    #[non_exhaustive]
+    UnknownId {
+        /// What the id is of ("body", "float").
+        what: &'static str,
+        /// The id's number.
+        id: u64,
+    },
+    /// An item number a scene does not have: "float #3 does not exist: the scene has 2
+    /// floats".
+    #[error("{what} #{number} does not exist: the scene has {count} {what}s")]
+    #[non_exhaustive]
+    NoSuchItem {
+        /// What the item is ("float").
+        what: &'static str,
+        /// Its number, from 1.
+        number: usize,
+        /// How many the scene has.
+        count: usize,
+    },
+    /// A time window that ends before it starts: "end (3) must not come before start (5)".
+    #[error("end ({end}) must not come before start ({start})")]
+    #[non_exhaustive]
+    EndBeforeStart {
+        /// The first frame or step.
+        start: u64,
+        /// The last.
+        end: u64,
+    },
+    /// A range given as `[low, high]` whose low end is above its high end (or not a number):
+    /// "stiffness_range must be [low, high] with low <= high, got [0.5, 0.2]".
+    #[error("{name} must be [low, high] with low <= high, got [{low}, {high}]")]
+    #[non_exhaustive]
+    RangeOrder {
+        /// The setting ("stiffness_range").
+        name: &'static str,
+        /// The first value given.
+        low: f32,
+        /// The second value given.
+        high: f32,
+    },
+    /// Springs stiffer than they are viscous, which gain energy every step.
+    #[error(
+        "stiffness {stiffness} is above the viscosity {viscosity}{}: a spring stiffer than it is \
+         viscous gains energy every step (set the viscosity first, or both together)",
+        .cell.map(|[x, y]| format!(" at cell ({x}, {y})")).unwrap_or_default()
+    )]
+    #[non_exhaustive]
+    StifferThanViscous {
+        /// The stiffness.
+        stiffness: f32,
+        /// The viscosity.
+        viscosity: f32,
+        /// The first cell where it happens, when either is a per-cell map.
+        cell: Option<[usize; 2]>,
+    },
+    /// A wave source given neither as a point nor as a line, or as both.
+    #[error("give either x and y (a point) or x0, y0, x1 and y1 (a line)")]
+    SourceShape,
+    /// A focal length given without the horizon that places the camera.
+    #[error("focal = {focal} needs a horizon: the focal length places a camera in perspective")]
+    #[non_exhaustive]
+    FocalWithoutHorizon {
+        /// The focal length given.
+        focal: f32,
+    },
+    /// Something that does not follow a perspective yet (bodies, floats) in water that has one:
+    /// "bodies do not follow a perspective yet: a pool with a horizon takes none".
+    #[error("{what} do not follow a perspective yet: {advice}")]
+    #[non_exhaustive]
+    NoPerspective {
+        /// What does not ("bodies", "floats", "bodies and floats").
+        what: &'static str,
+        /// What to do about it, as the message words it.
+        advice: &'static str,
+    },
+    /// A water mask with no water in it.
+    #[error("water mask holds no water: white marks water, and every pixel is dark")]
+    NoWater,
+    /// A horizon below every row of water, so that no water is in view.
+    #[error(
+        "horizon {horizon} lies below all the water: the water must reach below the horizon's row"
+    )]
+    #[non_exhaustive]
+    HorizonBelowWater {
+        /// The horizon's row.
+        horizon: f32,
+    },
+    /// A name that was renamed: "render mode 'default' is now called 'lit' (the default look
+    /// is 'natural')".
+    #[error("{what} '{old}' is now called '{new}' ({note})")]
+    #[non_exhaustive]
+    Renamed {
+        /// The setting ("render mode").
+        what: &'static str,
+        /// The name given, the old one.
+        old: &'static str,
+        /// Its new name.
+        new: &'static str,
+        /// A note on the change.
+        note: &'static str,
+    },
+    /// A kernel backend this CPU lacks.
+    #[error(
+        "backend '{backend}' is not available on this CPU (available: {})",
+        .available.iter().map(|backend| backend.name()).collect::<Vec<_>>().join(", ")
+    )]
+    #[non_exhaustive]
+    BackendUnavailable {
+        /// The backend asked for.
+        backend: crate::Backend,
+        /// Those this CPU has.
+        available: Vec<crate::Backend>,
+    },
+}
+
+/// Which buffer an [`Error::WrongLength`] is about; each counts its length its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Buffer {
+    /// A wall per cell ("obstacle mask has 3 cells, expected 4 for 2x2").
+    ObstacleMask,
+    /// A flag per pixel ("water mask has 3 flags, expected 4 for 2x2").
+    WaterMask,
+    /// RGBA bytes of a float's picture ("float image has 3 bytes, expected 16 for 2x2 RGBA").
+    FloatImage,
+    /// A height per cell of a solver's grid ("heights have 3 cells, expected 4 for the 2x2
+    /// grid").
+    Heights,
+    /// Four floats per pixel of a field's surface at a scale ("surface: 3 floats for a 2x2
+    /// field at scale 1, expected 16").
+    Surface {
+        /// Pixels per cell.
+        scale: u32,
+    },
+}
+
+/// The message of [`Error::WrongLength`].
+fn wrong_length(
+    buffer: &Buffer,
+    got: usize,
+    expected: usize,
+    width: usize,
+    height: usize,
+) -> String {
+    match buffer {
+        Buffer::ObstacleMask => {
+            format!("obstacle mask has {got} cells, expected {expected} for {width}x{height}")
+        }
+        Buffer::WaterMask => {
+            format!("water mask has {got} flags, expected {expected} for {width}x{height}")
+        }
+        Buffer::FloatImage => {
+            format!("float image has {got} bytes, expected {expected} for {width}x{height} RGBA")
+        }
+        Buffer::Heights => {
+            format!("heights have {got} cells, expected {expected} for the {width}x{height} grid")
+        }
+        Buffer::Surface { scale } => format!(
+            "surface: {got} floats for a {width}x{height} field at scale {scale}, expected {expected}"
+        ),
+    }
 }
 
 impl Error {
@@ -113,6 +444,19 @@ impl Error {
         Error::In {
             context: context.into(),
             source: Box::new(self),
+        }
+    }
+
+    /// A number that breaks the rule worded `rule`: see [`Error::NotAllowed`].
+    pub(crate) fn not_allowed(
+        name: impl Into<String>,
+        value: impl Into<Number>,
+        rule: impl Into<String>,
+    ) -> Error {
+        Error::NotAllowed {
+            name: name.into(),
+            value: value.into(),
+            rule: rule.into(),
         }
     }
 

@@ -258,13 +258,10 @@ pub(crate) fn check_available(backend: Backend) -> Result<(), crate::Error> {
     if backend.is_available() {
         return Ok(());
     }
-    Err(crate::Error::Invalid(format!(
-        "backend '{backend}' is not available on this CPU (available: {})",
-        Backend::available()
-            .map(Backend::name)
-            .collect::<Vec<_>>()
-            .join(", ")
-    )))
+    Err(crate::Error::BackendUnavailable {
+        backend,
+        available: Backend::available().collect(),
+    })
 }
 
 fn backend_code(backend: Backend) -> u8 {

@@ -118,7 +118,7 @@ pub use disturbances::float::{
 #[doc(hidden)]
 pub use disturbances::sources::SplitMix64;
 pub use disturbances::sources::{Generator, Rain, RainStones, Stone};
-pub use error::{Error, Number};
+pub use error::{Buffer, Error, Number};
 pub use kernels::{Backend, backend, set_backend};
 pub use looks::parameters as look_parameters;
 pub use looks::tiles::pool_tiles;

@@ -14,7 +14,10 @@
 //! assert_eq!(limits::check_radius(6)?, 6);
 //! let message = limits::check_radius(0).unwrap_err().to_string();
 //! assert_eq!(message, "radius must be >= 1, got 0");
-//! assert!(limits::check_size(20_000, 10).is_err());
+//! assert!(matches!(
+//!     limits::check_size(20_000, 10),
+//!     Err(ripples::Error::TooLarge { width: 20_000, height: 10 })
+//! ));
 //! # Ok::<(), ripples::Error>(())
 //! ```
 //!
@@ -103,9 +106,7 @@ pub fn check_frames(frames: i64) -> Result<u32, Error> {
 /// Checks a frame rate: finite, `> 0` and `<= MAX_FPS`.
 pub fn check_fps(fps: f64) -> Result<f64, Error> {
     if !fps.is_finite() || fps <= 0.0 {
-        return Err(Error::Invalid(format!(
-            "fps must be a number > 0, got {fps}"
-        )));
+        return Err(Error::not_allowed("fps", fps, "a number > 0"));
     }
     check_range("fps", fps, 0.0, MAX_FPS)
 }

@@ -194,9 +194,10 @@ impl Pool {
             self.check_len("water mask", mask.len(), expected, 1)?;
         }
         if perspective.is_some() && (!self.bodies.is_empty() || !self.floats.is_empty()) {
-            return Err(Error::Invalid(
-                "bodies and floats do not follow a perspective yet: take them out first".into(),
-            ));
+            return Err(Error::NoPerspective {
+                what: "bodies and floats",
+                advice: "take them out first",
+            });
         }
         let region = WaterRegion::new(
             self.width,
@@ -441,7 +442,10 @@ impl Pool {
     pub fn set_body_position(&mut self, id: BodyId, x: f32, y: f32) -> Result<(), Error> {
         self.bodies
             .get_mut(id)
-            .ok_or_else(|| Error::Invalid(format!("no body {} in this pool", id.0)))?
+            .ok_or(Error::UnknownId {
+                what: "body",
+                id: id.0,
+            })?
             .set_position(x, y)
     }
 
@@ -490,7 +494,10 @@ impl Pool {
     pub fn set_float_velocity(&mut self, id: FloatId, velocity: [f32; 3]) -> Result<(), Error> {
         self.floats
             .get_mut(id)
-            .ok_or_else(|| Error::Invalid(format!("no float {} in this pool", id.0)))?
+            .ok_or(Error::UnknownId {
+                what: "float",
+                id: id.0,
+            })?
             .set_velocity(velocity)
     }
 
@@ -542,11 +549,12 @@ impl Pool {
     }
 
     /// An error for `what` (bodies, floats) in perspective, which they do not follow yet.
-    fn refuse_in_perspective(&self, what: &str) -> Result<(), Error> {
+    fn refuse_in_perspective(&self, what: &'static str) -> Result<(), Error> {
         if self.in_perspective() {
-            return Err(Error::Invalid(format!(
-                "{what} do not follow a perspective yet: a pool with a horizon takes none"
-            )));
+            return Err(Error::NoPerspective {
+                what,
+                advice: "a pool with a horizon takes none",
+            });
         }
         Ok(())
     }
@@ -816,9 +824,7 @@ impl Pool {
     pub fn swipe(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) -> Result<(), Error> {
         let (radius, strength) = check_stone(radius, strength)?;
         if points.is_empty() {
-            return Err(Error::Invalid(
-                "points must hold at least one [x, y]".into(),
-            ));
+            return Err(Error::EmptyPath);
         }
         self.drag_stone(points, radius, strength);
         Ok(())
@@ -972,14 +978,11 @@ impl Pool {
         self.check_frame(src.len(), dst.len(), 4)?;
         let grid = (self.solver.width() as usize, self.solver.height() as usize);
         if (field.width, field.height) != grid || field.heights.len() != grid.0 * grid.1 {
-            return Err(Error::Invalid(format!(
-                "field must be {}x{} cells, the pool's grid, got {}x{} with {} heights",
-                grid.0,
-                grid.1,
-                field.width,
-                field.height,
-                field.heights.len()
-            )));
+            return Err(Error::FieldNotGrid {
+                grid: [grid.0, grid.1],
+                field: [field.width, field.height],
+                heights: field.heights.len(),
+            });
         }
         look.validate()?;
         self.renderer.set_pixel_order(PixelOrder::Rgba);

@@ -93,7 +93,10 @@ fn a_body_follows_its_path_and_leaves_the_water_at_the_end() {
         pool.step();
     }
     assert_eq!(pool.body_count(), 0, "gone past its last point");
-    assert!(pool.set_body_position(id, 1.0, 1.0).is_err());
+    assert!(matches!(
+        pool.set_body_position(id, 1.0, 1.0),
+        Err(ripples::Error::UnknownId { what: "body", .. })
+    ));
 }
 
 /// A body of radius 6 and strength 40 driven left along the middle of a `width x height`

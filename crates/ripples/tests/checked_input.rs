@@ -285,9 +285,24 @@ fn sizes_beyond_the_limits_are_errors_not_panics_or_huge_allocations() {
         Err(ripples::Error::TooLarge { .. })
     ));
     assert_eq!(ripples::pool_tiles(3, 2).unwrap().len(), 3 * 2 * 4);
-    assert!(Obstacles::new(0, 4).is_err());
-    assert!(Obstacles::new(usize::MAX, usize::MAX).is_err());
-    assert!(Obstacles::new(100_000, 1).is_err());
+    assert!(matches!(
+        Obstacles::new(0, 4),
+        Err(ripples::Error::EmptySize {
+            width: 0,
+            height: 4
+        })
+    ));
+    assert!(matches!(
+        Obstacles::new(usize::MAX, usize::MAX),
+        Err(ripples::Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        Obstacles::new(100_000, 1),
+        Err(ripples::Error::TooLarge {
+            width: 100_000,
+            height: 1
+        })
+    ));
     assert_eq!(Obstacles::new(6, 4).unwrap().cells().len(), 24);
     // A renderer made for absurd widths allocates nothing until a frame shows its real size,
     // and still refuses a frame that does not match.
@@ -371,4 +386,85 @@ fn clipping_a_scene_to_a_pool_of_any_size_does_not_panic() {
     let mut huge = scene;
     assert_eq!(huge.clip_to_pool(u32::MAX, u32::MAX).len(), 1);
     assert_eq!((huge.drops[0].x, huge.drops[0].y), (0, 9));
+}
+
+#[test]
+fn a_refusal_says_what_was_wrong_as_fields_a_program_can_match() {
+    use ripples::{Buffer, DispersiveSolver, Error, Float, FloatImage, Number, Perspective};
+
+    let mut pool = Pool::new(32, 24).unwrap();
+    assert!(matches!(pool.swipe(&[], 3, 40), Err(Error::EmptyPath)));
+    assert!(matches!(
+        pool.set_water(Some(&[true; 5]), None),
+        Err(Error::BufferSize {
+            what: "water mask",
+            got: 5,
+            expected: 768,
+            ..
+        })
+    ));
+    assert!(matches!(
+        FloatImage::new(2, 2, vec![0; 15]),
+        Err(Error::WrongLength {
+            buffer: Buffer::FloatImage,
+            got: 15,
+            expected: 16,
+            width: 2,
+            height: 2,
+            ..
+        })
+    ));
+
+    let id = pool
+        .add_float(Float::new(16.0, 12.0, 3, 0.5).unwrap())
+        .unwrap();
+    assert!(matches!(
+        pool.set_float_velocity(id, [0.0, f32::NAN, 0.0]),
+        Err(Error::NotFiniteVelocity { velocity: [0.0, y, 0.0], .. }) if y.is_nan()
+    ));
+    pool.remove_float(id).unwrap();
+    assert!(matches!(
+        pool.set_float_velocity(id, [0.0; 3]),
+        Err(Error::UnknownId { what: "float", .. })
+    ));
+    assert!(matches!(
+        Float::new(16.0, 12.0, 3, 1.0),
+        Err(Error::NotAllowed { name, value: Number::Single(1.0), .. }) if name == "float density"
+    ));
+
+    let mut water = DispersiveSolver::new(8, 8).unwrap();
+    let error = water.set_gravity(0.75).unwrap_err();
+    assert!(matches!(
+        &error,
+        Error::NotAllowed { name, value: Number::Single(0.75), .. } if name == "gravity"
+    ));
+    assert_eq!(
+        error.to_string(),
+        "gravity must be a number in (0, 0.5] cells per step², got 0.75"
+    );
+
+    let mut photo = Pool::new(32, 24).unwrap();
+    assert!(matches!(
+        photo.set_water(Some(&[false; 768]), None),
+        Err(Error::NoWater)
+    ));
+    photo.set_water(None, Some(Perspective::new(4.0))).unwrap();
+    assert!(matches!(
+        photo.add_float(Float::new(16.0, 12.0, 3, 0.5).unwrap()),
+        Err(Error::NoPerspective { what: "floats", .. })
+    ));
+
+    let scene = Scene {
+        swipes: vec![ripples::SwipeEvent {
+            frame: 0,
+            points: Vec::new(),
+            radius: 3,
+            strength: 40,
+            duration: 1,
+        }],
+        ..Scene::default()
+    };
+    let error = scene.validate().unwrap_err();
+    assert!(matches!(&error, Error::In { context, .. } if context == "swipe #1"));
+    assert_eq!(error.root(), &Error::EmptyPath);
 }

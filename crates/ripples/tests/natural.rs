@@ -531,11 +531,10 @@ fn absurd_parameters_are_refused_naming_the_value() {
             height: HEIGHT,
         };
         let mut frame = vec![[7u8; 4]; floor.len()];
-        assert!(
-            Renderer::new(WIDTH, WIDTH)
-                .render(field, 1, &look, &floor, &mut frame, WIDTH)
-                .is_err()
-        );
+        let refused = Renderer::new(WIDTH, WIDTH)
+            .render(field, 1, &look, &floor, &mut frame, WIDTH)
+            .unwrap_err();
+        assert_eq!(refused.to_string(), error, "the look's own error");
         assert!(frame.iter().all(|&p| p == [7; 4]), "nothing written");
     }
     assert_eq!(

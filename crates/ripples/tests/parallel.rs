@@ -229,6 +229,12 @@ fn a_scene_advanced_and_rendered_in_one_call_matches_the_two_calls() {
         assert!(a == b, "frame {}", split.frame());
     }
     assert_eq!(fused.frame(), split.frame());
-    assert!(fused.advance_and_render(&src, &mut b[4..]).is_err());
+    assert!(matches!(
+        fused.advance_and_render(&src, &mut b[4..]),
+        Err(ripples::Error::BufferSize {
+            what: "destination frame",
+            ..
+        })
+    ));
     assert_eq!(fused.frame(), split.frame(), "a bad buffer changes nothing");
 }

@@ -291,6 +291,7 @@ fn stone_is_valid(radius: u32, strength: i16) -> bool {
 }
 
 fn buildable(width: u32, height: u32) -> bool {
+    // Any refusal will do: a refused size allocates nothing, so it is cheap to try.
     limits::check_size(u64::from(width), u64::from(height)).is_err()
         || u64::from(width) * u64::from(height) <= MAX_TEST_PIXELS
 }
@@ -407,10 +408,11 @@ fn apply(water: &mut Option<Water>, op: &Op) {
             let steps = pool.steps();
             let mut short = vec![0u8; frame.len().saturating_sub(4)];
             let mut long = vec![0u8; frame.len() + 4];
+            let wrong_size = |result| matches!(result, Err(ripples::Error::BufferSize { .. }));
             let refused = match which {
-                0 => pool.render(look, image, &mut short).is_err(),
-                1 => pool.step_and_render(look, image, &mut long).is_err(),
-                _ => pool.render(look, &image[4..], frame).is_err(),
+                0 => wrong_size(pool.render(look, image, &mut short)),
+                1 => wrong_size(pool.step_and_render(look, image, &mut long)),
+                _ => wrong_size(pool.render(look, &image[4..], frame)),
             };
             assert!(refused, "a buffer of the wrong size was accepted");
             assert_eq!(pool.steps(), steps, "a refused frame must not step");
@@ -980,7 +982,11 @@ proptest! {
         // Buffers of any other size are refused and leave the frame alone.
         for wrong in [image.len() - 4, image.len() + 4] {
             let mut other = vec![0u8; wrong];
-            prop_assert!(pool.render(&look, &image, &mut other).is_err());
+            let refused = matches!(
+                pool.render(&look, &image, &mut other),
+                Err(ripples::Error::BufferSize { what: "destination frame", got, .. }) if got == wrong
+            );
+            prop_assert!(refused, "a frame of {} bytes is a wrong length", wrong);
             prop_assert!(other.iter().all(|&b| b == 0));
         }
     }

@@ -1228,14 +1228,20 @@ mod tests {
         assert!(parse_size("0x5").unwrap_err().contains("0x5"));
         assert!(parse_size("640").unwrap_err().contains("'640'"));
         assert!(parse_size("99999x10").unwrap_err().contains("too large"));
-        assert!(parse_size("-3x10").is_err());
+        assert_eq!(
+            parse_size("-3x10"),
+            Err("size must be positive, got -3x10".to_string())
+        );
     }
 
     #[test]
     fn play_durations_are_checked() {
         assert_eq!(parse_seconds("2.5"), Ok(2.5));
         assert!(parse_seconds("0").unwrap_err().contains("got 0"));
-        assert!(parse_seconds("inf").is_err());
+        assert_eq!(
+            parse_seconds("inf"),
+            Err("seconds must be more than 0 and at most 1000000, got inf".to_string())
+        );
         assert!(parse_seconds("soon").unwrap_err().contains("'soon'"));
     }
 
@@ -1278,7 +1284,10 @@ mod tests {
             parse_drop("1,1,3,-5").unwrap_err(),
             "strength must be >= 0, got -5"
         );
-        assert!(parse_drop("1").is_err());
+        assert_eq!(
+            parse_drop("1").unwrap_err(),
+            "expected X,Y[,RADIUS[,STRENGTH]][@FRAME], got '1'"
+        );
         assert!(parse_drop("a,b").unwrap_err().contains("'a'"));
         assert!(parse_drop("1,1@-2").unwrap_err().contains("-2"));
     }
@@ -1288,7 +1297,10 @@ mod tests {
         let swipe = parse_swipe("1,2:30,40:50,6@5+10").unwrap();
         assert_eq!(swipe.points, vec![[1, 2], [30, 40], [50, 6]]);
         assert_eq!((swipe.frame, swipe.duration), (5, 10));
-        assert!(parse_swipe("1,2;3,4").is_err());
+        assert_eq!(
+            parse_swipe("1,2;3,4").unwrap_err(),
+            "expected an integer, got '2;3,4'"
+        );
         assert!(parse_swipe("1,2:3,4@0+0").unwrap_err().contains("duration"));
     }
 }

@@ -113,7 +113,7 @@ fn the_dispersive_solver_takes_gravity_live_in_css_pixels_per_step_squared() {
     assert_eq!(gravity_in_cells(&water), Some(ripples::MAX_GRAVITY));
     water.set_pixels_per_css_pixel(1.0).unwrap();
     for bad in [0.0, -0.1, 0.6, f64::NAN, f64::INFINITY] {
-        let message = water.set_gravity(bad).unwrap_err().0;
+        let message = water.set_gravity(bad).unwrap_err().to_string();
         assert_eq!(
             message,
             format!("gravity must be a number above 0 and at most 0.5, got {bad}")
@@ -173,34 +173,83 @@ fn the_water_is_the_same_after_one_second_at_30_60_and_144_hz() {
 
 #[test]
 fn sizes_beyond_the_limits_are_refused_before_allocating() {
-    let message = WebPool::new(20000.0, 100.0, 1.0, 1).unwrap_err().0;
+    let message = WebPool::new(20000.0, 100.0, 1.0, 1)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         message,
         "pool size 20000x100 is too large: at most 16384 pixels per side and 16777216 \
          pixels in all (4096x4096)"
     );
-    assert!(WebPool::new(5000.0, 5000.0, 1.0, 1).is_err());
     assert_eq!(
-        WebPool::new(0.0, 10.0, 1.0, 1).unwrap_err().0,
+        WebPool::new(5000.0, 5000.0, 1.0, 1).unwrap_err(),
+        WebError::PoolTooLarge {
+            width: 5000.0,
+            height: 5000.0
+        }
+    );
+    assert_eq!(
+        WebPool::new(0.0, 10.0, 1.0, 1).unwrap_err().to_string(),
         "pool size must be at least 1x1 pixels, got 0x10"
     );
-    assert!(WebPool::new(-1.0, 10.0, 1.0, 1).is_err());
-    assert!(WebPool::new(10.5, 10.0, 1.0, 1).is_err());
-    assert!(WebPool::new(10.0, 10.0, 0.0, 1).is_err());
+    for bad in [-1.0, 10.5] {
+        assert_eq!(
+            WebPool::new(bad, 10.0, 1.0, 1).unwrap_err(),
+            WebError::number("pool width", bad, options::Rule::WholePixels)
+        );
+    }
+    let (min, max) = (1, ripples::limits::MAX_SIM_SCALE);
+    assert_eq!(
+        WebPool::new(10.0, 10.0, 0.0, 1).unwrap_err(),
+        WebError::number("resolution", 0.0, options::Rule::Whole { min, max })
+    );
 }
 
 #[test]
 fn wrong_buffers_and_arguments_are_errors_not_panics() {
     let mut water = WebPool::new(10.0, 10.0, 1.0, 1).unwrap();
     assert_eq!(
-        water.set_image(&[0; 12]).unwrap_err().0,
+        water.set_image(&[0; 12]).unwrap_err().to_string(),
         "image has 12 bytes, expected 400 for 10x10 RGBA"
     );
-    assert!(water.set_obstacles(&[0; 399]).is_err());
-    assert!(water.drop_stone(f64::NAN, 1.0, 3.0, 10.0).is_err());
-    assert!(water.drop_stone(1.0, 1.0, 3.0, -10.0).is_err());
-    assert!(water.swipe((0.0, 0.0), (5.0, 5.0), 0.0, 10.0).is_err());
-    assert!(water.set_solver("fluid").is_err());
+    assert_eq!(
+        water.set_obstacles(&[0; 399]),
+        Err(WebError::WrongLength {
+            what: "obstacle mask",
+            got: 399,
+            expected: 400,
+            width: 10,
+            height: 10
+        })
+    );
+    assert!(matches!(
+        water.drop_stone(f64::NAN, 1.0, 3.0, 10.0),
+        Err(WebError::Number { name, value, rule: options::Rule::Finite }) if name == "x" && value.is_nan()
+    ));
+    assert_eq!(
+        water.drop_stone(1.0, 1.0, 3.0, -10.0),
+        Err(WebError::number(
+            "strength",
+            -10.0,
+            options::Rule::Range {
+                min: 0.0,
+                max: 32767.0
+            }
+        ))
+    );
+    let max = f64::from(ripples::limits::MAX_RADIUS);
+    assert_eq!(
+        water.swipe((0.0, 0.0), (5.0, 5.0), 0.0, 10.0),
+        Err(WebError::number(
+            "radius",
+            0.0,
+            options::Rule::Positive { max }
+        ))
+    );
+    assert!(matches!(
+        water.set_solver("fluid"),
+        Err(WebError::Core(ripples::Error::UnknownName { what: "solver", got, .. })) if got == "fluid"
+    ));
     // Far outside the pool is clipped, not refused.
     assert!(water.drop_stone(-1e12, 1e12, 3.0, 10.0).is_ok());
 }
@@ -232,8 +281,11 @@ fn a_finger_follows_the_pointer_and_leaves_a_wake_then_lifts() {
     assert!(!water.move_finger(finger, 1.0, 1.0).unwrap(), "lifted");
     // Bad values are refused naming them; far away is brought near and stays bounded.
     let error = water.add_finger(f64::NAN, 1.0, 3.0, 48.0).unwrap_err();
-    assert_eq!(error.0, "x must be a finite number, got NaN");
-    assert!(water.add_finger(1.0, 1.0, 3.0, -1.0).is_err());
+    assert_eq!(error.to_string(), "x must be a finite number, got NaN");
+    assert!(matches!(
+        water.add_finger(1.0, 1.0, 3.0, -1.0),
+        Err(WebError::Number { name, value: -1.0, .. }) if name == "strength"
+    ));
     let far = water.add_finger(80.0, 30.0, 3.0, 48.0).unwrap();
     water.move_finger(far, 1e12, -1e12).unwrap();
     water.advance(10).unwrap();
@@ -472,10 +524,13 @@ fn a_resized_pool_keeps_its_water_settings_and_memory() {
     let mut water = rippling(64.0, 48.0, "wave");
     let before = heights(&water);
     assert_eq!(
-        water.resize(0.0, 48.0, (1.0, 1.0)).unwrap_err().0,
+        water.resize(0.0, 48.0, (1.0, 1.0)).unwrap_err().to_string(),
         "pool size must be at least 1x1 pixels, got 0x48"
     );
-    assert!(water.resize(64.0, 48.0, (f64::NAN, 1.0)).is_err());
+    assert!(matches!(
+        water.resize(64.0, 48.0, (f64::NAN, 1.0)),
+        Err(WebError::CssScale { axis: "x", value }) if value.is_nan()
+    ));
     assert_eq!(heights(&water), before, "a refused resize changes nothing");
 }
 
@@ -531,11 +586,18 @@ fn the_natural_looks_lengths_are_css_pixels() {
         (0.5, 30.0, -45.0, [16, 32, 48])
     );
     assert_eq!(
-        water.set_sun_elevation(0.0).unwrap_err().0,
+        water.set_sun_elevation(0.0).unwrap_err().to_string(),
         "sunElevation must be a number from 1 to 90, got 0"
     );
-    assert!(water.set_water_colour("blue-ish").is_err());
-    assert!(water.set_pixels_per_css_pixel(0.0).is_err());
+    assert!(matches!(
+        water.set_water_colour("blue-ish"),
+        Err(WebError::Expected { name, got: options::OptionValue::Text(got), .. })
+            if name == "waterColour" && got == "blue-ish"
+    ));
+    assert!(matches!(
+        water.set_pixels_per_css_pixel(0.0),
+        Err(WebError::Number { name, value: 0.0, rule: options::Rule::Range { .. } }) if name == "pixelRatio"
+    ));
 }
 
 #[test]
@@ -679,15 +741,29 @@ fn a_wrong_sky_picture_is_an_error_and_the_sky_stays() {
     let before = water.frame_pixels().to_vec();
     let pixel = [255u8, 0, 0, 255];
     assert_eq!(
-        water.set_sky(&pixel.repeat(6), 2.0, 2.0).unwrap_err().0,
+        water
+            .set_sky(&pixel.repeat(6), 2.0, 2.0)
+            .unwrap_err()
+            .to_string(),
         "sky image has 24 bytes, expected 16 for 2x2 RGBA"
     );
     assert_eq!(
-        water.set_sky(&pixel, 0.5, 2.0).unwrap_err().0,
+        water.set_sky(&pixel, 0.5, 2.0).unwrap_err().to_string(),
         "sky image width must be a whole number from 1 to 16384, got 0.5"
     );
-    assert!(water.set_sky(&[], 0.0, 0.0).is_err());
-    assert!(water.set_sky(&pixel, 1.0, f64::NAN).is_err());
+    let (min, max) = (1, MAX_SIDE);
+    assert_eq!(
+        water.set_sky(&[], 0.0, 0.0),
+        Err(WebError::number(
+            "sky image width",
+            0.0,
+            options::Rule::Whole { min, max }
+        ))
+    );
+    assert!(matches!(
+        water.set_sky(&pixel, 1.0, f64::NAN),
+        Err(WebError::Number { name, value, .. }) if name == "sky image height" && value.is_nan()
+    ));
     water.advance(0).unwrap();
     assert_eq!(water.frame_pixels(), &before[..]);
 }
@@ -709,7 +785,10 @@ fn looks_and_perturbance_change_the_frame() {
     assert_ne!(water.frame_pixels(), &lit[..]);
     water.set_look("spring").unwrap();
     assert_eq!(water.look_mode(), RenderMode::Spring);
-    assert!(water.set_perturbance(17.0).is_err());
+    assert!(matches!(
+        water.set_perturbance(17.0),
+        Err(WebError::Number { name, value: 17.0, rule: options::Rule::Range { .. } }) if name == "perturbance"
+    ));
 }
 
 #[test]
@@ -741,7 +820,10 @@ fn perturbance_scales_the_natural_looks_refraction() {
     assert_ne!(water.frame_pixels(), &strong[..]);
     assert_eq!(water.look().wave_height, Look::natural().wave_height);
     // jquery.ripples' value is refused and changes nothing.
-    assert!(water.set_perturbance(0.04).is_err());
+    assert_eq!(
+        water.set_perturbance(0.04),
+        Err(WebError::JqueryPerturbance { value: 0.04 })
+    );
     assert_eq!(water.look().wave_height, Look::natural().wave_height);
 }
 
@@ -760,9 +842,17 @@ fn a_photographs_water_keeps_its_land_and_takes_stones_fingers_and_rain_in_persp
         })
         .collect();
     let error = water.set_water(&mask[4..], 30.0, f64::NAN).unwrap_err();
-    assert!(error.0.contains("water mask"), "{}", error.0);
+    assert!(
+        error.to_string().contains("water mask"),
+        "{}",
+        error.to_string()
+    );
     let error = water.set_water(&mask, 99.6, f64::NAN).unwrap_err();
-    assert!(error.0.contains("below all the water"), "{}", error.0);
+    assert!(
+        error.to_string().contains("below all the water"),
+        "{}",
+        error.to_string()
+    );
     water.set_water(&mask, 30.0, f64::NAN).unwrap();
     assert!(water.pool().in_perspective());
     water.set_rain(20.0).unwrap();
@@ -1025,7 +1115,11 @@ fn a_perspective_resolution_keeps_the_plane_grid_within_its_budget() {
         1e3,
     )
     .unwrap_err();
-    assert!(error.0.contains("water mask has"), "{}", error.0);
+    assert!(
+        error.to_string().contains("water mask has"),
+        "{}",
+        error.to_string()
+    );
 }
 
 #[test]

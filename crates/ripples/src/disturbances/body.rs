@@ -157,24 +157,22 @@ impl Body {
         if let Some([x, y]) = self.position
             && !(x.is_finite() && y.is_finite())
         {
-            return Err(Error::Invalid(format!(
-                "body position must be finite, got ({x}, {y})"
-            )));
+            return Err(Error::NotFinitePosition {
+                name: "body position",
+                x: x.into(),
+                y: y.into(),
+            });
         }
         if let Motion::Path { points, speed, .. } = &self.motion {
             check_speed(*speed)?;
             if points.is_empty() {
-                return Err(Error::Invalid(
-                    "points must hold at least one [x, y]".into(),
-                ));
+                return Err(Error::EmptyPath);
             }
             if let Some([x, y]) = points
                 .iter()
                 .find(|[x, y]| !(x.is_finite() && y.is_finite()))
             {
-                return Err(Error::Invalid(format!(
-                    "points must be finite, got [{x}, {y}]"
-                )));
+                return Err(Error::PathPointNotFinite { x: *x, y: *y });
             }
         }
         Ok(())
@@ -200,9 +198,11 @@ impl Body {
     /// Moves it to `(x, y)` (image pixels); it presses along the way from where it pressed last.
     pub(crate) fn set_position(&mut self, x: f32, y: f32) -> Result<(), Error> {
         if !(x.is_finite() && y.is_finite()) {
-            return Err(Error::Invalid(format!(
-                "body position must be finite, got ({x}, {y})"
-            )));
+            return Err(Error::NotFinitePosition {
+                name: "body position",
+                x: x.into(),
+                y: y.into(),
+            });
         }
         self.position = Some([x, y]);
         Ok(())
@@ -274,9 +274,7 @@ pub(crate) fn check_speed(speed: f32) -> Result<f32, Error> {
     if speed.is_finite() && speed > 0.0 {
         Ok(speed)
     } else {
-        Err(Error::Invalid(format!(
-            "speed must be a finite number > 0, got {speed}"
-        )))
+        Err(Error::not_allowed("speed", speed, "a finite number > 0"))
     }
 }
 

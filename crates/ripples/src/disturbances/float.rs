@@ -142,10 +142,13 @@ impl FloatImage {
         }
         let expected = width as usize * height as usize * 4;
         if rgba.len() != expected {
-            return Err(Error::Invalid(format!(
-                "float image has {} bytes, expected {expected} for {width}x{height} RGBA",
-                rgba.len()
-            )));
+            return Err(Error::WrongLength {
+                buffer: crate::Buffer::FloatImage,
+                got: rgba.len(),
+                expected,
+                width: width as usize,
+                height: height as usize,
+            });
         }
         Ok(Self {
             width,
@@ -266,16 +269,19 @@ impl Float {
         check_density(self.density)?;
         check_thickness(self.thickness)?;
         if !(self.lift.is_finite() && self.lift.abs() <= MAX_FLOAT_SIZE) {
-            return Err(Error::Invalid(format!(
-                "float lift must be a number of pixels within -{MAX_FLOAT_SIZE}..={MAX_FLOAT_SIZE}, got {}",
-                self.lift
-            )));
+            return Err(Error::not_allowed(
+                "float lift",
+                self.lift,
+                format!("a number of pixels within -{MAX_FLOAT_SIZE}..={MAX_FLOAT_SIZE}"),
+            ));
         }
         let [x, y] = self.position;
         if !(x.is_finite() && y.is_finite()) {
-            return Err(Error::Invalid(format!(
-                "float position must be finite, got ({x}, {y})"
-            )));
+            return Err(Error::NotFinitePosition {
+                name: "float position",
+                x: x.into(),
+                y: y.into(),
+            });
         }
         Ok(())
     }
@@ -359,9 +365,7 @@ impl Float {
     /// Sets its velocity, pixels per step (clamped to [`MAX_FLOAT_SPEED`]).
     pub(crate) fn set_velocity(&mut self, velocity: [f32; 3]) -> Result<(), Error> {
         if velocity.iter().any(|v| !v.is_finite()) {
-            return Err(Error::Invalid(format!(
-                "float velocity must be finite, got {velocity:?}"
-            )));
+            return Err(Error::NotFiniteVelocity { velocity });
         }
         self.velocity = velocity.map(|v| (v / self.scale).clamp(-MAX_FLOAT_SPEED, MAX_FLOAT_SPEED));
         Ok(())
@@ -527,10 +531,14 @@ pub(crate) fn check_density(density: f32) -> Result<f32, Error> {
     if (MIN_FLOAT_DENSITY..1.0).contains(&density) {
         Ok(density)
     } else {
-        Err(Error::Invalid(format!(
-            "float density must be a number from {MIN_FLOAT_DENSITY} up to but not including 1 \
-             (water is 1, air about 0.0012), got {density}"
-        )))
+        Err(Error::not_allowed(
+            "float density",
+            density,
+            format!(
+                "a number from {MIN_FLOAT_DENSITY} up to but not including 1 \
+                 (water is 1, air about 0.0012)"
+            ),
+        ))
     }
 }
 
@@ -539,10 +547,11 @@ pub(crate) fn check_thickness(thickness: f32) -> Result<f32, Error> {
     if (MIN_FLOAT_THICKNESS..=MAX_FLOAT_SIZE).contains(&thickness) {
         Ok(thickness)
     } else {
-        Err(Error::Invalid(format!(
-            "float thickness must be a number of pixels from {MIN_FLOAT_THICKNESS} to \
-             {MAX_FLOAT_SIZE}, got {thickness}"
-        )))
+        Err(Error::not_allowed(
+            "float thickness",
+            thickness,
+            format!("a number of pixels from {MIN_FLOAT_THICKNESS} to {MAX_FLOAT_SIZE}"),
+        ))
     }
 }
 

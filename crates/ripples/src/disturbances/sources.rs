@@ -330,22 +330,16 @@ pub(crate) fn check_wave_source(
     end: Option<u64>,
 ) -> Result<(), Error> {
     if !period.is_finite() || period < 2.0 {
-        return Err(Error::Invalid(format!(
-            "period must be at least 2 steps, got {period}"
-        )));
+        return Err(Error::not_allowed("period", period, "at least 2 steps"));
     }
     if !amplitude.is_finite() {
-        return Err(Error::Invalid(format!(
-            "amplitude must be a number, got {amplitude}"
-        )));
+        return Err(Error::not_allowed("amplitude", amplitude, "a number"));
     }
     check_range("amplitude", amplitude, 0.0, f32::from(MAX_STRENGTH))?;
     if let Some(end) = end
         && end < start
     {
-        return Err(Error::Invalid(format!(
-            "end ({end}) must not come before start ({start})"
-        )));
+        return Err(Error::EndBeforeStart { start, end });
     }
     Ok(())
 }

@@ -89,10 +89,12 @@ impl std::str::FromStr for RenderMode {
             "lit" => Ok(Self::Lit),
             "classic" => Ok(Self::Classic),
             "spring" => Ok(Self::Spring),
-            "default" => Err(Error::Invalid(
-                "render mode 'default' is now called 'lit' (the default look is 'natural')"
-                    .to_string(),
-            )),
+            "default" => Err(Error::Renamed {
+                what: "render mode",
+                old: "default",
+                new: "lit",
+                note: "the default look is 'natural'",
+            }),
             _ => Err(Error::UnknownName {
                 what: "render mode",
                 expected: "'natural', 'lit', 'classic' or 'spring'".to_string(),
@@ -542,10 +544,11 @@ impl Renderer {
             || src.len() != dst.len()
             || src.len() != image_width * image_height
         {
-            return Err(Error::Invalid(format!(
-                "renderer: field {}x{} at scale {scale} does not cover a {image_width}x{image_height} image",
-                field.width, field.height
-            )));
+            return Err(Error::FieldImageMismatch {
+                field: [field.width, field.height],
+                scale,
+                image: [image_width, image_height],
+            });
         }
         if image_width == 0 {
             return Ok(());
@@ -651,13 +654,13 @@ impl Renderer {
     ) -> Result<(), Error> {
         let cells = field.width * field.height;
         if out.len() != 4 * cells || field.heights.len() != cells || scale == 0 {
-            return Err(Error::Invalid(format!(
-                "surface: {} floats for a {}x{} field at scale {scale}, expected {}",
-                out.len(),
-                field.width,
-                field.height,
-                4 * cells
-            )));
+            return Err(Error::WrongLength {
+                buffer: crate::Buffer::Surface { scale },
+                got: out.len(),
+                expected: 4 * cells,
+                width: field.width,
+                height: field.height,
+            });
         }
         look.validate()?;
         let out: &mut [[f32; 4]] = bytemuck::cast_slice_mut(out);

@@ -89,21 +89,22 @@ impl Perspective {
     /// one out of range.
     pub fn validate(&self, width: u32, height: u32) -> Result<(), Error> {
         if !self.horizon.is_finite() {
-            return Err(Error::Invalid(format!(
-                "horizon must be a finite row, got {}",
-                self.horizon
-            )));
+            return Err(Error::not_allowed("horizon", self.horizon, "a finite row"));
         }
         let highest = -MAX_HORIZON_ABOVE * height as f32;
         check_range("horizon", self.horizon, highest, height as f32)?;
         if let Some(focal) = self.focal {
             let (shortest, longest) = focal_range(width);
             if !focal.is_finite() || !(shortest..=longest).contains(&focal) {
-                return Err(Error::Invalid(format!(
-                    "focal length must be {shortest:.1} to {longest:.0} pixels for a picture \
-                     {width} pixels wide (a horizontal field of view of {MAX_FIELD_OF_VIEW} to \
-                     {MIN_FIELD_OF_VIEW} degrees), got {focal}"
-                )));
+                return Err(Error::not_allowed(
+                    "focal length",
+                    focal,
+                    format!(
+                        "{shortest:.1} to {longest:.0} pixels for a picture {width} pixels wide \
+                         (a horizontal field of view of {MAX_FIELD_OF_VIEW} to \
+                         {MIN_FIELD_OF_VIEW} degrees)"
+                    ),
+                ));
             }
         }
         Ok(())
@@ -145,10 +146,13 @@ impl Perspective {
         let sim_scale = check_sim_scale(i64::from(sim_scale))?;
         let pixels = width as usize * height as usize;
         if let Some(mask) = mask.filter(|mask| mask.len() != pixels) {
-            return Err(Error::Invalid(format!(
-                "water mask has {} flags, expected {pixels} for {width}x{height}",
-                mask.len()
-            )));
+            return Err(Error::WrongLength {
+                buffer: crate::Buffer::WaterMask,
+                got: mask.len(),
+                expected: pixels,
+                width: width as usize,
+                height: height as usize,
+            });
         }
         self.validate(width, height)?;
         let water = |x: usize, y: usize| mask.is_none_or(|mask| mask[y * width as usize + x]);
@@ -317,10 +321,9 @@ impl PlaneGrid {
             })
             .collect();
         let Some(&(nearest_row, _, _)) = rows_with_water.last() else {
-            return Err(Error::Invalid(format!(
-                "horizon {} lies below all the water: the water must reach below the horizon's row",
-                perspective.horizon
-            )));
+            return Err(Error::HorizonBelowWater {
+                horizon: perspective.horizon,
+            });
         };
         let camera = Camera::new(perspective, width, height, nearest_row as f64 + 0.5);
         let scale = f64::from(scale);

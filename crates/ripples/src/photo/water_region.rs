@@ -49,9 +49,7 @@ impl WaterRegion {
             None => vec![true; w * h],
         };
         if !water.contains(&true) {
-            return Err(Error::Invalid(
-                "water mask holds no water: white marks water, and every pixel is dark".into(),
-            ));
+            return Err(Error::NoWater);
         }
         if let Some(perspective) = perspective {
             perspective.validate(width, height)?;

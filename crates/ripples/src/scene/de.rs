@@ -76,17 +76,13 @@ pub fn speed<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
 pub fn body_points<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
     checked(d, |points: Vec<[f32; 2]>| {
         if points.is_empty() {
-            return Err(crate::Error::Invalid(
-                "points must hold at least one [x, y]".into(),
-            ));
+            return Err(crate::Error::EmptyPath);
         }
         match points
             .iter()
             .find(|[x, y]| !(x.is_finite() && y.is_finite()))
         {
-            Some([x, y]) => Err(crate::Error::Invalid(format!(
-                "points must be finite, got [{x}, {y}]"
-            ))),
+            Some(&[x, y]) => Err(crate::Error::PathPointNotFinite { x, y }),
             None => Ok(points),
         }
     })
@@ -97,9 +93,7 @@ pub fn coordinate<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
         if value.is_finite() {
             Ok(value)
         } else {
-            Err(crate::Error::Invalid(format!(
-                "coordinate must be finite, got {value}"
-            )))
+            Err(crate::Error::not_allowed("coordinate", value, "finite"))
         }
     })
 }

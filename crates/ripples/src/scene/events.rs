@@ -147,9 +147,12 @@ impl BodyEvent {
             .iter()
             .find(|[x, y]| !(*x >= 0.0 && *y >= 0.0 && *x < width as f32 && *y < height as f32));
         match outside {
-            Some([x, y]) => Err(Error::Invalid(format!(
-                "point [{x}, {y}] is outside the {width}x{height} pool"
-            ))),
+            Some(&[x, y]) => Err(Error::PathPointOutside {
+                x,
+                y,
+                width,
+                height,
+            }),
             None => Ok(()),
         }
     }
@@ -215,9 +218,12 @@ impl FloatEvent {
         if x >= 0.0 && y >= 0.0 && x < width as f32 && y < height as f32 {
             Ok(())
         } else {
-            Err(Error::Invalid(format!(
-                "centre ({x}, {y}) is outside the {width}x{height} pool"
-            )))
+            Err(Error::CentreOutside {
+                x,
+                y,
+                width,
+                height,
+            })
         }
     }
 }
@@ -317,9 +323,7 @@ impl SourceEvent {
         match (self.x, self.y, self.x0, self.y0, self.x1, self.y1) {
             (Some(x), Some(y), None, None, None, None) => Ok(([x, y], [x, y])),
             (None, None, Some(x0), Some(y0), Some(x1), Some(y1)) => Ok(([x0, y0], [x1, y1])),
-            _ => Err(Error::Invalid(
-                "give either x and y (a point) or x0, y0, x1 and y1 (a line)".into(),
-            )),
+            _ => Err(Error::SourceShape),
         }
     }
 

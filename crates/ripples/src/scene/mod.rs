@@ -204,29 +204,25 @@ impl Scene {
         if let Some(horizon) = self.horizon
             && !horizon.is_finite()
         {
-            return Err(Error::Invalid(format!(
-                "horizon must be a finite row, got {horizon}"
-            )));
+            return Err(Error::not_allowed("horizon", horizon, "a finite row"));
         }
         if let Some(focal) = self.focal {
             if self.horizon.is_none() {
-                return Err(Error::Invalid(format!(
-                    "focal = {focal} needs a horizon: the focal length places a camera in \
-                     perspective"
-                )));
+                return Err(Error::FocalWithoutHorizon { focal });
             }
             if !focal.is_finite() || focal <= 0.0 {
-                return Err(Error::Invalid(format!(
-                    "focal length must be a positive number of pixels, got {focal}"
-                )));
+                return Err(Error::not_allowed(
+                    "focal length",
+                    focal,
+                    "a positive number of pixels",
+                ));
             }
         }
         if self.horizon.is_some() && !(self.bodies.is_empty() && self.floats.is_empty()) {
-            return Err(Error::Invalid(
-                "bodies and floats do not follow a perspective yet: a scene with a horizon \
-                 takes none"
-                    .into(),
-            ));
+            return Err(Error::NoPerspective {
+                what: "bodies and floats",
+                advice: "a scene with a horizon takes none",
+            });
         }
         check_fps(self.fps)?;
         check_damping_shift(i64::from(self.damping_shift))?;
@@ -252,9 +248,7 @@ impl Scene {
             check_radius(i64::from(swipe.radius)).map_err(context)?;
             check_strength(i64::from(swipe.strength)).map_err(context)?;
             if swipe.points.is_empty() {
-                return Err(context(Error::Invalid(
-                    "points must hold at least one [x, y]".into(),
-                )));
+                return Err(context(Error::EmptyPath));
             }
         }
         for (index, body) in self.bodies.iter().enumerate() {
@@ -283,10 +277,10 @@ impl Scene {
             if let Some(end) = rain.end
                 && end < rain.start
             {
-                return Err(context(Error::Invalid(format!(
-                    "end ({end}) must not come before start ({})",
-                    rain.start
-                ))));
+                return Err(context(Error::EndBeforeStart {
+                    start: rain.start.into(),
+                    end: end.into(),
+                }));
             }
         }
         Ok(())
@@ -308,9 +302,7 @@ impl Scene {
         ];
         for (name, [low, high]) in ranges {
             if low.is_nan() || high.is_nan() || low > high {
-                return Err(Error::Invalid(format!(
-                    "{name} must be [low, high] with low <= high, got [{low}, {high}]"
-                )));
+                return Err(Error::RangeOrder { name, low, high });
             }
         }
         Ok(())
@@ -442,16 +434,14 @@ impl Scene {
     /// ```
     pub fn rescale(&mut self, scale: [f64; 2], offset: [f64; 2]) -> Result<(), Error> {
         if scale.iter().any(|s| !s.is_finite() || *s <= 0.0) {
-            return Err(Error::Invalid(format!(
-                "scene scale must be finite and positive, got {}x{}",
-                scale[0], scale[1]
-            )));
+            return Err(Error::SceneScale { scale });
         }
         if offset.iter().any(|o| !o.is_finite()) {
-            return Err(Error::Invalid(format!(
-                "scene offset must be finite, got ({}, {})",
-                offset[0], offset[1]
-            )));
+            return Err(Error::NotFinitePosition {
+                name: "scene offset",
+                x: offset[0].into(),
+                y: offset[1].into(),
+            });
         }
         // `as` saturates: a point thrown far off the pool stays far off, for clipping.
         let axis = |value: i32, axis: usize| {

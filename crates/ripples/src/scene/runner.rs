@@ -121,11 +121,10 @@ impl SceneRunner {
     /// is an [`Error`].
     pub fn set_float_image(&mut self, index: usize, image: Arc<FloatImage>) -> Result<(), Error> {
         let count = self.float_images.len();
-        let slot = self.float_images.get_mut(index).ok_or_else(|| {
-            Error::Invalid(format!(
-                "float #{} does not exist: the scene has {count} floats",
-                index + 1
-            ))
+        let slot = self.float_images.get_mut(index).ok_or(Error::NoSuchItem {
+            what: "float",
+            number: index + 1,
+            count,
         })?;
         *slot = Some(image);
         Ok(())

@@ -114,9 +114,22 @@ fn rescaling_moves_every_event_to_the_same_spot_of_a_larger_picture() {
     // Stretched: radii by the geometric mean, at least 1.
     scene.rescale([0.01, 0.04], [0.0, 0.0]).unwrap();
     assert_eq!(scene.drops[0].radius, 1);
-    assert!(scene.rescale([f64::NAN, 1.0], [0.0, 0.0]).is_err());
-    assert!(scene.rescale([1.0, 0.0], [0.0, 0.0]).is_err());
-    assert!(scene.rescale([1.0, 1.0], [f64::INFINITY, 0.0]).is_err());
+    assert!(matches!(
+        scene.rescale([f64::NAN, 1.0], [0.0, 0.0]),
+        Err(Error::SceneScale { scale: [x, 1.0] }) if x.is_nan()
+    ));
+    assert_eq!(
+        scene.rescale([1.0, 0.0], [0.0, 0.0]),
+        Err(Error::SceneScale { scale: [1.0, 0.0] })
+    );
+    assert_eq!(
+        scene.rescale([1.0, 1.0], [f64::INFINITY, 0.0]),
+        Err(Error::NotFinitePosition {
+            name: "scene offset",
+            x: f64::INFINITY.into(),
+            y: 0.0f64.into(),
+        })
+    );
 }
 
 #[test]
@@ -190,7 +203,14 @@ fn float_validation_names_the_float_and_the_value_and_floats_start_on_time() {
     };
     let mut runner = SceneRunner::new(scene, 40, 30).unwrap();
     let image = Arc::new(FloatImage::new(1, 1, vec![255; 4]).unwrap());
-    assert!(runner.set_float_image(1, Arc::clone(&image)).is_err());
+    assert_eq!(
+        runner.set_float_image(1, Arc::clone(&image)),
+        Err(Error::NoSuchItem {
+            what: "float",
+            number: 2,
+            count: 1
+        })
+    );
     runner.set_float_image(0, image).unwrap();
     runner.advance();
     runner.advance();

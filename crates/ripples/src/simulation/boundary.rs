@@ -154,13 +154,13 @@ impl Obstacles {
     /// Replaces the mask; `walls` must have `width * height` entries.
     pub fn set_all(&mut self, walls: &[bool]) -> Result<(), Error> {
         if walls.len() != self.walls.len() {
-            return Err(Error::Invalid(format!(
-                "obstacle mask has {} cells, expected {} for {}x{}",
-                walls.len(),
-                self.walls.len(),
-                self.width,
-                self.height
-            )));
+            return Err(Error::WrongLength {
+                buffer: crate::Buffer::ObstacleMask,
+                got: walls.len(),
+                expected: self.walls.len(),
+                width: self.width,
+                height: self.height,
+            });
         }
         self.walls.copy_from_slice(walls);
         self.count = walls.iter().filter(|&&wall| wall).count();
@@ -351,6 +351,15 @@ mod tests {
         assert_eq!(walls.count(), 1);
         walls.clear();
         assert!(walls.is_empty());
-        assert!(walls.set_all(&[true; 5]).is_err());
+        assert_eq!(
+            walls.set_all(&[true; 5]),
+            Err(Error::WrongLength {
+                buffer: crate::Buffer::ObstacleMask,
+                got: 5,
+                expected: 24,
+                width: 6,
+                height: 4,
+            })
+        );
     }
 }

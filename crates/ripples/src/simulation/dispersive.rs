@@ -176,9 +176,11 @@ impl DispersiveSolver {
     pub fn set_gravity(&mut self, cells_per_step_squared: f32) -> Result<(), Error> {
         let g = cells_per_step_squared;
         if !g.is_finite() || g <= 0.0 || g > MAX_GRAVITY {
-            return Err(Error::Invalid(format!(
-                "gravity must be a number in (0, {MAX_GRAVITY}] cells per step², got {g}"
-            )));
+            return Err(Error::not_allowed(
+                "gravity",
+                g,
+                format!("a number in (0, {MAX_GRAVITY}] cells per step²"),
+            ));
         }
         self.gravity = g;
         Ok(())
@@ -192,9 +194,11 @@ impl DispersiveSolver {
     /// Sets the damping: the fraction of amplitude every wave loses per step, `0 <= d < 1`.
     pub fn set_damping(&mut self, fraction_per_step: f32) -> Result<(), Error> {
         if !(0.0..1.0).contains(&fraction_per_step) {
-            return Err(Error::Invalid(format!(
-                "damping must be a fraction per step in [0, 1), got {fraction_per_step}"
-            )));
+            return Err(Error::not_allowed(
+                "damping",
+                fraction_per_step,
+                "a fraction per step in [0, 1)",
+            ));
         }
         self.damping = fraction_per_step;
         Ok(())

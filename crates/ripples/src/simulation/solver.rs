@@ -234,17 +234,23 @@ impl Solver {
     /// bump[2 * 5 + 2] = 40.0;
     /// water.set_heights(Heights::F32(&bump))?;
     /// assert!(matches!(water.heights(), Heights::F32(now) if now == bump.as_slice()));
-    /// assert!(water.set_heights(Heights::I16(&[0; 20])).is_err());
+    /// assert!(matches!(
+    ///     water.set_heights(Heights::I16(&[0; 20])),
+    ///     Err(ripples::Error::HeightsType { solver: SolverKind::Wave, found: "i16", .. })
+    /// ));
     /// # Ok::<(), ripples::Error>(())
     /// ```
     pub fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
         let (width, height) = (self.width() as usize, self.height() as usize);
         let expected = width * height;
         if heights.len() != expected {
-            return Err(Error::Invalid(format!(
-                "heights have {} cells, expected {expected} for the {width}x{height} grid",
-                heights.len()
-            )));
+            return Err(Error::WrongLength {
+                buffer: crate::Buffer::Heights,
+                got: heights.len(),
+                expected,
+                width,
+                height,
+            });
         }
         let kind = self.kind();
         match (self, heights) {
@@ -280,10 +286,11 @@ impl Solver {
                     Heights::I16(_) => ("i16", "f32"),
                     Heights::F32(_) => ("f32", "i16"),
                 };
-                return Err(Error::Invalid(format!(
-                    "heights are {found}, but the {} solver keeps {needed} heights",
-                    kind.name()
-                )));
+                return Err(Error::HeightsType {
+                    solver: kind,
+                    found,
+                    needed,
+                });
             }
         }
         Ok(())
@@ -461,12 +468,12 @@ fn check_float_heights(heights: &[f32], width: usize) -> Result<(), Error> {
         .position(|value| !value.is_finite() || value.abs() > MAX_FLOAT_HEIGHT);
     match out_of_range {
         None => Ok(()),
-        Some(i) => Err(Error::Invalid(format!(
-            "height at cell ({}, {}) must be a finite number within -{MAX_FLOAT_HEIGHT}..={MAX_FLOAT_HEIGHT}, got {}",
-            i % width,
-            i / width,
-            heights[i]
-        ))),
+        Some(i) => Err(Error::HeightOutOfRange {
+            x: i % width,
+            y: i / width,
+            value: heights[i],
+            max: MAX_FLOAT_HEIGHT,
+        }),
     }
 }
 

@@ -295,9 +295,11 @@ impl SpringSolver {
     /// the grid in each direction.
     pub fn set_spread(&mut self, spread: f32, passes: u32) -> Result<(), Error> {
         if !spread.is_finite() {
-            return Err(Error::Invalid(format!(
-                "spread must be a number in [0, {MAX_SPREAD}], got {spread}"
-            )));
+            return Err(Error::not_allowed(
+                "spread",
+                spread,
+                format!("a number in [0, {MAX_SPREAD}]"),
+            ));
         }
         check_range("spread", spread, 0.0, MAX_SPREAD)?;
         check_range("spread passes", passes, 1, MAX_SPREAD_PASSES)?;
@@ -506,12 +508,14 @@ impl SpringSolver {
             .iter()
             .position(|v| !(0.0..=MAX_SPRING_COEFFICIENT).contains(v))
         {
-            return Err(Error::Invalid(format!(
-                "{what}: cell ({}, {}) is {}, expected a number in [0, {MAX_SPRING_COEFFICIENT}]",
-                i % self.width,
-                i / self.width,
-                per_cell[i]
-            )));
+            return Err(Error::CellOutOfRange {
+                map: what.to_string(),
+                x: i % self.width,
+                y: i / self.width,
+                value: per_cell[i],
+                min: 0.0,
+                max: MAX_SPRING_COEFFICIENT,
+            });
         }
         Ok(())
     }
@@ -749,9 +753,11 @@ fn rest_border(row: usize, height: usize, heights: &mut [f32], velocities: &mut 
 /// Checks a uniform stiffness or viscosity: a number in `[0, 1]`.
 fn check_coefficient(name: &str, value: f32) -> Result<f32, Error> {
     if !value.is_finite() {
-        return Err(Error::Invalid(format!(
-            "{name} must be a number in [0, {MAX_SPRING_COEFFICIENT}], got {value}"
-        )));
+        return Err(Error::not_allowed(
+            name,
+            value,
+            format!("a number in [0, {MAX_SPRING_COEFFICIENT}]"),
+        ));
     }
     check_range(name, value, 0.0, MAX_SPRING_COEFFICIENT)
 }
@@ -767,14 +773,10 @@ fn check_balance(stiffness: Values<'_>, viscosity: Values<'_>, width: usize) -> 
     };
     match violation {
         None => Ok(()),
-        Some((k, m, cell)) => {
-            let place = cell
-                .map(|i| format!(" at cell ({}, {})", i % width, i / width))
-                .unwrap_or_default();
-            Err(Error::Invalid(format!(
-                "stiffness {k} is above the viscosity {m}{place}: a spring stiffer than it is \
-                 viscous gains energy every step (set the viscosity first, or both together)"
-            )))
-        }
+        Some((k, m, cell)) => Err(Error::StifferThanViscous {
+            stiffness: k,
+            viscosity: m,
+            cell: cell.map(|i| [i % width, i / width]),
+        }),
     }
 }

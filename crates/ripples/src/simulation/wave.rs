@@ -118,10 +118,11 @@ impl WaveSolver {
     /// [`substeps`](Self::substeps)), so a step costs more the faster the waves are.
     pub fn set_wave_speed(&mut self, cells_per_step: f32) -> Result<(), Error> {
         if !cells_per_step.is_finite() || cells_per_step <= 0.0 || cells_per_step > MAX_WAVE_SPEED {
-            return Err(Error::Invalid(format!(
-                "wave speed must be a number in (0, {MAX_WAVE_SPEED}] cells per step, \
-                 got {cells_per_step}"
-            )));
+            return Err(Error::not_allowed(
+                "wave speed",
+                cells_per_step,
+                format!("a number in (0, {MAX_WAVE_SPEED}] cells per step"),
+            ));
         }
         self.wave_speed = cells_per_step;
         self.update_coefficients();
@@ -138,9 +139,11 @@ impl WaveSolver {
     /// 0 is lossless water (the waves run until an absorbing edge takes them).
     pub fn set_damping(&mut self, fraction_per_step: f32) -> Result<(), Error> {
         if !(0.0..1.0).contains(&fraction_per_step) {
-            return Err(Error::Invalid(format!(
-                "damping must be a fraction per step in [0, 1), got {fraction_per_step}"
-            )));
+            return Err(Error::not_allowed(
+                "damping",
+                fraction_per_step,
+                "a fraction per step in [0, 1)",
+            ));
         }
         self.damping = fraction_per_step;
         self.update_coefficients();

@@ -123,18 +123,10 @@ impl ClassicSolver {
             let current = &self.current;
             let backend = kernels::backend();
             let damping_shift = self.damping_shift;
-            let strip_rows = parallel::strip_rows(width, height);
-            parallel::for_each_strip(&mut self.previous, width, strip_rows, |first_row, strip| {
-                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                    let y = first_row + offset;
-                    if y == 0 || y + 1 >= height {
-                        continue; // border rows stay 0
-                    }
-                    let above = &current[(y - 1) * width..y * width];
-                    let row = &current[y * width..(y + 1) * width];
-                    let below = &current[(y + 1) * width..(y + 2) * width];
-                    kernels::classic_step_row(backend, above, row, below, out, damping_shift);
-                }
+            // Border rows stay 0.
+            parallel::for_each_interior_row(&mut self.previous, width, height, |y, out| {
+                let [above, row, below] = parallel::rows_around(current, y, width);
+                kernels::classic_step_row(backend, above, row, below, out, damping_shift);
             });
         }
         std::mem::swap(&mut self.current, &mut self.previous);
@@ -368,6 +360,31 @@ mod tests {
             message.contains("damping shift") && message.contains('0'),
             "{message}"
         );
+    }
+
+    #[test]
+    fn an_f32_strength_becomes_the_i16_it_was() {
+        // Every i16 strength passed as f32 is that i16: the stones of before, bit for bit.
+        for strength in i16::MIN..=i16::MAX {
+            assert_eq!(classic_strength(f32::from(strength)), Some(strength));
+        }
+        // Fractions round to the nearest integer, halves away from zero; beyond the range
+        // saturates; a strength that is not a number presses nothing.
+        let cases = [(99.4, 99), (99.5, 100), (-99.5, -100), (-0.4, 0), (1e9, 32767)];
+        for (given, expected) in cases {
+            assert_eq!(classic_strength(given), Some(expected), "{given}");
+        }
+        assert_eq!(classic_strength(-1e9), Some(i16::MIN));
+        for given in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            assert_eq!(classic_strength(given), None, "{given}");
+        }
+        let mut water = ClassicSolver::new(9, 9).unwrap();
+        water.drop_stone(4, 4, 2, 127.5);
+        assert_eq!(water.heights()[4 * 9 + 4], -128);
+        water.drop_stone(4, 4, 2, f32::NAN);
+        assert_eq!(water.heights()[4 * 9 + 4], -128, "a NaN stone leaves the water alone");
+        water.drop_stone(4, 4, 2, -40_000.0);
+        assert_eq!(water.heights()[4 * 9 + 4], i16::MAX, "-(-32768) saturates");
     }
 
     #[test]

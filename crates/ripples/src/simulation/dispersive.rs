@@ -60,12 +60,10 @@ use crate::error::Error;
 use crate::kernels::dispersive::{DispersiveCoefficients, FILTER};
 use crate::kernels::{self, Backend};
 use crate::limits::check_size;
-use crate::looks::Heights;
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
-use crate::simulation::interface::{Fields, WaterSolver, sealed};
-use crate::simulation::solver::{Solver, SolverKind};
-use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, swipe_stones};
+use crate::simulation::solver::SolverKind;
+use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, two_fields_solver};
 
 /// Largest gravity, in cells per step²: half the stability limit of the leapfrog step.
 pub const MAX_GRAVITY: f32 = 0.5;
@@ -201,23 +199,7 @@ impl DispersiveSolver {
         self.damping
     }
 
-    /// The height above rest of every cell now, row-major.
-    pub fn heights(&self) -> &[f32] {
-        &self.water.current
-    }
-
-    /// The heights one step ago, row-major.
-    pub fn previous_heights(&self) -> &[f32] {
-        &self.water.previous
-    }
-
-    /// Both fields, for callers that load or edit a state directly. Border cells are expected
-    /// to be 0.
-    pub fn fields_mut(&mut self) -> Fields<'_, f32> {
-        self.water.fields_mut()
-    }
-
-    /// [`step`](WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
+    /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.water.width, self.water.height);
         if width < 3 || height < 3 {
@@ -236,17 +218,10 @@ impl DispersiveSolver {
             current, previous, ..
         } = &mut self.water;
         let current = &*current;
-        let strip_rows = parallel::strip_rows(width, height);
-        parallel::for_each_strip(previous, width, strip_rows, |first_row, strip| {
-            for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                let y = first_row + offset;
-                if y == 0 || y + 1 >= height {
-                    continue;
-                }
-                let rows = [y - 1, y, y + 1].map(|r| &smoothed[r * width..(r + 1) * width]);
-                let now = &current[y * width..(y + 1) * width];
-                kernels::dispersive::dispersive_step_row(backend, rows, now, out, &coefficients);
-            }
+        parallel::for_each_interior_row(previous, width, height, |y, out| {
+            let rows = parallel::rows_around(smoothed, y, width);
+            let now = &current[y * width..(y + 1) * width];
+            kernels::dispersive::dispersive_step_row(backend, rows, now, out, &coefficients);
         });
         self.water.finish_step(obstacles, sponge);
     }
@@ -300,52 +275,9 @@ impl DispersiveSolver {
     }
 }
 
-impl sealed::Internal for DispersiveSolver {
-    fn dry(&mut self, obstacles: &Obstacles) {
-        self.water.dry(obstacles);
-    }
-
-    fn raise(&mut self, cells: &[(usize, f32)], sign: f32) {
-        self.water.raise(cells, sign);
-    }
-}
-
-impl WaterSolver for DispersiveSolver {
-    fn kind(&self) -> SolverKind {
-        SolverKind::Dispersive
-    }
-
-    fn width(&self) -> u32 {
-        self.water.width as u32
-    }
-
-    fn height(&self) -> u32 {
-        self.water.height as u32
-    }
-
-    fn heights_view(&self) -> Heights<'_> {
-        Heights::F32(&self.water.current)
-    }
-
-    fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
-        self.water.set_heights(heights, SolverKind::Dispersive)
-    }
-
-    fn calm(&mut self) {
-        self.water.calm();
-    }
-
-    fn is_calm_within(&self, tolerance: f32) -> bool {
-        self.water.is_calm_within(tolerance)
-    }
-
-    /// Advances the water by one step. Walls are set to rest in both fields afterwards, and
-    /// with `sponge` both fields are damped along the edges, as in the wave solver; without it
-    /// the border cells stay 0 and the edges reflect.
-    fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        let cells = self.water.width * self.water.height;
-        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
-    }
+two_fields_solver!(
+    DispersiveSolver,
+    SolverKind::Dispersive,
 
     /// Drops a stone: the raised-cosine dent of the wave solver, at rest, and the water it
     /// pushes aside as two rims around it (from one radius to two, and from two to three),
@@ -372,32 +304,11 @@ impl WaterSolver for DispersiveSolver {
         }
     }
 
-    fn stone_depth(&self) -> f32 {
-        Solver::WAVE_STONE_DEPTH
-    }
-
-    /// Drags a stone along a polyline of `[x, y]` points, as the wave solver does. A stone
-    /// narrower than 16 cells (`SWEEP_RADIUS`) is dropped along the path, rims and all; a
-    /// wider one is swept through the path's distance transform, which presses the dents only:
-    /// its rims, which belong to one centre, are not raised.
-    fn swipe_path(
-        &mut self,
-        points: &mut dyn Iterator<Item = [i32; 2]>,
-        radius: u32,
-        strength: f32,
-    ) {
-        swipe_stones(self, |solver| &mut solver.water, points, radius, strength);
-    }
-
-    fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        self.water.set_height(x, y, value);
-    }
-
     fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, _seed: u64) {
         // Leapfrog without substeps: the velocity is (current - previous) per step.
         self.water.press(centre, radius, impulse);
     }
-}
+);
 
 /// Computes `S field = sum_l w_l U^l D^l field` into `levels[0].smoothed`.
 fn smooth(field: &[f32], levels: &mut [Level], zeros: &[f32], backend: Backend) {

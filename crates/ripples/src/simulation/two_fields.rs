@@ -184,6 +184,125 @@ impl TwoFields {
     }
 }
 
+/// The [`WaterSolver`] of a solver that keeps its water in a [`TwoFields`] field named
+/// `water` and steps on the calling thread with `step_here(obstacles, sponge)`, and the typed
+/// accessors of its fields: what the wave and dispersive solvers share, forwarded to the fields (the seal's `dry` and `raise`, size,
+/// heights, loading, calm, driven cells, swipes, the raised-cosine stone's depth, the step on
+/// the workers), followed by the methods given, which are each solver's own (`drop_stone`,
+/// `apply_pressure`).
+macro_rules! two_fields_solver {
+    ($solver:ty, $kind:expr, $($own:tt)*) => {
+        impl $solver {
+            /// The height above rest of every cell now, row-major (`i = y * width + x`).
+            pub fn heights(&self) -> &[f32] {
+                &self.water.current
+            }
+
+            /// The heights one leapfrog step ago, row-major: one step, or one substep of the
+            /// wave solver (the same at speeds up to [`MAX_COURANT`](crate::limits::MAX_COURANT)).
+            pub fn previous_heights(&self) -> &[f32] {
+                &self.water.previous
+            }
+
+            /// Both fields, for callers that load or edit a state directly.
+            ///
+            /// Border cells are never updated by [`step`](crate::WaterSolver::step) and are
+            /// expected to be 0; the current field minus the previous one is the velocity per
+            /// leapfrog step.
+            pub fn fields_mut(&mut self) -> $crate::simulation::interface::Fields<'_, f32> {
+                self.water.fields_mut()
+            }
+        }
+
+        impl $crate::simulation::interface::sealed::Internal for $solver {
+            fn dry(&mut self, obstacles: &$crate::simulation::boundary::Obstacles) {
+                self.water.dry(obstacles);
+            }
+
+            fn raise(&mut self, cells: &[(usize, f32)], sign: f32) {
+                self.water.raise(cells, sign);
+            }
+        }
+
+        impl $crate::simulation::interface::WaterSolver for $solver {
+            fn kind(&self) -> $crate::simulation::solver::SolverKind {
+                $kind
+            }
+
+            fn width(&self) -> u32 {
+                self.water.width as u32
+            }
+
+            fn height(&self) -> u32 {
+                self.water.height as u32
+            }
+
+            fn heights_view(&self) -> $crate::looks::Heights<'_> {
+                $crate::looks::Heights::F32(&self.water.current)
+            }
+
+            fn set_heights(
+                &mut self,
+                heights: $crate::looks::Heights<'_>,
+            ) -> Result<(), $crate::error::Error> {
+                self.water.set_heights(heights, $kind)
+            }
+
+            fn calm(&mut self) {
+                self.water.calm();
+            }
+
+            fn is_calm_within(&self, tolerance: f32) -> bool {
+                self.water.is_calm_within(tolerance)
+            }
+
+            /// [`Solver::WAVE_STONE_DEPTH`](crate::Solver::WAVE_STONE_DEPTH): the raised cosine
+            /// holds the water of the classic flat disk that much shallower.
+            fn stone_depth(&self) -> f32 {
+                $crate::simulation::solver::Solver::WAVE_STONE_DEPTH
+            }
+
+            /// A stone (as [`drop_stone`](Self::drop_stone)) at every cell of a path narrower
+            /// than 16 cells (`SWEEP_RADIUS`); a wider one is swept through the path's
+            /// distance transform, which presses the raised-cosine dents only (the dispersive
+            /// solver's rims belong to one centre and are not raised).
+            fn swipe_path(
+                &mut self,
+                points: &mut dyn Iterator<Item = [i32; 2]>,
+                radius: u32,
+                strength: f32,
+            ) {
+                $crate::simulation::two_fields::swipe_stones(
+                    self,
+                    |solver| &mut solver.water,
+                    points,
+                    radius,
+                    strength,
+                );
+            }
+
+            fn set_height(&mut self, x: i32, y: i32, value: f32) {
+                self.water.set_height(x, y, value);
+            }
+
+            /// Advances the water by one step (the solver's `step_here`), with the walls held
+            /// at rest in both fields and the sponge applied to both after every leapfrog
+            /// step; without a sponge the border cells stay 0 and the edges reflect.
+            fn step(
+                &mut self,
+                obstacles: &$crate::simulation::boundary::Obstacles,
+                sponge: Option<&$crate::simulation::boundary::Sponge>,
+            ) {
+                let cells = self.water.width * self.water.height;
+                $crate::parallel::on_workers(cells, || self.step_here(obstacles, sponge));
+            }
+
+            $($own)*
+        }
+    };
+}
+pub(crate) use two_fields_solver;
+
 /// Drags a stone along `points` through a solver that keeps [`TwoFields`] (found by `fields`):
 /// the solver's own stone at each cell of a narrow path (the dispersive solver's with its rims),
 /// the dents alone swept through the distance transform of a wide one (see

@@ -41,12 +41,10 @@
 use crate::error::Error;
 use crate::kernels::{self, float::WaveCoefficients};
 use crate::limits::{MAX_COURANT, MAX_WAVE_SPEED, check_size};
-use crate::looks::Heights;
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
-use crate::simulation::interface::{Fields, WaterSolver, sealed};
-use crate::simulation::solver::{Solver, SolverKind};
-use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, swipe_stones};
+use crate::simulation::solver::SolverKind;
+use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, two_fields_solver};
 
 /// A solver of the damped 2D wave equation on an `f32` grid.
 ///
@@ -150,26 +148,8 @@ impl WaveSolver {
         self.substeps
     }
 
-    /// The height above rest of every cell now, row-major (`i = y * width + x`).
-    pub fn heights(&self) -> &[f32] {
-        &self.water.current
-    }
-
-    /// The heights one substep ago, row-major. With one substep per step (speeds up to
-    /// [`MAX_COURANT`]) that is the field one step ago.
-    pub fn previous_heights(&self) -> &[f32] {
-        &self.water.previous
-    }
-
-    /// Both fields, for callers that load or edit a state directly.
-    ///
-    /// Border cells are never updated by [`step`](WaterSolver::step) and are expected to be 0;
-    /// the current field minus the previous one is the velocity per substep.
-    pub fn fields_mut(&mut self) -> Fields<'_, f32> {
-        self.water.fields_mut()
-    }
-
-    /// [`step`](WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
+    /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]):
+    /// [`substeps`](Self::substeps) leapfrog substeps, each followed by the walls and the sponge.
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.water.width, self.water.height);
         if width < 3 || height < 3 {
@@ -177,23 +157,15 @@ impl WaveSolver {
         }
         let coefficients = step_coefficients(self.courant_squared, self.keep);
         let backend = kernels::backend();
-        let strip_rows = parallel::strip_rows(width, height);
         for _ in 0..self.substeps {
             let TwoFields {
                 current, previous, ..
             } = &mut self.water;
             let current = &*current;
-            parallel::for_each_strip(previous, width, strip_rows, |first_row, strip| {
-                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                    let y = first_row + offset;
-                    if y == 0 || y + 1 >= height {
-                        continue; // border rows stay 0
-                    }
-                    let above = &current[(y - 1) * width..y * width];
-                    let row = &current[y * width..(y + 1) * width];
-                    let below = &current[(y + 1) * width..(y + 2) * width];
-                    kernels::float::wave_step_row(backend, above, row, below, out, &coefficients);
-                }
+            // Border rows stay 0.
+            parallel::for_each_interior_row(previous, width, height, |y, out| {
+                let [above, row, below] = parallel::rows_around(current, y, width);
+                kernels::float::wave_step_row(backend, above, row, below, out, &coefficients);
             });
             self.water.finish_step(obstacles, sponge);
         }
@@ -252,51 +224,9 @@ impl WaveSolver {
     }
 }
 
-impl sealed::Internal for WaveSolver {
-    fn dry(&mut self, obstacles: &Obstacles) {
-        self.water.dry(obstacles);
-    }
-
-    fn raise(&mut self, cells: &[(usize, f32)], sign: f32) {
-        self.water.raise(cells, sign);
-    }
-}
-
-impl WaterSolver for WaveSolver {
-    fn kind(&self) -> SolverKind {
-        SolverKind::Wave
-    }
-
-    fn width(&self) -> u32 {
-        self.water.width as u32
-    }
-
-    fn height(&self) -> u32 {
-        self.water.height as u32
-    }
-
-    fn heights_view(&self) -> Heights<'_> {
-        Heights::F32(&self.water.current)
-    }
-
-    fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
-        self.water.set_heights(heights, SolverKind::Wave)
-    }
-
-    fn calm(&mut self) {
-        self.water.calm();
-    }
-
-    fn is_calm_within(&self, tolerance: f32) -> bool {
-        self.water.is_calm_within(tolerance)
-    }
-
-    /// Advances the water by one step: [`substeps`](WaveSolver::substeps) leapfrog substeps,
-    /// with the walls held at rest and the sponge applied after every substep.
-    fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        let cells = self.water.width * self.water.height;
-        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
-    }
+two_fields_solver!(
+    WaveSolver,
+    SolverKind::Wave,
 
     /// Presses the smooth dent of [`TwoFields`]: the raised cosine
     /// `-strength * (0.5 + 0.5 cos(pi d / radius))` at a distance `d < radius`, at rest, where
@@ -305,30 +235,13 @@ impl WaterSolver for WaveSolver {
         self.water.press_stone((x, y), radius, strength);
     }
 
-    fn stone_depth(&self) -> f32 {
-        Solver::WAVE_STONE_DEPTH
-    }
-
-    fn swipe_path(
-        &mut self,
-        points: &mut dyn Iterator<Item = [i32; 2]>,
-        radius: u32,
-        strength: f32,
-    ) {
-        swipe_stones(self, |solver| &mut solver.water, points, radius, strength);
-    }
-
-    fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        self.water.set_height(x, y, value);
-    }
-
     fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, _seed: u64) {
         // Leapfrog's velocity is (current - previous) per substep: an impulse J per step is
         // J / n per substep.
         let per_substep = impulse / self.substeps as f32;
         self.water.press(centre, radius, per_substep);
     }
-}
+);
 
 /// The constants of one substep, folded so the row kernel does 4 multiplies per cell.
 fn step_coefficients(courant_squared: f32, keep: f32) -> WaveCoefficients {

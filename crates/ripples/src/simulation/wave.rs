@@ -258,6 +258,7 @@ fn step_coefficients(courant_squared: f32, keep: f32) -> WaveCoefficients {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simulation::interface::WaterSolver;
 
     #[test]
     fn substeps_follow_the_courant_limit() {

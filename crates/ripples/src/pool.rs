@@ -809,7 +809,7 @@ impl Pool {
             }
             if !run.is_empty() {
                 self.solver
-                                .swipe_path(run.drain(..), radius, f32::from(strength));
+                    .swipe_path(run.drain(..), radius, f32::from(strength));
             }
             self.swipe_cells = run;
             return;

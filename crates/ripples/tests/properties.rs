@@ -27,8 +27,8 @@ use proptest::prelude::*;
 use ripples::kernels::float::{self, RowValues, WaveCoefficients};
 use ripples::kernels::{self, Backend, LitLook};
 use ripples::{
-    Boundary, FieldView, Fields, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer, Solver,
-    SolverKind, SpringFields, WaterSolver, limits,
+    Boundary, FieldView, Fields, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer,
+    Solver, SolverKind, SpringFields, WaterSolver, limits,
 };
 
 /// `cases` cases per property, unless `PROPTEST_CASES` says otherwise.

@@ -161,9 +161,9 @@ fn steps_equal_the_seed_code_bit_for_bit() {
         }
     }
     let SpringFields {
-            heights,
-            velocities,
-        } = water.fields_mut();
+        heights,
+        velocities,
+    } = water.fields_mut();
     heights.copy_from_slice(&lx);
     velocities.copy_from_slice(&wx);
     let walls = Obstacles::new(nx, ny).unwrap();

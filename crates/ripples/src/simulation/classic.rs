@@ -274,7 +274,15 @@ impl WaterSolver for ClassicSolver {
 
     fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, seed: u64) {
         let (width, height) = (self.width, self.height);
-        body::press_i16(&mut self.current, width, height, centre, radius, impulse, seed);
+        body::press_i16(
+            &mut self.current,
+            width,
+            height,
+            centre,
+            radius,
+            impulse,
+            seed,
+        );
     }
 }
 
@@ -370,7 +378,13 @@ mod tests {
         }
         // Fractions round to the nearest integer, halves away from zero; beyond the range
         // saturates; a strength that is not a number presses nothing.
-        let cases = [(99.4, 99), (99.5, 100), (-99.5, -100), (-0.4, 0), (1e9, 32767)];
+        let cases = [
+            (99.4, 99),
+            (99.5, 100),
+            (-99.5, -100),
+            (-0.4, 0),
+            (1e9, 32767),
+        ];
         for (given, expected) in cases {
             assert_eq!(classic_strength(given), Some(expected), "{given}");
         }
@@ -382,7 +396,11 @@ mod tests {
         water.drop_stone(4, 4, 2, 127.5);
         assert_eq!(water.heights()[4 * 9 + 4], -128);
         water.drop_stone(4, 4, 2, f32::NAN);
-        assert_eq!(water.heights()[4 * 9 + 4], -128, "a NaN stone leaves the water alone");
+        assert_eq!(
+            water.heights()[4 * 9 + 4],
+            -128,
+            "a NaN stone leaves the water alone"
+        );
         water.drop_stone(4, 4, 2, -40_000.0);
         assert_eq!(water.heights()[4 * 9 + 4], i16::MAX, "-(-32768) saturates");
     }

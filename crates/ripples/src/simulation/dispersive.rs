@@ -275,9 +275,8 @@ impl DispersiveSolver {
     }
 }
 
-two_fields_solver!(
-    DispersiveSolver,
-    SolverKind::Dispersive,
+two_fields_solver! {
+    DispersiveSolver, SolverKind::Dispersive;
 
     /// Drops a stone: the raised-cosine dent of the wave solver, at rest, and the water it
     /// pushes aside as two rims around it (from one radius to two, and from two to three),
@@ -308,7 +307,7 @@ two_fields_solver!(
         // Leapfrog without substeps: the velocity is (current - previous) per step.
         self.water.press(centre, radius, impulse);
     }
-);
+}
 
 /// Computes `S field = sum_l w_l U^l D^l field` into `levels[0].smoothed`.
 fn smooth(field: &[f32], levels: &mut [Level], zeros: &[f32], backend: Backend) {

@@ -288,7 +288,8 @@ impl Solver {
 
     /// Presses the water with a body: see [`WaterSolver::apply_pressure`].
     pub fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, seed: u64) {
-        self.as_dyn_mut().apply_pressure(centre, radius, impulse, seed);
+        self.as_dyn_mut()
+            .apply_pressure(centre, radius, impulse, seed);
     }
 
     /// Raises the water at cells by `sign` times `(index, amount)` (interior cells, height

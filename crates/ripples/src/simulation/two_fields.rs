@@ -64,7 +64,11 @@ impl TwoFields {
 
     /// Loads `heights` at rest (the previous field equals the new one), as
     /// [`WaterSolver::set_heights`] says, for a solver of `kind`.
-    pub(crate) fn set_heights(&mut self, heights: Heights<'_>, kind: SolverKind) -> Result<(), Error> {
+    pub(crate) fn set_heights(
+        &mut self,
+        heights: Heights<'_>,
+        kind: SolverKind,
+    ) -> Result<(), Error> {
         let size = (self.width, self.height);
         let given = loaded_heights::<f32>(heights, kind, size)?;
         load_interior(&mut self.current, given, size);
@@ -191,7 +195,7 @@ impl TwoFields {
 /// the workers), followed by the methods given, which are each solver's own (`drop_stone`,
 /// `apply_pressure`).
 macro_rules! two_fields_solver {
-    ($solver:ty, $kind:expr, $($own:tt)*) => {
+    ($solver:ty, $kind:expr; $($own:tt)*) => {
         impl $solver {
             /// The height above rest of every cell now, row-major (`i = y * width + x`).
             pub fn heights(&self) -> &[f32] {
@@ -375,8 +379,7 @@ pub(crate) fn minus_laplacian_dot(u: &[f32], p: &[f32], (width, height): (usize,
         let below = row_of(p, y as isize + 1, size);
         for x in 0..width {
             let edges = at(above, x, 0) + at(below, x, 0) + at(middle, x, -1) + at(middle, x, 1);
-            let corners =
-                at(above, x, -1) + at(above, x, 1) + at(below, x, -1) + at(below, x, 1);
+            let corners = at(above, x, -1) + at(above, x, 1) + at(below, x, -1) + at(below, x, 1);
             let minus_laplacian = (20.0 * at(middle, x, 0) - 4.0 * edges - corners) / 6.0;
             sum += at(here, x, 0) * minus_laplacian;
         }

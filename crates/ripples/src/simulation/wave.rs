@@ -224,9 +224,8 @@ impl WaveSolver {
     }
 }
 
-two_fields_solver!(
-    WaveSolver,
-    SolverKind::Wave,
+two_fields_solver! {
+    WaveSolver, SolverKind::Wave;
 
     /// Presses the smooth dent of [`TwoFields`]: the raised cosine
     /// `-strength * (0.5 + 0.5 cos(pi d / radius))` at a distance `d < radius`, at rest, where
@@ -241,7 +240,7 @@ two_fields_solver!(
         let per_substep = impulse / self.substeps as f32;
         self.water.press(centre, radius, per_substep);
     }
-);
+}
 
 /// The constants of one substep, folded so the row kernel does 4 multiplies per cell.
 fn step_coefficients(courant_squared: f32, keep: f32) -> WaveCoefficients {

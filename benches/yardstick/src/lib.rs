@@ -25,7 +25,7 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail, ensure};
-use ripples::{ClassicSolver, Heights, Pool};
+use ripples::{ClassicSolver, Heights, Pool, WaterSolver};
 
 /// The water and the image the C loop starts from.
 #[derive(Debug, Clone)]

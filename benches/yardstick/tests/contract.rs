@@ -5,7 +5,7 @@
 //! Without a C compiler the build has no C loop; the tests then say so and pass, unless
 //! RIPPLES_E2E=1 asks for every tool to be there.
 
-use ripples::{ClassicSolver, Look, Pool, SplitMix64};
+use ripples::{ClassicSolver, Look, Pool, SplitMix64, WaterSolver};
 use ripples_yardstick::{CLoop, ClassicState, classic_heights};
 
 fn c_loop() -> Option<CLoop> {
@@ -85,14 +85,14 @@ fn the_c_loop_reads_a_solver_with_its_damping() {
     let Some(c_loop) = c_loop() else { return };
     let mut solver = ClassicSolver::new(40, 30).unwrap();
     solver.set_damping_shift(2).unwrap();
-    solver.drop_stone(20, 15, 4, 300);
-    solver.step();
+    solver.drop_stone(20, 15, 4, 300.0);
+    solver.step_without_walls();
     let image = vec![7u8; 40 * 30 * 4];
     let state = ClassicState::of_solver(&solver, &image).unwrap();
     assert_eq!(state.damping_shift, 2);
     let (heights, _) = c_loop.check(&state, 3).unwrap();
     for _ in 0..3 {
-        solver.step();
+        solver.step_without_walls();
     }
     assert_eq!(heights, solver.heights());
 }

@@ -712,6 +712,7 @@ mod tests {
         // 40x20: 800 / 256 + 1 = 4 stones, then 16 stones and steps. Replayed by hand on a
         // classic solver, whose drop_stone is what the pool uses at scale 1.
         let pool = turbulent_pool(40, 20, 1, SolverKind::Classic).unwrap();
+        use ripples::WaterSolver;
         let mut water = ripples::ClassicSolver::new(40, 20).unwrap();
         let mut random = Xorshift32::new(12345);
         let mut stone = |water: &mut ripples::ClassicSolver| {
@@ -719,14 +720,14 @@ mod tests {
             let y = random.next_u32() % 20;
             let r = 1 + random.next_u32() % 8;
             let s = 32 + random.next_u32() % 97;
-            water.drop_stone(x as i32, y as i32, r, s as i16);
+            water.drop_stone(x as i32, y as i32, r, s as f32);
         };
         for _ in 0..4 {
             stone(&mut water);
         }
         for _ in 0..16 {
             stone(&mut water);
-            water.step();
+            water.step_without_walls();
         }
         let Heights::I16(heights) = pool.solver().heights() else {
             panic!("the classic solver has i16 heights");

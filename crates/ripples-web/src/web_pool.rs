@@ -13,8 +13,8 @@
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
 use ripples::{
-    Body, BodyId, DispersiveSolver, FixedStep, Look, Pool, Rain, RenderMode, SkyImage, Solver,
-    SolverKind, WaveSolver,
+    Body, BodyId, DispersiveSolver, Fields, FixedStep, Look, Pool, Rain, RenderMode, SkyImage,
+    Solver, SolverKind, SpringFields, WaveSolver,
 };
 
 use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};
@@ -1232,7 +1232,7 @@ fn unpark_fields(parked: [&[u8]; 2], from: (usize, usize), to: &mut Pool, css_sc
     };
     match to.solver_mut() {
         Solver::Classic(solver) => {
-            let (current, previous) = solver.fields_mut();
+            let Fields { current, previous } = solver.fields_mut();
             let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
             ripples::resample_field_by(
                 |i| value(first, i),
@@ -1252,17 +1252,20 @@ fn unpark_fields(parked: [&[u8]; 2], from: (usize, usize), to: &mut Pool, css_sc
             );
         }
         Solver::Wave(solver) => {
-            let (current, previous) = solver.fields_mut();
+            let Fields { current, previous } = solver.fields_mut();
             resample(first, current);
             resample(second, previous);
         }
         Solver::Dispersive(solver) => {
-            let (current, previous) = solver.fields_mut();
+            let Fields { current, previous } = solver.fields_mut();
             resample(first, current);
             resample(second, previous);
         }
         Solver::Spring(solver) => {
-            let (heights, velocities) = solver.fields_mut();
+            let SpringFields {
+                heights,
+                velocities,
+            } = solver.fields_mut();
             resample(first, heights);
             resample(second, velocities);
         }
@@ -1280,7 +1283,7 @@ fn carry_water(from: &Solver, to: &mut Pool, css_scale: (f64, f64)) -> bool {
     };
     match (from, to.solver_mut()) {
         (Solver::Classic(old), Solver::Classic(new)) => {
-            let (current, previous) = new.fields_mut();
+            let Fields { current, previous } = new.fields_mut();
             let to_i16 = |v: f64| v.round().clamp(-32768.0, 32767.0) as i16;
             ripples::resample_field(
                 old.heights(),
@@ -1301,17 +1304,20 @@ fn carry_water(from: &Solver, to: &mut Pool, css_scale: (f64, f64)) -> bool {
             );
         }
         (Solver::Wave(old), Solver::Wave(new)) => {
-            let (current, previous) = new.fields_mut();
+            let Fields { current, previous } = new.fields_mut();
             floats(old.heights(), current);
             floats(old.previous_heights(), previous);
         }
         (Solver::Dispersive(old), Solver::Dispersive(new)) => {
-            let (current, previous) = new.fields_mut();
+            let Fields { current, previous } = new.fields_mut();
             floats(old.heights(), current);
             floats(old.previous_heights(), previous);
         }
         (Solver::Spring(old), Solver::Spring(new)) => {
-            let (heights, velocities) = new.fields_mut();
+            let SpringFields {
+                heights,
+                velocities,
+            } = new.fields_mut();
             floats(old.heights(), heights);
             floats(old.velocities(), velocities);
         }
@@ -1320,28 +1326,7 @@ fn carry_water(from: &Solver, to: &mut Pool, css_scale: (f64, f64)) -> bool {
     if !to.obstacles().is_empty() {
         // Walls hold no water: dry them, as the solvers do after every step.
         let walls = to.obstacles().clone();
-        match to.solver_mut() {
-            Solver::Classic(solver) => {
-                let (current, previous) = solver.fields_mut();
-                walls.dry(current, 0);
-                walls.dry(previous, 0);
-            }
-            Solver::Wave(solver) => {
-                let (current, previous) = solver.fields_mut();
-                walls.dry(current, 0.0);
-                walls.dry(previous, 0.0);
-            }
-            Solver::Dispersive(solver) => {
-                let (current, previous) = solver.fields_mut();
-                walls.dry(current, 0.0);
-                walls.dry(previous, 0.0);
-            }
-            Solver::Spring(solver) => {
-                let (heights, velocities) = solver.fields_mut();
-                walls.dry(heights, 0.0);
-                walls.dry(velocities, 0.0);
-            }
-        }
+        to.solver_mut().dry(&walls);
     }
     true
 }

@@ -25,7 +25,7 @@ fn stone(solver: &mut Solver, random: &mut SplitMix64) {
     let x = random.below(solver.width()) as i32;
     let y = random.below(solver.height()) as i32;
     let radius = random.between(2, 12) as u32;
-    let strength = random.between(30, 128) as i16;
+    let strength = random.between(30, 128) as f32;
     solver.drop_stone(x, y, radius, strength);
 }
 

@@ -143,6 +143,7 @@ pub use simulation::boundary::Sponge;
 pub use simulation::boundary::{Boundary, Obstacles};
 pub use simulation::classic::ClassicSolver;
 pub use simulation::dispersive::{DispersiveSolver, MAX_GRAVITY};
+pub use simulation::interface::{Fields, SpringFields, WaterSolver};
 pub use simulation::resample::{resample_field, resample_field_by};
 pub use simulation::solver::{Solver, SolverKind};
 pub use simulation::spring::{SpringSolver, map_from_grey};

@@ -72,6 +72,31 @@ pub(crate) fn on_workers<R: Send>(cells: usize, work: impl FnOnce() -> R + Send)
     work()
 }
 
+/// Calls `work(y, out)` for every interior row `y` of `next` (`height` rows of `width` items:
+/// not the first or the last), in strips of [`strip_rows`] on the workers: a solver's step,
+/// which writes its next field row by row from rows of the current one ([`rows_around`]).
+pub(crate) fn for_each_interior_row<T, F>(next: &mut [T], width: usize, height: usize, work: F)
+where
+    T: Send,
+    F: Fn(usize, &mut [T]) + Sync + Send,
+{
+    let strip_rows = strip_rows(width, height);
+    for_each_strip(next, width, strip_rows, |first_row, strip| {
+        for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
+            let y = first_row + offset;
+            if y == 0 || y + 1 >= height {
+                continue; // border rows stay as they are
+            }
+            work(y, out);
+        }
+    });
+}
+
+/// Rows `y - 1`, `y` and `y + 1` of `field` (rows of `width` items; `y` an interior row).
+pub(crate) fn rows_around<T>(field: &[T], y: usize, width: usize) -> [&[T]; 3] {
+    [y - 1, y, y + 1].map(|r| &field[r * width..(r + 1) * width])
+}
+
 /// Calls `work(first_row, strip)` for consecutive strips of `strip_rows` rows of `data` (rows of
 /// `width` items), in parallel with the `parallel` feature.
 pub(crate) fn for_each_strip<T, F>(data: &mut [T], width: usize, strip_rows: usize, work: F)

@@ -307,7 +307,8 @@ impl Pool {
             return;
         }
         let radius = self.grid_radius(radius);
-        self.solver.drop_stone(cell_x, cell_y, radius, strength);
+        self.solver
+            .drop_stone(cell_x, cell_y, radius, f32::from(strength));
     }
 
     /// The cells the solver keeps dry: the walls, and the land outside the water.
@@ -816,7 +817,8 @@ impl Pool {
             return;
         };
         let radius = self.grid_radius(radius);
-        self.solver.drop_stone(cell_x, cell_y, radius, strength);
+        self.solver
+            .drop_stone(cell_x, cell_y, radius, f32::from(strength));
     }
 
     /// Drags a stone along a polyline of image pixels (at least one point), leaving no gaps;
@@ -844,13 +846,15 @@ impl Pool {
                     Some(cell) => run.push(cell),
                     None => {
                         if !run.is_empty() {
-                            self.solver.swipe_path(run.drain(..), radius, strength);
+                            self.solver
+                                .swipe_path(run.drain(..), radius, f32::from(strength));
                         }
                     }
                 }
             }
             if !run.is_empty() {
-                self.solver.swipe_path(run.drain(..), radius, strength);
+                self.solver
+                    .swipe_path(run.drain(..), radius, f32::from(strength));
             }
             self.swipe_cells = run;
             return;
@@ -859,7 +863,7 @@ impl Pool {
         let cells = points
             .iter()
             .map(|&[x, y]| [x.div_euclid(scale), y.div_euclid(scale)]);
-        self.solver.swipe_path(cells, radius, strength);
+        self.solver.swipe_path(cells, radius, f32::from(strength));
     }
 
     /// Sets the sky the natural look reflects: a picture (see [`SkyImage`] for how it is
@@ -918,14 +922,7 @@ impl Pool {
         if !self.generators.is_empty() || self.body_count() > 0 || self.float_count() > 0 {
             return false;
         }
-        let small = |values: &[f32]| values.iter().all(|v| v.abs() <= tolerance);
-        let small_i16 = |values: &[i16]| values.iter().all(|&v| f32::from(v).abs() <= tolerance);
-        match &self.solver {
-            Solver::Classic(s) => small_i16(s.heights()) && small_i16(s.previous_heights()),
-            Solver::Wave(s) => small(s.heights()) && small(s.previous_heights()),
-            Solver::Dispersive(s) => small(s.heights()) && small(s.previous_heights()),
-            Solver::Spring(s) => small(s.heights()) && small(s.velocities()),
-        }
+        self.solver.is_calm_within(tolerance)
     }
 
     /// Renders the water over `src` into `dst`, both RGBA bytes of `width x height` pixels. A

@@ -1,7 +1,7 @@
 //! Behaviour of the classic engine as a user sees it: exact render contract, symmetry, decay,
 //! flat water, gapless swipes and reproducible rain.
 
-use ripples::{ClassicSolver, Error, Look, Pool, Rain, RenderMode};
+use ripples::{ClassicSolver, Error, Fields, Look, Pool, Rain, RenderMode, WaterSolver};
 
 /// A pool run by the classic solver (the wave solver is the default), at full resolution.
 fn classic_pool(width: u32, height: u32) -> Result<Pool, ripples::Error> {
@@ -52,7 +52,7 @@ fn classic_render_matches_hand_computed_pixels() {
     let (width, height) = (5usize, 4usize);
     let src = numbered_image(width, height);
     let mut pool = classic_pool(width as u32, height as u32).unwrap();
-    let (current, _) = pool.solver_mut().as_classic_mut().unwrap().fields_mut();
+    let Fields { current, .. } = pool.solver_mut().as_classic_mut().unwrap().fields_mut();
     current[6] = 2; // (1,1)
     current[8] = -1; // (3,1)
     current[12] = 1; // (2,2)
@@ -183,9 +183,9 @@ fn transformed(h: &[i16], n: usize, map: impl Fn(usize, usize) -> (usize, usize)
 fn a_centred_stone_gives_a_field_symmetric_under_rotation_and_mirror() {
     let n = 41;
     let mut water = ClassicSolver::new(n as u32, n as u32).unwrap();
-    water.drop_stone(20, 20, 5, 128);
+    water.drop_stone(20, 20, 5, 128.0);
     for step in 0..150 {
-        water.step();
+        water.step_without_walls();
         let h = water.heights();
         if step % 10 != 9 {
             continue;
@@ -221,15 +221,15 @@ fn a_centred_stone_gives_a_field_symmetric_under_rotation_and_mirror() {
 #[test]
 fn the_field_decays_to_zero_with_damping() {
     let mut water = ClassicSolver::new(64, 64).unwrap();
-    water.drop_stone(32, 32, 6, 128);
-    water.drop_stone(12, 40, 3, 90);
+    water.drop_stone(32, 32, 6, 128.0);
+    water.drop_stone(12, 40, 3, 90.0);
     let energy = |w: &ClassicSolver| w.heights().iter().map(|&h| (h as i64).pow(2)).sum::<i64>();
     let start = energy(&water);
-    water.step();
+    water.step_without_walls();
     let mut previous_peak = i16::MAX;
     for block in 0..10 {
         for _ in 0..100 {
-            water.step();
+            water.step_without_walls();
         }
         let peak = water.heights().iter().map(|h| h.abs()).max().unwrap();
         assert!(
@@ -239,7 +239,7 @@ fn the_field_decays_to_zero_with_damping() {
         previous_peak = peak;
     }
     for _ in 0..2000 {
-        water.step();
+        water.step_without_walls();
     }
     assert!(
         water.heights().iter().all(|&h| h == 0),
@@ -253,9 +253,9 @@ fn stronger_damping_calms_faster() {
     let peak_after = |shift: u32| {
         let mut water = ClassicSolver::new(64, 64).unwrap();
         water.set_damping_shift(shift).unwrap();
-        water.drop_stone(32, 32, 6, 128);
+        water.drop_stone(32, 32, 6, 128.0);
         for _ in 0..60 {
-            water.step();
+            water.step_without_walls();
         }
         water.heights().iter().map(|h| h.abs()).max().unwrap()
     };
@@ -374,7 +374,7 @@ fn a_fast_swipe_leaves_no_gaps() {
         ([20, 100], [280, 107], 4),
     ] {
         let mut water = ClassicSolver::new(width as u32, height as u32).unwrap();
-        water.swipe(&[a, b], radius, 50);
+        water.swipe(&[a, b], radius, 50.0);
         let h = water.heights();
         // Every cell within radius - 1 of the segment (and the segment's own cells for r = 1,
         // which form an 8-connected line) is part of the trail.

@@ -2,7 +2,9 @@
 //! of 6 to 200 cells in three directions, conserved energy, walls, a sponge, a stone's train of
 //! rings, and extreme input. Every test prints what it measured (`--nocapture`).
 
-use ripples::{DispersiveSolver, Heights, MAX_GRAVITY, Obstacles, Solver, SolverKind, Sponge};
+use ripples::{
+    DispersiveSolver, Heights, MAX_GRAVITY, Obstacles, Solver, SolverKind, Sponge, WaterSolver,
+};
 
 fn lossless(width: u32, height: u32) -> DispersiveSolver {
     let mut water = DispersiveSolver::new(width, height).unwrap();
@@ -328,7 +330,7 @@ fn extreme_input_stays_finite_and_bounded() {
     for step in 0..20_000 {
         solver.step(&walls, None);
         if step % 100 == 0 {
-            solver.drop_stone(30, 30, 8, i16::MAX);
+            solver.drop_stone(30, 30, 8, f32::from(i16::MAX));
             solver.set_height(40, 10, -limit);
         }
         let Heights::F32(now) = solver.heights() else {

@@ -2,7 +2,7 @@
 //! water absorbs, walls reflect and stay dry, generators drive waves, and heavy rain for
 //! 100,000 steps leaves every solver finite and bounded.
 
-use ripples::{Boundary, Generator, Heights, Pool, Rain, Solver, SolverKind};
+use ripples::{Boundary, Generator, Heights, Pool, Rain, Solver, SolverKind, WaterSolver};
 
 const SOLVERS: [SolverKind; 3] = [SolverKind::Classic, SolverKind::Wave, SolverKind::Spring];
 

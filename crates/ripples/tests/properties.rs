@@ -27,8 +27,8 @@ use proptest::prelude::*;
 use ripples::kernels::float::{self, RowValues, WaveCoefficients};
 use ripples::kernels::{self, Backend, LitLook};
 use ripples::{
-    Boundary, FieldView, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer, Solver,
-    SolverKind, limits,
+    Boundary, FieldView, Fields, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer,
+    Solver, SolverKind, SpringFields, WaterSolver, limits,
 };
 
 /// `cases` cases per property, unless `PROPTEST_CASES` says otherwise.
@@ -896,22 +896,25 @@ impl Field {
         pool.set_solver(self.kind).unwrap();
         match pool.solver_mut() {
             Solver::Classic(classic) => {
-                let (current, previous) = classic.fields_mut();
+                let Fields { current, previous } = classic.fields_mut();
                 current.copy_from_slice(&self.ints);
                 previous.copy_from_slice(&self.ints);
             }
             Solver::Wave(wave) => {
-                let (current, previous) = wave.fields_mut();
+                let Fields { current, previous } = wave.fields_mut();
                 current.copy_from_slice(&self.floats);
                 previous.copy_from_slice(&self.floats);
             }
             Solver::Dispersive(water) => {
-                let (current, previous) = water.fields_mut();
+                let Fields { current, previous } = water.fields_mut();
                 current.copy_from_slice(&self.floats);
                 previous.copy_from_slice(&self.floats);
             }
             Solver::Spring(spring) => {
-                let (heights, velocities) = spring.fields_mut();
+                let SpringFields {
+                    heights,
+                    velocities,
+                } = spring.fields_mut();
                 heights.copy_from_slice(&self.floats);
                 velocities.copy_from_slice(&self.floats);
             }

@@ -6,7 +6,7 @@
 
 #![cfg(feature = "parallel")]
 
-use ripples::{Obstacles, SplitMix64, Sponge, SpringSolver, WaveSolver};
+use ripples::{Obstacles, SplitMix64, Sponge, SpringSolver, WaterSolver, WaveSolver};
 
 /// 256 x 512 cells: strips of at least 32,768 cells make 4 strips on 3 threads.
 const WIDTH: usize = 256;

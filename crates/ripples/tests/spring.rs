@@ -3,7 +3,7 @@
 //! stays bounded, bad parameters are refused, walls stay dry, the sponge drains, swipes have no
 //! gaps.
 
-use ripples::{Obstacles, Rain, Sponge, SpringSolver};
+use ripples::{Obstacles, Rain, Sponge, SpringFields, SpringSolver, WaterSolver};
 
 /// `sum h^2 + W^2` over the cells with `x` in `columns`.
 fn energy(water: &SpringSolver, columns: std::ops::Range<usize>) -> f64 {
@@ -28,7 +28,10 @@ fn one_step_matches_hand_computed_values() {
     water.set_spread(0.125, 1).unwrap();
     let at = |x: usize, y: usize| y * 5 + x;
     {
-        let (heights, velocities) = water.fields_mut();
+        let SpringFields {
+            heights,
+            velocities,
+        } = water.fields_mut();
         heights[at(2, 2)] = 8.0;
         velocities[at(2, 2)] = 2.0;
     }
@@ -53,7 +56,7 @@ fn one_step_matches_hand_computed_values() {
     // Next to the edge: the seed's loops never read a border cell, so the cell at x = 1
     // receives from its right neighbour only (a free end), and the border is reset to rest.
     water.calm();
-    water.fields_mut().0[at(1, 2)] = 8.0;
+    water.fields_mut().heights[at(1, 2)] = 8.0;
     water.step(&Obstacles::new(5, 5).unwrap(), None);
     // Springs: a = -2; h = 8; W = -2. Along x: x = 1 gives 1 to x = 0 and to x = 2 and
     // receives -1 from x = 2 only: h = [1, 7, 1, 0, 0], W = [1, -3, 1, 0, 0].
@@ -157,7 +160,10 @@ fn steps_equal_the_seed_code_bit_for_bit() {
             wx[y * nx + x] = 20.0 * unit() - 10.0;
         }
     }
-    let (heights, velocities) = water.fields_mut();
+    let SpringFields {
+        heights,
+        velocities,
+    } = water.fields_mut();
     heights.copy_from_slice(&lx);
     velocities.copy_from_slice(&wx);
     let walls = Obstacles::new(nx, ny).unwrap();
@@ -469,7 +475,7 @@ fn calm_water_becomes_exactly_flat() {
 #[test]
 fn a_stone_presses_a_dent_at_rest() {
     let mut water = SpringSolver::new(11, 11).unwrap();
-    water.fields_mut().1.fill(3.0);
+    water.fields_mut().velocities.fill(3.0);
     // r = 2: (px-5)^2 + (py-5)^2 < 4 holds for the 3x3 block around the centre (the classic disk).
     water.drop_stone(5, 5, 2, 100.0);
     let (h, w) = (water.heights(), water.velocities());
@@ -488,9 +494,9 @@ fn a_stone_presses_a_dent_at_rest() {
 #[test]
 fn a_fast_swipe_leaves_no_gap() {
     let mut water = SpringSolver::new(128, 64).unwrap();
-    water.fields_mut().1.fill(3.0);
+    water.fields_mut().velocities.fill(3.0);
     // Two points 100 cells apart in one call, as a fast drag between two frames gives.
-    water.swipe_path([[10, 10], [110, 50]], 1, 40.0);
+    water.swipe(&[[10, 10], [110, 50]], 1, 40.0);
     let (h, w) = (water.heights(), water.velocities());
     for x in 10..=110usize {
         let stamped: Vec<usize> = (0..64).filter(|&y| h[y * 128 + x] == -40.0).collect();
@@ -502,8 +508,8 @@ fn a_fast_swipe_leaves_no_gap() {
     // Radius 1 is one cell: the trail is the Bresenham line, one cell per column.
     assert_eq!(h.iter().filter(|&&v| v == -40.0).count(), 101);
     // Points far outside, huge radii and non-finite strengths never panic.
-    water.swipe_path([[-3000, -3000], [3000, 20]], 0, 5.0);
-    water.swipe_path([[-5, -5], [5, 5]], u32::MAX, f32::NAN);
+    water.swipe(&[[-3000, -3000], [3000, 20]], 0, 5.0);
+    water.swipe(&[[-5, -5], [5, 5]], u32::MAX, f32::NAN);
     water.drop_stone(i32::MAX, i32::MIN, u32::MAX, 1.0);
     water.drop_stone(64, 32, u32::MAX, 1.0);
     assert_eq!(water.heights()[32 * 128 + 64], -1.0);

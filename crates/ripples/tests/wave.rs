@@ -5,7 +5,7 @@
 //!
 //! Run with `--nocapture` to see the measured numbers.
 
-use ripples::{Obstacles, Rain, Sponge, WaveSolver};
+use ripples::{Obstacles, Rain, Sponge, WaterSolver, WaveSolver};
 
 /// Lossless water of `width x height` at `speed` cells per step.
 fn lossless(width: u32, height: u32, speed: f32) -> WaveSolver {
@@ -461,7 +461,7 @@ fn a_fast_swipe_leaves_no_gap() {
     let cells = bresenham(from, to);
     for radius in [1, 3] {
         let mut water = WaveSolver::new(width as u32, height as u32).unwrap();
-        water.swipe_path([from, to], radius, 50.0);
+        water.swipe(&[from, to], radius, 50.0);
         let h = water.heights();
         for &[x, y] in &cells {
             let value = h[y as usize * width + x as usize];
@@ -518,6 +518,6 @@ fn a_stone_is_a_smooth_dent_clipped_at_the_edges() {
     water.drop_stone(16, 16, 3, f32::NAN);
     water.set_height(i32::MIN, 0, 5.0);
     water.set_height(31, 5, 5.0);
-    water.swipe_path([[i32::MIN, i32::MAX]], 2, 9.0);
+    water.swipe(&[[i32::MIN, i32::MAX]], 2, 9.0);
     assert!(water.heights().iter().all(|h| h.is_finite()));
 }

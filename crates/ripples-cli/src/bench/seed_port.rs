@@ -11,7 +11,7 @@
 //! copies the source in the border rows and columns, where the article skipped out-of-range
 //! pixels.
 
-use ripples::ClassicSolver;
+use ripples::{ClassicSolver, WaterSolver};
 
 /// The seed's two buffers: `buf1` is the field now, `buf2` the field one step ago.
 #[derive(Debug, Clone)]
@@ -120,7 +120,7 @@ mod tests {
     fn the_seed_port_clamps_huge_offsets_and_saturates() {
         let mut solver = ClassicSolver::new(5, 5).unwrap();
         {
-            let (current, previous) = solver.fields_mut();
+            let ripples::Fields { current, previous } = solver.fields_mut();
             current[11] = i16::MAX; // left of the centre: a huge +x offset
             current[7] = i16::MIN; // above: a huge -y offset
             current[13] = i16::MAX;
@@ -136,7 +136,7 @@ mod tests {
         pool.render(&Look::classic(), &src, &mut expected).unwrap();
         seed.render(&src, &mut got);
         assert_eq!(got, expected);
-        solver.step();
+        solver.step_without_walls();
         seed.spread();
         assert_eq!(seed.heights(), solver.heights());
         assert_eq!(seed.heights()[12], i16::MAX);

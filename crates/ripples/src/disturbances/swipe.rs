@@ -272,12 +272,12 @@ mod tests {
                 // Rough water first, so "deeper wins" is tested against heights of both signs.
                 for _ in 0..6 {
                     let (x, y) = (random.below(width) as i32, random.below(height) as i32);
-                    let strength = random.between(-300, 300) as i16;
+                    let strength = random.between(-300, 300) as f32;
                     swept.drop_stone(x, y, random.between(1, 6) as u32, strength);
                 }
                 let mut stamped = swept.clone();
                 let radius = random.between(SWEEP_RADIUS, 80) as u32;
-                let strength = random.between(-400, 400) as i16;
+                let strength = random.between(-400, 400) as f32;
                 let points: Vec<[i32; 2]> = (0..random.between(2, 5))
                     .map(|_| {
                         [
@@ -300,7 +300,7 @@ mod tests {
                             x,
                             y,
                             radius,
-                            f32::from(strength) * crate::Solver::WAVE_STONE_DEPTH,
+                            strength * crate::Solver::WAVE_STONE_DEPTH,
                         ),
                         stamped => stamped.drop_stone(x, y, radius, strength),
                     }

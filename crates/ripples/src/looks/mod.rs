@@ -32,6 +32,7 @@ use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLoo
 use crate::limits::MAX_SIDE;
 use crate::parallel;
 use crate::simulation::classic::ClassicSolver;
+use crate::simulation::interface::WaterSolver;
 use std::ops::Range;
 
 mod classic;

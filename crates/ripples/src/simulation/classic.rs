@@ -8,22 +8,42 @@
 //! rather than exploding into noise. Border cells are never written and stay 0 (a reflecting
 //! edge). Other implementations compare this solver bit for bit; do not change its arithmetic.
 
+use crate::disturbances::body;
 use crate::disturbances::sources::{interior_index, stamp_disk};
 use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::kernels;
 use crate::limits::{check_damping_shift, check_size};
+use crate::looks::Heights;
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
+use crate::simulation::interface::{Fields, WaterSolver, load_interior, loaded_heights, sealed};
+use crate::simulation::solver::SolverKind;
+
+/// The classic solver's integer strength for an `f32` one: rounded to the nearest integer
+/// (halves away from zero) and saturated to the `i16` range. Every `i16` converts to itself
+/// through `f32`, so a strength that was an `i16` presses exactly the stone it pressed when the
+/// classic solver took `i16` strengths. `None` for a strength that is not a number.
+pub(crate) fn classic_strength(strength: f32) -> Option<i16> {
+    strength.is_finite().then(|| round_to_i16(strength))
+}
+
+/// `value` rounded to the nearest integer (halves away from zero) and saturated to the `i16`
+/// range; NaN is 0.
+fn round_to_i16(value: f32) -> i16 {
+    value
+        .round()
+        .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+}
 
 /// The classic two-buffer ripple solver on an `i16` grid.
 ///
 /// ```
-/// use ripples::ClassicSolver;
+/// use ripples::{ClassicSolver, WaterSolver};
 ///
 /// let mut water = ClassicSolver::new(64, 48)?;
-/// water.drop_stone(32, 24, 4, 128);
-/// water.step();
+/// water.drop_stone(32, 24, 4, 128.0);
+/// water.step_without_walls();
 /// assert!(water.heights().iter().any(|&h| h != 0));
 /// # Ok::<(), ripples::Error>(())
 /// ```
@@ -67,16 +87,6 @@ impl ClassicSolver {
         self.damping_shift
     }
 
-    /// Grid width in cells.
-    pub fn width(&self) -> u32 {
-        self.width as u32
-    }
-
-    /// Grid height in cells.
-    pub fn height(&self) -> u32 {
-        self.height as u32
-    }
-
     /// The field now, row-major (`i = y * width + x`).
     pub fn heights(&self) -> &[i16] {
         &self.current
@@ -87,45 +97,36 @@ impl ClassicSolver {
         &self.previous
     }
 
-    /// Both fields, `(current, previous)`, for callers that load or edit a state directly.
+    /// Both fields, for callers that load or edit a state directly.
     ///
-    /// Border cells written here are never updated by [`step`](Self::step); the classic
-    /// semantics expect them to be 0.
-    pub fn fields_mut(&mut self) -> (&mut [i16], &mut [i16]) {
-        (&mut self.current, &mut self.previous)
+    /// Border cells written here are never updated by a step; the classic semantics expect
+    /// them to be 0.
+    pub fn fields_mut(&mut self) -> Fields<'_, i16> {
+        Fields {
+            current: &mut self.current,
+            previous: &mut self.previous,
+        }
     }
 
-    /// Calms the water: both fields back to 0.
-    pub fn calm(&mut self) {
-        self.current.fill(0);
-        self.previous.fill(0);
-    }
-
-    /// Advances the field by one step (see the module documentation for the exact update).
-    pub fn step(&mut self) {
+    /// Advances the field by one step with no walls and no absorbing band: the article's step
+    /// alone (see the module documentation for the exact update), what the seed port compares.
+    /// [`step`](WaterSolver::step) with no walls and no sponge does the same.
+    pub fn step_without_walls(&mut self) {
         let cells = self.width * self.height;
         parallel::on_workers(cells, || self.step_here());
     }
 
-    /// [`step`](Self::step) on the calling thread (see [`parallel::on_workers`]).
+    /// [`step_without_walls`](Self::step_without_walls) on the calling thread (see [`parallel::on_workers`]).
     fn step_here(&mut self) {
         let (width, height) = (self.width, self.height);
         if width >= 3 && height >= 3 {
             let current = &self.current;
             let backend = kernels::backend();
             let damping_shift = self.damping_shift;
-            let strip_rows = parallel::strip_rows(width, height);
-            parallel::for_each_strip(&mut self.previous, width, strip_rows, |first_row, strip| {
-                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                    let y = first_row + offset;
-                    if y == 0 || y + 1 >= height {
-                        continue; // border rows stay 0
-                    }
-                    let above = &current[(y - 1) * width..y * width];
-                    let row = &current[y * width..(y + 1) * width];
-                    let below = &current[(y + 1) * width..(y + 2) * width];
-                    kernels::classic_step_row(backend, above, row, below, out, damping_shift);
-                }
+            // Border rows stay 0.
+            parallel::for_each_interior_row(&mut self.previous, width, height, |y, out| {
+                let [above, row, below] = parallel::rows_around(current, y, width);
+                kernels::classic_step_row(backend, above, row, below, out, damping_shift);
             });
         }
         std::mem::swap(&mut self.current, &mut self.previous);
@@ -143,37 +144,8 @@ impl ClassicSolver {
         std::mem::swap(&mut self.current, &mut self.previous);
     }
 
-    /// A step with walls and an optional absorbing sponge: the exact classic step, then wall
-    /// cells are set to 0 and the sponge band is damped, in both fields. Cells that are neither
-    /// walls nor in the band follow the classic semantics exactly.
-    pub fn step_with(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        self.step();
-        obstacles.dry(&mut self.current, 0);
-        obstacles.dry(&mut self.previous, 0);
-        if let Some(sponge) = sponge {
-            sponge.apply_i16(&mut self.current, self.width, self.height);
-            sponge.apply_i16(&mut self.previous, self.width, self.height);
-        }
-    }
-
-    /// Drives interior cell `(x, y)` to `value`, rounded and saturated to `i16` (a wave
-    /// generator does this every step). Cells outside the interior are ignored.
-    pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        if let Some(i) = interior_index(x, y, self.width, self.height) {
-            let rounded = value
-                .round()
-                .clamp(f32::from(i16::MIN), f32::from(i16::MAX));
-            self.current[i] = rounded as i16;
-        }
-    }
-
-    /// Drops a stone: every interior cell `(px, py)` with `px` in `[x-r, x+r)`, `py` in
-    /// `[y-r, y+r)` and `(px-x)^2 + (py-y)^2 < r^2` gets height `-strength`.
-    ///
-    /// A disk that reaches past the edge is clipped; one entirely outside does nothing. A
-    /// negative `strength` raises a bump instead of pressing a dent.
-    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
-        let value = strength.saturating_neg();
+    /// Presses the disk of `value` that [`drop_stone`](WaterSolver::drop_stone) stamps.
+    fn stamp(&mut self, x: i32, y: i32, radius: u32, value: i16) {
         stamp_disk(
             &mut self.current,
             self.width,
@@ -184,21 +156,98 @@ impl ClassicSolver {
             value,
         );
     }
+}
+
+impl sealed::Internal for ClassicSolver {
+    fn dry(&mut self, obstacles: &Obstacles) {
+        obstacles.dry(&mut self.current, 0);
+        obstacles.dry(&mut self.previous, 0);
+    }
+
+    /// Rounds each amount to the nearest integer (give it whole numbers to undo a raise
+    /// exactly), saturating.
+    fn raise(&mut self, cells: &[(usize, f32)], sign: f32) {
+        for &(i, amount) in cells {
+            let amount = round_to_i16(sign * amount);
+            self.current[i] = self.current[i].saturating_add(amount);
+            self.previous[i] = self.previous[i].saturating_add(amount);
+        }
+    }
+}
+
+impl WaterSolver for ClassicSolver {
+    fn kind(&self) -> SolverKind {
+        SolverKind::Classic
+    }
+
+    fn width(&self) -> u32 {
+        self.width as u32
+    }
+
+    fn height(&self) -> u32 {
+        self.height as u32
+    }
+
+    fn heights_view(&self) -> Heights<'_> {
+        Heights::I16(&self.current)
+    }
+
+    fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
+        let size = (self.width, self.height);
+        let given = loaded_heights::<i16>(heights, SolverKind::Classic, size)?;
+        load_interior(&mut self.current, given, size);
+        self.previous.copy_from_slice(&self.current);
+        Ok(())
+    }
+
+    /// Calms the water: both fields back to 0.
+    fn calm(&mut self) {
+        self.current.fill(0);
+        self.previous.fill(0);
+    }
+
+    fn is_calm_within(&self, tolerance: f32) -> bool {
+        let small = |values: &[i16]| values.iter().all(|&v| f32::from(v).abs() <= tolerance);
+        small(&self.current) && small(&self.previous)
+    }
+
+    /// The exact classic step, then wall cells are set to 0 and the sponge band is damped, in
+    /// both fields. Cells that are neither walls nor in the band follow the classic semantics
+    /// exactly.
+    fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
+        self.step_without_walls();
+        sealed::Internal::dry(self, obstacles);
+        if let Some(sponge) = sponge {
+            sponge.apply_i16(&mut self.current, self.width, self.height);
+            sponge.apply_i16(&mut self.previous, self.width, self.height);
+        }
+    }
+
+    /// Drops a stone: every interior cell `(px, py)` with `px` in `[x-r, x+r)`, `py` in
+    /// `[y-r, y+r)` and `(px-x)^2 + (py-y)^2 < r^2` gets height `-strength`, `strength` made
+    /// an integer as the module documentation of [`WaterSolver`] says (rounded, saturated to
+    /// `i16`; `-(-32768)` saturates to 32767). A non-finite strength does nothing.
+    ///
+    /// A disk that reaches past the edge is clipped; one entirely outside does nothing. A
+    /// negative `strength` raises a bump instead of pressing a dent.
+    fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
+        if let Some(strength) = classic_strength(strength) {
+            self.stamp(x, y, radius, strength.saturating_neg());
+        }
+    }
 
     /// Drags a stone along a polyline of `[x, y]` points: a stone at every cell of the
     /// Bresenham line between consecutive points, so the trail has no gaps however far apart
     /// the points are (the seed's `breasenhamDrop`, with round stones).
-    pub fn swipe(&mut self, points: &[[i32; 2]], radius: u32, strength: i16) {
-        self.swipe_path(points.iter().copied(), radius, strength);
-    }
-
-    /// [`swipe`](Self::swipe) along points from any iterator (no buffer needed).
-    pub fn swipe_path(
+    fn swipe_path(
         &mut self,
-        points: impl IntoIterator<Item = [i32; 2]>,
+        points: &mut dyn Iterator<Item = [i32; 2]>,
         radius: u32,
-        strength: i16,
+        strength: f32,
     ) {
+        let Some(strength) = classic_strength(strength) else {
+            return;
+        };
         let value = strength.saturating_neg();
         let (width, height) = (self.width, self.height);
         swipe::press_path(
@@ -214,6 +263,27 @@ impl ClassicSolver {
             },
         );
     }
+
+    /// Drives interior cell `(x, y)` to `value`, rounded and saturated to `i16` (a wave
+    /// generator does this every step). Cells outside the interior are ignored.
+    fn set_height(&mut self, x: i32, y: i32, value: f32) {
+        if let Some(i) = interior_index(x, y, self.width, self.height) {
+            self.current[i] = round_to_i16(value);
+        }
+    }
+
+    fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, seed: u64) {
+        let (width, height) = (self.width, self.height);
+        body::press_i16(
+            &mut self.current,
+            width,
+            height,
+            centre,
+            radius,
+            impulse,
+            seed,
+        );
+    }
 }
 
 #[cfg(test)]
@@ -224,9 +294,9 @@ mod tests {
     fn step_matches_hand_computed_values() {
         // A single cell of -128 in the middle of a 5x5 grid, then two steps by hand.
         let mut water = ClassicSolver::new(5, 5).unwrap();
-        water.drop_stone(2, 2, 1, 128);
+        water.drop_stone(2, 2, 1, 128.0);
         assert_eq!(water.heights()[12], -128);
-        water.step();
+        water.step_without_walls();
         // Step 1: neighbours of the centre: s = -128 -> (s >> 1) = -64; v = -64 - 0;
         // v -= v >> 5 (-64 >> 5 = -2) -> -62. The centre: s = 0 -> v = 0 - 0 = 0.
         let h = water.heights();
@@ -237,7 +307,7 @@ mod tests {
         assert_eq!(h[12], 0);
         assert_eq!(h[6], 0, "diagonal neighbours see nothing after one step");
         // Step 2 reads the new current and the old current (-128 at the centre) as previous.
-        water.step();
+        water.step_without_walls();
         let h = water.heights();
         // Centre: s = 4 * -62 = -248 -> -124; v = -124 - (-128) = 4; 4 >> 5 = 0 -> 4.
         assert_eq!(h[12], 4);
@@ -258,7 +328,7 @@ mod tests {
     #[test]
     fn step_saturates_instead_of_wrapping() {
         let mut water = ClassicSolver::new(3, 3).unwrap();
-        let (current, previous) = water.fields_mut();
+        let Fields { current, previous } = water.fields_mut();
         // Neighbours of (1,1) are border cells; load them directly to force an overflow.
         current[1] = 32767;
         current[3] = 32767;
@@ -266,7 +336,7 @@ mod tests {
         current[7] = 32767;
         previous[4] = -32768;
         water.set_damping_shift(15).unwrap();
-        water.step();
+        water.step_without_walls();
         // s = 131068 -> 65534; v = 65534 + 32768 = 98302; v -= 98302 >> 15 (= 2) -> 98300.
         assert_eq!(water.heights()[4], i16::MAX);
     }
@@ -301,10 +371,45 @@ mod tests {
     }
 
     #[test]
+    fn an_f32_strength_becomes_the_i16_it_was() {
+        // Every i16 strength passed as f32 is that i16: the stones of before, bit for bit.
+        for strength in i16::MIN..=i16::MAX {
+            assert_eq!(classic_strength(f32::from(strength)), Some(strength));
+        }
+        // Fractions round to the nearest integer, halves away from zero; beyond the range
+        // saturates; a strength that is not a number presses nothing.
+        let cases = [
+            (99.4, 99),
+            (99.5, 100),
+            (-99.5, -100),
+            (-0.4, 0),
+            (1e9, 32767),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(classic_strength(given), Some(expected), "{given}");
+        }
+        assert_eq!(classic_strength(-1e9), Some(i16::MIN));
+        for given in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            assert_eq!(classic_strength(given), None, "{given}");
+        }
+        let mut water = ClassicSolver::new(9, 9).unwrap();
+        water.drop_stone(4, 4, 2, 127.5);
+        assert_eq!(water.heights()[4 * 9 + 4], -128);
+        water.drop_stone(4, 4, 2, f32::NAN);
+        assert_eq!(
+            water.heights()[4 * 9 + 4],
+            -128,
+            "a NaN stone leaves the water alone"
+        );
+        water.drop_stone(4, 4, 2, -40_000.0);
+        assert_eq!(water.heights()[4 * 9 + 4], i16::MAX, "-(-32768) saturates");
+    }
+
+    #[test]
     fn drop_stone_marks_the_disk_of_the_given_radius() {
         let mut water = ClassicSolver::new(11, 11).unwrap();
         // r = 2: (px-5)^2 + (py-5)^2 < 4 holds for the 3x3 block around the centre.
-        water.drop_stone(5, 5, 2, 100);
+        water.drop_stone(5, 5, 2, 100.0);
         let marked: Vec<usize> = (0..121).filter(|&i| water.heights()[i] != 0).collect();
         let block: Vec<usize> = [4, 5, 6]
             .iter()
@@ -315,7 +420,7 @@ mod tests {
 
         // r = 4: row half-widths 2, 3, 3, 3, 3, 3, 2 for dy = -3..=3; dy = -4 is excluded.
         water.calm();
-        water.drop_stone(5, 5, 4, 7);
+        water.drop_stone(5, 5, 4, 7.0);
         let row_counts: Vec<usize> = (0..11)
             .map(|y| {
                 (0..11)
@@ -329,13 +434,13 @@ mod tests {
     #[test]
     fn drop_stone_near_the_edge_is_clipped_not_rejected() {
         let mut water = ClassicSolver::new(10, 10).unwrap();
-        water.drop_stone(1, 1, 3, 50);
+        water.drop_stone(1, 1, 3, 50.0);
         let h = water.heights();
         assert_eq!(h[11], -50, "the interior part of the disk is stamped");
         assert!(h[..10].iter().all(|&v| v == 0), "the border row stays 0");
         assert!((0..10).all(|y| h[y * 10] == 0), "the border column stays 0");
         // Entirely outside: nothing happens, nothing panics.
-        water.drop_stone(-100, 5000, 3, 50);
-        water.drop_stone(i32::MIN, i32::MAX, u32::MAX, 50);
+        water.drop_stone(-100, 5000, 3, 50.0);
+        water.drop_stone(i32::MIN, i32::MAX, u32::MAX, 50.0);
     }
 }

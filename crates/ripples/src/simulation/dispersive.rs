@@ -56,15 +56,14 @@
 //! [`crate::kernels::dispersive`], element-wise but for the horizontal decimation, run in strips
 //! of rows on rayon's threads, so the result does not depend on the number of threads.
 
-use crate::disturbances::sources::interior_index;
-use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::kernels::dispersive::{DispersiveCoefficients, FILTER};
 use crate::kernels::{self, Backend};
 use crate::limits::check_size;
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
-use crate::simulation::wave::{finish_leapfrog_step, press_stone, press_swept};
+use crate::simulation::solver::SolverKind;
+use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, two_fields_solver};
 
 /// Largest gravity, in cells per step²: half the stability limit of the leapfrog step.
 pub const MAX_GRAVITY: f32 = 0.5;
@@ -99,7 +98,7 @@ struct Level {
 /// A solver of linear deep-water waves on an `f32` grid: `omega^2 = gravity * k`.
 ///
 /// ```
-/// use ripples::{DispersiveSolver, Obstacles};
+/// use ripples::{DispersiveSolver, Obstacles, WaterSolver};
 ///
 /// let mut water = DispersiveSolver::new(64, 48)?;
 /// water.set_gravity(0.2)?; // cells per step²
@@ -113,12 +112,10 @@ struct Level {
 /// ```
 #[derive(Debug, Clone)]
 pub struct DispersiveSolver {
-    width: usize,
-    height: usize,
     gravity: f32,
     damping: f32,
-    current: Vec<f32>,
-    previous: Vec<f32>,
+    /// The heights now and one step ago.
+    water: TwoFields,
     levels: Vec<Level>,
     /// A row of zeros as long as the widest level, for rows beyond the edges.
     zeros: Vec<f32>,
@@ -159,12 +156,9 @@ impl DispersiveSolver {
             })
             .collect();
         Ok(Self {
-            width,
-            height,
             gravity: Self::DEFAULT_GRAVITY,
             damping: Self::DEFAULT_DAMPING,
-            current: vec![0.0; width * height],
-            previous: vec![0.0; width * height],
+            water: TwoFields::new(width, height),
             levels,
             zeros: vec![0.0; width],
         })
@@ -209,54 +203,14 @@ impl DispersiveSolver {
         self.damping
     }
 
-    /// Grid width in cells.
-    pub fn width(&self) -> u32 {
-        self.width as u32
-    }
-
-    /// Grid height in cells.
-    pub fn height(&self) -> u32 {
-        self.height as u32
-    }
-
-    /// The height above rest of every cell now, row-major.
-    pub fn heights(&self) -> &[f32] {
-        &self.current
-    }
-
-    /// The heights one step ago, row-major.
-    pub fn previous_heights(&self) -> &[f32] {
-        &self.previous
-    }
-
-    /// Both fields, `(current, previous)`, for callers that load or edit a state directly.
-    /// Border cells are expected to be 0.
-    pub fn fields_mut(&mut self) -> (&mut [f32], &mut [f32]) {
-        (&mut self.current, &mut self.previous)
-    }
-
-    /// Calms the water.
-    pub fn calm(&mut self) {
-        self.current.fill(0.0);
-        self.previous.fill(0.0);
-    }
-
-    /// Advances the water by one step. Walls are set to rest in both fields afterwards, and
-    /// with `sponge` both fields are damped along the edges, as in the wave solver; without it
-    /// the border cells stay 0 and the edges reflect.
-    pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        let cells = self.width * self.height;
-        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
-    }
-
-    /// [`step`](Self::step) on the calling thread (see [`parallel::on_workers`]).
+    /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        let (width, height) = (self.width, self.height);
+        let (width, height) = (self.water.width, self.water.height);
         if width < 3 || height < 3 {
             return;
         }
         let backend = kernels::backend();
-        smooth(&self.current, &mut self.levels, &self.zeros, backend);
+        smooth(&self.water.current, &mut self.levels, &self.zeros, backend);
         let keep = 1.0 - f64::from(self.damping);
         let coefficients = DispersiveCoefficients {
             current: (2.0 * keep) as f32,
@@ -264,104 +218,23 @@ impl DispersiveSolver {
             previous: (keep * keep) as f32,
         };
         let smoothed = &self.levels[0].smoothed;
-        let current = &self.current;
-        let strip_rows = parallel::strip_rows(width, height);
-        parallel::for_each_strip(&mut self.previous, width, strip_rows, |first_row, strip| {
-            for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                let y = first_row + offset;
-                if y == 0 || y + 1 >= height {
-                    continue;
-                }
-                let rows = [y - 1, y, y + 1].map(|r| &smoothed[r * width..(r + 1) * width]);
-                let now = &current[y * width..(y + 1) * width];
-                kernels::dispersive::dispersive_step_row(backend, rows, now, out, &coefficients);
-            }
+        let TwoFields {
+            current, previous, ..
+        } = &mut self.water;
+        let current = &*current;
+        parallel::for_each_interior_row(previous, width, height, |y, out| {
+            let rows = parallel::rows_around(smoothed, y, width);
+            let now = &current[y * width..(y + 1) * width];
+            kernels::dispersive::dispersive_step_row(backend, rows, now, out, &coefficients);
         });
-        finish_leapfrog_step(
-            (&mut self.current, &mut self.previous),
-            (width, height),
-            obstacles,
-            sponge,
-        );
+        self.water.finish_step(obstacles, sponge);
     }
 
-    /// Drops a stone: the raised-cosine dent of [`crate::WaveSolver::drop_stone`], at rest, and
-    /// the water it pushes aside as two rims around it (from one radius to two, and from two to
-    /// three), sized so that the stone moves no water in all and leaves no second moment
-    /// (`sum of height * distance^2`) either.
-    ///
-    /// The rims are what keep the pool's edges still until a wave reaches them. `G` is not
-    /// local: its widest levels spread a dent's volume over some hundred cells at once, and where
-    /// that meets the border, held at rest, the step makes waves along every edge right away (a
-    /// stone of radius 16 in a 400x300 pool moved the edge rows by 4 height units in 10 steps,
-    /// 100 times the water halfway). Far from a stone, those levels see its moments: with none
-    /// of volume (one rim) the edge rows moved by 0.07, with no second moment either, less.
-    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
-        let (width, height) = (self.width, self.height);
-        let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
-        let bounds = (span(x, reach, width), span(y, reach, height));
-        let before = moments(&self.current, width, (x, y), bounds);
-        press_stone(
-            (&mut self.current, &mut self.previous),
-            (width, height),
-            (x, y),
-            radius,
-            strength,
-        );
-        let after = moments(&self.current, width, (x, y), bounds);
-        let pushed_aside = [before[0] - after[0], before[1] - after[1]];
-        if pushed_aside.iter().all(|m| m.is_finite()) && pushed_aside != [0.0; 2] {
-            raise_rims(self, (x, y), radius, pushed_aside, bounds);
-        }
-    }
-
-    /// The dent of [`drop_stone`](Self::drop_stone) alone, without its rims: what a swept
-    /// path presses at each of its cells (the swipe test's reference).
+    /// The dent of the stone alone, without its rims: what a swept path presses at each of
+    /// its cells (the swipe test's reference).
     #[cfg(test)]
     pub(crate) fn press_dent(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
-        let (width, height) = (self.width, self.height);
-        press_stone(
-            (&mut self.current, &mut self.previous),
-            (width, height),
-            (x, y),
-            radius,
-            strength,
-        );
-    }
-
-    /// Drags a stone along a polyline of `[x, y]` points, as [`crate::WaveSolver::swipe_path`].
-    /// A stone narrower than 16 cells (`SWEEP_RADIUS`) is dropped along the path, rims and all;
-    /// a wider one is swept through the path's distance transform, which presses the dents
-    /// only: its rims, which belong to one centre, are not raised.
-    pub fn swipe_path(
-        &mut self,
-        points: impl IntoIterator<Item = [i32; 2]>,
-        radius: u32,
-        strength: f32,
-    ) {
-        let size = (self.width, self.height);
-        swipe::press_path(
-            self,
-            points,
-            size,
-            radius,
-            |water, x, y| water.drop_stone(x, y, radius, strength),
-            |water, cells, _| {
-                let fields = (&mut water.current[..], &mut water.previous[..]);
-                press_swept(fields, size, cells, radius, strength)
-            },
-        );
-    }
-
-    /// Sets the height of cell `(x, y)` now, leaving its previous height alone (a wave
-    /// generator sets its cells every step). Border cells, cells outside the grid and
-    /// non-finite values are ignored.
-    pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        if let Some(i) = interior_index(x, y, self.width, self.height)
-            && value.is_finite()
-        {
-            self.current[i] = value;
-        }
+        self.water.press_stone((x, y), radius, strength);
     }
 
     /// The energy the undamped step conserves, in height² (per step²). With `u` and `p` the
@@ -375,8 +248,13 @@ impl DispersiveSolver {
     /// Leapfrog for `S (u_next - 2u + p) = -g S (-L) S u` (symmetric `S` and `S (-L) S`) keeps
     /// this constant; walls, the sponge and damping take energy away.
     pub fn energy(&self) -> f64 {
-        let (width, height) = (self.width, self.height);
-        if width < 3 || height < 3 {
+        let TwoFields {
+            width,
+            height,
+            current,
+            previous,
+        } = &self.water;
+        if *width < 3 || *height < 3 {
             return 0.0;
         }
         let mut levels = self.levels.clone();
@@ -385,42 +263,53 @@ impl DispersiveSolver {
             smooth(field, levels, &self.zeros, backend);
             levels[0].smoothed.clone()
         };
-        let velocity: Vec<f32> = self
-            .current
-            .iter()
-            .zip(&self.previous)
-            .map(|(u, p)| u - p)
-            .collect();
+        let velocity: Vec<f32> = current.iter().zip(previous).map(|(u, p)| u - p).collect();
         let smoothed_velocity = smoothed_of(&velocity, &mut levels);
-        let smoothed_current = smoothed_of(&self.current, &mut levels);
-        let smoothed_previous = smoothed_of(&self.previous, &mut levels);
+        let smoothed_current = smoothed_of(current, &mut levels);
+        let smoothed_previous = smoothed_of(previous, &mut levels);
         let kinetic: f64 = velocity
             .iter()
             .zip(&smoothed_velocity)
             .map(|(&v, &s)| f64::from(v) * f64::from(s))
             .sum();
-        // The Laplacian of S p over every cell (S is not 0 on the border), with zeros beyond.
-        let at = |field: &[f32], x: isize, y: isize| -> f64 {
-            if x < 0 || y < 0 || x >= width as isize || y >= height as isize {
-                0.0
-            } else {
-                f64::from(field[y as usize * width + x as usize])
-            }
-        };
-        let mut potential = 0.0;
-        for y in 0..height as isize {
-            for x in 0..width as isize {
-                let s = &smoothed_previous;
-                let edges = at(s, x - 1, y) + at(s, x + 1, y) + at(s, x, y - 1) + at(s, x, y + 1);
-                let corners = at(s, x - 1, y - 1)
-                    + at(s, x + 1, y - 1)
-                    + at(s, x - 1, y + 1)
-                    + at(s, x + 1, y + 1);
-                let minus_laplacian = (20.0 * at(s, x, y) - 4.0 * edges - corners) / 6.0;
-                potential += at(&smoothed_current, x, y) * minus_laplacian;
-            }
-        }
+        // S is not 0 on the border: the Laplacian over every cell, with zeros beyond.
+        let potential =
+            minus_laplacian_dot(&smoothed_current, &smoothed_previous, (*width, *height));
         0.5 * kinetic + 0.5 * f64::from(self.gravity) * potential
+    }
+}
+
+two_fields_solver! {
+    DispersiveSolver, SolverKind::Dispersive;
+
+    /// Drops a stone: the raised-cosine dent of the wave solver, at rest, and the water it
+    /// pushes aside as two rims around it (from one radius to two, and from two to three),
+    /// sized so that the stone moves no water in all and leaves no second moment
+    /// (`sum of height * distance^2`) either.
+    ///
+    /// The rims are what keep the pool's edges still until a wave reaches them. `G` is not
+    /// local: its widest levels spread a dent's volume over some hundred cells at once, and where
+    /// that meets the border, held at rest, the step makes waves along every edge right away (a
+    /// stone of radius 16 in a 400x300 pool moved the edge rows by 4 height units in 10 steps,
+    /// 100 times the water halfway). Far from a stone, those levels see its moments: with none
+    /// of volume (one rim) the edge rows moved by 0.07, with no second moment either, less.
+    fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
+        let water = &mut self.water;
+        let (width, height) = (water.width, water.height);
+        let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
+        let bounds = (span(x, reach, width), span(y, reach, height));
+        let before = moments(&water.current, width, (x, y), bounds);
+        water.press_stone((x, y), radius, strength);
+        let after = moments(&water.current, width, (x, y), bounds);
+        let pushed_aside = [before[0] - after[0], before[1] - after[1]];
+        if pushed_aside.iter().all(|m| m.is_finite()) && pushed_aside != [0.0; 2] {
+            raise_rims(water, (x, y), radius, pushed_aside, bounds);
+        }
+    }
+
+    fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, _seed: u64) {
+        // Leapfrog without substeps: the velocity is (current - previous) per step.
+        self.water.press(centre, radius, impulse);
     }
 }
 
@@ -663,13 +552,13 @@ fn rim_profiles(d: f64, r: f64) -> [f64; 2] {
 /// Adds water at rest in the two rims around `centre` (inside the interior cells of `bounds`),
 /// with the volume and second moment `wanted`.
 fn raise_rims(
-    solver: &mut DispersiveSolver,
+    water: &mut TwoFields,
     (x, y): (i32, i32),
     radius: u32,
     wanted: [f64; 2],
     ((x0, x1), (y0, y1)): ((usize, usize), (usize, usize)),
 ) {
-    let width = solver.width;
+    let width = water.width;
     let r = f64::from(radius.max(1));
     let distance = |column: usize, row: usize| {
         let (dx, dy) = (column as f64 - f64::from(x), row as f64 - f64::from(y));
@@ -707,8 +596,8 @@ fn raise_rims(
             let lift = (heights[0] * a + heights[1] * b) as f32;
             if lift != 0.0 {
                 let cell = row * width + column;
-                solver.current[cell] += lift;
-                solver.previous[cell] += lift;
+                water.current[cell] += lift;
+                water.previous[cell] += lift;
             }
         }
     }

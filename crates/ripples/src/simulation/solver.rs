@@ -1,20 +1,22 @@
 //! One type for the four solvers, so a pool can switch between them.
 //!
 //! The solvers differ in their state (`i16` or `f32` heights, a velocity field or a previous
-//! field) but share what a pool asks of them: step with walls and an edge condition, press
-//! stones, drive cells, and show heights to the renderer. An enum rather than a trait object:
-//! the set is closed, dispatch is one `match` per call (not per cell), and the renderer can see
-//! whether heights are integers or floats. [`SolverKind`] names a solver without its state (what
-//! a scene file or a command line chooses); it lives here, beside [`Solver`], so the pool and the
-//! scene both depend on this module and it on neither.
+//! field) but share what a pool asks of them, the [`WaterSolver`] trait: step with walls and an
+//! edge condition, press stones, drive cells, and show heights to the renderer. [`Solver`] owns
+//! one of them as an enum, so a pool holds it without a box and a caller can reach the solver's
+//! own settings (`as_wave_mut` and the like), and it dispatches every shared method through one
+//! `match` ([`Solver::as_dyn`]): each method is one line. A virtual call per step or per stone
+//! costs nothing next to the step's millions of cells (the per-frame figures of `ripples
+//! bench` did not move). [`SolverKind`] names a solver without its state (what a scene file or a
+//! command line chooses); it lives here, beside [`Solver`], so the pool and the scene both depend
+//! on this module and it on neither.
 
-use crate::disturbances::body;
 use crate::error::Error;
-use crate::limits::MAX_FLOAT_HEIGHT;
 use crate::looks::Heights;
 use crate::simulation::boundary::{Obstacles, Sponge};
 use crate::simulation::classic::ClassicSolver;
 use crate::simulation::dispersive::DispersiveSolver;
+use crate::simulation::interface::WaterSolver;
 use crate::simulation::spring::SpringSolver;
 use crate::simulation::wave::WaveSolver;
 
@@ -166,52 +168,55 @@ impl Solver {
         }
     }
 
+    /// The solver, as the interface every solver implements.
+    pub fn as_dyn(&self) -> &dyn WaterSolver {
+        match self {
+            Self::Classic(s) => s,
+            Self::Wave(s) => s,
+            Self::Spring(s) => s,
+            Self::Dispersive(s) => s,
+        }
+    }
+
+    /// The solver, mutably, as the interface every solver implements.
+    pub fn as_dyn_mut(&mut self) -> &mut dyn WaterSolver {
+        match self {
+            Self::Classic(s) => s,
+            Self::Wave(s) => s,
+            Self::Spring(s) => s,
+            Self::Dispersive(s) => s,
+        }
+    }
+
     /// Which solver this is.
     pub fn kind(&self) -> SolverKind {
-        match self {
-            Self::Classic(_) => SolverKind::Classic,
-            Self::Wave(_) => SolverKind::Wave,
-            Self::Spring(_) => SolverKind::Spring,
-            Self::Dispersive(_) => SolverKind::Dispersive,
-        }
+        self.as_dyn().kind()
     }
 
     /// Grid width in cells.
     pub fn width(&self) -> u32 {
-        match self {
-            Self::Classic(s) => s.width(),
-            Self::Wave(s) => s.width(),
-            Self::Spring(s) => s.width(),
-            Self::Dispersive(s) => s.width(),
-        }
+        self.as_dyn().width()
     }
 
     /// Grid height in cells.
     pub fn height(&self) -> u32 {
-        match self {
-            Self::Classic(s) => s.height(),
-            Self::Wave(s) => s.height(),
-            Self::Spring(s) => s.height(),
-            Self::Dispersive(s) => s.height(),
-        }
+        self.as_dyn().height()
     }
 
     /// The heights now, for rendering and for output.
     pub fn heights(&self) -> Heights<'_> {
-        match self {
-            Self::Classic(s) => Heights::I16(s.heights()),
-            Self::Wave(s) => Heights::F32(s.heights()),
-            Self::Spring(s) => Heights::F32(s.heights()),
-            Self::Dispersive(s) => Heights::F32(s.heights()),
-        }
+        self.as_dyn().heights_view()
     }
 
     /// Vertical velocities, for solvers that keep them (the spring model).
     pub fn velocities(&self) -> Option<&[f32]> {
-        match self {
-            Self::Spring(s) => Some(s.velocities()),
-            _ => None,
-        }
+        self.as_spring().map(SpringSolver::velocities)
+    }
+
+    /// Whether every height and every previous height (or velocity) is at most `tolerance`
+    /// from rest.
+    pub fn is_calm_within(&self, tolerance: f32) -> bool {
+        self.as_dyn().is_calm_within(tolerance)
     }
 
     /// Sets the whole field from `heights` (row-major, `width * height` cells), the water at
@@ -221,10 +226,11 @@ impl Solver {
     /// The element type must be the solver's: [`Heights::I16`] for the classic solver (its
     /// integer heights, a stone's dent negative), [`Heights::F32`] for the wave and spring
     /// solvers (height above rest, positive up), each float finite and within
-    /// `±`[`MAX_FLOAT_HEIGHT`]. Border cells are the pool's edge and stay at rest: what
-    /// `heights` holds there is not used (the solvers never move their border, and a raised edge
-    /// would stay raised for ever). A wrong length, the other element type or a value out of
-    /// range is an [`Error`] naming it, and the field is left as it was.
+    /// `±`[`MAX_FLOAT_HEIGHT`](crate::limits::MAX_FLOAT_HEIGHT). Border cells are the pool's
+    /// edge and stay at rest: what `heights` holds there is not used (the solvers never move
+    /// their border, and a raised edge would stay raised for ever). A wrong length, the other
+    /// element type or a value out of range is an [`Error`] naming it, and the field is left as
+    /// it was.
     ///
     /// ```
     /// use ripples::{Heights, Solver, SolverKind};
@@ -241,169 +247,52 @@ impl Solver {
     /// # Ok::<(), ripples::Error>(())
     /// ```
     pub fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
-        let (width, height) = (self.width() as usize, self.height() as usize);
-        let expected = width * height;
-        if heights.len() != expected {
-            return Err(Error::WrongLength {
-                buffer: crate::Buffer::Heights,
-                got: heights.len(),
-                expected,
-                width,
-                height,
-            });
-        }
-        let kind = self.kind();
-        match (self, heights) {
-            (Self::Classic(solver), Heights::I16(given)) => {
-                let (current, previous) = solver.fields_mut();
-                current.copy_from_slice(given);
-                clear_border(current, width, height, 0);
-                previous.copy_from_slice(current);
-            }
-            (Self::Wave(solver), Heights::F32(given)) => {
-                check_float_heights(given, width)?;
-                let (current, previous) = solver.fields_mut();
-                current.copy_from_slice(given);
-                clear_border(current, width, height, 0.0);
-                previous.copy_from_slice(current);
-            }
-            (Self::Dispersive(solver), Heights::F32(given)) => {
-                check_float_heights(given, width)?;
-                let (current, previous) = solver.fields_mut();
-                current.copy_from_slice(given);
-                clear_border(current, width, height, 0.0);
-                previous.copy_from_slice(current);
-            }
-            (Self::Spring(solver), Heights::F32(given)) => {
-                check_float_heights(given, width)?;
-                let (current, velocities) = solver.fields_mut();
-                current.copy_from_slice(given);
-                clear_border(current, width, height, 0.0);
-                velocities.fill(0.0);
-            }
-            (_, given) => {
-                let (found, needed) = match given {
-                    Heights::I16(_) => ("i16", "f32"),
-                    Heights::F32(_) => ("f32", "i16"),
-                };
-                return Err(Error::HeightsType {
-                    solver: kind,
-                    found,
-                    needed,
-                });
-            }
-        }
-        Ok(())
+        self.as_dyn_mut().set_heights(heights)
     }
 
-    /// Sets the wall cells of `obstacles` to rest in every field (after a field was loaded).
-    pub(crate) fn dry(&mut self, obstacles: &Obstacles) {
-        match self {
-            Self::Classic(s) => {
-                let (current, previous) = s.fields_mut();
-                obstacles.dry(current, 0);
-                obstacles.dry(previous, 0);
-            }
-            Self::Wave(s) => {
-                let (current, previous) = s.fields_mut();
-                obstacles.dry(current, 0.0);
-                obstacles.dry(previous, 0.0);
-            }
-            Self::Dispersive(s) => {
-                let (current, previous) = s.fields_mut();
-                obstacles.dry(current, 0.0);
-                obstacles.dry(previous, 0.0);
-            }
-            Self::Spring(s) => {
-                let (heights, velocities) = s.fields_mut();
-                obstacles.dry(heights, 0.0);
-                obstacles.dry(velocities, 0.0);
-            }
-        }
+    /// Sets the wall cells of `obstacles` to rest in every field (after a field was loaded or
+    /// carried from another grid).
+    pub fn dry(&mut self, obstacles: &Obstacles) {
+        self.as_dyn_mut().dry(obstacles);
     }
 
     /// Advances one step with these walls and, for open water, this sponge.
     pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        match self {
-            Self::Classic(s) => s.step_with(obstacles, sponge),
-            Self::Wave(s) => s.step(obstacles, sponge),
-            Self::Spring(s) => s.step(obstacles, sponge),
-            Self::Dispersive(s) => s.step(obstacles, sponge),
-        }
+        self.as_dyn_mut().step(obstacles, sponge);
     }
 
     /// Calms the water.
     pub fn calm(&mut self) {
-        match self {
-            Self::Classic(s) => s.calm(),
-            Self::Wave(s) => s.calm(),
-            Self::Spring(s) => s.calm(),
-            Self::Dispersive(s) => s.calm(),
-        }
+        self.as_dyn_mut().calm();
     }
 
-    /// Presses a stone into the water at cell `(x, y)` (for the wave solver a smooth dent
-    /// [`WAVE_STONE_DEPTH`](Self::WAVE_STONE_DEPTH) times deeper than `strength`, holding the same volume as a flat one).
-    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
-        match self {
-            Self::Classic(s) => s.drop_stone(x, y, radius, strength),
-            Self::Wave(s) => {
-                s.drop_stone(x, y, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
-            }
-            Self::Spring(s) => s.drop_stone(x, y, radius, f32::from(strength)),
-            Self::Dispersive(s) => {
-                s.drop_stone(x, y, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
-            }
-        }
+    /// Presses a stone into the water at cell `(x, y)`, `strength` in the classic solver's
+    /// height units: the wave and dispersive solvers press a smooth dent
+    /// [`WAVE_STONE_DEPTH`](Self::WAVE_STONE_DEPTH) times deeper, holding the same volume as
+    /// the flat one ([`WaterSolver::stone_depth`]); the classic solver rounds `strength` to an
+    /// integer and saturates it to `i16`.
+    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
+        let depth = strength * self.as_dyn().stone_depth();
+        self.as_dyn_mut().drop_stone(x, y, radius, depth);
     }
 
-    /// Drags a stone along a polyline of cells.
+    /// Drags a stone along a polyline of cells, `strength` as for
+    /// [`drop_stone`](Self::drop_stone).
     pub fn swipe_path(
         &mut self,
         points: impl IntoIterator<Item = [i32; 2]>,
         radius: u32,
-        strength: i16,
+        strength: f32,
     ) {
-        match self {
-            Self::Classic(s) => s.swipe_path(points, radius, strength),
-            Self::Wave(s) => {
-                s.swipe_path(points, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
-            }
-            Self::Spring(s) => s.swipe_path(points, radius, f32::from(strength)),
-            Self::Dispersive(s) => {
-                s.swipe_path(points, radius, f32::from(strength) * Self::WAVE_STONE_DEPTH)
-            }
-        }
+        let depth = strength * self.as_dyn().stone_depth();
+        let points = &mut points.into_iter();
+        self.as_dyn_mut().swipe_path(points, radius, depth);
     }
 
-    /// Presses the water with a body: a downward impulse of `impulse` (height per step, per
-    /// step) at `centre` (fractional cells) under a raised cosine of `radius` cells, added where
-    /// the solver keeps its vertical velocity (see [`crate::Body`]). `seed` varies the classic
-    /// solver's dithered rounding from step to step. Interior cells only.
+    /// Presses the water with a body: see [`WaterSolver::apply_pressure`].
     pub fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, seed: u64) {
-        let (width, height) = (self.width() as usize, self.height() as usize);
-        match self {
-            Self::Classic(s) => {
-                let (current, _) = s.fields_mut();
-                body::press_i16(current, width, height, centre, radius, impulse, seed);
-            }
-            Self::Wave(s) => {
-                // Leapfrog's velocity is (current - previous) per substep: an impulse J per
-                // step is J / n per substep.
-                let per_substep = impulse / s.substeps() as f32;
-                let (current, _) = s.fields_mut();
-                body::press_f32(current, width, height, centre, radius, per_substep);
-            }
-            Self::Spring(s) => {
-                let (_, velocities) = s.fields_mut();
-                body::press_f32(velocities, width, height, centre, radius, impulse);
-            }
-            Self::Dispersive(s) => {
-                // Leapfrog without substeps: the velocity is (current - previous) per step.
-                let (current, _) = s.fields_mut();
-                body::press_f32(current, width, height, centre, radius, impulse);
-            }
-        }
+        self.as_dyn_mut()
+            .apply_pressure(centre, radius, impulse, seed);
     }
 
     /// Raises the water at cells by `sign` times `(index, amount)` (interior cells, height
@@ -413,77 +302,11 @@ impl Solver {
     /// undo a raise exactly). A float's pressure head goes on before a step and comes off after
     /// it, so the step sees the pressure through its own operator (see [`crate::Float`]).
     pub(crate) fn raise(&mut self, cells: &[(usize, f32)], sign: f32) {
-        fn raise_f32(fields: [&mut [f32]; 2], cells: &[(usize, f32)], sign: f32) {
-            for field in fields {
-                for &(i, amount) in cells {
-                    field[i] += sign * amount;
-                }
-            }
-        }
-        match self {
-            Self::Classic(s) => {
-                let (current, previous) = s.fields_mut();
-                for &(i, amount) in cells {
-                    let amount = (sign * amount)
-                        .round()
-                        .clamp(f32::from(i16::MIN), f32::from(i16::MAX))
-                        as i16;
-                    current[i] = current[i].saturating_add(amount);
-                    previous[i] = previous[i].saturating_add(amount);
-                }
-            }
-            Self::Wave(s) => {
-                let (current, previous) = s.fields_mut();
-                raise_f32([current, previous], cells, sign);
-            }
-            Self::Dispersive(s) => {
-                let (current, previous) = s.fields_mut();
-                raise_f32([current, previous], cells, sign);
-            }
-            Self::Spring(s) => {
-                let (heights, _) = s.fields_mut();
-                for &(i, amount) in cells {
-                    heights[i] += sign * amount;
-                }
-            }
-        }
+        self.as_dyn_mut().raise(cells, sign);
     }
 
     /// Drives cell `(x, y)` to `value` (rounded and saturated for the classic solver).
     pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        match self {
-            Self::Classic(s) => s.set_height(x, y, value),
-            Self::Wave(s) => s.set_height(x, y, value),
-            Self::Spring(s) => s.set_height(x, y, value),
-            Self::Dispersive(s) => s.set_height(x, y, value),
-        }
-    }
-}
-
-/// Refuses a float field with a value that is not finite or lies beyond
-/// `±`[`MAX_FLOAT_HEIGHT`], naming the first such cell.
-fn check_float_heights(heights: &[f32], width: usize) -> Result<(), Error> {
-    let out_of_range = heights
-        .iter()
-        .position(|value| !value.is_finite() || value.abs() > MAX_FLOAT_HEIGHT);
-    match out_of_range {
-        None => Ok(()),
-        Some(i) => Err(Error::HeightOutOfRange {
-            x: i % width,
-            y: i / width,
-            value: heights[i],
-            max: MAX_FLOAT_HEIGHT,
-        }),
-    }
-}
-
-/// Sets the border cells (first and last row and column) of a `width x height` field to `rest`.
-fn clear_border<T: Copy>(field: &mut [T], width: usize, height: usize, rest: T) {
-    let last_row = (height - 1) * width;
-    field[..width].fill(rest);
-    field[last_row..].fill(rest);
-    for row in field.chunks_exact_mut(width) {
-        row[0] = rest;
-        row[width - 1] = rest;
+        self.as_dyn_mut().set_height(x, y, value);
     }
 }

@@ -77,6 +77,7 @@
 
 use std::ops::Range;
 
+use crate::disturbances::body;
 use crate::disturbances::sources::{interior_index, stamp_disk};
 use crate::disturbances::swipe;
 use crate::error::Error;
@@ -84,8 +85,13 @@ use crate::kernels::{self, Backend, float::RowValues};
 use crate::limits::{
     MAX_SPREAD, MAX_SPREAD_PASSES, MAX_SPRING_COEFFICIENT, check_range, check_size,
 };
+use crate::looks::Heights;
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
+use crate::simulation::interface::{
+    SpringFields, WaterSolver, load_interior, loaded_heights, sealed,
+};
+use crate::simulation::solver::SolverKind;
 
 /// A coefficient that is the same everywhere or set per cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,7 +143,7 @@ impl Values<'_> {
 /// [`map_from_grey`], so that parts of the pool ring faster or calm sooner.
 ///
 /// ```
-/// use ripples::{Obstacles, SpringSolver};
+/// use ripples::{Obstacles, SpringSolver, WaterSolver};
 ///
 /// let mut water = SpringSolver::new(64, 48)?;
 /// water.drop_stone(32, 24, 4, 100.0);
@@ -329,16 +335,6 @@ impl SpringSolver {
         self.index(x, y).map(|i| self.viscosity.values().get(i))
     }
 
-    /// Grid width in cells.
-    pub fn width(&self) -> u32 {
-        self.width as u32
-    }
-
-    /// Grid height in cells.
-    pub fn height(&self) -> u32 {
-        self.height as u32
-    }
-
     /// The displacement from rest of every cell, row-major (`i = y * width + x`).
     pub fn heights(&self) -> &[f32] {
         &self.heights
@@ -350,32 +346,17 @@ impl SpringSolver {
         &self.velocities
     }
 
-    /// Both fields, `(heights, velocities)`, for callers that load or edit a state directly.
+    /// Both fields, for callers that load or edit a state directly.
     ///
-    /// Border cells are set back to 0 by every [`step`](Self::step).
-    pub fn fields_mut(&mut self) -> (&mut [f32], &mut [f32]) {
-        (&mut self.heights, &mut self.velocities)
+    /// Border cells are set back to 0 by every [`step`](WaterSolver::step).
+    pub fn fields_mut(&mut self) -> SpringFields<'_> {
+        SpringFields {
+            heights: &mut self.heights,
+            velocities: &mut self.velocities,
+        }
     }
 
-    /// Calms the water: heights and velocities back to 0.
-    pub fn calm(&mut self) {
-        self.heights.fill(0.0);
-        self.velocities.fill(0.0);
-    }
-
-    /// Advances the water by one step (see the module documentation).
-    ///
-    /// Wall cells of `obstacles` are set to rest after the springs move and after every
-    /// spreading sweep (a wall holds no water, so waves reflect off it and none leaks through),
-    /// border cells after the step, then with `sponge` both fields are multiplied
-    /// by its factors along the edges (open water: waves leave the pool). `obstacles` should be
-    /// sized like the grid; a mask of another size covers only its first `width * height` cells.
-    pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        let cells = self.width * self.height;
-        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
-    }
-
-    /// [`step`](Self::step) on the calling thread (see [`parallel::on_workers`]).
+    /// [`step`](WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.width, self.height);
         if width < 3 || height < 3 {
@@ -434,63 +415,6 @@ impl SpringSolver {
         (strip_rows, per_strip)
     }
 
-    /// Drops a stone: every interior cell `(px, py)` with `px` in `[x-r, x+r)`, `py` in
-    /// `[y-r, y+r)` and `(px-x)^2 + (py-y)^2 < r^2` gets height `-strength` and velocity 0
-    /// (the classic solver's disk).
-    ///
-    /// A disk that reaches past the edge is clipped; one entirely outside or a non-finite
-    /// strength does nothing. A negative `strength` raises a bump instead of pressing a dent.
-    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
-        if !strength.is_finite() {
-            return;
-        }
-        let (width, height) = (self.width, self.height);
-        stamp_disk(&mut self.heights, width, height, x, y, radius, -strength);
-        stamp_disk(&mut self.velocities, width, height, x, y, radius, 0.0);
-    }
-
-    /// Drags a stone along a polyline of `[x, y]` points: a stone (as
-    /// [`drop_stone`](Self::drop_stone)) at every cell of the Bresenham lines between consecutive
-    /// points, so the trail has no gaps however far apart the points are.
-    pub fn swipe_path(
-        &mut self,
-        points: impl IntoIterator<Item = [i32; 2]>,
-        radius: u32,
-        strength: f32,
-    ) {
-        if !strength.is_finite() {
-            return;
-        }
-        let (width, height) = (self.width, self.height);
-        swipe::press_path(
-            &mut (&mut self.heights[..], &mut self.velocities[..]),
-            points,
-            (width, height),
-            radius,
-            |(heights, velocities), x, y| {
-                stamp_disk(heights, width, height, x, y, radius, -strength);
-                stamp_disk(velocities, width, height, x, y, radius, 0.0);
-            },
-            |(heights, velocities), cells, reach| {
-                swipe::nearest_squared_distances(cells, width, height, reach, |index, _| {
-                    heights[index] = -strength;
-                    velocities[index] = 0.0;
-                })
-            },
-        );
-    }
-
-    /// Sets the height of cell `(x, y)` now, leaving its velocity alone (a wave generator sets
-    /// its cells every step). Border cells, cells outside the grid and non-finite values are
-    /// ignored.
-    pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        if let Some(i) = interior_index(x, y, self.width, self.height)
-            && value.is_finite()
-        {
-            self.heights[i] = value;
-        }
-    }
-
     /// Checks a per-cell map: its length, and every value a number in `[0, 1]`.
     fn check_map(&self, what: &'static str, per_cell: &[f32]) -> Result<(), Error> {
         let expected = self.heights.len();
@@ -523,6 +447,132 @@ impl SpringSolver {
     fn index(&self, x: u32, y: u32) -> Option<usize> {
         let (x, y) = (x as usize, y as usize);
         (x < self.width && y < self.height).then_some(y * self.width + x)
+    }
+}
+
+impl sealed::Internal for SpringSolver {
+    fn dry(&mut self, obstacles: &Obstacles) {
+        obstacles.dry(&mut self.heights, 0.0);
+        obstacles.dry(&mut self.velocities, 0.0);
+    }
+
+    /// The heights only: the velocities are what the springs move them with.
+    fn raise(&mut self, cells: &[(usize, f32)], sign: f32) {
+        for &(i, amount) in cells {
+            self.heights[i] += sign * amount;
+        }
+    }
+}
+
+impl WaterSolver for SpringSolver {
+    fn kind(&self) -> SolverKind {
+        SolverKind::Spring
+    }
+
+    fn width(&self) -> u32 {
+        self.width as u32
+    }
+
+    fn height(&self) -> u32 {
+        self.height as u32
+    }
+
+    fn heights_view(&self) -> Heights<'_> {
+        Heights::F32(&self.heights)
+    }
+
+    /// Loads `heights` with every velocity 0.
+    fn set_heights(&mut self, heights: Heights<'_>) -> Result<(), Error> {
+        let size = (self.width, self.height);
+        let given = loaded_heights::<f32>(heights, SolverKind::Spring, size)?;
+        load_interior(&mut self.heights, given, size);
+        self.velocities.fill(0.0);
+        Ok(())
+    }
+
+    /// Calms the water: heights and velocities back to 0.
+    fn calm(&mut self) {
+        self.heights.fill(0.0);
+        self.velocities.fill(0.0);
+    }
+
+    fn is_calm_within(&self, tolerance: f32) -> bool {
+        let small = |values: &[f32]| values.iter().all(|v| v.abs() <= tolerance);
+        small(&self.heights) && small(&self.velocities)
+    }
+
+    /// Advances the water by one step (see the module documentation).
+    ///
+    /// Wall cells of `obstacles` are set to rest after the springs move and after every
+    /// spreading sweep (a wall holds no water, so waves reflect off it and none leaks through),
+    /// border cells after the step, then with `sponge` both fields are multiplied
+    /// by its factors along the edges (open water: waves leave the pool). `obstacles` should be
+    /// sized like the grid; a mask of another size covers only its first `width * height` cells.
+    fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
+        let cells = self.width * self.height;
+        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
+    }
+
+    /// Drops a stone: every interior cell `(px, py)` with `px` in `[x-r, x+r)`, `py` in
+    /// `[y-r, y+r)` and `(px-x)^2 + (py-y)^2 < r^2` gets height `-strength` and velocity 0
+    /// (the classic solver's disk).
+    ///
+    /// A disk that reaches past the edge is clipped; one entirely outside or a non-finite
+    /// strength does nothing. A negative `strength` raises a bump instead of pressing a dent.
+    fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
+        if !strength.is_finite() {
+            return;
+        }
+        let (width, height) = (self.width, self.height);
+        stamp_disk(&mut self.heights, width, height, x, y, radius, -strength);
+        stamp_disk(&mut self.velocities, width, height, x, y, radius, 0.0);
+    }
+
+    /// Drags a stone along a polyline of `[x, y]` points: a stone (as
+    /// [`drop_stone`](Self::drop_stone)) at every cell of the Bresenham lines between consecutive
+    /// points, so the trail has no gaps however far apart the points are.
+    fn swipe_path(
+        &mut self,
+        points: &mut dyn Iterator<Item = [i32; 2]>,
+        radius: u32,
+        strength: f32,
+    ) {
+        if !strength.is_finite() {
+            return;
+        }
+        let (width, height) = (self.width, self.height);
+        swipe::press_path(
+            &mut (&mut self.heights[..], &mut self.velocities[..]),
+            points,
+            (width, height),
+            radius,
+            |(heights, velocities), x, y| {
+                stamp_disk(heights, width, height, x, y, radius, -strength);
+                stamp_disk(velocities, width, height, x, y, radius, 0.0);
+            },
+            |(heights, velocities), cells, reach| {
+                swipe::nearest_squared_distances(cells, width, height, reach, |index, _| {
+                    heights[index] = -strength;
+                    velocities[index] = 0.0;
+                })
+            },
+        );
+    }
+
+    /// Sets the height of cell `(x, y)` now, leaving its velocity alone (a wave generator sets
+    /// its cells every step). Border cells, cells outside the grid and non-finite values are
+    /// ignored.
+    fn set_height(&mut self, x: i32, y: i32, value: f32) {
+        if let Some(i) = interior_index(x, y, self.width, self.height)
+            && value.is_finite()
+        {
+            self.heights[i] = value;
+        }
+    }
+
+    fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, _seed: u64) {
+        let (width, height) = (self.width, self.height);
+        body::press_f32(&mut self.velocities, width, height, centre, radius, impulse);
     }
 }
 

@@ -27,7 +27,8 @@
 //!   scheme conserves the discrete energy of [`WaveSolver::energy`] exactly (up to `f32`
 //!   rounding), which the tests check over 10,000 steps.
 //!
-//! Like the classic solver it keeps two fields, writes the next field over the previous one
+//! Like the classic solver it keeps two fields (the [`TwoFields`] it shares with the dispersive
+//! solver, with the stones, swipes and walls done to them), writes the next field over the previous one
 //! row by row and swaps them, so a step never allocates. A row only reads the current field, so
 //! the rows run in strips on rayon's threads with the same result on any number of threads, and
 //! the row kernel is [`crate::kernels::float::wave_step_row`], vectorised per backend: a
@@ -37,24 +38,20 @@
 //! an absorbing edge multiplies both fields by the sponge's factors after every substep
 //! ([`crate::Sponge`]).
 
-use crate::disturbances::sources::interior_index;
-use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::kernels::{self, float::WaveCoefficients};
-use crate::limits::{MAX_COURANT, MAX_SIDE, MAX_WAVE_SPEED, check_size};
+use crate::limits::{MAX_COURANT, MAX_WAVE_SPEED, check_size};
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
-
-/// Largest stone radius that changes anything: beyond it a stone covers every grid that fits
-/// the limits.
-const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
+use crate::simulation::solver::SolverKind;
+use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, two_fields_solver};
 
 /// A solver of the damped 2D wave equation on an `f32` grid.
 ///
 /// Heights are measured from the rest level; a stone presses a dent (negative heights).
 ///
 /// ```
-/// use ripples::{Obstacles, WaveSolver};
+/// use ripples::{Obstacles, WaterSolver, WaveSolver};
 ///
 /// let mut water = WaveSolver::new(64, 48)?;
 /// water.set_wave_speed(1.5)?; // cells per step, taken in 2 substeps
@@ -68,8 +65,6 @@ const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;
 /// ```
 #[derive(Debug, Clone)]
 pub struct WaveSolver {
-    width: usize,
-    height: usize,
     wave_speed: f32,
     damping: f32,
     /// Substeps per step.
@@ -78,8 +73,8 @@ pub struct WaveSolver {
     courant_squared: f32,
     /// The amplitude kept per substep, `(1 - damping)^(1 / substeps)`.
     keep: f32,
-    current: Vec<f32>,
-    previous: Vec<f32>,
+    /// The heights now and one substep ago.
+    water: TwoFields,
 }
 
 impl WaveSolver {
@@ -92,21 +87,17 @@ impl WaveSolver {
     /// [`DEFAULT_WAVE_SPEED`](Self::DEFAULT_WAVE_SPEED) and
     /// [`DEFAULT_DAMPING`](Self::DEFAULT_DAMPING).
     ///
-    /// Fails if a side is 0 or the grid exceeds [`MAX_SIDE`] / [`MAX_CELLS`](crate::limits::MAX_CELLS);
+    /// Fails if a side is 0 or the grid exceeds [`MAX_SIDE`](crate::limits::MAX_SIDE) / [`MAX_CELLS`](crate::limits::MAX_CELLS);
     /// the check happens before any allocation.
     pub fn new(width: u32, height: u32) -> Result<Self, Error> {
         let (width, height) = check_size(u64::from(width), u64::from(height))?;
-        let cells = width as usize * height as usize;
         let mut solver = Self {
-            width: width as usize,
-            height: height as usize,
             wave_speed: Self::DEFAULT_WAVE_SPEED,
             damping: Self::DEFAULT_DAMPING,
             substeps: 1,
             courant_squared: 0.0,
             keep: 1.0,
-            current: vec![0.0; cells],
-            previous: vec![0.0; cells],
+            water: TwoFields::new(width as usize, height as usize),
         };
         solver.update_coefficients();
         Ok(solver)
@@ -160,137 +151,26 @@ impl WaveSolver {
         self.substeps
     }
 
-    /// Grid width in cells.
-    pub fn width(&self) -> u32 {
-        self.width as u32
-    }
-
-    /// Grid height in cells.
-    pub fn height(&self) -> u32 {
-        self.height as u32
-    }
-
-    /// The height above rest of every cell now, row-major (`i = y * width + x`).
-    pub fn heights(&self) -> &[f32] {
-        &self.current
-    }
-
-    /// The heights one substep ago, row-major. With one substep per step (speeds up to
-    /// [`MAX_COURANT`]) that is the field one step ago.
-    pub fn previous_heights(&self) -> &[f32] {
-        &self.previous
-    }
-
-    /// Both fields, `(current, previous)`, for callers that load or edit a state directly.
-    ///
-    /// Border cells are never updated by [`step`](Self::step) and are expected to be 0; the
-    /// current field minus the previous one is the velocity per substep.
-    pub fn fields_mut(&mut self) -> (&mut [f32], &mut [f32]) {
-        (&mut self.current, &mut self.previous)
-    }
-
-    /// Calms the water: both fields back to 0.
-    pub fn calm(&mut self) {
-        self.current.fill(0.0);
-        self.previous.fill(0.0);
-    }
-
-    /// Advances the water by one step: [`substeps`](Self::substeps) leapfrog substeps.
-    ///
-    /// After every substep the wall cells of `obstacles` are set to 0 in both fields (a wall
-    /// holds no water, so waves reflect off it), and with `sponge` both fields are multiplied by
-    /// its factors along the edges (open water: waves leave the pool). Without a sponge the
-    /// border cells stay 0 and waves reflect off the edges. `obstacles` should be sized like the
-    /// grid; a mask of another size covers only its first `width * height` cells.
-    pub fn step(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        let cells = self.width * self.height;
-        parallel::on_workers(cells, || self.step_here(obstacles, sponge));
-    }
-
-    /// [`step`](Self::step) on the calling thread (see [`parallel::on_workers`]).
+    /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]):
+    /// [`substeps`](Self::substeps) leapfrog substeps, each followed by the walls and the sponge.
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
-        let (width, height) = (self.width, self.height);
+        let (width, height) = (self.water.width, self.water.height);
         if width < 3 || height < 3 {
             return;
         }
         let coefficients = step_coefficients(self.courant_squared, self.keep);
         let backend = kernels::backend();
-        let strip_rows = parallel::strip_rows(width, height);
         for _ in 0..self.substeps {
-            let current = &self.current;
-            parallel::for_each_strip(&mut self.previous, width, strip_rows, |first_row, strip| {
-                for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                    let y = first_row + offset;
-                    if y == 0 || y + 1 >= height {
-                        continue; // border rows stay 0
-                    }
-                    let above = &current[(y - 1) * width..y * width];
-                    let row = &current[y * width..(y + 1) * width];
-                    let below = &current[(y + 1) * width..(y + 2) * width];
-                    kernels::float::wave_step_row(backend, above, row, below, out, &coefficients);
-                }
+            let TwoFields {
+                current, previous, ..
+            } = &mut self.water;
+            let current = &*current;
+            // Border rows stay 0.
+            parallel::for_each_interior_row(previous, width, height, |y, out| {
+                let [above, row, below] = parallel::rows_around(current, y, width);
+                kernels::float::wave_step_row(backend, above, row, below, out, &coefficients);
             });
-            finish_leapfrog_step(
-                (&mut self.current, &mut self.previous),
-                (width, height),
-                obstacles,
-                sponge,
-            );
-        }
-    }
-
-    /// Drops a stone: a smooth dent of depth `strength` and radius `radius` cells centred on
-    /// `(x, y)`, the raised cosine `-strength * (0.5 + 0.5 cos(pi d / radius))` for cells at a
-    /// distance `d < radius`.
-    ///
-    /// The stone presses the water down to the dent: a cell takes the dent's value where that
-    /// is deeper than the water already there, in both fields, so the dent starts at rest;
-    /// where the water is already lower it is left alone. (Setting rather than adding keeps a
-    /// swipe, a trail of overlapping stones, as deep as one stone.) A negative `strength`
-    /// raises a bump the same way. Only interior cells are touched: a stone reaching past the
-    /// edge is clipped, one entirely outside, a radius of 0 or a non-finite strength does
-    /// nothing.
-    pub fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
-        press_stone(
-            (&mut self.current, &mut self.previous),
-            (self.width, self.height),
-            (x, y),
-            radius,
-            strength,
-        );
-    }
-
-    /// Drags a stone along a polyline of `[x, y]` points: a stone (as
-    /// [`drop_stone`](Self::drop_stone)) at every cell of the Bresenham lines between consecutive
-    /// points, so the trail has no gaps however far apart the points are.
-    pub fn swipe_path(
-        &mut self,
-        points: impl IntoIterator<Item = [i32; 2]>,
-        radius: u32,
-        strength: f32,
-    ) {
-        let size = (self.width, self.height);
-        swipe::press_path(
-            self,
-            points,
-            size,
-            radius,
-            |water, x, y| water.drop_stone(x, y, radius, strength),
-            |water, cells, _| {
-                let fields = (&mut water.current[..], &mut water.previous[..]);
-                press_swept(fields, size, cells, radius, strength)
-            },
-        );
-    }
-
-    /// Sets the height of cell `(x, y)` now, leaving its previous height alone, so the cell
-    /// moves towards `value` (a wave generator sets its cells every step). Border cells,
-    /// cells outside the grid and non-finite values are ignored.
-    pub fn set_height(&mut self, x: i32, y: i32, value: f32) {
-        if let Some(i) = interior_index(x, y, self.width, self.height)
-            && value.is_finite()
-        {
-            self.current[i] = value;
+            self.water.finish_step(obstacles, sponge);
         }
     }
 
@@ -313,39 +193,26 @@ impl WaveSolver {
     /// Courant number stays below the stability limit. Heights at rest (`u = p`) have only
     /// potential energy.
     pub fn energy(&self) -> f64 {
-        let (width, height) = (self.width, self.height);
+        let TwoFields {
+            width,
+            height,
+            current,
+            previous,
+        } = &self.water;
         let n = f64::from(self.substeps);
-        let kinetic: f64 = self
-            .current
+        let kinetic: f64 = current
             .iter()
-            .zip(&self.previous)
+            .zip(previous)
             .map(|(&u, &p)| {
                 let v = f64::from(u) - f64::from(p);
                 v * v
             })
             .sum();
-        let mut potential = 0.0;
-        if width >= 3 && height >= 3 {
-            for y in 1..height - 1 {
-                let row = &self.current[y * width..(y + 1) * width];
-                let above = &self.previous[(y - 1) * width..y * width];
-                let middle = &self.previous[y * width..(y + 1) * width];
-                let below = &self.previous[(y + 1) * width..(y + 2) * width];
-                for x in 1..width - 1 {
-                    let edges = f64::from(above[x])
-                        + f64::from(below[x])
-                        + f64::from(middle[x - 1])
-                        + f64::from(middle[x + 1]);
-                    let corners = f64::from(above[x - 1])
-                        + f64::from(above[x + 1])
-                        + f64::from(below[x - 1])
-                        + f64::from(below[x + 1]);
-                    let minus_laplacian =
-                        (20.0 * f64::from(middle[x]) - 4.0 * edges - corners) / 6.0;
-                    potential += f64::from(row[x]) * minus_laplacian;
-                }
-            }
-        }
+        let potential = if *width >= 3 && *height >= 3 {
+            minus_laplacian_dot(current, previous, (*width, *height))
+        } else {
+            0.0
+        };
         let speed = f64::from(self.wave_speed);
         0.5 * n * n * kinetic + 0.5 * speed * speed * potential
     }
@@ -360,111 +227,22 @@ impl WaveSolver {
     }
 }
 
-/// The end of a leapfrog step shared by the float solvers that keep two fields: the new field
-/// (written into `previous`) becomes the current one, walls are held at rest in both fields and
-/// the sponge damps both.
-pub(crate) fn finish_leapfrog_step(
-    (current, previous): (&mut Vec<f32>, &mut Vec<f32>),
-    (width, height): (usize, usize),
-    obstacles: &Obstacles,
-    sponge: Option<&Sponge>,
-) {
-    std::mem::swap(current, previous);
-    if !obstacles.is_empty() {
-        obstacles.dry(current, 0.0);
-        obstacles.dry(previous, 0.0);
-    }
-    if let Some(sponge) = sponge {
-        sponge.apply_f32(current, width, height);
-        sponge.apply_f32(previous, width, height);
-    }
-}
+two_fields_solver! {
+    WaveSolver, SolverKind::Wave;
 
-/// Presses the raised-cosine stone of [`WaveSolver::drop_stone`] into two leapfrog fields
-/// `(current, previous)` of a `(width, height)` grid; shared with the dispersive solver, whose
-/// stones are the same.
-pub(crate) fn press_stone(
-    (current_field, previous_field): (&mut [f32], &mut [f32]),
-    (width, height): (usize, usize),
-    (x, y): (i32, i32),
-    radius: u32,
-    strength: f32,
-) {
-    if width < 3 || height < 3 || radius == 0 || !strength.is_finite() || strength == 0.0 {
-        return;
+    /// Presses the smooth dent of [`TwoFields`]: the raised cosine
+    /// `-strength * (0.5 + 0.5 cos(pi d / radius))` at a distance `d < radius`, at rest, where
+    /// it is deeper than the water already there (so a swipe is as deep as one stone).
+    fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
+        self.water.press_stone((x, y), radius, strength);
     }
-    let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
-    let (x, y) = (i64::from(x), i64::from(y));
-    // Cells with |dx| < r and |dy| < r, clipped to the interior [1, size - 1).
-    let x_start = (x - r + 1).max(1);
-    let x_end = (x + r).min(width as i64 - 1);
-    let y_start = (y - r + 1).max(1);
-    let y_end = (y + r).min(height as i64 - 1);
-    let r_squared = r * r;
-    let to_phase = std::f64::consts::PI / r as f64;
-    let depth = -f64::from(strength);
-    for py in y_start..y_end {
-        let dy = py - y;
-        let start = py as usize * width;
-        let current = &mut current_field[start..start + width];
-        let previous = &mut previous_field[start..start + width];
-        for px in x_start..x_end {
-            let dx = px - x;
-            let d_squared = dx * dx + dy * dy;
-            if d_squared >= r_squared {
-                continue;
-            }
-            press_cell(
-                (current, previous),
-                px as usize,
-                d_squared,
-                (depth, to_phase),
-            );
-        }
-    }
-}
 
-/// Presses cell `cell` (of the rows `current` and `previous`) `d_squared` cells² from a stone's
-/// centre: the raised cosine of `depth` over the radius (`to_phase` = pi / radius), where it is
-/// deeper than the water there (higher, for a negative depth).
-fn press_cell(
-    (current, previous): (&mut [f32], &mut [f32]),
-    cell: usize,
-    d_squared: i64,
-    (depth, to_phase): (f64, f64),
-) {
-    let d = (d_squared as f64).sqrt();
-    let dent = (depth * (0.5 + 0.5 * (d * to_phase).cos())) as f32;
-    let deeper = if depth < 0.0 {
-        dent < current[cell]
-    } else {
-        dent > current[cell]
-    };
-    if deeper {
-        current[cell] = dent;
-        previous[cell] = dent;
+    fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, _seed: u64) {
+        // Leapfrog's velocity is (current - previous) per substep: an impulse J per step is
+        // J / n per substep.
+        let per_substep = impulse / self.substeps as f32;
+        self.water.press(centre, radius, per_substep);
     }
-}
-
-/// What a stone of `radius` and `strength` pressed at each of `cells` (a swipe's path) does,
-/// as [`press_stone`] at each would, in one pass over the cells near the path (see
-/// [`crate::disturbances::swipe`]): a cell's dent depends only on its distance to the nearest path cell.
-pub(crate) fn press_swept(
-    (current, previous): (&mut [f32], &mut [f32]),
-    (width, height): (usize, usize),
-    cells: &[[i32; 2]],
-    radius: u32,
-    strength: f32,
-) {
-    if width < 3 || height < 3 || radius == 0 || !strength.is_finite() || strength == 0.0 {
-        return;
-    }
-    let r = i64::from(radius).min(MAX_USEFUL_RADIUS);
-    let to_phase = std::f64::consts::PI / r as f64;
-    let depth = -f64::from(strength);
-    swipe::nearest_squared_distances(cells, width, height, r, |index, d_squared| {
-        press_cell((current, previous), index, d_squared, (depth, to_phase));
-    });
 }
 
 /// The constants of one substep, folded so the row kernel does 4 multiplies per cell.
@@ -482,6 +260,7 @@ fn step_coefficients(courant_squared: f32, keep: f32) -> WaveCoefficients {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simulation::interface::WaterSolver;
 
     #[test]
     fn substeps_follow_the_courant_limit() {

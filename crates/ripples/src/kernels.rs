@@ -19,18 +19,18 @@
 //! version, runs the AVX2 kernel for it: a CPU with AVX-512 has AVX2, and
 //! [`Backend::is_available`] checks both.
 //!
-//! The `f32` kernels of the physical solvers live in [`float`]: element-wise loops that the
+//! The `f32` kernels of the physical solvers live in [`f32_rows`]: element-wise loops that the
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
 //! construction (see there why).
 //!
 //! A simulation grid coarser than the image (`sim_scale` above 1) is rendered through
 //! [`upsample_row`], which brings a grid row to image resolution along x once per grid row (the
 //! columns' cells and weights computed once, in [`GridColumns`]), and a blend of the two rows
-//! around each image row ([`float::lerp_rows`], or inside the render for the classic look:
+//! around each image row ([`f32_rows::lerp_rows`], or inside the render for the classic look:
 //! [`resampled_classic_blended_row`]); together they are [`gradient_row_scaled`], bit for bit.
 //!
 //! The natural look's kernels live in [`natural`], with their own per-backend files: element-wise
-//! stages compiled per backend like [`float`]'s, and hand-written samplers between them.
+//! stages compiled per backend like [`f32_rows`]'s, and hand-written samplers between them.
 //!
 //! This module is public only with the crate's `kernels` feature, which exists for the crate's
 //! own benchmarks, tests and fuzz targets: they call the row kernels one by one and compare the
@@ -41,8 +41,8 @@
 #![allow(unsafe_code)]
 
 pub mod dispersive;
-pub mod float;
-mod float_bodies;
+mod f32_row_bodies;
+pub mod f32_rows;
 pub mod natural;
 pub mod photo;
 pub mod scalar;
@@ -73,7 +73,7 @@ pub enum Backend {
     Sse41,
     /// x86-64 AVX2 (256-bit vectors, gathers).
     Avx2,
-    /// x86-64 AVX-512 (F, BW, VL and DQ, with AVX2): the natural look's stages and the float
+    /// x86-64 AVX-512 (F, BW, VL and DQ, with AVX2): the natural look's stages and the f32
     /// solvers' kernels compiled for it; every kernel without an AVX-512 version runs the AVX2
     /// one.
     Avx512,

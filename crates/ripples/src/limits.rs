@@ -41,7 +41,7 @@ pub const MAX_STRENGTH: i16 = i16::MAX;
 pub const MAX_SIM_SCALE: u32 = 16;
 /// Largest damping shift of the classic solver (`v -= v >> shift`); the smallest is 1.
 pub const MAX_DAMPING_SHIFT: u32 = 15;
-/// Largest height above or below rest a float solver's field may be given
+/// Largest height above or below rest a f32 solver's field may be given
 /// ([`Solver::set_heights`](crate::Solver::set_heights)): ten times the deepest stone of the
 /// wave solver (`MAX_STRENGTH` times [`Solver::WAVE_STONE_DEPTH`](crate::Solver::WAVE_STONE_DEPTH),
 /// about 108 000), far from where `f32` arithmetic loses its way.

@@ -124,7 +124,7 @@ impl WakeRun {
         match pool.solver_mut() {
             Solver::Wave(water) => water.set_damping(0.0).unwrap(),
             Solver::Dispersive(water) => water.set_damping(0.0).unwrap(),
-            _ => unreachable!("wakes are measured on the float solvers"),
+            _ => unreachable!("wakes are measured on the f32 solvers"),
         }
         let y = (height / 2) as f32;
         let start = [(width - 30) as f32, y];
@@ -136,7 +136,7 @@ impl WakeRun {
         }
         let [x, y] = pool.body_position(id).unwrap();
         let Heights::F32(heights) = pool.solver().heights() else {
-            unreachable!("a float solver")
+            unreachable!("a f32 solver")
         };
         half_angle(
             heights,

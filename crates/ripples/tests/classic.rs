@@ -516,7 +516,7 @@ fn reference_scaled_classic(pool: &Pool, src: &[u8], width: usize, height: usize
 
 /// The renderer upsamples each grid row once per strip and blends two per image row, instead of
 /// interpolating per pixel: the frame must still be the reference, on rough water, over the
-/// integer and the float fields, on wide and narrow frames.
+/// integer and the f32 fields, on wide and narrow frames.
 #[test]
 fn the_classic_look_at_coarser_scales_is_the_upsampled_gradient() {
     for (width, height) in [(1100u32, 48u32), (1400, 37), (300, 40)] {

@@ -425,8 +425,20 @@ fn resampled_classic_blended_row_is_the_blend_then_the_render_on_every_backend()
                         [(); 4].map(|_| (0..width).map(|x| gradient(&mut random, x)).collect());
                     let weight = [0.0, 0.25, 0.75, random.unit() as f32][trial % 4];
                     let (mut gx, mut gy) = (vec![0.0; width], vec![0.0; width]);
-                    kernels::float::lerp_rows(Backend::Scalar, &top_x, &bottom_x, weight, &mut gx);
-                    kernels::float::lerp_rows(Backend::Scalar, &top_y, &bottom_y, weight, &mut gy);
+                    kernels::f32_rows::lerp_rows(
+                        Backend::Scalar,
+                        &top_x,
+                        &bottom_x,
+                        weight,
+                        &mut gx,
+                    );
+                    kernels::f32_rows::lerp_rows(
+                        Backend::Scalar,
+                        &top_y,
+                        &bottom_y,
+                        weight,
+                        &mut gy,
+                    );
                     let mut expected = vec![[0u8; 4]; width];
                     kernels::scalar::resampled_classic_row(
                         y,

@@ -55,7 +55,7 @@ fn undamped_pool(kind: SolverKind, size: u32, boundary: Boundary) -> Pool {
 }
 
 /// A stone strength that makes waves well above the integer solver's rounding (which eats
-/// amplitudes of a few units), and the usual 120 for the float solvers.
+/// amplitudes of a few units), and the usual 120 for the f32 solvers.
 fn strength(kind: SolverKind) -> i16 {
     match kind {
         SolverKind::Classic => 6000,
@@ -267,7 +267,7 @@ fn heavy_rain_for_100000_steps_stays_finite_and_bounded() {
         eprintln!(
             "{kind:?}: largest |height| {largest:.1}, rms per 10,000 steps {rms_per_10000:.1?}"
         );
-        // Bounded: the float solvers stay within a few stone depths (128, x3.4 for the wave
+        // Bounded: the f32 solvers stay within a few stone depths (128, x3.4 for the wave
         // solver's smooth stone); the classic one never reaches its i16 ceiling.
         let bound = match kind {
             SolverKind::Classic => f64::from(i16::MAX),

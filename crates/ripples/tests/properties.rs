@@ -8,7 +8,7 @@
 //!   every SIMD backend this CPU has, exactly the scalar reference's output (`f32` kernels: the
 //!   same bits, any NaN counting as the same NaN). Whole frames, stepped and rendered through a
 //!   pool with each backend selected, are identical too. This complements `tests/kernels.rs`
-//!   and `tests/float_kernels.rs` (seeded random rows) with inputs proptest shrinks to a minimal
+//!   and `tests/f32_kernels.rs` (seeded random rows) with inputs proptest shrinks to a minimal
 //!   failing row when something differs.
 //! - **The classic look copies pixels.** Over any field, of any solver, at any simulation
 //!   scale, every pixel of a classic frame is one of the source image's pixels, every pixel of
@@ -24,7 +24,7 @@ use std::sync::Mutex;
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use ripples::kernels::float::{self, RowValues, WaveCoefficients};
+use ripples::kernels::f32_rows::{self, RowValues, WaveCoefficients};
 use ripples::kernels::{self, Backend, LitLook};
 use ripples::{
     Boundary, FieldView, Fields, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer,
@@ -673,7 +673,7 @@ proptest! {
         let [above, row, below, previous] = <[Vec<f32>; 4]>::try_from(rows).unwrap();
         let run = |backend| {
             let mut out = previous.clone();
-            float::wave_step_row(backend, &above, &row, &below, &mut out, &coefficients);
+            f32_rows::wave_step_row(backend, &above, &row, &below, &mut out, &coefficients);
             bits(&out)
         };
         let expected = run(Backend::Scalar);
@@ -705,17 +705,17 @@ proptest! {
         };
         let springs = |backend| {
             let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-            float::spring_row(backend, &heights, &velocities, stiffness, viscosity, &mut h, &mut w);
+            f32_rows::spring_row(backend, &heights, &velocities, stiffness, viscosity, &mut h, &mut w);
             (bits(&h), bits(&w))
         };
         let along_x = |backend| {
             let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-            float::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
+            f32_rows::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
             (bits(&h), bits(&w))
         };
         let along_y = |backend| {
             let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-            float::spread_y_row(
+            f32_rows::spread_y_row(
                 backend,
                 spread,
                 neighbours.0.then_some(&above[..]),

@@ -98,7 +98,7 @@ fn the_water_starts_at_rest_with_the_surface() {
     assert!(spring.velocities().unwrap().iter().all(|&v| v == 0.0));
 }
 
-/// A float solver started from a stone's field evolves exactly as the stone does: a float stone
+/// A f32 solver started from a stone's field evolves exactly as the stone does: an f32 stone
 /// presses the water at rest, and so does a set field, whatever moved before.
 #[test]
 fn a_set_field_evolves_as_the_same_field_made_by_a_stone() {
@@ -108,7 +108,7 @@ fn a_set_field_evolves_as_the_same_field_made_by_a_stone() {
         stone.drop_stone(20, 18, 6, 300).unwrap();
         let start: Vec<f32> = match stone.solver().heights() {
             Heights::F32(h) => h.to_vec(),
-            Heights::I16(_) => unreachable!("a float solver"),
+            Heights::I16(_) => unreachable!("a f32 solver"),
         };
 
         let mut loaded = Pool::new(48, 40).unwrap();

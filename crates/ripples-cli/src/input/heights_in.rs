@@ -333,7 +333,7 @@ impl GridShape {
 pub enum LoadedHeights {
     /// The classic solver's integer heights.
     I16(Vec<i16>),
-    /// Heights above rest, for the float solvers.
+    /// Heights above rest, for the f32 solvers.
     F32(Vec<f32>),
 }
 

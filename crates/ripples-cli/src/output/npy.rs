@@ -20,7 +20,7 @@ pub fn write_npy_i16(path: &Path, width: usize, height: usize, data: &[i16]) -> 
     stage_npy_i16(path, width, height, data, false)?.commit()
 }
 
-/// Same with dtype '<f4' (the float solvers' heights).
+/// Same with dtype '<f4' (the f32 solvers' heights).
 pub fn write_npy_f32(path: &Path, width: usize, height: usize, data: &[f32]) -> Result<()> {
     stage_npy_f32(path, width, height, data, false)?.commit()
 }

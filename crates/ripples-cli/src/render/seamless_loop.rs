@@ -163,7 +163,7 @@ impl FrameSource for SeamlessLoop {
 enum Field {
     /// The classic solver's heights.
     Integer(Vec<i16>),
-    /// The float solvers' heights, and the spring solver's velocities.
+    /// The f32 solvers' heights, and the spring solver's velocities.
     Float {
         heights: Vec<f32>,
         velocities: Option<Vec<f32>>,

@@ -270,7 +270,7 @@ impl GridColumns {
 /// ```
 ///
 /// with `l`, `w` from `columns` and `r = min(l + 1, grid_width - 1)`. Two upsampled rows blended
-/// with [`super::float::lerp_rows`] give [`gradient_row_scaled`] of the two grid rows, bit for
+/// with [`super::f32_rows::lerp_rows`] give [`gradient_row_scaled`] of the two grid rows, bit for
 /// bit, and a grid row shared by several image rows is upsampled once. `row` must hold
 /// `columns.grid_width()` cells and `out` `columns.image_width()` pixels (an empty grid gives 0).
 #[inline]
@@ -335,7 +335,7 @@ pub(crate) fn resampled_classic_span(
 }
 
 /// A row of values given as two rows and a weight: `top[x] + (bottom[x] - top[x]) * weight`,
-/// exactly what [`super::float::lerp_rows`] writes, for the kernels that blend as they render
+/// exactly what [`super::f32_rows::lerp_rows`] writes, for the kernels that blend as they render
 /// (the gradient between two upsampled grid rows at a simulation scale above 1).
 #[derive(Debug, Clone, Copy)]
 pub struct BlendedRow<'a> {
@@ -366,7 +366,7 @@ impl<'a> BlendedRow<'a> {
 }
 
 /// [`resampled_classic_row`] of the gradient rows `gx` and `gy` given as blends: the same pixels
-/// as blending the rows with [`super::float::lerp_rows`] first, without writing the blends.
+/// as blending the rows with [`super::f32_rows::lerp_rows`] first, without writing the blends.
 #[inline]
 pub fn resampled_classic_blended_row(
     y: usize,

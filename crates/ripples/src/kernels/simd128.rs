@@ -24,7 +24,7 @@
 
 use core::arch::wasm32::*;
 
-use super::float_bodies as plain;
+use super::f32_row_bodies as plain;
 use super::scalar::{
     self, BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN,
     LitLook,
@@ -612,7 +612,7 @@ fn shade(sample: v128, gain: v128, highlight: v128) -> v128 {
     u16x8_add_sat(u16x8_narrow_i32x4(low, high), highlight)
 }
 
-/// WebAssembly SIMD version of [`super::float::lerp_rows`], 4 values per iteration: the plain
+/// WebAssembly SIMD version of [`super::f32_rows::lerp_rows`], 4 values per iteration: the plain
 /// body's operations, in its order (wasm has no fused multiply-add), so every lane is its result
 /// bit for bit. (The solvers' own `f32` kernels need no such version: see `super::float`.)
 pub fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {

@@ -68,7 +68,7 @@ impl FrameJob<'_> {
                 return;
             }
             let blend = |top: &[f32], bottom: &[f32], out: &mut [f32]| {
-                kernels::float::lerp_rows(self.backend, top, bottom, weight_below, out);
+                kernels::f32_rows::lerp_rows(self.backend, top, bottom, weight_below, out);
             };
             blend(&above.gradient_x, &below.gradient_x, gradient_x);
             blend(&above.gradient_y, &below.gradient_y, gradient_y);

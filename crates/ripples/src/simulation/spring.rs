@@ -26,7 +26,7 @@
 //! spent moving full-size arrays to and from memory, and it could not use a second thread. The
 //! step now runs as a row wavefront (`Wavefront` below): every stage of the step goes over a row
 //! while the row is in cache, so a step reads its two fields and writes the next two once, with
-//! the vectorised kernels of [`crate::kernels::float`]; strips of rows run on rayon's threads,
+//! the vectorised kernels of [`crate::kernels::f32_rows`]; strips of rows run on rayon's threads,
 //! each recomputing the few rows it shares with its neighbours, with the same result on any
 //! number of threads. Measured now (AVX2): about 3.3 ms per 1080p step on one thread and 1.7 ms
 //! on two (23 us for 128x128 cells); the baseline instructions (SSE2) take about 5.9 ms on one.
@@ -81,7 +81,7 @@ use crate::disturbances::body;
 use crate::disturbances::sources::{interior_index, stamp_disk};
 use crate::disturbances::swipe;
 use crate::error::Error;
-use crate::kernels::{self, Backend, float::RowValues};
+use crate::kernels::{self, Backend, f32_rows::RowValues};
 use crate::limits::{
     MAX_SPREAD, MAX_SPREAD_PASSES, MAX_SPRING_COEFFICIENT, check_range, check_size,
 };
@@ -660,11 +660,11 @@ impl Wavefront<'_> {
             // overlap this round's work (about 10% off a 1080p step here).
             if first_rows.contains(&(t + 1)) {
                 let cells = (t + 1) * width..(t + 2) * width;
-                kernels::float::prefetch(&self.heights[cells.clone()]);
-                kernels::float::prefetch(&self.velocities[cells.clone()]);
+                kernels::f32_rows::prefetch(&self.heights[cells.clone()]);
+                kernels::f32_rows::prefetch(&self.velocities[cells.clone()]);
                 for map in [self.stiffness, self.viscosity] {
                     if let Values::PerCell(map) = map {
-                        kernels::float::prefetch(&map[cells.clone()]);
+                        kernels::f32_rows::prefetch(&map[cells.clone()]);
                     }
                 }
             }
@@ -672,13 +672,13 @@ impl Wavefront<'_> {
                 && rows.contains(&r)
             {
                 let cells = (r - rows.start) * width..(r - rows.start + 1) * width;
-                kernels::float::prefetch(&heights_out[cells.clone()]);
-                kernels::float::prefetch(&velocities_out[cells]);
+                kernels::f32_rows::prefetch(&heights_out[cells.clone()]);
+                kernels::f32_rows::prefetch(&velocities_out[cells]);
             }
             if first_rows.contains(&t) {
                 // Row t enters: its springs, then the first spreading along x into ring 0.
                 let cells = t * width..(t + 1) * width;
-                kernels::float::spring_row(
+                kernels::f32_rows::spring_row(
                     backend,
                     &self.heights[cells.clone()],
                     &self.velocities[cells.clone()],
@@ -689,7 +689,7 @@ impl Wavefront<'_> {
                 );
                 self.dry(t, landing_heights, landing_velocities);
                 let (h, w) = ring_row_mut(&mut rings[..ring_len], width, t);
-                kernels::float::spread_x_row(
+                kernels::f32_rows::spread_x_row(
                     backend,
                     spread,
                     landing_heights,
@@ -717,11 +717,13 @@ impl Wavefront<'_> {
                     let cells = (r - rows.start) * width..(r - rows.start + 1) * width;
                     let (h_out, w_out) =
                         (&mut heights_out[cells.clone()], &mut velocities_out[cells]);
-                    kernels::float::spread_y_row(backend, spread, above, h, below, w, h_out, w_out);
+                    kernels::f32_rows::spread_y_row(
+                        backend, spread, above, h, below, w, h_out, w_out,
+                    );
                     self.dry(r, h_out, w_out);
                     rest_border(r, height, h_out, w_out);
                 } else {
-                    kernels::float::spread_y_row(
+                    kernels::f32_rows::spread_y_row(
                         backend,
                         spread,
                         above,
@@ -734,7 +736,7 @@ impl Wavefront<'_> {
                     self.dry(r, landing_heights, landing_velocities);
                     let next_ring = &mut rings[(stage + 1) * ring_len..(stage + 2) * ring_len];
                     let (h, w) = ring_row_mut(next_ring, width, r);
-                    kernels::float::spread_x_row(
+                    kernels::f32_rows::spread_x_row(
                         backend,
                         spread,
                         landing_heights,

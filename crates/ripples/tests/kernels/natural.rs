@@ -232,7 +232,7 @@ fn smoothing_surface_and_row_blends_match_the_reference_on_every_backend() {
     for backend in simd_backends() {
         for (trial, width) in widths().enumerate() {
             let look = random_look(&mut random, trial);
-            // The classic solver's integer heights, then the float solvers'.
+            // The classic solver's integer heights, then the f32 solvers'.
             let rows: [Vec<i16>; 5] =
                 std::array::from_fn(|_| (0..width).map(|_| random.next_u64() as i16).collect());
             let mut expected = vec![0.0; width + 2 * COLUMN_PAD];

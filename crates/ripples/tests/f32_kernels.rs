@@ -4,7 +4,7 @@
 //! threshold, subnormals, infinities and NaNs.
 
 use ripples::SplitMix64;
-use ripples::kernels::float::{self, RowValues, WaveCoefficients};
+use ripples::kernels::f32_rows::{self, RowValues, WaveCoefficients};
 use ripples::kernels::{self, Backend, GridColumns};
 
 fn simd_backends() -> Vec<Backend> {
@@ -73,7 +73,7 @@ fn wave_step_row_matches_the_scalar_kernel_on_every_backend() {
                 let below = random_row(&mut random, width);
                 let previous = random_row(&mut random, width);
                 let mut expected = previous.clone();
-                float::wave_step_row(
+                f32_rows::wave_step_row(
                     Backend::Scalar,
                     &above,
                     &row,
@@ -82,7 +82,7 @@ fn wave_step_row_matches_the_scalar_kernel_on_every_backend() {
                     &coefficients,
                 );
                 let mut got = previous.clone();
-                float::wave_step_row(backend, &above, &row, &below, &mut got, &coefficients);
+                f32_rows::wave_step_row(backend, &above, &row, &below, &mut got, &coefficients);
                 assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
                 if width >= 3 {
                     assert_eq!(got[0].to_bits(), previous[0].to_bits(), "border untouched");
@@ -111,7 +111,7 @@ fn spring_row_matches_the_scalar_kernel_on_every_backend() {
                 };
                 let run = |backend| {
                     let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-                    float::spring_row(
+                    f32_rows::spring_row(
                         backend,
                         &heights,
                         &velocities,
@@ -150,7 +150,7 @@ fn spreading_rows_match_the_scalar_kernel_on_every_backend() {
                 let velocities = random_row(&mut random, width);
                 let along_x = |backend| {
                     let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-                    float::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
+                    f32_rows::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
                     (bits(&h), bits(&w))
                 };
                 assert_eq!(
@@ -161,7 +161,7 @@ fn spreading_rows_match_the_scalar_kernel_on_every_backend() {
                 for (has_above, has_below) in [(true, true), (true, false), (false, true)] {
                     let along_y = |backend| {
                         let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-                        float::spread_y_row(
+                        f32_rows::spread_y_row(
                             backend,
                             spread,
                             has_above.then_some(&above[..]),
@@ -203,7 +203,7 @@ fn spreading_along_x_is_the_seed_loop() {
                 .collect();
             let mut velocities = random_row(&mut random, width);
             let (mut h, mut w) = (vec![0.0; width], vec![0.0; width]);
-            float::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
+            f32_rows::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
             let (mut lp, mut rp) = (vec![0.0f32; width], vec![0.0f32; width]);
             for i in 1..width.saturating_sub(1) {
                 lp[i] = spread * (heights[i] - heights[i - 1]);
@@ -274,9 +274,9 @@ fn lerp_rows_matches_the_scalar_kernel_on_every_backend() {
                 let top = random_row(&mut random, width);
                 let bottom = random_row(&mut random, width);
                 let mut expected = vec![0.0; width];
-                float::lerp_rows(Backend::Scalar, &top, &bottom, weight, &mut expected);
+                f32_rows::lerp_rows(Backend::Scalar, &top, &bottom, weight, &mut expected);
                 let mut got = vec![0.0; width];
-                float::lerp_rows(backend, &top, &bottom, weight, &mut got);
+                f32_rows::lerp_rows(backend, &top, &bottom, weight, &mut got);
                 assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
             }
         }
@@ -300,7 +300,7 @@ fn upsampled_rows_blended_are_the_bilinear_upsampling() {
             let [mut top, mut bottom, mut got] = [(); 3].map(|_| vec![0.0; image_width]);
             kernels::upsample_row(backend, &above, &columns, &mut top);
             kernels::upsample_row(backend, &below, &columns, &mut bottom);
-            float::lerp_rows(backend, &top, &bottom, fy, &mut got);
+            f32_rows::lerp_rows(backend, &top, &bottom, fy, &mut got);
             assert_eq!(
                 bits(&got),
                 bits(&expected),

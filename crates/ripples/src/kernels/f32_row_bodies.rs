@@ -3,7 +3,7 @@
 //! backend (the `simd128` blend) finishes its rows with them. They live below both so
 //! that neither module reaches into the other.
 
-/// Heights and velocities smaller than this are set to 0 by [`spring_row`](super::float::spring_row), so that calm water
+/// Heights and velocities smaller than this are set to 0 by [`spring_row`](super::f32_rows::spring_row), so that calm water
 /// becomes exactly flat instead of decaying into subnormal numbers (see the spring solver's
 /// documentation). With the default spread, nothing a step computes from values this large or
 /// 0 is subnormal.

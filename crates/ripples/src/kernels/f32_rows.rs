@@ -36,9 +36,9 @@
 
 use super::Backend;
 
-pub use super::float_bodies::{FLUSH_TO_ZERO, RowValues, WaveCoefficients};
+pub use super::f32_row_bodies::{FLUSH_TO_ZERO, RowValues, WaveCoefficients};
 // The bodies every backend's wrapper inlines (and WebAssembly's blend finishes rows with).
-use super::float_bodies as plain;
+use super::f32_row_bodies as plain;
 
 /// Steps one interior row of the wave solver: `above`, `row` and `below` are rows `y-1`, `y` and
 /// `y+1` of the current field; `out` is row `y` of the previous field, overwritten with the next

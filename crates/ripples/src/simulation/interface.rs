@@ -5,7 +5,7 @@
 //! loaded from outside, calm. [`Solver`](crate::Solver) holds one of the four and dispatches
 //! through this trait in one place (`as_dyn`), so each of its methods is one line rather than a
 //! `match` of four arms. Dispatch is per call (a step, a stone), never per cell: the rows of a
-//! step run in each solver's own kernels, so the virtual call costs nothing measurable.
+//! step run in each solver's own kernels.
 //!
 //! The trait is sealed: the set of solvers is closed (a renderer must know their element types),
 //! and the two methods a pool needs internally (walls dried, a float's pressure head raised and

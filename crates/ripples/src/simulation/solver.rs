@@ -5,11 +5,10 @@
 //! edge condition, press stones, drive cells, and show heights to the renderer. [`Solver`] owns
 //! one of them as an enum, so a pool holds it without a box and a caller can reach the solver's
 //! own settings (`as_wave_mut` and the like), and it dispatches every shared method through one
-//! `match` ([`Solver::as_dyn`]): each method is one line. A virtual call per step or per stone
-//! costs nothing next to the step's millions of cells (the per-frame figures of `ripples
-//! bench` did not move). [`SolverKind`] names a solver without its state (what a scene file or a
-//! command line chooses); it lives here, beside [`Solver`], so the pool and the scene both depend
-//! on this module and it on neither.
+//! `match` ([`Solver::as_dyn`]): each method is one line. The call is virtual once per step or
+//! per stone, never per cell, next to a step's millions of cells. [`SolverKind`] names a solver
+//! without its state (what a scene file or a command line chooses); it lives here, beside
+//! [`Solver`], so the pool and the scene both depend on this module and it on neither.
 
 use crate::error::Error;
 use crate::looks::Heights;

@@ -24,7 +24,7 @@ use libfuzzer_sys::fuzz_target;
 use ripples::{
     Body, BodyId, Boundary, DropEvent, FieldView, Float, FloatEvent, FloatId, Generator, Heights,
     Look, Pool, Rain, RainSpec, RenderMode, Renderer, Scene, SceneRunner, Solver, SolverKind,
-    SourceEvent, SwipeEvent, limits,
+    SourceEvent, SwipeEvent, WaterSolver, limits,
 };
 
 /// Largest pool built (in image pixels).

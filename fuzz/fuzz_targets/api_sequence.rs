@@ -416,7 +416,6 @@ fn play_scene(op: &SceneOp) {
                     radius,
                     density,
                     thickness,
-                    image: None,
                     start: u32::from(start % 12),
                 },
             )

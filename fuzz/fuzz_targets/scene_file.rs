@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(mut scene) = parse_scene(text) else {
+    let Ok((mut scene, _files)) = parse_scene(text) else {
         return;
     };
     if scene.validate().is_err() {

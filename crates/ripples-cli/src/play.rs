@@ -986,6 +986,7 @@ mod tests {
         };
         let file = SceneFile {
             scene,
+            files: Default::default(),
             directory: PathBuf::new(),
             name: "scene 'test.toml'".to_string(),
             text: String::new(),

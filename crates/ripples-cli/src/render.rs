@@ -173,10 +173,11 @@ pub fn render(args: &RenderArgs) -> Result<RenderSummary> {
 
 /// Renders the built-in default scene with these arguments on top.
 pub fn render_default_scene(args: &RenderArgs) -> Result<RenderSummary> {
-    let scene = crate::input::scene_file::parse_scene(DEFAULT_SCENE)
+    let (scene, files) = crate::input::scene_file::parse_scene(DEFAULT_SCENE)
         .map_err(|error| anyhow!("internal error: the built-in scene is invalid: {error}"))?;
     let scene_file = SceneFile {
         scene,
+        files,
         directory: PathBuf::new(),
         name: "the built-in scene".to_string(),
         text: DEFAULT_SCENE.to_string(),

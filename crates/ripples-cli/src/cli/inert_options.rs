@@ -12,7 +12,7 @@ use ripples::look_parameters::{self, Parameter};
 use ripples::{RenderMode, Scene, SolverKind};
 
 use crate::cli::args::WaterArgs;
-use crate::input::scene_file::SceneFile;
+use crate::input::scene_file::{SceneFile, SceneFiles};
 
 /// Where the water runs, which decides what can still change after the start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,11 @@ pub fn inert_options(
             ));
         }
     }
-    if frontend == Frontend::Window && scene.heights.is_some() {
+    // The files the scene file names (the options' files are in `args`).
+    let scene_names = |file: fn(&SceneFiles) -> &Option<String>| {
+        scene_file.is_some_and(|scene_file| file(&scene_file.files).is_some())
+    };
+    if frontend == Frontend::Window && scene_names(|files| &files.heights) {
         warnings.push(
             "the scene's heights has no effect in the window: ripples render starts the water \
              from it"
@@ -88,11 +92,11 @@ pub fn inert_options(
         let scene_maps = [
             (
                 "stiffness_map",
-                args.stiffness_map.is_none() && scene.stiffness_map.is_some(),
+                args.stiffness_map.is_none() && scene_names(|files| &files.stiffness_map),
             ),
             (
                 "viscosity_map",
-                args.viscosity_map.is_none() && scene.viscosity_map.is_some(),
+                args.viscosity_map.is_none() && scene_names(|files| &files.viscosity_map),
             ),
         ];
         for (key, given) in scene_maps {
@@ -105,20 +109,25 @@ pub fn inert_options(
             }
         }
     }
-    let has_map = |option: &Option<std::path::PathBuf>, in_scene: &Option<String>| {
-        option.is_some() || in_scene.is_some()
-    };
+    let has_map =
+        |option: &Option<std::path::PathBuf>, in_scene: bool| option.is_some() || in_scene;
     let maps_over_uniform = [
         (
             "--stiffness",
             args.stiffness.is_some(),
-            has_map(&args.stiffness_map, &scene.stiffness_map),
+            has_map(
+                &args.stiffness_map,
+                scene_names(|files| &files.stiffness_map),
+            ),
             "stiffness",
         ),
         (
             "--viscosity",
             args.viscosity.is_some(),
-            has_map(&args.viscosity_map, &scene.viscosity_map),
+            has_map(
+                &args.viscosity_map,
+                scene_names(|files| &files.viscosity_map),
+            ),
             "viscosity",
         ),
     ];
@@ -251,7 +260,7 @@ fn inert_look_options(
         (
             "sky".to_string(),
             args.sky.is_some(),
-            scene.sky.is_some(),
+            scene_file.is_some_and(|file| file.files.sky.is_some()),
             RenderMode::Natural,
             false,
         ),

@@ -35,7 +35,7 @@ use crate::cli::inert_options::{Frontend, inert_options};
 use crate::cli::landing::{self, WaterMap};
 use crate::input::background::Colour;
 use crate::input::fit::{self, Fill, Fit, Placement};
-use crate::input::scene_file::SceneFile;
+use crate::input::scene_file::{SceneFile, SceneFiles};
 use crate::input::source_image::SourceImage;
 use crate::input::video_input::VideoClip;
 use crate::input::{InputFile, is_standard_input};
@@ -58,7 +58,7 @@ impl PicturePaths {
     fn resolve(args: &WaterArgs, scene_file: Option<&SceneFile>) -> Self {
         let pick = |option: &Option<PathBuf>,
                     (flag, key): (&str, &str),
-                    value: fn(&Scene) -> &Option<String>,
+                    value: fn(&SceneFiles) -> &Option<String>,
                     what: &str|
          -> Option<InputFile> {
             match option {
@@ -68,7 +68,7 @@ impl PicturePaths {
                     path: path.clone(),
                 }),
                 None => scene_file.and_then(|file| {
-                    value(&file.scene).as_ref().map(|path| InputFile {
+                    value(&file.files).as_ref().map(|path| InputFile {
                         role: format!("the scene's {what}"),
                         label: format!("{} '{path}'", file.describe_key(key)),
                         path: file.directory.join(path),
@@ -106,7 +106,7 @@ impl PicturePaths {
             ),
             sky: pick(&args.sky, ("--sky", "sky"), |s| &s.sky, "sky image"),
             floats: scene_file.map_or_else(Vec::new, |file| {
-                let images = file.scene.floats.iter().map(|float| float.image.as_ref());
+                let images = file.files.float_images.iter().map(Option::as_ref);
                 images
                     .enumerate()
                     .map(|(index, image)| {

@@ -38,7 +38,7 @@ pub fn heights_input(
             path: path.clone(),
         }),
         None => scene_file.and_then(|file| {
-            file.scene.heights.as_ref().map(|path| InputFile {
+            file.files.heights.as_ref().map(|path| InputFile {
                 role: "the scene's heights input".to_string(),
                 label: format!("{} '{path}'", file.describe_key("heights")),
                 path: file.directory.join(path),

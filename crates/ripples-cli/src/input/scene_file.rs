@@ -1,8 +1,11 @@
-//! Reading scene files: TOML into the core's [`ripples::Scene`], with line numbers in errors.
+//! Reading scene files: TOML into the core's [`ripples::Scene`] and the files it names
+//! ([`SceneFiles`]), with line numbers in errors.
 //!
 //! The core checks each value while it is deserialized, so a radius of 0 or an unknown key is
 //! reported by `toml` with the position of the offending text; this module turns that position
-//! into "line N" and keeps the message on one line.
+//! into "line N" and keeps the message on one line. The keys that name files (the picture, the
+//! walls, the floats' pictures, ...) are the command's, read in the same pass
+//! ([`file_keys`]), so their errors have lines too.
 //!
 //! `--scene -` reads the scene from standard input, and a named pipe is read whole (see
 //! [`pipes`]). Its relative paths are then resolved
@@ -18,11 +21,17 @@ use ripples::Scene;
 use crate::UsageError;
 use crate::input::{is_standard_input, pipes};
 
+mod file_keys;
+
+pub use file_keys::SceneFiles;
+
 /// A scene and the directory its relative paths are resolved against.
 #[derive(Debug, Clone)]
 pub struct SceneFile {
     /// The scene as written in the file.
     pub scene: Scene,
+    /// The files it names, as written.
+    pub files: SceneFiles,
     /// The directory holding the file.
     pub directory: PathBuf,
     /// How messages name it: "scene 'x.toml'" (see [`describe`]).
@@ -45,11 +54,12 @@ impl SceneFile {
             std::fs::read_to_string(path)
                 .map_err(|error| anyhow!("{name}: cannot read it: {error}"))?
         };
-        let scene = parse_scene(&text).map_err(|error| anyhow!("{name}: {error}"))?;
+        let (scene, files) = parse_scene(&text).map_err(|error| anyhow!("{name}: {error}"))?;
         // Standard input has no directory: its paths are relative to the current one.
         let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Ok(Self {
             scene,
+            files,
             directory,
             name,
             text,
@@ -121,7 +131,7 @@ impl SceneFile {
 
     /// The scene's image path, resolved relative to the scene file.
     pub fn image_path(&self) -> Option<PathBuf> {
-        self.scene
+        self.files
             .image
             .as_ref()
             .map(|image| self.directory.join(image))
@@ -221,9 +231,11 @@ fn locate_validation_error(text: &str, message: &str) -> Option<(usize, Option<S
     }
 }
 
-/// Parses scene TOML; the error is one line, starting with the line number when known.
-pub fn parse_scene(text: &str) -> Result<Scene, String> {
-    toml::from_str(text).map_err(|error: toml::de::Error| {
+/// Parses scene TOML into the scene and the files it names; the error is one line, starting with
+/// the line number when known.
+pub fn parse_scene(text: &str) -> Result<(Scene, SceneFiles), String> {
+    let parsed = toml::de::Deserializer::parse(text).and_then(file_keys::deserialize_scene);
+    parsed.map_err(|error: toml::de::Error| {
         let message = error.message().trim().replace('\n', " ");
         match error.span() {
             Some(span) => {
@@ -241,7 +253,7 @@ mod tests {
 
     #[test]
     fn the_documented_example_parses() {
-        let scene = parse_scene(
+        let (scene, files) = parse_scene(
             r#"
 frames = 200
 fps = 30
@@ -282,12 +294,13 @@ end = 200
         assert_eq!(scene.drops.len(), 1);
         assert_eq!(scene.swipes[0].points.len(), 3);
         assert_eq!(scene.rain.unwrap().end, Some(200));
-        assert_eq!(scene.image.as_deref(), Some("photo.jpg"));
+        assert_eq!(files.image.as_deref(), Some("photo.jpg"));
+        assert_eq!(files.heights.as_deref(), Some("start.npy"));
     }
 
     /// The line and key of the first whole-scene error in `text`.
     fn validation_error_at(text: &str) -> (String, Option<(usize, Option<String>)>) {
-        let scene = parse_scene(text).unwrap();
+        let (scene, _) = parse_scene(text).unwrap();
         let message = scene.validate().unwrap_err().to_string();
         let at = locate_validation_error(text, &message);
         (message, at)
@@ -365,8 +378,8 @@ end = 200
              `stiffness_map`, `viscosity_map`, `stiffness_range`, `viscosity_range`, `spread`, \
              `spread_passes`"
         );
-        let error = parse_scene("[[float]]\nx = 1\ny = 2\n\n[[float]]\nx = 1\nsize = 3\n")
-            .unwrap_err();
+        let error =
+            parse_scene("[[float]]\nx = 1\ny = 2\n\n[[float]]\nx = 1\nsize = 3\n").unwrap_err();
         assert_eq!(
             error,
             "line 7: unknown field `size`, expected one of `x`, `y`, `radius`, `density`, \
@@ -374,26 +387,40 @@ end = 200
         );
         // A key naming a file is read as text, like any other.
         let error = parse_scene("frames = 10\nsky = 3\n").unwrap_err();
-        assert_eq!(error, "line 2: invalid type: integer `3`, expected a string");
+        assert_eq!(
+            error,
+            "line 2: invalid type: integer `3`, expected a string"
+        );
         let error = parse_scene("[[float]]\nx = 1\ny = 2\nimage = true\n").unwrap_err();
-        assert_eq!(error, "line 4: invalid type: boolean `true`, expected a string");
+        assert_eq!(
+            error,
+            "line 4: invalid type: boolean `true`, expected a string"
+        );
         // The first mistake in the order `toml` reads the keys (by name) is the one reported,
         // whichever kind it is.
-        let error = parse_scene("image = 3\n\n[[swipe]]\npoints = [[1, 2]]\nradius = 0\n")
-            .unwrap_err();
-        assert_eq!(error, "line 1: invalid type: integer `3`, expected a string");
+        let error =
+            parse_scene("image = 3\n\n[[swipe]]\npoints = [[1, 2]]\nradius = 0\n").unwrap_err();
+        assert_eq!(
+            error,
+            "line 1: invalid type: integer `3`, expected a string"
+        );
         let error = parse_scene("sky = 3\n\n[[drop]]\nx = 1\ny = 2\nradius = 0\n").unwrap_err();
         assert_eq!(error, "line 6: radius must be >= 1, got 0");
         let error = parse_scene("[[float]]\nx = 1\ny = 2\nradius = 0\nimage = 3\n").unwrap_err();
-        assert_eq!(error, "line 5: invalid type: integer `3`, expected a string");
-        let error = parse_scene("[[drop]]\nx = 1\ny = 2\nradius = 0\n\n[[float]]\nx = 1\ny = 2\nimage = 3\n")
-            .unwrap_err();
+        assert_eq!(
+            error,
+            "line 5: invalid type: integer `3`, expected a string"
+        );
+        let error = parse_scene(
+            "[[drop]]\nx = 1\ny = 2\nradius = 0\n\n[[float]]\nx = 1\ny = 2\nimage = 3\n",
+        )
+        .unwrap_err();
         assert_eq!(error, "line 4: radius must be >= 1, got 0");
     }
 
     #[test]
     fn bodies_parse_with_defaults_and_errors_report_the_line() {
-        let scene = parse_scene(
+        let (scene, _) = parse_scene(
             "[[body]]\npoints = [[900, 256], [100, 256]]\nspeed = 1.5\nradius = 6\nstrength = 40\nstart = 3\n\n[[body]]\npoints = [[10.5, 20]]\n",
         )
         .unwrap();
@@ -419,7 +446,7 @@ end = 200
 
     #[test]
     fn floats_parse_with_defaults_and_errors_name_the_key_and_value() {
-        let scene = parse_scene(
+        let (scene, files) = parse_scene(
             "[[float]]\nx = 10.5\ny = 20\nradius = 9\ndensity = 0.3\nthickness = 4\nimage = \"duck.png\"\nstart = 7\n\n[[float]]\nx = 1\ny = 2\n",
         )
         .unwrap();
@@ -436,7 +463,7 @@ end = 200
             ),
             (10.5, 20.0, 9, 0.3, Some(4.0), 7)
         );
-        assert_eq!(first.image.as_deref(), Some("duck.png"));
+        assert_eq!(files.float_images, [Some("duck.png".to_string()), None]);
         let second = &scene.floats[1];
         assert_eq!(
             (

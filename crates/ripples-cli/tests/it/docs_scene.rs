@@ -1,6 +1,6 @@
 //! The scene file example in `docs/scenes.md` shows every setting at its default, so a scene
 //! names only what it changes. This test parses the example as the command reads scene files
-//! (`toml` into `ripples::Scene`, unknown keys refused) and checks its settings against
+//! (`parse_scene`: the scene and the files it names, unknown keys refused) and checks its settings against
 //! `Scene::default()`: a default that changes in the library, or a key that is renamed, fails
 //! here naming the key. The events and file names of the example are kept as they are. In a
 //! packaged crate the guide is not there, and the test says so and passes.
@@ -45,23 +45,17 @@ fn the_scene_example_parses_and_shows_the_defaults() {
         return;
     };
     let example = first_toml_block(&page).expect("docs/scenes.md has a ```toml example");
-    let shown: ripples::Scene = toml::from_str(example)
+    let (shown, _files) = ripples_cli::input::scene_file::parse_scene(example)
         .unwrap_or_else(|error| panic!("docs/scenes.md's example is not a valid scene: {error}"));
     shown
         .validate()
         .unwrap_or_else(|error| panic!("docs/scenes.md's example does not validate: {error}"));
 
-    // What the example may set to something of its own: the size, the files and the events.
+    // What the example may set to something of its own: the size and the events (the files
+    // are not the scene's).
     let defaults = ripples::Scene {
         width: shown.width,
         height: shown.height,
-        image: shown.image.clone(),
-        obstacles: shown.obstacles.clone(),
-        water_mask: shown.water_mask.clone(),
-        heights: shown.heights.clone(),
-        sky: shown.sky.clone(),
-        stiffness_map: shown.stiffness_map.clone(),
-        viscosity_map: shown.viscosity_map.clone(),
         drops: shown.drops.clone(),
         swipes: shown.swipes.clone(),
         bodies: shown.bodies.clone(),

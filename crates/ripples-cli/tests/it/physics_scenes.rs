@@ -14,7 +14,7 @@ fn scene_runner(name: &str) -> SceneRunner {
         .join(name);
     let file = SceneFile::load(&path).unwrap();
     let (width, height) = (file.scene.width.unwrap(), file.scene.height.unwrap());
-    let mask_path = file.directory.join(file.scene.obstacles.as_ref().unwrap());
+    let mask_path = file.directory.join(file.files.obstacles.as_ref().unwrap());
     let mask: Vec<bool> = SourceImage::load(&mask_path)
         .unwrap()
         .luminance()

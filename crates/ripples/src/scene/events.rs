@@ -160,6 +160,8 @@ impl BodyEvent {
 
 /// A floating thing put on the water at frame `start` (a duck, a leaf, a buoy): see
 /// [`crate::Float`]. It settles at its floating level there and the water moves it from then on.
+/// A picture to draw it with is given to the runner decoded ([`crate::SceneRunner::set_float_image`]);
+/// a shaded disc without.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
@@ -188,10 +190,6 @@ pub struct FloatEvent {
     /// Thickness in pixels, `0.01..=4096` (default: the radius).
     #[cfg_attr(feature = "serde", serde(default, deserialize_with = "de::thickness"))]
     pub thickness: Option<f32>,
-    /// A picture to draw it with (PNG or JPEG, alpha respected, scaled to the disc), relative
-    /// to the scene file; a shaded disc without.
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub image: Option<String>,
     /// Frame at which it is put on the water (default 0).
     #[cfg_attr(feature = "serde", serde(default))]
     pub start: u32,

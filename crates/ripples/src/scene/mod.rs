@@ -8,6 +8,13 @@
 //! the line of a bad value. [`Scene::validate`] runs the same checks again after a front end has
 //! overridden fields (e.g. from the command line).
 //!
+//! A scene holds no file names: the core knows nothing of files. The pictures a scene file names
+//! (the picture under the water, walls, a water mask, a sky, the spring maps, the floats'
+//! pictures) and a starting height field are the front end's to read; it hands them to the pool
+//! and the runner decoded ([`crate::Pool::set_obstacle_mask`], [`SceneRunner::set_water`],
+//! [`crate::Pool::set_sky`], [`crate::Pool::set_heights`], [`SceneRunner::set_float_image`], the
+//! spring solver's maps).
+//!
 //! Frame semantics: for frame `t`, the events scheduled at `t` are applied, then
 //! `steps_per_frame` steps run, then the frame is rendered. The last frame of an animation of
 //! `frames` frames shows the field after `frames * steps_per_frame` steps.
@@ -68,8 +75,6 @@ pub struct Scene {
     /// Classic solver damping shift, `1..=15`.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "de::damping_shift"))]
     pub damping_shift: u32,
-    /// Image under the water, as written in the scene (relative to the scene file).
-    pub image: Option<String>,
     /// The look.
     pub render: RenderMode,
     /// Pixels per simulation cell, `1..=16`.
@@ -99,11 +104,6 @@ pub struct Scene {
     pub sources: Vec<SourceEvent>,
     /// What happens at the edges.
     pub boundary: Boundary,
-    /// Wall mask image (dark pixels are walls), relative to the scene file.
-    pub obstacles: Option<String>,
-    /// Water mask image (white pixels are water, dark ones land the waves stay off and the
-    /// render leaves untouched), relative to the scene file.
-    pub water_mask: Option<String>,
     /// The picture row of the water plane's horizon: the water is seen in perspective (see
     /// [`crate::Perspective`]); `None` for water seen from above.
     pub horizon: Option<f32>,
@@ -112,12 +112,6 @@ pub struct Scene {
     pub focal: Option<f32>,
     /// How the photo look draws water in perspective (`[photo]`).
     pub photo: PhotoLook,
-    /// A NumPy `.npy` height field the water starts from, relative to the scene file (read by
-    /// `ripples render`; [`crate::Pool::set_heights`] takes the values).
-    pub heights: Option<String>,
-    /// The sky the natural look reflects: a picture, relative to the scene file, mapped as
-    /// [`crate::SkyImage`] says (the built-in gradient when absent).
-    pub sky: Option<String>,
     /// Wave solver: speed in cells per step, `(0, 4]`.
     pub wave_speed: f32,
     /// Wave and dispersive solvers: fraction of amplitude lost per step, `[0, 1)`.
@@ -125,17 +119,14 @@ pub struct Scene {
     /// Dispersive solver: gravity in cells per step², `(0, 0.5]`; a wave of wavelength
     /// `lambda` cells turns at `sqrt(gravity * 2 pi / lambda)` radians per step.
     pub gravity: f32,
-    /// Spring solver: uniform stiffness (ignored where `stiffness_map` is given).
+    /// Spring solver: uniform stiffness (ignored where a stiffness map is set).
     pub stiffness: f32,
-    /// Spring solver: uniform viscosity (ignored where `viscosity_map` is given).
+    /// Spring solver: uniform viscosity (ignored where a viscosity map is set).
     pub viscosity: f32,
-    /// Spring solver: greyscale image of stiffness, black = `stiffness_range[0]`, white = `[1]`.
-    pub stiffness_map: Option<String>,
-    /// Spring solver: greyscale image of viscosity, black = `viscosity_range[0]`, white = `[1]`.
-    pub viscosity_map: Option<String>,
-    /// Stiffness for black and white pixels of `stiffness_map`.
+    /// Stiffness for black and white pixels of a stiffness map
+    /// ([`crate::map_from_grey`] turns a greyscale picture into the map).
     pub stiffness_range: [f32; 2],
-    /// Viscosity for black and white pixels of `viscosity_map`.
+    /// Viscosity for black and white pixels of a viscosity map.
     pub viscosity_range: [f32; 2],
     /// Spring solver: neighbour spreading per pass.
     pub spread: f32,
@@ -153,7 +144,6 @@ impl Default for Scene {
             seed: 1,
             solver: SolverKind::Dispersive,
             damping_shift: ClassicSolver::DEFAULT_DAMPING_SHIFT,
-            image: None,
             render: RenderMode::Natural,
             sim_scale: 1,
             steps_per_frame: 1,
@@ -165,20 +155,14 @@ impl Default for Scene {
             rain: None,
             sources: Vec::new(),
             boundary: Boundary::Reflect,
-            obstacles: None,
-            water_mask: None,
             horizon: None,
             focal: None,
             photo: PhotoLook::default(),
-            heights: None,
-            sky: None,
             wave_speed: WaveSolver::DEFAULT_WAVE_SPEED,
             damping: WaveSolver::DEFAULT_DAMPING,
             gravity: DispersiveSolver::DEFAULT_GRAVITY,
             stiffness: SpringSolver::DEFAULT_STIFFNESS,
             viscosity: SpringSolver::DEFAULT_VISCOSITY,
-            stiffness_map: None,
-            viscosity_map: None,
             stiffness_range: [
                 SpringSolver::DEFAULT_STIFFNESS * 0.25,
                 // Stiffness may not exceed viscosity (the spring model gains energy otherwise).

@@ -168,7 +168,6 @@ fn float_validation_names_the_float_and_the_value_and_floats_start_on_time() {
         radius: 4,
         density: 0.5,
         thickness: None,
-        image: None,
         start: 2,
     };
     let with = |change: fn(&mut FloatEvent)| {

@@ -63,7 +63,9 @@ use crate::limits::check_size;
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
 use crate::simulation::solver::SolverKind;
-use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, two_fields_solver};
+use crate::simulation::two_fields::{
+    TwoFields, check_damping, minus_laplacian_dot, two_fields_solver,
+};
 
 /// Largest gravity, in cells per step²: half the stability limit of the leapfrog step.
 pub const MAX_GRAVITY: f32 = 0.5;
@@ -187,14 +189,7 @@ impl DispersiveSolver {
 
     /// Sets the damping: the fraction of amplitude every wave loses per step, `0 <= d < 1`.
     pub fn set_damping(&mut self, fraction_per_step: f32) -> Result<(), Error> {
-        if !(0.0..1.0).contains(&fraction_per_step) {
-            return Err(Error::not_allowed(
-                "damping",
-                fraction_per_step,
-                "a fraction per step in [0, 1)",
-            ));
-        }
-        self.damping = fraction_per_step;
+        self.damping = check_damping(fraction_per_step)?;
         Ok(())
     }
 

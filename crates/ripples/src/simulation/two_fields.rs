@@ -17,6 +17,20 @@ use crate::simulation::boundary::{Obstacles, Sponge};
 use crate::simulation::interface::{Fields, WaterSolver, load_interior, loaded_heights};
 use crate::simulation::solver::SolverKind;
 
+/// `fraction_per_step` if it is a damping the wave and dispersive solvers take: the fraction of
+/// amplitude every wave loses per step, `0 <= d < 1`.
+pub(crate) fn check_damping(fraction_per_step: f32) -> Result<f32, Error> {
+    if (0.0..1.0).contains(&fraction_per_step) {
+        Ok(fraction_per_step)
+    } else {
+        Err(Error::not_allowed(
+            "damping",
+            fraction_per_step,
+            "a fraction per step in [0, 1)",
+        ))
+    }
+}
+
 /// Largest stone radius that changes anything: beyond it a stone covers every grid that fits
 /// the limits.
 const MAX_USEFUL_RADIUS: i64 = 2 * MAX_SIDE as i64;

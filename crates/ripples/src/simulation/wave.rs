@@ -44,7 +44,9 @@ use crate::limits::{MAX_COURANT, MAX_WAVE_SPEED, check_size};
 use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
 use crate::simulation::solver::SolverKind;
-use crate::simulation::two_fields::{TwoFields, minus_laplacian_dot, two_fields_solver};
+use crate::simulation::two_fields::{
+    TwoFields, check_damping, minus_laplacian_dot, two_fields_solver,
+};
 
 /// A solver of the damped 2D wave equation on an `f32` grid.
 ///
@@ -129,14 +131,7 @@ impl WaveSolver {
     ///
     /// 0 is lossless water (the waves run until an absorbing edge takes them).
     pub fn set_damping(&mut self, fraction_per_step: f32) -> Result<(), Error> {
-        if !(0.0..1.0).contains(&fraction_per_step) {
-            return Err(Error::not_allowed(
-                "damping",
-                fraction_per_step,
-                "a fraction per step in [0, 1)",
-            ));
-        }
-        self.damping = fraction_per_step;
+        self.damping = check_damping(fraction_per_step)?;
         self.update_coefficients();
         Ok(())
     }

@@ -96,15 +96,6 @@ pub fn fit_picture(picture: SourceImage, placement: &Placement, fill: Fill) -> R
 mod tests {
     use super::*;
 
-    fn rect(x: u32, y: u32, width: u32, height: u32) -> Rect {
-        Rect {
-            x,
-            y,
-            width,
-            height,
-        }
-    }
-
     #[test]
     fn a_plain_resize_says_nothing() {
         // The same shape: a plain resize, whatever the fit.
@@ -171,7 +162,7 @@ mod tests {
     fn contain_puts_bars_of_the_colour_or_repeats_the_edges() {
         let picture = coordinates_picture(20, 20);
         let placement = Placement::new(Fit::Contain, (20, 20), (40, 20));
-        assert_eq!(placement.drawn, rect(10, 0, 20, 20));
+        assert_eq!(placement.drawn, Rect::new(10, 0, 20, 20));
         let fitted = fit_picture(picture.clone(), &placement, Fill::Colour([9, 8, 7])).unwrap();
         assert_eq!(pixel(&fitted, 0, 5), [9, 8, 7, 255]);
         assert_eq!(pixel(&fitted, 39, 5), [9, 8, 7, 255]);

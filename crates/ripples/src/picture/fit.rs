@@ -102,13 +102,18 @@ pub struct Rect {
 }
 
 impl Rect {
-    fn whole((width, height): (u32, u32)) -> Self {
+    /// The rectangle of `width x height` pixels whose top-left pixel is `(x, y)`.
+    pub const fn new(x: u32, y: u32, width: u32, height: u32) -> Self {
         Self {
-            x: 0,
-            y: 0,
+            x,
+            y,
             width,
             height,
         }
+    }
+
+    fn whole((width, height): (u32, u32)) -> Self {
+        Self::new(0, 0, width, height)
     }
 }
 
@@ -220,15 +225,6 @@ impl Placement {
 mod tests {
     use super::*;
 
-    fn rect(x: u32, y: u32, width: u32, height: u32) -> Rect {
-        Rect {
-            x,
-            y,
-            width,
-            height,
-        }
-    }
-
     #[test]
     fn names_parse_and_bad_ones_are_named() {
         assert_eq!("cover".parse(), Ok(Fit::Cover));
@@ -246,24 +242,24 @@ mod tests {
     fn cover_crops_the_centre_and_contain_letterboxes() {
         // A square picture into a wide pool.
         let cover = Placement::new(Fit::Cover, (512, 512), (640, 240));
-        assert_eq!(cover.shown, rect(0, 160, 512, 192));
-        assert_eq!(cover.drawn, rect(0, 0, 640, 240));
+        assert_eq!(cover.shown, Rect::new(0, 160, 512, 192));
+        assert_eq!(cover.drawn, Rect::new(0, 0, 640, 240));
         assert_eq!(cover.scale(), [1.25, 1.25]);
         assert_eq!(cover.offset(), [0.0, -200.0]);
         assert!(cover.crops() && !cover.letterboxes());
         let contain = Placement::new(Fit::Contain, (512, 512), (640, 240));
-        assert_eq!(contain.shown, rect(0, 0, 512, 512));
-        assert_eq!(contain.drawn, rect(200, 0, 240, 240));
+        assert_eq!(contain.shown, Rect::new(0, 0, 512, 512));
+        assert_eq!(contain.drawn, Rect::new(200, 0, 240, 240));
         assert_eq!(contain.offset(), [200.0, 0.0]);
         assert!(contain.letterboxes() && !contain.crops());
         // A 4:3 scene into a 16:9 pool, and a tall pool.
         let cover = Placement::new(Fit::Cover, (400, 300), (1280, 720));
-        assert_eq!(cover.shown, rect(0, 37, 400, 225));
+        assert_eq!(cover.shown, Rect::new(0, 37, 400, 225));
         assert_eq!(cover.scale(), [3.2, 3.2]);
         let tall = Placement::new(Fit::Cover, (400, 300), (100, 300));
-        assert_eq!(tall.shown, rect(150, 0, 100, 300));
+        assert_eq!(tall.shown, Rect::new(150, 0, 100, 300));
         let tall = Placement::new(Fit::Contain, (400, 300), (100, 300));
-        assert_eq!(tall.drawn, rect(0, 112, 100, 75));
+        assert_eq!(tall.drawn, Rect::new(0, 112, 100, 75));
         // The same shape: a plain resize, whatever the fit.
         for fit in [Fit::Cover, Fit::Contain, Fit::Stretch] {
             let same = Placement::new(fit, (480, 320), (960, 640));
@@ -275,9 +271,9 @@ mod tests {
         assert!(stretch.distorts());
         // Extreme shapes keep at least one pixel.
         let thin = Placement::new(Fit::Contain, (16384, 1), (10, 10));
-        assert_eq!(thin.drawn, rect(0, 4, 10, 1));
+        assert_eq!(thin.drawn, Rect::new(0, 4, 10, 1));
         let thin = Placement::new(Fit::Cover, (1, 16384), (16384, 1));
-        assert_eq!(thin.shown, rect(0, 8191, 1, 1));
+        assert_eq!(thin.shown, Rect::new(0, 8191, 1, 1));
     }
 
     #[test]

@@ -40,18 +40,15 @@ impl WaterMap<'_> {
         if x < 0 || y < 0 || x >= width || y >= height {
             return Some("outside the pool".to_string());
         }
-        if let Some(rect) = self.picture {
-            let inside = |value: i32, from: u32, length: u32| {
-                i64::from(value) >= i64::from(from)
-                    && i64::from(value) < i64::from(from) + i64::from(length)
-            };
-            if !(inside(x, rect.x, rect.width) && inside(y, rect.y, rect.height)) {
-                return Some(
-                    "on the bars around the letterboxed picture (--fit contain), which are \
-                     background, not water"
-                        .to_string(),
-                );
-            }
+        if self
+            .picture
+            .is_some_and(|picture| !picture.contains(x.into(), y.into()))
+        {
+            return Some(
+                "on the bars around the letterboxed picture (--fit contain), which are \
+                 background, not water"
+                    .to_string(),
+            );
         }
         if self
             .mask

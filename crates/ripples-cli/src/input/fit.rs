@@ -73,10 +73,9 @@ pub fn fit_picture(picture: SourceImage, placement: &Placement, fill: Fill) -> R
     }
     let mut pixels = Vec::with_capacity(width as usize * height as usize * 4);
     for y in 0..height {
-        let inside_y = (drawn.y..drawn.y + drawn.height).contains(&y);
         let source_y = y.saturating_sub(drawn.y).min(drawn.height - 1);
         for x in 0..width {
-            let inside = inside_y && (drawn.x..drawn.x + drawn.width).contains(&x);
+            let inside = drawn.contains(x.into(), y.into());
             let source_x = x.saturating_sub(drawn.x).min(drawn.width - 1);
             let pixel = match fill {
                 Fill::Colour([r, g, b]) if !inside => [r, g, b, 255],

@@ -68,11 +68,9 @@ pub fn fit_perspective(
 /// Marks everything of `water` (one flag per pixel, rows `width` long) outside `inside` as
 /// land: the bars around a letterboxed picture are background, never water.
 pub fn keep_inside(water: &mut [bool], width: usize, inside: Rect) {
-    let columns = inside.x as usize..(inside.x + inside.width) as usize;
-    let rows = inside.y as usize..(inside.y + inside.height) as usize;
     for (y, row) in water.chunks_exact_mut(width.max(1)).enumerate() {
         for (x, flag) in row.iter_mut().enumerate() {
-            *flag &= rows.contains(&y) && columns.contains(&x);
+            *flag &= inside.contains(x as i64, y as i64);
         }
     }
 }

@@ -115,6 +115,21 @@ impl Rect {
     fn whole((width, height): (u32, u32)) -> Self {
         Self::new(0, 0, width, height)
     }
+
+    /// Whether pixel `(x, y)` lies in the rectangle (pixel `x` covers `x..x + 1`; a point
+    /// left of or above the origin is outside).
+    ///
+    /// ```
+    /// use ripples::Rect;
+    ///
+    /// let bars_between = Rect::new(200, 0, 240, 240);
+    /// assert!(bars_between.contains(200, 0) && bars_between.contains(439, 239));
+    /// assert!(!bars_between.contains(440, 0) && !bars_between.contains(-1, 5));
+    /// ```
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        let span = |from: u32, length: u32| i64::from(from)..i64::from(from) + i64::from(length);
+        span(self.x, self.width).contains(&x) && span(self.y, self.height).contains(&y)
+    }
 }
 
 /// Where a picture of size `from` goes in a pool of size `to`, in whole pixels: the part

@@ -335,20 +335,8 @@ impl WaterPlan {
             }
             (picture, _) => picture,
         };
-        let obstacles = match &paths.obstacles {
-            Some(input) => Some((
-                SourceImage::load_as(&input.path, &input.label)?,
-                input.clone(),
-            )),
-            None => None,
-        };
-        let water_mask = match &paths.water_mask {
-            Some(input) => Some((
-                SourceImage::load_as(&input.path, &input.label)?,
-                input.clone(),
-            )),
-            None => None,
-        };
+        let obstacles = load_named(paths.obstacles.as_ref())?;
+        let water_mask = load_named(paths.water_mask.as_ref())?;
         let camera_source = |option: Option<f32>, key: &str, value: Option<f32>| match option {
             Some(value) => format!("--{key} {value}"),
             None => match value {
@@ -725,6 +713,11 @@ fn load_optional(input: Option<&InputFile>) -> Result<Option<SourceImage>> {
     input
         .map(|input| SourceImage::load_as(&input.path, &input.label))
         .transpose()
+}
+
+/// [`load_optional`], the picture kept with what it is (for messages about it).
+fn load_named(input: Option<&InputFile>) -> Result<Option<(SourceImage, InputFile)>> {
+    Ok(load_optional(input)?.zip(input.cloned()))
 }
 
 /// The water options of the command line win over the scene file.

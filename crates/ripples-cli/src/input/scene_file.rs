@@ -367,55 +367,53 @@ end = 200
 
     #[test]
     fn an_unknown_key_is_named_at_its_line_with_every_key_of_its_table() {
-        let error = parse_scene("frames = 10\nfps = 30\nbogus = 1\n").unwrap_err();
-        assert_eq!(
-            error,
-            "line 3: unknown field `bogus`, expected one of `frames`, `fps`, `width`, `height`, \
-             `seed`, `solver`, `damping_shift`, `image`, `render`, `sim_scale`, \
-             `steps_per_frame`, `look`, `drop`, `swipe`, `rain`, `body`, `float`, `source`, \
-             `boundary`, `obstacles`, `water_mask`, `horizon`, `focal`, `photo`, `heights`, \
-             `sky`, `wave_speed`, `damping`, `gravity`, `stiffness`, `viscosity`, \
-             `stiffness_map`, `viscosity_map`, `stiffness_range`, `viscosity_range`, `spread`, \
-             `spread_passes`"
-        );
-        let error =
-            parse_scene("[[float]]\nx = 1\ny = 2\n\n[[float]]\nx = 1\nsize = 3\n").unwrap_err();
-        assert_eq!(
-            error,
-            "line 7: unknown field `size`, expected one of `x`, `y`, `radius`, `density`, \
-             `thickness`, `image`, `start`"
-        );
-        // A key naming a file is read as text, like any other.
-        let error = parse_scene("frames = 10\nsky = 3\n").unwrap_err();
-        assert_eq!(
-            error,
-            "line 2: invalid type: integer `3`, expected a string"
-        );
-        let error = parse_scene("[[float]]\nx = 1\ny = 2\nimage = true\n").unwrap_err();
-        assert_eq!(
-            error,
-            "line 4: invalid type: boolean `true`, expected a string"
-        );
-        // The first mistake in the order `toml` reads the keys (by name) is the one reported,
-        // whichever kind it is.
-        let error =
-            parse_scene("image = 3\n\n[[swipe]]\npoints = [[1, 2]]\nradius = 0\n").unwrap_err();
-        assert_eq!(
-            error,
-            "line 1: invalid type: integer `3`, expected a string"
-        );
-        let error = parse_scene("sky = 3\n\n[[drop]]\nx = 1\ny = 2\nradius = 0\n").unwrap_err();
-        assert_eq!(error, "line 6: radius must be >= 1, got 0");
-        let error = parse_scene("[[float]]\nx = 1\ny = 2\nradius = 0\nimage = 3\n").unwrap_err();
-        assert_eq!(
-            error,
-            "line 5: invalid type: integer `3`, expected a string"
-        );
-        let error = parse_scene(
-            "[[drop]]\nx = 1\ny = 2\nradius = 0\n\n[[float]]\nx = 1\ny = 2\nimage = 3\n",
-        )
-        .unwrap_err();
-        assert_eq!(error, "line 4: radius must be >= 1, got 0");
+        let not_text = "invalid type: integer `3`, expected a string";
+        let cases = [
+            (
+                "frames = 10\nfps = 30\nbogus = 1\n",
+                "line 3: unknown field `bogus`, expected one of `frames`, `fps`, `width`, \
+                 `height`, `seed`, `solver`, `damping_shift`, `image`, `render`, `sim_scale`, \
+                 `steps_per_frame`, `look`, `drop`, `swipe`, `rain`, `body`, `float`, `source`, \
+                 `boundary`, `obstacles`, `water_mask`, `horizon`, `focal`, `photo`, `heights`, \
+                 `sky`, `wave_speed`, `damping`, `gravity`, `stiffness`, `viscosity`, \
+                 `stiffness_map`, `viscosity_map`, `stiffness_range`, `viscosity_range`, \
+                 `spread`, `spread_passes`"
+                    .to_string(),
+            ),
+            (
+                "[[float]]\nx = 1\ny = 2\n\n[[float]]\nx = 1\nsize = 3\n",
+                "line 7: unknown field `size`, expected one of `x`, `y`, `radius`, `density`, \
+                 `thickness`, `image`, `start`"
+                    .to_string(),
+            ),
+            // A key naming a file is read as text, like any other.
+            ("frames = 10\nsky = 3\n", format!("line 2: {not_text}")),
+            (
+                "[[float]]\nx = 1\ny = 2\nimage = true\n",
+                "line 4: invalid type: boolean `true`, expected a string".to_string(),
+            ),
+            // The first mistake in the order `toml` reads the keys (by name) is the one
+            // reported, whichever kind it is.
+            (
+                "image = 3\n\n[[swipe]]\npoints = [[1, 2]]\nradius = 0\n",
+                format!("line 1: {not_text}"),
+            ),
+            (
+                "sky = 3\n\n[[drop]]\nx = 1\ny = 2\nradius = 0\n",
+                "line 6: radius must be >= 1, got 0".to_string(),
+            ),
+            (
+                "[[float]]\nx = 1\ny = 2\nradius = 0\nimage = 3\n",
+                format!("line 5: {not_text}"),
+            ),
+            (
+                "[[drop]]\nx = 1\ny = 2\nradius = 0\n\n[[float]]\nx = 1\ny = 2\nimage = 3\n",
+                "line 4: radius must be >= 1, got 0".to_string(),
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_scene(text).unwrap_err(), expected, "{text:?}");
+        }
     }
 
     #[test]

@@ -63,56 +63,36 @@ struct FileKey {
     slot: fn(&mut SceneFiles, usize) -> &mut Option<String>,
 }
 
+impl FileKey {
+    const fn new(
+        key: &'static str,
+        after: &'static str,
+        slot: fn(&mut SceneFiles, usize) -> &mut Option<String>,
+    ) -> Self {
+        Self { key, after, slot }
+    }
+}
+
 /// The top level's file keys.
 static SCENE_KEYS: [FileKey; 7] = [
-    FileKey {
-        key: "image",
-        after: "damping_shift",
-        slot: |files, _| &mut files.image,
-    },
-    FileKey {
-        key: "obstacles",
-        after: "boundary",
-        slot: |files, _| &mut files.obstacles,
-    },
-    FileKey {
-        key: "water_mask",
-        after: "obstacles",
-        slot: |files, _| &mut files.water_mask,
-    },
-    FileKey {
-        key: "heights",
-        after: "photo",
-        slot: |files, _| &mut files.heights,
-    },
-    FileKey {
-        key: "sky",
-        after: "heights",
-        slot: |files, _| &mut files.sky,
-    },
-    FileKey {
-        key: "stiffness_map",
-        after: "viscosity",
-        slot: |files, _| &mut files.stiffness_map,
-    },
-    FileKey {
-        key: "viscosity_map",
-        after: "stiffness_map",
-        slot: |files, _| &mut files.viscosity_map,
-    },
+    FileKey::new("image", "damping_shift", |files, _| &mut files.image),
+    FileKey::new("obstacles", "boundary", |files, _| &mut files.obstacles),
+    FileKey::new("water_mask", "obstacles", |files, _| &mut files.water_mask),
+    FileKey::new("heights", "photo", |files, _| &mut files.heights),
+    FileKey::new("sky", "heights", |files, _| &mut files.sky),
+    FileKey::new("stiffness_map", "viscosity", |f, _| &mut f.stiffness_map),
+    FileKey::new("viscosity_map", "stiffness_map", |f, _| {
+        &mut f.viscosity_map
+    }),
 ];
 
 /// A `[[float]]`'s file keys.
-static FLOAT_KEYS: [FileKey; 1] = [FileKey {
-    key: "image",
-    after: "thickness",
-    slot: |files, index| {
-        if files.float_images.len() <= index {
-            files.float_images.resize(index + 1, None);
-        }
-        &mut files.float_images[index]
-    },
-}];
+static FLOAT_KEYS: [FileKey; 1] = [FileKey::new("image", "thickness", |files, index| {
+    if files.float_images.len() <= index {
+        files.float_images.resize(index + 1, None);
+    }
+    &mut files.float_images[index]
+})];
 
 impl Table {
     /// The keys of this table that name files.

@@ -295,6 +295,17 @@ impl Look {
         }
     }
 
+    /// This look with `presence` as its presence.
+    pub fn with_presence(mut self, presence: f32) -> Self {
+        match &mut self {
+            Self::Natural(natural) => natural.presence = presence,
+            Self::Lit(lit) => lit.presence = presence,
+            Self::Classic(classic) => classic.presence = presence,
+            Self::Spring(spring) => spring.presence = presence,
+        }
+        self
+    }
+
     /// Checks the look's numbers, naming the first one out of range.
     pub fn validate(&self) -> Result<(), Error> {
         match self {

@@ -490,7 +490,7 @@ fn floats_work_on_every_solver_and_stay_bounded() {
 
 #[test]
 fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
-    use ripples::{Look, RenderMode};
+    use ripples::Look;
     let (width, height) = (160u32, 120u32);
     let background = ripples::pool_tiles(width, height).unwrap();
     let mut pool = Pool::new(width, height).unwrap();
@@ -501,10 +501,7 @@ fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
         pool.step();
     }
     let natural = Look::default();
-    let classic = Look {
-        mode: RenderMode::Classic,
-        ..Look::default()
-    };
+    let classic = Look::classic();
     let render = |pool: &mut Pool, look: &Look| {
         let mut frame = vec![0u8; background.len()];
         pool.render(look, &background, &mut frame).unwrap();

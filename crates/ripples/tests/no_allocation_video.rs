@@ -12,10 +12,7 @@ use ripples::{Look, Pool, RenderMode, Scene, SceneRunner, SolverKind};
 
 /// Every look the renderer has.
 fn looks() -> [Look; 4] {
-    let spring = Look {
-        mode: RenderMode::Spring,
-        ..Look::default()
-    };
+    let spring = Look::spring();
     [Look::natural(), Look::lit(), Look::classic(), spring]
 }
 
@@ -133,10 +130,10 @@ fn a_new_picture_every_frame_allocates_nothing_and_leaves_nothing_behind() {
             assert_eq!(
                 differing, 0,
                 "{kind:?}, {:?}: {differing} bytes differ after other pictures",
-                look.mode
+                look.kind()
             );
             // And the picture shows: the frame is not the previous picture's.
-            assert_ne!(frame, tiles, "{:?}", look.mode);
+            assert_ne!(frame, tiles, "{:?}", look.kind());
         }
     }
     println!(

@@ -25,10 +25,7 @@ fn looks() -> [Look; 3] {
     [
         Look::classic(),
         Look::default(),
-        Look {
-            mode: RenderMode::Spring,
-            ..Look::default()
-        },
+        Look::spring(),
     ]
 }
 
@@ -82,7 +79,7 @@ fn the_fused_pass_equals_step_then_render() {
                 assert!(
                     split == fused,
                     "{width}x{height}, {:?} look, {threads} threads",
-                    look.mode
+                    look.kind()
                 );
             }
         }
@@ -126,7 +123,7 @@ fn step_and_render_falls_back_where_it_cannot_fuse() {
         for look in looks() {
             let split = play(pool.clone(), &look, 3, false);
             let fused = play(pool.clone(), &look, 3, true);
-            assert!(split == fused, "{:?} look", look.mode);
+            assert!(split == fused, "{:?} look", look.kind());
         }
     }
 }
@@ -144,7 +141,7 @@ fn results_do_not_depend_on_the_number_of_threads() {
                         assert!(
                             one == many,
                             "{kind:?} {width}x{height} scale {scale}, {:?} look, {threads} threads",
-                            look.mode
+                            look.kind()
                         );
                     }
                 }

@@ -18,9 +18,11 @@
 //!
 //! Each look's own code has a file: `classic` (the classic solver's fused step and render,
 //! walked in column tiles), `gradient` (the gradient rows the classic, lit and spring looks
-//! render from), `lit` (the lit look's parameters), `natural` and `floats` (the photo look is
-//! [`crate::photo`]'s); this file keeps what they share ([`Look`], [`Heights`],
-//! [`FieldView`], the strips' scratch rows) and the dispatch ([`Renderer`]).
+//! render from), `lit` (the lit look's light table), `natural` and `floats` (the photo look is
+//! [`crate::photo`]'s), and `look`: the typed [`Look`], each look carrying its own numbers, and
+//! [`LookSettings`], every look's numbers for a front end that switches looks. This file keeps
+//! what they share ([`RenderMode`], [`Heights`], [`FieldView`], the strips' scratch rows) and
+//! the dispatch ([`Renderer`], which matches on the [`Look`]).
 //!
 //! Pixels are 4 bytes with alpha in byte 3: RGBA bytes, or `u32` words `0xAARRGGBB` on a
 //! little-endian machine (what softbuffer and most framebuffers use). The classic look copies

@@ -500,7 +500,8 @@ fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
     for _ in 0..5 {
         pool.step();
     }
-    let natural = Look::default();
+    let settings = ripples::NaturalSettings::default();
+    let natural = Look::Natural(settings);
     let classic = Look::classic();
     let render = |pool: &mut Pool, look: &Look| {
         let mut frame = vec![0u8; background.len()];
@@ -515,9 +516,9 @@ fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
     let mut without = pool.clone();
     without.remove_float(id).unwrap();
     // Where the shadow falls: away from the sun (azimuth 120: up and left), refracted.
-    let zenith = (90.0f32 - natural.sun_elevation).to_radians();
-    let reach = natural.depth * (zenith.sin() / 1.33).asin().tan();
-    let azimuth = natural.sun_azimuth.to_radians();
+    let zenith = (90.0f32 - settings.sun_elevation).to_radians();
+    let reach = settings.depth * (zenith.sin() / 1.33).asin().tan();
+    let azimuth = settings.sun_azimuth.to_radians();
     let shadow = [
         (80.0 - azimuth.cos() * reach).round() as i32,
         (60.0 + azimuth.sin() * reach).round() as i32,

@@ -388,7 +388,7 @@ fn bytemuck_pixels(rgba: &[u8]) -> Vec<[u8; 4]> {
 #[test]
 fn a_coarser_simulation_gives_the_same_picture_smoothly() {
     let floor = bytemuck_pixels(&ripples::pool_tiles(WIDTH as u32, HEIGHT as u32).unwrap());
-    let look = Look::natural();
+    let look = NaturalSettings::default();
     let amplitude = 3.0 / look.wave_height;
     let fine = render(&gaussian(amplitude, 10.0), &look, &floor);
     let (cx, cy) = (WIDTH as f32 / 2.0, HEIGHT as f32 / 2.0);

@@ -8,7 +8,7 @@ mod counting;
 
 use counting::{allocations_during, start_every_worker};
 
-use ripples::{Look, Pool, RenderMode, Scene, SceneRunner, SolverKind};
+use ripples::{Look, Pool, Scene, SceneRunner, SolverKind};
 
 /// Every look the renderer has.
 fn looks() -> [Look; 4] {

@@ -9,7 +9,7 @@
 
 #![cfg(feature = "parallel")]
 
-use ripples::{Boundary, Look, Pool, Rain, RenderMode, SolverKind};
+use ripples::{Boundary, Look, Pool, Rain, SolverKind};
 
 fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()

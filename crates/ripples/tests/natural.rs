@@ -15,7 +15,12 @@ const WIDTH: usize = 96;
 const HEIGHT: usize = 64;
 
 /// Renders `heights` (`WIDTH x HEIGHT` cells at `scale` pixels per cell) over `floor`.
-fn render_scaled(heights: &[f32], scale: u32, look: &NaturalSettings, floor: &[[u8; 4]]) -> Vec<[u8; 4]> {
+fn render_scaled(
+    heights: &[f32],
+    scale: u32,
+    look: &NaturalSettings,
+    floor: &[[u8; 4]],
+) -> Vec<[u8; 4]> {
     let cell = scale as usize;
     let field = FieldView {
         heights: Heights::F32(heights),
@@ -25,7 +30,14 @@ fn render_scaled(heights: &[f32], scale: u32, look: &NaturalSettings, floor: &[[
     };
     let mut frame = vec![[0u8; 4]; floor.len()];
     Renderer::new(WIDTH, field.width)
-        .render(field, scale, &Look::Natural(*look), floor, &mut frame, WIDTH)
+        .render(
+            field,
+            scale,
+            &Look::Natural(*look),
+            floor,
+            &mut frame,
+            WIDTH,
+        )
         .unwrap();
     frame
 }
@@ -566,7 +578,8 @@ fn reflected(heights: &[f32], look: &NaturalSettings, sky: Option<&SkyImage<'_>>
     pool.set_sky(sky);
     let floor = [0, 0, 0, 255].repeat(WIDTH * HEIGHT);
     let mut frame = vec![0; floor.len()];
-    pool.render(&Look::Natural(*look), &floor, &mut frame).unwrap();
+    pool.render(&Look::Natural(*look), &floor, &mut frame)
+        .unwrap();
     let middle = ((HEIGHT / 2) * WIDTH + WIDTH / 2) * 4;
     frame[middle..middle + 4].try_into().unwrap()
 }
@@ -604,7 +617,8 @@ fn a_sky_picture_is_reflected_by_steep_water_its_bottom_edge_at_the_horizon() {
     pool.set_sky(None);
     let floor = [0, 0, 0, 255].repeat(WIDTH * HEIGHT);
     let mut frame = vec![0; floor.len()];
-    pool.render(&Look::Natural(look), &floor, &mut frame).unwrap();
+    pool.render(&Look::Natural(look), &floor, &mut frame)
+        .unwrap();
     let middle = ((HEIGHT / 2) * WIDTH + WIDTH / 2) * 4;
     assert_eq!(frame[middle..middle + 4], built_in, "set_sky(None)");
 }

@@ -128,7 +128,8 @@ fn a_new_picture_every_frame_allocates_nothing_and_leaves_nothing_behind() {
             fresh.render(&look, &last, &mut expected).unwrap();
             let differing = frame.iter().zip(&expected).filter(|(a, b)| a != b).count();
             assert_eq!(
-                differing, 0,
+                differing,
+                0,
                 "{kind:?}, {:?}: {differing} bytes differ after other pictures",
                 look.kind()
             );

@@ -22,11 +22,7 @@ fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 const SIZES: [(u32, u32); 4] = [(1024, 200), (10000, 13), (16384, 6), (97, 61)];
 
 fn looks() -> [Look; 3] {
-    [
-        Look::classic(),
-        Look::default(),
-        Look::spring(),
-    ]
+    [Look::classic(), Look::default(), Look::spring()]
 }
 
 /// A rough pool: rain and a swipe, then a few steps.

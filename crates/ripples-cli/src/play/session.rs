@@ -947,8 +947,11 @@ mod tests {
             session.command(Command::NextLook).unwrap();
             shown.push(session.look());
         }
-        let [Look::Classic(classic), Look::Spring(spring), Look::Natural(natural)] =
-            [shown[1], shown[2], shown[3]]
+        let [
+            Look::Classic(classic),
+            Look::Spring(spring),
+            Look::Natural(natural),
+        ] = [shown[1], shown[2], shown[3]]
         else {
             panic!("{shown:?}")
         };

@@ -13,7 +13,9 @@
 //!   2 levels of what open water shows there, until a wave gets there.
 //! - `presence` scales how much the water shows.
 
-use ripples::{Boundary, DropEvent, Look, LookSettings, NaturalSettings, Pool, RenderMode, SolverKind};
+use ripples::{
+    Boundary, DropEvent, Look, LookSettings, NaturalSettings, Pool, RenderMode, SolverKind,
+};
 use ripples_cli::input::fit::{Fill, Fit, Placement, fit_picture};
 use ripples_cli::input::source_image::SourceImage;
 use std::path::Path;
@@ -143,10 +145,7 @@ fn presence_scales_how_much_the_water_shows() {
         );
         last = measured[1];
     }
-    let error = Look::default()
-        .with_presence(9.0)
-        .validate()
-    .unwrap_err();
+    let error = Look::default().with_presence(9.0).validate().unwrap_err();
     assert_eq!(error.to_string(), "presence must be <= 8, got 9");
 }
 

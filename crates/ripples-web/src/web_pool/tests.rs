@@ -588,7 +588,11 @@ fn the_natural_looks_lengths_are_css_pixels() {
         (60.0, 1000.0, 0.1)
     );
     water.set_depth(1000.0).unwrap();
-    assert_eq!(water.looks().natural.depth, 1024.0, "held at the core's limit");
+    assert_eq!(
+        water.looks().natural.depth,
+        1024.0,
+        "held at the core's limit"
+    );
     water.set_caustics(0.5).unwrap();
     water.set_sun_elevation(30.0).unwrap();
     water.set_sun_azimuth(-45.0).unwrap();
@@ -836,13 +840,19 @@ fn perturbance_scales_the_natural_looks_refraction() {
     assert_eq!(counts[0], 0, "perturbance 0: a flat surface");
     assert!(counts[1] > 200 && counts[2] > counts[1], "{counts:?}");
     assert_ne!(water.frame_pixels(), &strong[..]);
-    assert_eq!(water.looks().natural.wave_height, NaturalSettings::default().wave_height);
+    assert_eq!(
+        water.looks().natural.wave_height,
+        NaturalSettings::default().wave_height
+    );
     // jquery.ripples' value is refused and changes nothing.
     assert_eq!(
         water.set_perturbance(0.04),
         Err(WebError::JqueryPerturbance { value: 0.04 })
     );
-    assert_eq!(water.looks().natural.wave_height, NaturalSettings::default().wave_height);
+    assert_eq!(
+        water.looks().natural.wave_height,
+        NaturalSettings::default().wave_height
+    );
 }
 
 #[test]

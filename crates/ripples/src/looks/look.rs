@@ -452,7 +452,10 @@ struct LookTable {
 impl Default for LookTable {
     fn default() -> Self {
         let LookSettings {
-            natural, lit, spring, ..
+            natural,
+            lit,
+            spring,
+            ..
         } = LookSettings::default();
         Self {
             presence: natural.presence,

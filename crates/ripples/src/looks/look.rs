@@ -534,8 +534,10 @@ mod tests {
             Look::Natural(deep).validate().unwrap_err().to_string(),
             "depth must be <= 1024, got 2000"
         );
-        let mut settings = LookSettings::default();
-        settings.natural = deep;
+        let settings = LookSettings {
+            natural: deep,
+            ..Default::default()
+        };
         // The lit look does not read the depth; the settings refuse it whichever look shows.
         assert!(settings.look(RenderMode::Lit).validate().is_ok());
         assert_eq!(

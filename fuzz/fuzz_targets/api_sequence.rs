@@ -23,7 +23,8 @@ use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use ripples::{
     Body, BodyId, Boundary, DropEvent, FieldView, Float, FloatEvent, FloatId, Generator, Heights,
-    Look, Pool, Rain, RainSpec, RenderMode, Renderer, Scene, SceneRunner, Solver, SolverKind,
+    ClassicSettings, LitSettings, Look, LookSettings, NaturalSettings, Pool, Rain, RainSpec,
+    RenderMode, Renderer, Scene, SceneRunner, Solver, SolverKind, SpringSettings,
     SourceEvent, SwipeEvent, WaterSolver, limits,
 };
 
@@ -103,10 +104,7 @@ impl LookChoice {
         match *self {
             LookChoice::Classic => Look::classic(),
             LookChoice::Default => Look::default(),
-            LookChoice::Spring => Look {
-                mode: RenderMode::Spring,
-                ..Look::default()
-            },
+            LookChoice::Spring => Look::spring(),
             LookChoice::Natural => Look::natural(),
             LookChoice::Any {
                 mode,
@@ -127,31 +125,42 @@ impl LookChoice {
                 wave_height,
                 dispersion,
                 presence,
-            } => Look {
-                mode: [
+            } => LookSettings {
+                natural: NaturalSettings {
+                    presence,
+                    depth,
+                    caustics,
+                    sun_elevation,
+                    sun_azimuth,
+                    water_colour,
+                    clarity,
+                    wave_height,
+                    dispersion,
+                },
+                lit: LitSettings {
+                    presence,
+                    refraction,
+                    slope,
+                    shading,
+                    specular,
+                    shininess,
+                    light_angle,
+                },
+                classic: ClassicSettings { presence },
+                spring: SpringSettings {
+                    presence,
+                    refraction: spring_refraction,
+                    transparency: spring_transparency,
+                },
+            }
+            .look(
+                [
                     RenderMode::Lit,
                     RenderMode::Classic,
                     RenderMode::Spring,
                     RenderMode::Natural,
                 ][usize::from(mode % 4)],
-                refraction,
-                slope,
-                shading,
-                specular,
-                shininess,
-                light_angle,
-                spring_refraction,
-                spring_transparency,
-                depth,
-                caustics,
-                sun_elevation,
-                sun_azimuth,
-                water_colour,
-                clarity,
-                wave_height,
-                dispersion,
-                presence,
-            },
+            ),
         }
     }
 }
@@ -889,7 +898,7 @@ fn stone_is_valid(radius: u32, strength: i16) -> bool {
 /// pixel of the frame must be one of the image's, but for the walls, which are drawn as stone,
 /// and the floor along their foot, which they shade (within 5 pixels of a wall cell).
 fn check_classic_frame(pool: &Pool, look: &Look, image: &[u8], frame: &[u8]) {
-    if look.mode != RenderMode::Classic
+    if look.kind() != RenderMode::Classic
         || pool.sim_scale() != 1
         || !matches!(pool.solver().heights(), Heights::I16(_))
     {

@@ -144,10 +144,7 @@ pub fn step_and_render(pool: &mut Pool, look: &Look, src: &[u8], dst: &mut [u8])
 
 /// The look `--render` names, with the default parameters.
 pub fn look_for(mode: RenderMode) -> Look {
-    Look {
-        mode,
-        ..Look::default()
-    }
+    Look::of_kind(mode)
 }
 
 /// Median-of-reps speed of one kind of work.

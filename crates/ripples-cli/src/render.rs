@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ripples::{Heights, Look, RenderMode, SceneRunner};
+use ripples::{Heights, Look, SceneRunner};
 
 use crate::UsageError;
 use crate::cli::args::RenderArgs;
@@ -620,7 +620,7 @@ fn flattening(
             out.display()
         ));
     }
-    let transparent = look.mode == RenderMode::Spring || !background::is_opaque(image);
+    let transparent = matches!(look, Look::Spring(_)) || !background::is_opaque(image);
     (transparent && (video || !keep_alpha)).then_some(background)
 }
 
@@ -831,16 +831,16 @@ pub fn palette_samples(pixels: &[u8], look: &Look, flatten: Option<Colour>) -> V
         .map(|p| [p[0], p[1], p[2], p[3]])
         .collect();
     let mut samples: Vec<u8> = base.iter().flatten().copied().collect();
-    if look.mode == RenderMode::Lit {
+    if let Look::Lit(lit) = look {
         let variants = [
-            (1.0 + look.shading * 0.5, 0.0),
-            (1.0 - look.shading * 0.5, 0.0),
-            (1.0 + look.shading, 0.15),
-            (1.0 + look.shading, 0.4),
-            (1.0 + look.shading, 0.8),
+            (1.0 + lit.shading * 0.5, 0.0),
+            (1.0 - lit.shading * 0.5, 0.0),
+            (1.0 + lit.shading, 0.15),
+            (1.0 + lit.shading, 0.4),
+            (1.0 + lit.shading, 0.8),
         ];
         for (gain, highlight) in variants {
-            let add = 255.0 * look.specular * highlight;
+            let add = 255.0 * lit.specular * highlight;
             // A quarter of the base for each variant keeps the source colours dominant.
             for pixel in base.iter().step_by(4) {
                 for channel in &pixel[..3] {
@@ -850,7 +850,7 @@ pub fn palette_samples(pixels: &[u8], look: &Look, flatten: Option<Colour>) -> V
             }
         }
     }
-    if look.mode == RenderMode::Spring {
+    if let Look::Spring(_) = look {
         match flatten {
             Some(_) => {
                 for alpha in [192, 128, 64] {

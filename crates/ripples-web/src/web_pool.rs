@@ -13,8 +13,8 @@
 //! names the limit rather than a failed allocation, which in wasm would abort the module.
 
 use ripples::{
-    Body, BodyId, DispersiveSolver, Fields, FixedStep, Look, Pool, Rain, RenderMode, SkyImage,
-    Solver, SolverKind, SpringFields, WaveSolver,
+    Body, BodyId, DispersiveSolver, Fields, FixedStep, Look, LookSettings, Pool, Rain, RenderMode,
+    SkyImage, Solver, SolverKind, SpringFields, WaveSolver,
 };
 
 use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};
@@ -50,7 +50,10 @@ const BASE_SPRING_REFRACTION: f32 = -0.35;
 #[derive(Debug)]
 pub struct WebPool {
     pool: Pool,
-    look: Look,
+    /// The look shown (the page's `look` option).
+    look_kind: RenderMode,
+    /// Every look's numbers, kept when the page switches looks.
+    looks: LookSettings,
     image: Vec<u8>,
     frame: Vec<u8>,
     /// The core's fixed-step clock (the window's too), fed with frame times in seconds.
@@ -235,17 +238,19 @@ impl WebPool {
         pool.set_solver(DEFAULT_SOLVER)?;
         let image = ripples::pool_tiles(width, height)?;
         let frame = image.clone();
-        let look = Look::natural();
+        let looks = LookSettings::default();
+        let natural = looks.natural;
         let mut web_pool = Self {
             pool,
-            look,
+            look_kind: RenderMode::Natural,
+            looks,
             image,
             frame,
             clock: FixedStep::default(),
             rain: Rain::new(seed),
             rain_per_second: 0.0,
             drop_radius: 12,
-            natural_lengths: [look.depth, look.clarity, look.wave_height].map(f64::from),
+            natural_lengths: [natural.depth, natural.clarity, natural.wave_height].map(f64::from),
             gravity: f64::from(DispersiveSolver::DEFAULT_GRAVITY),
             pixels_per_css_pixel: 1.0,
             perturbance: 1.0,
@@ -462,7 +467,7 @@ impl WebPool {
 
     /// `'natural'`, `'classic'`, `'lit'` or `'spring'` look.
     pub fn set_look(&mut self, name: &str) -> Result<(), WebError> {
-        self.look.mode = options::look(name)?;
+        self.look_kind = options::look(name)?;
         self.stale = true;
         Ok(())
     }
@@ -498,21 +503,21 @@ impl WebPool {
 
     /// Natural look: strength of the caustics, 0 to 4.
     pub fn set_caustics(&mut self, caustics: f64) -> Result<(), WebError> {
-        self.look.caustics = options::natural_number("caustics", caustics)? as f32;
+        self.looks.natural.caustics = options::natural_number("caustics", caustics)? as f32;
         self.stale = true;
         Ok(())
     }
 
     /// Natural look: chromatic dispersion in units of water's own, 0 to 50.
     pub fn set_dispersion(&mut self, dispersion: f64) -> Result<(), WebError> {
-        self.look.dispersion = options::natural_number("dispersion", dispersion)? as f32;
+        self.looks.natural.dispersion = options::natural_number("dispersion", dispersion)? as f32;
         self.stale = true;
         Ok(())
     }
 
     /// Natural look: the sun's height above the horizon in degrees (90 = overhead).
     pub fn set_sun_elevation(&mut self, degrees: f64) -> Result<(), WebError> {
-        self.look.sun_elevation = options::natural_number("sunElevation", degrees)? as f32;
+        self.looks.natural.sun_elevation = options::natural_number("sunElevation", degrees)? as f32;
         self.stale = true;
         Ok(())
     }
@@ -520,7 +525,7 @@ impl WebPool {
     /// Natural look: the sun's direction in degrees, counter-clockwise from the right (90 =
     /// from the top).
     pub fn set_sun_azimuth(&mut self, degrees: f64) -> Result<(), WebError> {
-        self.look.sun_azimuth = options::natural_number("sunAzimuth", degrees)? as f32;
+        self.looks.natural.sun_azimuth = options::natural_number("sunAzimuth", degrees)? as f32;
         self.stale = true;
         Ok(())
     }
@@ -529,7 +534,7 @@ impl WebPool {
     /// `#rgb` or `rgb(r, g, b)`).
     pub fn set_water_colour(&mut self, colour: &str) -> Result<(), WebError> {
         let value = options::OptionValue::Text(colour.to_string());
-        self.look.water_colour = options::water_colour("waterColour", &value)?;
+        self.looks.natural.water_colour = options::water_colour("waterColour", &value)?;
         self.stale = true;
         Ok(())
     }
@@ -539,17 +544,23 @@ impl WebPool {
         let scaled = |css: f64, (min, max): (f64, f64)| {
             (css * self.pixels_per_css_pixel).clamp(min, max) as f32
         };
-        self.look.depth = scaled(depth, options::DEPTH_RANGE);
-        self.look.clarity = scaled(clarity, options::CLARITY_RANGE);
-        self.look.wave_height = scaled(wave_height * self.perturbance, options::WAVE_HEIGHT_RANGE);
-        self.look.validate()?;
+        let natural = &mut self.looks.natural;
+        natural.depth = scaled(depth, options::DEPTH_RANGE);
+        natural.clarity = scaled(clarity, options::CLARITY_RANGE);
+        natural.wave_height = scaled(wave_height * self.perturbance, options::WAVE_HEIGHT_RANGE);
+        self.looks.validate()?;
         self.stale = true;
         Ok(())
     }
 
-    /// The look in use.
-    pub fn look(&self) -> &Look {
-        &self.look
+    /// The look in use, with its numbers.
+    pub fn look(&self) -> Look {
+        self.looks.look(self.look_kind)
+    }
+
+    /// Every look's numbers, as the page's options set them.
+    pub fn looks(&self) -> &LookSettings {
+        &self.looks
     }
 
     /// Refraction of the natural, lit and spring looks relative to their defaults (the
@@ -558,11 +569,11 @@ impl WebPool {
     pub fn set_perturbance(&mut self, perturbance: f64) -> Result<(), WebError> {
         let value = options::perturbance(perturbance)?;
         let factor = value as f32;
-        let (refraction, spring_refraction) = (self.look.refraction, self.look.spring_refraction);
-        self.look.refraction = BASE_REFRACTION * factor;
-        self.look.spring_refraction = BASE_SPRING_REFRACTION * factor;
-        if let Err(error) = self.look.validate() {
-            (self.look.refraction, self.look.spring_refraction) = (refraction, spring_refraction);
+        let kept = self.looks;
+        self.looks.lit.refraction = BASE_REFRACTION * factor;
+        self.looks.spring.refraction = BASE_SPRING_REFRACTION * factor;
+        if let Err(error) = self.looks.validate() {
+            self.looks = kept;
             return Err(error.into());
         }
         self.perturbance = value;
@@ -573,7 +584,8 @@ impl WebPool {
     /// lit and spring looks' refraction, all together (the classic look ignores it).
     pub fn set_presence(&mut self, presence: f64) -> Result<(), WebError> {
         let (min, max) = options::PRESENCE_RANGE;
-        self.look.presence = options::in_range("presence", presence, min, max)? as f32;
+        let presence = options::in_range("presence", presence, min, max)? as f32;
+        self.looks.set_presence(presence);
         self.stale = true;
         Ok(())
     }
@@ -981,6 +993,7 @@ impl WebPool {
 
     /// Runs `steps` solver steps with rain and renders the result (also when `steps` is 0).
     pub fn advance(&mut self, steps: u32) -> Result<(), WebError> {
+        let look = self.look();
         // Over the water plane in perspective, so rain falls evenly on it.
         let (width, height) = self.pool.rain_area();
         for step in 0..steps {
@@ -992,11 +1005,11 @@ impl WebPool {
                 self.pool.step();
             } else {
                 self.pool
-                    .step_and_render(&self.look, &self.image, &mut self.frame)?;
+                    .step_and_render(&look, &self.image, &mut self.frame)?;
             }
         }
         if steps == 0 && !self.gpu {
-            self.pool.render(&self.look, &self.image, &mut self.frame)?;
+            self.pool.render(&look, &self.image, &mut self.frame)?;
         }
         self.stale = false;
         Ok(())
@@ -1035,7 +1048,7 @@ impl WebPool {
         if self.surface.len() != 4 * cells {
             self.surface = vec![0.0; 4 * cells];
         }
-        self.pool.surface(&self.look, &mut self.surface)?;
+        self.pool.surface(&self.look(), &mut self.surface)?;
         Ok(&self.surface)
     }
 
@@ -1113,7 +1126,7 @@ impl WebPool {
         let wave_height = self
             .pool
             .photo_look()
-            .with_presence(self.look.presence)
+            .with_presence(self.look().presence())
             .wave_height;
         self.plane_tables()?;
         let Some(tables) = self
@@ -1138,7 +1151,7 @@ impl WebPool {
     /// The constants a GPU's shaders need for the look in use: [`ripples::ShaderConstants`],
     /// flattened ([`ripples::Look::shader_constants`]).
     pub fn shader_constants(&self) -> [f32; ripples::SHADER_CONSTANTS] {
-        self.look.shader_constants(self.pool.sim_scale())
+        self.looks.shader_constants(self.pool.sim_scale())
     }
 
     /// The walls as a layer for a GPU to draw over the water (see
@@ -1148,7 +1161,7 @@ impl WebPool {
             return Ok(None);
         }
         let mut layer = vec![0; self.image.len()];
-        self.pool.wall_layer(&self.look, &mut layer)?;
+        self.pool.wall_layer(&self.look(), &mut layer)?;
         Ok(Some(layer))
     }
 
@@ -1171,7 +1184,7 @@ impl WebPool {
 
     /// The look in use.
     pub fn look_mode(&self) -> RenderMode {
-        self.look.mode
+        self.look_kind
     }
 }
 

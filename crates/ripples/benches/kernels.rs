@@ -65,7 +65,7 @@ fn row_kernels(c: &mut Criterion) {
     let mut out = rows(y).to_vec();
     let (mut gx, mut gy) = (vec![0.0f32; width], vec![0.0f32; width]);
     kernels::gradient_row(up, mid, down, &mut gx, &mut gy);
-    let lit = Look::default().lit_look();
+    let lit = ripples::LitSettings::default().lit_look();
 
     let mut group = c.benchmark_group("row");
     group

@@ -179,10 +179,7 @@ fn main() {
     let frames = options.frames;
     for _ in 0..options.reps {
         for (_, mode, _, start, seconds) in &mut runs {
-            let look = Look {
-                mode: *mode,
-                ..Look::default()
-            };
+            let look = Look::of_kind(*mode);
             let per_frame = |started: Instant| started.elapsed().as_secs_f64() / f64::from(frames);
             let mut pool = start.clone();
             let started = Instant::now();

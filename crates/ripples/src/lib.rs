@@ -26,13 +26,12 @@
 //! calm.step_and_render(&look, &background, &mut calm_frame)?;
 //! assert_eq!(calm_frame, background);
 //! assert_ne!(frame, calm_frame);
-//! # use ripples::RenderMode::{Classic, Lit, Spring};
-//! # for mode in [Lit, Classic, Spring] {
-//! #     let other = Look { mode, ..Look::default() };
+//! # for other in [Look::lit(), Look::classic(), Look::spring()] {
 //! #     calm.step_and_render(&other, &background, &mut calm_frame)?;
-//! #     assert_eq!(calm_frame, background, "{mode:?}");
+//! #     assert_eq!(calm_frame, background, "{other:?}");
 //! # }
-//! # let tinted = Look { water_colour: [190, 230, 225], ..Look::default() };
+//! # let water_colour = [190, 230, 225];
+//! # let tinted = Look::Natural(ripples::NaturalSettings { water_colour, ..Default::default() });
 //! # calm.step_and_render(&tinted, &background, &mut calm_frame)?;
 //! # assert_ne!(calm_frame, background, "tinted");
 //! # Ok::<(), ripples::Error>(())
@@ -43,7 +42,9 @@
 //! - [`Look`] / [`RenderMode`] / [`Renderer`]: the natural look, the default (the image as a
 //!   pool's floor seen through real water: refraction through a depth, caustics, sky reflection,
 //!   absorption), the lit look, the classic refraction of the demo-scene effect, and the spring
-//!   look.
+//!   look; a [`Look`] carries only its own look's numbers ([`NaturalSettings`],
+//!   [`LitSettings`], [`ClassicSettings`], [`SpringSettings`]), and [`LookSettings`] keeps every
+//!   look's, for a front end that switches looks.
 //! - [`ClassicSolver`] (the integer two-buffer algorithm of the demo-scene effect, bit-exact),
 //!   [`WaveSolver`], [`SpringSolver`], [`DispersiveSolver`] (deep-water waves, `omega^2 = g k`),
 //!   and [`Solver`], any of them: the solvers on their own, in grid cells.
@@ -123,7 +124,8 @@ pub use kernels::{Backend, backend, set_backend};
 pub use looks::parameters as look_parameters;
 pub use looks::tiles::pool_tiles;
 pub use looks::{
-    FieldView, Heights, Look, RenderMode, Renderer, SHADER_CONSTANTS, ShaderConstants, SkyImage,
+    ClassicSettings, FieldView, Heights, LitSettings, Look, LookSettings, NaturalSettings,
+    RenderMode, Renderer, SHADER_CONSTANTS, ShaderConstants, SkyImage, SpringSettings,
 };
 pub use photo::look::{PhotoGeometry, PhotoLook, PhotoRowPlace};
 pub use photo::perspective;

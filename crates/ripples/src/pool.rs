@@ -1009,7 +1009,7 @@ impl Pool {
             self.photo.render(
                 water,
                 field.heights,
-                &self.photo_look.with_presence(look.presence),
+                &self.photo_look.with_presence(look.presence()),
                 src,
                 dst,
                 self.width as usize,

@@ -4,8 +4,8 @@
 //! result, never a panic.
 
 use ripples::{
-    DropEvent, Generator, Heights, Look, Obstacles, Pool, RenderMode, Renderer, Scene, Solver,
-    SolverKind, SplitMix64, Sponge, Stone, limits,
+    ClassicSettings, DropEvent, Generator, Heights, LitSettings, Look, NaturalSettings, Obstacles,
+    Pool, Renderer, Scene, Solver, SolverKind, SplitMix64, Sponge, SpringSettings, Stone, limits,
 };
 
 /// The heights of the pool's grid as floats, to compare states of any solver.
@@ -168,42 +168,53 @@ fn a_pool_says_sim_scale_as_the_command_does() {
 
 /// Looks with one parameter out of range, and the error each must give.
 fn bad_looks() -> Vec<(Look, &'static str)> {
+    let lit = |lit: LitSettings| Look::Lit(lit);
     vec![
         (
-            Look {
+            lit(LitSettings {
                 refraction: f32::NAN,
-                ..Look::default()
-            },
+                ..LitSettings::default()
+            }),
             "refraction must be a finite number, got NaN",
         ),
         (
-            Look {
+            lit(LitSettings {
                 refraction: 1e30,
-                ..Look::default()
-            },
+                ..LitSettings::default()
+            }),
             "refraction must be <= 64, got 1000000000000000000000000000000",
         ),
         (
-            Look {
+            lit(LitSettings {
                 light_angle: f32::INFINITY,
-                ..Look::classic()
-            },
+                ..LitSettings::default()
+            }),
             "light angle must be a finite number, got inf",
         ),
         (
-            Look {
-                mode: RenderMode::Spring,
-                spring_transparency: -1.0,
-                ..Look::default()
-            },
+            Look::Spring(SpringSettings {
+                transparency: -1.0,
+                ..SpringSettings::default()
+            }),
             "spring transparency must be >= 0, got -1",
         ),
         (
-            Look {
+            lit(LitSettings {
                 shininess: 0.0,
-                ..Look::default()
-            },
+                ..LitSettings::default()
+            }),
             "shininess must be >= 0.01, got 0",
+        ),
+        (
+            Look::Natural(NaturalSettings {
+                depth: -1.0,
+                ..NaturalSettings::default()
+            }),
+            "depth must be >= 0, got -1",
+        ),
+        (
+            Look::Classic(ClassicSettings { presence: 9.0 }),
+            "presence must be <= 8, got 9",
         ),
     ]
 }

@@ -1,7 +1,7 @@
 //! Behaviour of the classic engine as a user sees it: exact render contract, symmetry, decay,
 //! flat water, gapless swipes and reproducible rain.
 
-use ripples::{ClassicSolver, Error, Fields, Look, Pool, Rain, RenderMode, WaterSolver};
+use ripples::{ClassicSolver, Error, Fields, LitSettings, Look, Pool, Rain, WaterSolver};
 
 /// A pool run by the classic solver (the wave solver is the default), at full resolution.
 fn classic_pool(width: u32, height: u32) -> Result<Pool, ripples::Error> {
@@ -274,14 +274,10 @@ fn flat_water_renders_the_image_unchanged() {
         let src = numbered_image(width as usize, height as usize);
         for scale in [1, 2, 3] {
             let mut pool = classic_pool_scaled(width, height, scale).unwrap();
-            let spring = Look {
-                mode: RenderMode::Spring,
-                ..Look::lit()
-            };
-            for look in [Look::lit(), Look::classic(), spring] {
+            for look in [Look::lit(), Look::classic(), Look::spring()] {
                 let mut dst = vec![0u8; src.len()];
                 pool.render(&look, &src, &mut dst).unwrap();
-                assert_eq!(dst, src, "{width}x{height} scale {scale} {:?}", look.mode);
+                assert_eq!(dst, src, "{width}x{height} scale {scale} {:?}", look.kind());
             }
         }
     }
@@ -311,11 +307,10 @@ fn the_lit_look_changes_the_image_around_a_stone_and_not_far_away() {
     );
     assert_eq!(changed(120, 200), 0, "far from the stone nothing changes");
     // Highlights: the lit look brightens some pixels beyond any source pixel of the area.
-    let look = Look {
-        mode: RenderMode::Lit,
+    let look = Look::Lit(LitSettings {
         specular: 2.0,
-        ..Look::lit()
-    };
+        ..LitSettings::default()
+    });
     pool.render(&look, &src, &mut dst).unwrap();
     let brightest = |buffer: &[u8]| {
         buffer

@@ -490,7 +490,7 @@ fn floats_work_on_every_solver_and_stay_bounded() {
 
 #[test]
 fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
-    use ripples::{Look, RenderMode};
+    use ripples::Look;
     let (width, height) = (160u32, 120u32);
     let background = ripples::pool_tiles(width, height).unwrap();
     let mut pool = Pool::new(width, height).unwrap();
@@ -500,11 +500,9 @@ fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
     for _ in 0..5 {
         pool.step();
     }
-    let natural = Look::default();
-    let classic = Look {
-        mode: RenderMode::Classic,
-        ..Look::default()
-    };
+    let settings = ripples::NaturalSettings::default();
+    let natural = Look::Natural(settings);
+    let classic = Look::classic();
     let render = |pool: &mut Pool, look: &Look| {
         let mut frame = vec![0u8; background.len()];
         pool.render(look, &background, &mut frame).unwrap();
@@ -518,9 +516,9 @@ fn a_float_is_drawn_over_the_water_with_its_shadow_in_the_natural_look_only() {
     let mut without = pool.clone();
     without.remove_float(id).unwrap();
     // Where the shadow falls: away from the sun (azimuth 120: up and left), refracted.
-    let zenith = (90.0f32 - natural.sun_elevation).to_radians();
-    let reach = natural.depth * (zenith.sin() / 1.33).asin().tan();
-    let azimuth = natural.sun_azimuth.to_radians();
+    let zenith = (90.0f32 - settings.sun_elevation).to_radians();
+    let reach = settings.depth * (zenith.sin() / 1.33).asin().tan();
+    let azimuth = settings.sun_azimuth.to_radians();
     let shadow = [
         (80.0 - azimuth.cos() * reach).round() as i32,
         (60.0 + azimuth.sin() * reach).round() as i32,

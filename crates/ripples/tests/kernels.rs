@@ -6,7 +6,7 @@
 //! every parameter at the edge of its range.
 
 use ripples::kernels::{self, Backend, BlendedRow, FrameWrites, LitLook};
-use ripples::{Look, SplitMix64};
+use ripples::{LitSettings, SplitMix64};
 
 #[path = "kernels/natural.rs"]
 mod natural;
@@ -181,7 +181,7 @@ fn random_gradient(random: &mut SplitMix64, kind: u64) -> f32 {
 
 fn random_look(random: &mut SplitMix64, trial: usize) -> LitLook {
     let edge = trial % 4 == 3;
-    let look = Look {
+    let look = LitSettings {
         refraction: if edge {
             64.0
         } else {
@@ -204,7 +204,7 @@ fn random_look(random: &mut SplitMix64, trial: usize) -> LitLook {
             1.0 + random.unit() as f32 * 30.0
         },
         light_angle: random.unit() as f32 * 360.0,
-        ..Look::default()
+        ..LitSettings::default()
     };
     look.lit_look()
 }
@@ -253,7 +253,7 @@ fn flat_water_reproduces_the_source_in_the_lit_look() {
     let mut random = SplitMix64::new(4);
     let (width, height) = (37, 5);
     let src = random_image(&mut random, width * height);
-    let look = Look::default().lit_look();
+    let look = LitSettings::default().lit_look();
     let zero = vec![0.0f32; width];
     for backend in Backend::available() {
         for y in 0..height {

@@ -7,13 +7,20 @@
 //! The surfaces are built directly as height fields (a plane, a Gaussian, a checkerboard) so
 //! each expectation can be computed from the optics by hand.
 
-use ripples::{FieldView, Heights, Look, Pool, RenderMode, Renderer, SkyImage, SolverKind};
+use ripples::{
+    FieldView, Heights, Look, NaturalSettings, Pool, RenderMode, Renderer, SkyImage, SolverKind,
+};
 
 const WIDTH: usize = 96;
 const HEIGHT: usize = 64;
 
 /// Renders `heights` (`WIDTH x HEIGHT` cells at `scale` pixels per cell) over `floor`.
-fn render_scaled(heights: &[f32], scale: u32, look: &Look, floor: &[[u8; 4]]) -> Vec<[u8; 4]> {
+fn render_scaled(
+    heights: &[f32],
+    scale: u32,
+    look: &NaturalSettings,
+    floor: &[[u8; 4]],
+) -> Vec<[u8; 4]> {
     let cell = scale as usize;
     let field = FieldView {
         heights: Heights::F32(heights),
@@ -23,12 +30,19 @@ fn render_scaled(heights: &[f32], scale: u32, look: &Look, floor: &[[u8; 4]]) ->
     };
     let mut frame = vec![[0u8; 4]; floor.len()];
     Renderer::new(WIDTH, field.width)
-        .render(field, scale, look, floor, &mut frame, WIDTH)
+        .render(
+            field,
+            scale,
+            &Look::Natural(*look),
+            floor,
+            &mut frame,
+            WIDTH,
+        )
         .unwrap();
     frame
 }
 
-fn render(heights: &[f32], look: &Look, floor: &[[u8; 4]]) -> Vec<[u8; 4]> {
+fn render(heights: &[f32], look: &NaturalSettings, floor: &[[u8; 4]]) -> Vec<[u8; 4]> {
     render_scaled(heights, 1, look, floor)
 }
 
@@ -48,7 +62,7 @@ fn flat() -> Vec<f32> {
 }
 
 /// The light left after the path the look documents: down along the refracted sun, back up.
-fn transmittance(look: &Look) -> [f64; 3] {
+fn transmittance(look: &NaturalSettings) -> [f64; 3] {
     let eta = 1.0 / 1.333_f64;
     let sin_elevation = f64::from(look.sun_elevation).to_radians().sin();
     let cos_in_water = (1.0 - eta * eta * (1.0 - sin_elevation * sin_elevation)).sqrt();
@@ -78,10 +92,10 @@ fn flat_water_is_the_floor_exactly_and_tinted_only_by_a_chosen_water_colour() {
         })
         .collect();
     for sun_elevation in [1.0, 30.0, 60.0, 85.0, 90.0] {
-        let look = Look {
+        let look = NaturalSettings {
             sun_elevation,
             caustics: 4.0,
-            ..Look::natural()
+            ..NaturalSettings::default()
         };
         assert_eq!(
             render(&flat(), &look, &floor),
@@ -97,11 +111,11 @@ fn flat_water_is_the_floor_exactly_and_tinted_only_by_a_chosen_water_colour() {
     }
     // A water colour the user chose tints calm water by Beer-Lambert's law over the path.
     let floor_colour = [120, 160, 200, 255];
-    let murky = Look {
+    let murky = NaturalSettings {
         depth: 200.0,
         water_colour: [90, 200, 160],
         clarity: 300.0,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     let frame = render(&flat(), &murky, &uniform_floor(floor_colour));
     assert!(
@@ -133,10 +147,10 @@ fn gaussian(amplitude: f32, sigma: f32) -> Vec<f32> {
 fn a_bump_focuses_sunlight_beneath_it_and_a_dip_spreads_it() {
     let floor = uniform_floor([128, 128, 128, 255]);
     // Caustics at full strength: the physical ratio of areas.
-    let look = Look {
+    let look = NaturalSettings {
         sun_elevation: 70.0,
         caustics: 1.0,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     let centre = (HEIGHT / 2) * WIDTH + WIDTH / 2;
     let corner = 2 * WIDTH + 2;
@@ -160,7 +174,7 @@ fn a_bump_focuses_sunlight_beneath_it_and_a_dip_spreads_it() {
     // Far from the bump the water is flat.
     assert!((brightness(bump[corner]) - flat_level).abs() <= 1.0);
     // Without caustics the centre is as bright as flat water: the focusing is what lit it.
-    let no_caustics = Look {
+    let no_caustics = NaturalSettings {
         caustics: 0.0,
         ..look
     };
@@ -169,7 +183,7 @@ fn a_bump_focuses_sunlight_beneath_it_and_a_dip_spreads_it() {
 }
 
 /// A plane rising `slope` pixels per pixel along +x.
-fn ramp(slope: f32, look: &Look) -> Vec<f32> {
+fn ramp(slope: f32, look: &NaturalSettings) -> Vec<f32> {
     field(WIDTH, HEIGHT, |x, _| slope / look.wave_height * x)
 }
 
@@ -178,10 +192,10 @@ fn steeper_slopes_reflect_more_sky_as_schlick_says() {
     // A black floor shows only the reflection beyond flat water's: (fresnel - F0) * sky.
     let floor = uniform_floor([0, 0, 0, 255]);
     // The sun behind the viewer (from the top of the image): no glint on slopes along x.
-    let look = Look {
+    let look = NaturalSettings {
         sun_azimuth: 90.0,
         sun_elevation: 30.0,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     let mut last = -1.0;
     for slope in [0.0_f32, 0.3, 0.6, 1.0, 1.5, 2.0, 3.0] {
@@ -246,17 +260,17 @@ fn refraction_follows_snells_law_through_the_depth() {
             }
         })
         .collect();
-    let clear = Look {
+    let clear = NaturalSettings {
         water_colour: [255, 255, 255],
         caustics: 0.0,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     let still = line_position(&render(&flat(), &clear, &floor));
     assert!((still - line_at as f64).abs() < 0.05, "flat water: {still}");
     let slope = 0.25_f64;
     let mut offsets = Vec::new();
     for depth in [8.0_f32, 16.0, 32.0] {
-        let look = Look { depth, ..clear };
+        let look = NaturalSettings { depth, ..clear };
         let seen = line_position(&render(&ramp(slope as f32, &look), &look, &floor));
         // The ray tilts by the incidence angle minus the refracted one; a pixel sees the floor
         // `depth * tan(i - t)` uphill (+x), so the line shows that far downhill.
@@ -291,11 +305,11 @@ fn line_floor(line_at: usize) -> Vec<[u8; 4]> {
 fn dispersion_refracts_each_colour_by_its_own_index() {
     let line_at = 48;
     let floor = line_floor(line_at);
-    let clear = Look {
+    let clear = NaturalSettings {
         water_colour: [255, 255, 255],
         caustics: 0.0,
         depth: 32.0,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     let slope = 0.25_f64;
     let heights = ramp(slope as f32, &clear);
@@ -312,7 +326,7 @@ fn dispersion_refracts_each_colour_by_its_own_index() {
     let real = [1.3311_f64, 1.333, 1.3371];
     let incidence = slope.atan();
     for dispersion in [10.0_f32, 30.0, 50.0] {
-        let look = Look {
+        let look = NaturalSettings {
             dispersion,
             ..clear
         };
@@ -348,9 +362,9 @@ fn cell_sized_noise_does_not_show_as_speckle() {
         bytemuck_pixels(&ripples::pool_tiles(WIDTH as u32, HEIGHT as u32).unwrap());
     // Much stronger than the brief's +-1 so that unsmoothed normals would tilt by tens of
     // degrees: the smoothing must cancel it, not merely make it small.
-    let look = Look {
+    let look = NaturalSettings {
         wave_height: 0.5,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     for scale in [1_u32, 2, 3] {
         let (width, height) = (
@@ -386,7 +400,7 @@ fn bytemuck_pixels(rgba: &[u8]) -> Vec<[u8; 4]> {
 #[test]
 fn a_coarser_simulation_gives_the_same_picture_smoothly() {
     let floor = bytemuck_pixels(&ripples::pool_tiles(WIDTH as u32, HEIGHT as u32).unwrap());
-    let look = Look::natural();
+    let look = NaturalSettings::default();
     let amplitude = 3.0 / look.wave_height;
     let fine = render(&gaussian(amplitude, 10.0), &look, &floor);
     let (cx, cy) = (WIDTH as f32 / 2.0, HEIGHT as f32 / 2.0);
@@ -454,67 +468,67 @@ fn u32_frames_get_the_same_colours() {
 
 #[test]
 fn absurd_parameters_are_refused_naming_the_value() {
-    let cases: [(Look, &str); 9] = [
+    let cases: [(NaturalSettings, &str); 9] = [
         (
-            Look {
+            NaturalSettings {
                 depth: f32::NAN,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "depth must be a finite number, got NaN",
         ),
         (
-            Look {
+            NaturalSettings {
                 depth: -1.0,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "depth must be >= 0, got -1",
         ),
         (
-            Look {
+            NaturalSettings {
                 depth: 1e6,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "depth must be <= 1024, got 1000000",
         ),
         (
-            Look {
+            NaturalSettings {
                 caustics: f32::INFINITY,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "caustics must be a finite number, got inf",
         ),
         (
-            Look {
+            NaturalSettings {
                 caustics: -0.5,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "caustics must be >= 0, got -0.5",
         ),
         (
-            Look {
+            NaturalSettings {
                 sun_elevation: 0.0,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "sun elevation must be >= 1, got 0",
         ),
         (
-            Look {
+            NaturalSettings {
                 sun_azimuth: 720.0,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "sun azimuth must be <= 360, got 720",
         ),
         (
-            Look {
+            NaturalSettings {
                 clarity: 0.0,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "clarity must be >= 1, got 0",
         ),
         (
-            Look {
+            NaturalSettings {
                 wave_height: f32::NAN,
-                ..Look::natural()
+                ..NaturalSettings::default()
             },
             "wave height must be a finite number, got NaN",
         ),
@@ -532,7 +546,7 @@ fn absurd_parameters_are_refused_naming_the_value() {
         };
         let mut frame = vec![[7u8; 4]; floor.len()];
         let refused = Renderer::new(WIDTH, WIDTH)
-            .render(field, 1, &look, &floor, &mut frame, WIDTH)
+            .render(field, 1, &Look::Natural(look), &floor, &mut frame, WIDTH)
             .unwrap_err();
         assert_eq!(refused.to_string(), error, "the look's own error");
         assert!(frame.iter().all(|&p| p == [7; 4]), "nothing written");
@@ -541,7 +555,7 @@ fn absurd_parameters_are_refused_naming_the_value() {
         "natural".parse::<RenderMode>().unwrap(),
         RenderMode::Natural
     );
-    assert_eq!(Look::natural().mode, RenderMode::Natural);
+    assert_eq!(Look::natural().kind(), RenderMode::Natural);
     assert!(Look::natural().validate().is_ok());
 }
 
@@ -557,24 +571,25 @@ fn sky_picture(width: u32, height: u32, colour: impl Fn(u32, u32) -> [u8; 3]) ->
 
 /// Renders `heights` over a black floor through a pool reflecting `sky`, and returns the
 /// middle pixel.
-fn reflected(heights: &[f32], look: &Look, sky: Option<&SkyImage<'_>>) -> [u8; 4] {
+fn reflected(heights: &[f32], look: &NaturalSettings, sky: Option<&SkyImage<'_>>) -> [u8; 4] {
     let mut pool = Pool::new(WIDTH as u32, HEIGHT as u32).unwrap();
     pool.set_solver(SolverKind::Wave).unwrap();
     pool.set_heights(Heights::F32(heights)).unwrap();
     pool.set_sky(sky);
     let floor = [0, 0, 0, 255].repeat(WIDTH * HEIGHT);
     let mut frame = vec![0; floor.len()];
-    pool.render(look, &floor, &mut frame).unwrap();
+    pool.render(&Look::Natural(*look), &floor, &mut frame)
+        .unwrap();
     let middle = ((HEIGHT / 2) * WIDTH + WIDTH / 2) * 4;
     frame[middle..middle + 4].try_into().unwrap()
 }
 
 #[test]
 fn a_sky_picture_is_reflected_by_steep_water_its_bottom_edge_at_the_horizon() {
-    let look = Look {
+    let look = NaturalSettings {
         sun_elevation: 30.0,
         sun_azimuth: 90.0,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     // Red at the top edge, blue below it.
     let picture = sky_picture(40, 20, |_, y| if y < 4 { [255, 0, 0] } else { [0, 0, 255] });
@@ -602,17 +617,18 @@ fn a_sky_picture_is_reflected_by_steep_water_its_bottom_edge_at_the_horizon() {
     pool.set_sky(None);
     let floor = [0, 0, 0, 255].repeat(WIDTH * HEIGHT);
     let mut frame = vec![0; floor.len()];
-    pool.render(&look, &floor, &mut frame).unwrap();
+    pool.render(&Look::Natural(look), &floor, &mut frame)
+        .unwrap();
     let middle = ((HEIGHT / 2) * WIDTH + WIDTH / 2) * 4;
     assert_eq!(frame[middle..middle + 4], built_in, "set_sky(None)");
 }
 
 #[test]
 fn a_sky_picture_wraps_around_the_horizon_its_middle_beyond_the_top_of_the_picture() {
-    let look = Look {
+    let look = NaturalSettings {
         sun_elevation: 30.0,
         sun_azimuth: 90.0,
-        ..Look::natural()
+        ..NaturalSettings::default()
     };
     // Quarters of the horizon, left to right: behind the viewer (grey), to the left (green),
     // ahead, beyond the top of the picture (red), to the right (blue), behind again (grey).

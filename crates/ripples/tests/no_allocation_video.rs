@@ -8,14 +8,11 @@ mod counting;
 
 use counting::{allocations_during, start_every_worker};
 
-use ripples::{Look, Pool, RenderMode, Scene, SceneRunner, SolverKind};
+use ripples::{Look, Pool, Scene, SceneRunner, SolverKind};
 
 /// Every look the renderer has.
 fn looks() -> [Look; 4] {
-    let spring = Look {
-        mode: RenderMode::Spring,
-        ..Look::default()
-    };
+    let spring = Look::spring();
     [Look::natural(), Look::lit(), Look::classic(), spring]
 }
 
@@ -131,12 +128,13 @@ fn a_new_picture_every_frame_allocates_nothing_and_leaves_nothing_behind() {
             fresh.render(&look, &last, &mut expected).unwrap();
             let differing = frame.iter().zip(&expected).filter(|(a, b)| a != b).count();
             assert_eq!(
-                differing, 0,
+                differing,
+                0,
                 "{kind:?}, {:?}: {differing} bytes differ after other pictures",
-                look.mode
+                look.kind()
             );
             // And the picture shows: the frame is not the previous picture's.
-            assert_ne!(frame, tiles, "{:?}", look.mode);
+            assert_ne!(frame, tiles, "{:?}", look.kind());
         }
     }
     println!(

@@ -9,7 +9,7 @@
 
 #![cfg(feature = "parallel")]
 
-use ripples::{Boundary, Look, Pool, Rain, RenderMode, SolverKind};
+use ripples::{Boundary, Look, Pool, Rain, SolverKind};
 
 fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
@@ -22,14 +22,7 @@ fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 const SIZES: [(u32, u32); 4] = [(1024, 200), (10000, 13), (16384, 6), (97, 61)];
 
 fn looks() -> [Look; 3] {
-    [
-        Look::classic(),
-        Look::default(),
-        Look {
-            mode: RenderMode::Spring,
-            ..Look::default()
-        },
-    ]
+    [Look::classic(), Look::default(), Look::spring()]
 }
 
 /// A rough pool: rain and a swipe, then a few steps.
@@ -82,7 +75,7 @@ fn the_fused_pass_equals_step_then_render() {
                 assert!(
                     split == fused,
                     "{width}x{height}, {:?} look, {threads} threads",
-                    look.mode
+                    look.kind()
                 );
             }
         }
@@ -126,7 +119,7 @@ fn step_and_render_falls_back_where_it_cannot_fuse() {
         for look in looks() {
             let split = play(pool.clone(), &look, 3, false);
             let fused = play(pool.clone(), &look, 3, true);
-            assert!(split == fused, "{:?} look", look.mode);
+            assert!(split == fused, "{:?} look", look.kind());
         }
     }
 }
@@ -144,7 +137,7 @@ fn results_do_not_depend_on_the_number_of_threads() {
                         assert!(
                             one == many,
                             "{kind:?} {width}x{height} scale {scale}, {:?} look, {threads} threads",
-                            look.mode
+                            look.kind()
                         );
                     }
                 }

@@ -309,10 +309,7 @@ fn the_spring_look_makes_fast_water_transparent_near_a_stone_only() {
         for _ in 0..12 {
             pool.step();
         }
-        let look = ripples::Look {
-            mode: ripples::RenderMode::Spring,
-            ..ripples::Look::default()
-        };
+        let look = ripples::Look::spring();
         pool.render(&look, &background, &mut frame).unwrap();
         let alpha = |x: u32, y: u32| frame[((y * width + x) * 4 + 3) as usize];
         let near = (20..60)

@@ -27,8 +27,9 @@ use proptest::prelude::*;
 use ripples::kernels::f32_rows::{self, RowValues, WaveCoefficients};
 use ripples::kernels::{self, Backend, LitLook};
 use ripples::{
-    Boundary, FieldView, Fields, Generator, Heights, Look, Pool, Rain, RenderMode, Renderer,
-    Solver, SolverKind, SpringFields, WaterSolver, limits,
+    Boundary, FieldView, Fields, Generator, Heights, LitSettings, Look, LookSettings,
+    NaturalSettings, Pool, Rain, RenderMode, Renderer, Solver, SolverKind, SpringFields,
+    SpringSettings, WaterSolver, limits,
 };
 
 /// `cases` cases per property, unless `PROPTEST_CASES` says otherwise.
@@ -99,33 +100,42 @@ fn look() -> impl Strategy<Value = Look> + Clone {
         Just(RenderMode::Natural)
     ];
     let any_look =
-        (mode, vec(float(), 16), any::<[u8; 3]>()).prop_map(|(mode, p, water_colour)| Look {
-            mode,
-            presence: p[15],
-            refraction: p[0],
-            slope: p[1],
-            shading: p[2],
-            specular: p[3],
-            shininess: p[4],
-            light_angle: p[5],
-            spring_refraction: p[6],
-            spring_transparency: p[7],
-            depth: p[8],
-            caustics: p[9],
-            sun_elevation: p[10],
-            sun_azimuth: p[11],
-            water_colour,
-            clarity: p[12],
-            wave_height: p[13],
-            dispersion: p[14],
+        (mode, vec(float(), 16), any::<[u8; 3]>()).prop_map(|(mode, p, water_colour)| {
+            let mut settings = LookSettings {
+                lit: LitSettings {
+                    presence: p[15],
+                    refraction: p[0],
+                    slope: p[1],
+                    shading: p[2],
+                    specular: p[3],
+                    shininess: p[4],
+                    light_angle: p[5],
+                },
+                spring: SpringSettings {
+                    presence: p[15],
+                    refraction: p[6],
+                    transparency: p[7],
+                },
+                natural: NaturalSettings {
+                    presence: p[15],
+                    depth: p[8],
+                    caustics: p[9],
+                    sun_elevation: p[10],
+                    sun_azimuth: p[11],
+                    water_colour,
+                    clarity: p[12],
+                    wave_height: p[13],
+                    dispersion: p[14],
+                },
+                ..LookSettings::default()
+            };
+            settings.classic.presence = p[15];
+            settings.look(mode)
         });
     prop_oneof![
         Just(Look::classic()),
         Just(Look::default()),
-        Just(Look {
-            mode: RenderMode::Spring,
-            ..Look::default()
-        }),
+        Just(Look::spring()),
         Just(Look::natural()),
         any_look
     ]
@@ -133,6 +143,11 @@ fn look() -> impl Strategy<Value = Look> + Clone {
 
 /// A look whose parameters [`Look::validate`] accepts, in any mode.
 fn valid_look() -> impl Strategy<Value = Look> + Clone {
+    valid_settings().prop_map(|(mode, settings)| settings.look(mode))
+}
+
+/// Every look's numbers, all of which [`LookSettings::validate`] accepts, and a mode.
+fn valid_settings() -> impl Strategy<Value = (RenderMode, LookSettings)> + Clone {
     let mode = prop_oneof![
         Just(RenderMode::Lit),
         Just(RenderMode::Classic),
@@ -176,32 +191,44 @@ fn valid_look() -> impl Strategy<Value = Look> + Clone {
                     wave_height,
                     dispersion,
                 ),
-            )| Look {
-                mode,
-                presence,
-                refraction,
-                slope,
-                shading,
-                specular,
-                shininess,
-                light_angle,
-                spring_refraction,
-                spring_transparency,
-                depth,
-                caustics,
-                sun_elevation,
-                sun_azimuth,
-                water_colour,
-                clarity,
-                wave_height,
-                dispersion,
+            )| {
+                let mut settings = LookSettings {
+                    lit: LitSettings {
+                        presence,
+                        refraction,
+                        slope,
+                        shading,
+                        specular,
+                        shininess,
+                        light_angle,
+                    },
+                    spring: SpringSettings {
+                        presence,
+                        refraction: spring_refraction,
+                        transparency: spring_transparency,
+                    },
+                    natural: NaturalSettings {
+                        presence,
+                        depth,
+                        caustics,
+                        sun_elevation,
+                        sun_azimuth,
+                        water_colour,
+                        clarity,
+                        wave_height,
+                        dispersion,
+                    },
+                    ..LookSettings::default()
+                };
+                settings.set_presence(presence);
+                (mode, settings)
             },
         )
 }
 
 /// A look whose parameters [`Look::validate`] accepts, as the kernels' table for it.
 fn lit_look() -> impl Strategy<Value = LitLook> {
-    valid_look().prop_map(|look| look.lit_look())
+    valid_settings().prop_map(|(_, settings)| settings.lit.lit_look())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! away from the sun in the natural look, the water's light stopping at the wall, and nothing
 //! at all without walls.
 
-use ripples::{Look, Pool, RenderMode};
+use ripples::{LitSettings, Look, NaturalSettings, Pool, RenderMode};
 
 const WIDTH: u32 = 120;
 const HEIGHT: u32 = 80;
@@ -25,11 +25,11 @@ fn walled_pool() -> Pool {
 
 /// A natural look with the sun low in the east (+x), so the light and shadows are sideways.
 fn eastern_sun() -> Look {
-    Look {
+    Look::Natural(NaturalSettings {
         sun_elevation: 35.0,
         sun_azimuth: 0.0,
-        ..Look::natural()
-    }
+        ..NaturalSettings::default()
+    })
 }
 
 fn render(pool: &mut Pool, look: &Look) -> Vec<u8> {
@@ -54,17 +54,17 @@ fn a_wall_is_stone_lit_on_the_side_facing_the_light() {
     let mut pool = walled_pool();
     for look in [
         eastern_sun(),
-        Look {
+        Look::Lit(LitSettings {
             light_angle: 0.0,
-            ..Look::lit()
-        },
+            ..LitSettings::default()
+        }),
     ] {
         let frame = render(&mut pool, &look);
         let (west_edge, east_edge) = (column_brightness(&frame, 51), column_brightness(&frame, 68));
         let top = column_brightness(&frame, 60);
         eprintln!(
             "{:?}: west edge {west_edge:.1}, top {top:.1}, east edge {east_edge:.1}",
-            look.mode
+            look.kind()
         );
         assert!(
             east_edge > top + 10.0,
@@ -135,10 +135,7 @@ fn the_water_stops_at_the_wall_and_nothing_changes_without_walls() {
     pool.calm();
     let mut never = Pool::new(WIDTH, HEIGHT).unwrap();
     for mode in RenderMode::ALL {
-        let look = Look {
-            mode,
-            ..Look::default()
-        };
+        let look = Look::of_kind(mode);
         assert_eq!(
             render(&mut pool, &look),
             render(&mut never, &look),

@@ -160,7 +160,7 @@ fn inert_look_options(
     // The looks this run can show: the one it starts with, and in the window every look (`L`
     // cycles through them).
     let reachable = |mode: RenderMode| mode == look || frontend == Frontend::Window;
-    let defaults = ripples::Look::default();
+    let defaults = ripples::LookSettings::default();
     let given = &scene.look;
     // Each look option: its name, whether the command line gives it, whether the scene's
     // `[look]` table sets it (to other than its default, with no option over it), its look
@@ -175,86 +175,86 @@ fn inert_look_options(
         number(
             &look_parameters::REFRACTION,
             args.refraction.is_some(),
-            given.refraction != defaults.refraction,
+            given.lit.refraction != defaults.lit.refraction,
             false,
         ),
         number(
             &look_parameters::SHADING,
             args.shading.is_some(),
-            given.shading != defaults.shading,
+            given.lit.shading != defaults.lit.shading,
             false,
         ),
         number(
             &look_parameters::SPECULAR,
             args.specular.is_some(),
-            given.specular != defaults.specular,
+            given.lit.specular != defaults.lit.specular,
             false,
         ),
         number(
             &look_parameters::SHININESS,
             args.shininess.is_some(),
-            given.shininess != defaults.shininess,
+            given.lit.shininess != defaults.lit.shininess,
             false,
         ),
         number(
             &look_parameters::LIGHT_ANGLE,
             args.light_angle.is_some(),
-            given.light_angle != defaults.light_angle,
+            given.lit.light_angle != defaults.lit.light_angle,
             false,
         ),
         number(
             &look_parameters::SPRING_REFRACTION,
             args.spring_refraction.is_some(),
-            given.spring_refraction != defaults.spring_refraction,
+            given.spring.refraction != defaults.spring.refraction,
             false,
         ),
         number(
             &look_parameters::SPRING_TRANSPARENCY,
             args.spring_transparency.is_some(),
-            given.spring_transparency != defaults.spring_transparency,
+            given.spring.transparency != defaults.spring.transparency,
             false,
         ),
         number(
             &look_parameters::DEPTH,
             args.depth.is_some(),
-            given.depth != defaults.depth,
+            given.natural.depth != defaults.natural.depth,
             false,
         ),
         number(
             &look_parameters::CAUSTICS,
             args.caustics.is_some(),
-            given.caustics != defaults.caustics,
+            given.natural.caustics != defaults.natural.caustics,
             false,
         ),
         number(
             &look_parameters::SUN_ELEVATION,
             args.sun_elevation.is_some(),
-            given.sun_elevation != defaults.sun_elevation,
+            given.natural.sun_elevation != defaults.natural.sun_elevation,
             true,
         ),
         number(
             &look_parameters::SUN_AZIMUTH,
             args.sun_azimuth.is_some(),
-            given.sun_azimuth != defaults.sun_azimuth,
+            given.natural.sun_azimuth != defaults.natural.sun_azimuth,
             true,
         ),
         (
             "water-colour".to_string(),
             args.water_colour.is_some(),
-            given.water_colour != defaults.water_colour,
+            given.natural.water_colour != defaults.natural.water_colour,
             RenderMode::Natural,
             false,
         ),
         number(
             &look_parameters::CLARITY,
             args.clarity.is_some(),
-            given.clarity != defaults.clarity,
+            given.natural.clarity != defaults.natural.clarity,
             false,
         ),
         number(
             &look_parameters::WAVE_HEIGHT,
             args.wave_height.is_some(),
-            given.wave_height != defaults.wave_height,
+            given.natural.wave_height != defaults.natural.wave_height,
             true,
         ),
         (
@@ -267,7 +267,7 @@ fn inert_look_options(
         number(
             &look_parameters::DISPERSION,
             args.dispersion.is_some(),
-            given.dispersion != defaults.dispersion,
+            given.natural.dispersion != defaults.natural.dispersion,
             false,
         ),
     ];
@@ -315,7 +315,7 @@ fn inert_look_options(
         }
     }
     // White water absorbs nothing, however far the light goes through it.
-    let white = given.water_colour == [255, 255, 255];
+    let white = given.natural.water_colour == [255, 255, 255];
     if args.clarity.is_some() && white && !in_perspective && reachable(RenderMode::Natural) {
         warnings.push(
             "--clarity has no effect: the water colour is white, which absorbs nothing \

@@ -752,25 +752,28 @@ fn apply_water_overrides(scene: &mut Scene, args: &WaterArgs) {
     override_with(&mut scene.spread_passes, args.spread_passes);
     scene.sources.extend(args.sources.iter().copied());
     let look = &mut scene.look;
-    override_with(&mut look.presence, args.presence);
-    override_with(&mut look.refraction, args.refraction);
-    override_with(&mut look.shading, args.shading);
-    override_with(&mut look.specular, args.specular);
-    override_with(&mut look.shininess, args.shininess);
-    override_with(&mut look.light_angle, args.light_angle);
-    override_with(&mut look.spring_refraction, args.spring_refraction);
-    override_with(&mut look.spring_transparency, args.spring_transparency);
-    override_with(&mut look.depth, args.depth);
-    override_with(&mut look.caustics, args.caustics);
-    override_with(&mut look.sun_elevation, args.sun_elevation);
-    override_with(&mut look.sun_azimuth, args.sun_azimuth);
+    if let Some(presence) = args.presence {
+        look.set_presence(presence);
+    }
+    let (lit, spring, natural) = (&mut look.lit, &mut look.spring, &mut look.natural);
+    override_with(&mut lit.refraction, args.refraction);
+    override_with(&mut lit.shading, args.shading);
+    override_with(&mut lit.specular, args.specular);
+    override_with(&mut lit.shininess, args.shininess);
+    override_with(&mut lit.light_angle, args.light_angle);
+    override_with(&mut spring.refraction, args.spring_refraction);
+    override_with(&mut spring.transparency, args.spring_transparency);
+    override_with(&mut natural.depth, args.depth);
+    override_with(&mut natural.caustics, args.caustics);
+    override_with(&mut natural.sun_elevation, args.sun_elevation);
+    override_with(&mut natural.sun_azimuth, args.sun_azimuth);
     override_with(
-        &mut look.water_colour,
+        &mut natural.water_colour,
         args.water_colour.map(|colour| colour.0),
     );
-    override_with(&mut look.clarity, args.clarity);
-    override_with(&mut look.wave_height, args.wave_height);
-    override_with(&mut look.dispersion, args.dispersion);
+    override_with(&mut natural.clarity, args.clarity);
+    override_with(&mut natural.wave_height, args.wave_height);
+    override_with(&mut natural.dispersion, args.dispersion);
     if let Some(rate) = args.rain {
         scene
             .rain

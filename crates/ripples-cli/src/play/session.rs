@@ -15,8 +15,8 @@ use std::collections::VecDeque;
 
 use anyhow::Result;
 use ripples::{
-    Body, BodyId, Boundary, Float, FloatId, Heights, Look, Rain, RenderMode, SceneRunner,
-    SolverKind,
+    Body, BodyId, Boundary, Float, FloatId, Heights, Look, LookSettings, Rain, RenderMode,
+    SceneRunner, SolverKind,
 };
 
 use super::input::{Command, Gesture};
@@ -98,7 +98,10 @@ pub struct Session {
     picture: Vec<u32>,
     rain: Rain,
     raining: bool,
-    look: Look,
+    /// The look shown, which `L` cycles through [`RenderMode::ALL`].
+    look_kind: RenderMode,
+    /// Every look's numbers (the scene's and the command's), kept across `L`.
+    looks: LookSettings,
     brush: Brush,
     paused: bool,
     help: bool,
@@ -157,13 +160,15 @@ impl Session {
             .chunks_exact(4)
             .map(|p| u32::from_le_bytes([p[2], p[1], p[0], 0]))
             .collect();
-        let look = water.runner.scene().full_look();
+        let scene = water.runner.scene();
+        let (look_kind, looks) = (scene.render, scene.look);
         Self {
             picture,
             runner: water.runner,
             rain,
             raining,
-            look,
+            look_kind,
+            looks,
             brush: Brush::default(),
             paused: false,
             help: false,
@@ -172,6 +177,11 @@ impl Session {
             finger: None,
             floats: VecDeque::new(),
         }
+    }
+
+    /// The look shown, with the numbers kept for it.
+    pub fn look(&self) -> Look {
+        self.looks.look(self.look_kind)
     }
 
     /// Pool size in pixels.
@@ -187,7 +197,7 @@ impl Session {
         next.runner
             .pool_mut()
             .set_boundary(self.runner.pool().boundary());
-        next.look = self.look;
+        (next.look_kind, next.looks) = (self.look_kind, self.looks);
         next.brush = self.brush;
         next.raining = self.raining;
         next.paused = self.paused;
@@ -228,7 +238,7 @@ impl Session {
 
     /// Renders the water over the picture into `dst` (`0RGB`, pool-sized).
     pub fn render(&mut self, dst: &mut [u32]) -> Result<()> {
-        let look = self.look;
+        let look = self.look();
         self.runner
             .pool_mut()
             .render_u32(&look, &self.picture, dst)?;
@@ -365,10 +375,10 @@ impl Session {
             Command::NextLook => {
                 let index = RenderMode::ALL
                     .iter()
-                    .position(|&mode| mode == self.look.mode);
+                    .position(|&mode| mode == self.look_kind);
                 let next = index.map_or(0, |index| (index + 1) % RenderMode::ALL.len());
-                self.look.mode = RenderMode::ALL[next];
-                Some(format!("look: {}", self.look.mode.name()))
+                self.look_kind = RenderMode::ALL[next];
+                Some(format!("look: {}", self.look_kind.name()))
             }
             Command::ToggleHelp => {
                 self.help = !self.help;
@@ -478,7 +488,7 @@ impl Session {
             format!("+ -    stone strength ({strength})"),
             format!("[ ]    stone radius ({radius})"),
             format!("B      border ({})", boundary_name(pool.boundary())),
-            format!("L      look ({})", self.look.mode.name()),
+            format!("L      look ({})", self.look_kind.name()),
             "S      save a PNG screenshot".into(),
             "H F1   this help".into(),
             "Esc Q  quit".into(),
@@ -866,8 +876,8 @@ mod tests {
             Some("border: absorbing")
         );
         assert_eq!(session.runner.pool().boundary(), Boundary::Absorb);
-        assert_eq!(session.look, Look::default());
-        assert_eq!(session.look.mode, RenderMode::Natural);
+        assert_eq!(session.look(), Look::default());
+        assert_eq!(session.look_kind, RenderMode::Natural);
         let names: Vec<_> = (0..4)
             .map(|_| session.command(Command::NextLook).unwrap().unwrap())
             .collect();
@@ -880,10 +890,10 @@ mod tests {
                 "look: natural"
             ]
         );
-        assert_eq!(session.look, Look::default());
+        assert_eq!(session.look(), Look::default());
         session.command(Command::NextLook).unwrap();
         session.command(Command::NextLook).unwrap();
-        assert_eq!(session.look.mode, RenderMode::Classic);
+        assert_eq!(session.look(), Look::classic());
         session.command(Command::ToggleHelp).unwrap();
         assert!(session.help_shown());
         let help = session.help_lines(Some(143.7));
@@ -909,12 +919,47 @@ mod tests {
         };
         let mut session = session_with(&args, true);
         session.command(Command::NextLook).unwrap();
-        assert_eq!(session.look.mode, RenderMode::Spring);
+        assert_eq!(session.look_kind, RenderMode::Spring);
         let mut next = session_with(&WaterArgs::default(), false);
         session.carry_settings_to(&mut next).unwrap();
         assert_eq!(next.status().solver, SolverKind::Spring);
         assert!(next.raining());
-        assert_eq!(next.look.mode, RenderMode::Spring);
+        assert_eq!(next.look_kind, RenderMode::Spring);
+    }
+
+    #[test]
+    fn the_look_key_keeps_each_looks_own_numbers() {
+        let args = WaterArgs {
+            render: Some(RenderMode::Lit),
+            presence: Some(2.0),
+            shading: Some(0.5),
+            depth: Some(20.0),
+            spring_transparency: Some(0.25),
+            ..WaterArgs::default()
+        };
+        let mut session = session_with(&args, false);
+        let Look::Lit(lit) = session.look() else {
+            panic!("{:?}", session.look())
+        };
+        assert_eq!((lit.shading, lit.presence), (0.5, 2.0));
+        let mut shown = vec![session.look()];
+        for _ in 0..4 {
+            session.command(Command::NextLook).unwrap();
+            shown.push(session.look());
+        }
+        let [
+            Look::Classic(classic),
+            Look::Spring(spring),
+            Look::Natural(natural),
+        ] = [shown[1], shown[2], shown[3]]
+        else {
+            panic!("{shown:?}")
+        };
+        assert_eq!(classic.presence, 2.0);
+        assert_eq!((spring.transparency, spring.presence), (0.25, 2.0));
+        assert_eq!((natural.depth, natural.presence), (20.0, 2.0));
+        // Back to the lit look after a full turn, its shading as the user set it.
+        assert_eq!(shown[4], shown[0]);
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //!   2 levels of what open water shows there, until a wave gets there.
 //! - `presence` scales how much the water shows.
 
-use ripples::{Boundary, DropEvent, Look, Pool, RenderMode, SolverKind};
+use ripples::{
+    Boundary, DropEvent, Look, LookSettings, NaturalSettings, Pool, RenderMode, SolverKind,
+};
 use ripples_cli::input::fit::{Fill, Fit, Placement, fit_picture};
 use ripples_cli::input::source_image::SourceImage;
 use std::path::Path;
@@ -130,10 +132,7 @@ fn presence_scales_how_much_the_water_shows() {
     let picture = photograph("coffee.jpg");
     let mut last = -1.0;
     for presence in [0.0, 0.5, 1.0, 2.0] {
-        let look = Look {
-            presence,
-            ..Look::default()
-        };
+        let look = Look::default().with_presence(presence);
         let measured = shares(&picture, &look);
         println!("presence {presence}: {}", percent(measured));
         if presence == 0.0 {
@@ -146,12 +145,7 @@ fn presence_scales_how_much_the_water_shows() {
         );
         last = measured[1];
     }
-    let error = Look {
-        presence: 9.0,
-        ..Look::default()
-    }
-    .validate()
-    .unwrap_err();
+    let error = Look::default().with_presence(9.0).validate().unwrap_err();
     assert_eq!(error.to_string(), "presence must be <= 8, got 9");
 }
 
@@ -180,11 +174,15 @@ fn calm_water_is_the_picture_with_every_look_solver_size_and_scale() {
                 }
                 for mode in RenderMode::ALL {
                     for sun_elevation in [1.0, 45.0, 90.0] {
-                        let look = Look {
-                            mode,
+                        let natural = NaturalSettings {
                             sun_elevation,
-                            ..Look::default()
+                            ..Default::default()
                         };
+                        let look = LookSettings {
+                            natural,
+                            ..Default::default()
+                        }
+                        .look(mode);
                         let mut frame = vec![0; picture.len()];
                         pool.render(&look, &picture, &mut frame).unwrap();
                         let worst = frame
@@ -210,10 +208,10 @@ fn an_overhead_sun_glints_on_crests_not_as_a_white_sheet() {
     let (width, height) = (320, 240);
     let grey = [128, 128, 128, 255].repeat((width * height) as usize);
     for sun_elevation in [60.0, 85.0, 90.0] {
-        let look = Look {
+        let look = Look::Natural(NaturalSettings {
             sun_elevation,
-            ..Look::default()
-        };
+            ..Default::default()
+        });
         let mut pool = Pool::new(width, height).unwrap();
         let mut frame = vec![0; grey.len()];
         pool.render(&look, &grey, &mut frame).unwrap();
@@ -274,10 +272,7 @@ fn a_stone_leaves_the_edges_as_open_water_shows_them_until_a_wave_gets_there() {
         for boundary in [Boundary::Reflect, Boundary::Absorb] {
             for mode in RenderMode::ALL {
                 for scale in [1, 2] {
-                    let look = Look {
-                        mode,
-                        ..Look::default()
-                    };
+                    let look = Look::of_kind(mode);
                     let mut worst = 0;
                     for steps in [5, 20, 40] {
                         let pool = render(width, height, scale, solver, boundary, &look, steps);

@@ -1,7 +1,7 @@
 //! Tests of the web pool: frames, stones, fingers, resizing, skies and solvers, natively.
 
 use super::*;
-use ripples::Heights;
+use ripples::{Heights, NaturalSettings};
 
 /// How many pixels of the box `(x0, y0)..(x1, y1)` differ between `a` and `b` by more than
 /// `tolerance` in a channel.
@@ -415,7 +415,7 @@ fn a_new_pool_runs_the_dispersive_solver_under_the_natural_look() {
     assert_eq!(water.look_mode(), RenderMode::Natural);
     assert_eq!(
         water.look(),
-        &Look::natural(),
+        Look::natural(),
         "the core's natural parameters"
     );
 }
@@ -558,24 +558,46 @@ fn water_is_not_taken_across_solvers_and_a_grown_box_is_calm_beyond_the_old_one(
 }
 
 #[test]
+fn switching_looks_keeps_each_looks_numbers() {
+    let mut water = WebPool::new(64.0, 48.0, 1.0, 1).unwrap();
+    water.set_caustics(0.5).unwrap();
+    water.set_presence(2.0).unwrap();
+    water.set_perturbance(2.0).unwrap();
+    water.set_look("lit").unwrap();
+    let Look::Lit(lit) = water.look() else {
+        panic!("{:?}", water.look())
+    };
+    assert_eq!((lit.presence, lit.refraction), (2.0, 2.0 * BASE_REFRACTION));
+    water.set_look("natural").unwrap();
+    let Look::Natural(natural) = water.look() else {
+        panic!("{:?}", water.look())
+    };
+    assert_eq!((natural.caustics, natural.presence), (0.5, 2.0));
+}
+
+#[test]
 fn the_natural_looks_lengths_are_css_pixels() {
     let mut water = WebPool::new(64.0, 48.0, 1.0, 1).unwrap();
     water.set_depth(30.0).unwrap();
     water.set_clarity(500.0).unwrap();
     water.set_wave_height(0.05).unwrap();
     water.set_pixels_per_css_pixel(2.0).unwrap();
-    let look = *water.look();
+    let look = water.looks().natural;
     assert_eq!(
         (look.depth, look.clarity, look.wave_height),
         (60.0, 1000.0, 0.1)
     );
     water.set_depth(1000.0).unwrap();
-    assert_eq!(water.look().depth, 1024.0, "held at the core's limit");
+    assert_eq!(
+        water.looks().natural.depth,
+        1024.0,
+        "held at the core's limit"
+    );
     water.set_caustics(0.5).unwrap();
     water.set_sun_elevation(30.0).unwrap();
     water.set_sun_azimuth(-45.0).unwrap();
     water.set_water_colour("#102030").unwrap();
-    let look = *water.look();
+    let look = water.looks().natural;
     assert_eq!(
         (
             look.caustics,
@@ -818,13 +840,19 @@ fn perturbance_scales_the_natural_looks_refraction() {
     assert_eq!(counts[0], 0, "perturbance 0: a flat surface");
     assert!(counts[1] > 200 && counts[2] > counts[1], "{counts:?}");
     assert_ne!(water.frame_pixels(), &strong[..]);
-    assert_eq!(water.look().wave_height, Look::natural().wave_height);
+    assert_eq!(
+        water.looks().natural.wave_height,
+        NaturalSettings::default().wave_height
+    );
     // jquery.ripples' value is refused and changes nothing.
     assert_eq!(
         water.set_perturbance(0.04),
         Err(WebError::JqueryPerturbance { value: 0.04 })
     );
-    assert_eq!(water.look().wave_height, Look::natural().wave_height);
+    assert_eq!(
+        water.looks().natural.wave_height,
+        NaturalSettings::default().wave_height
+    );
 }
 
 #[test]

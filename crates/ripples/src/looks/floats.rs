@@ -23,7 +23,7 @@
 
 use crate::disturbances::float::Float;
 use crate::kernels::natural::PixelOrder;
-use crate::looks::{Look, RenderMode};
+use crate::looks::{Look, NaturalSettings};
 
 /// The fraction of light a float's shadow takes from the floor at its darkest.
 pub const SHADOW_DARKNESS: f32 = 0.55;
@@ -51,8 +51,8 @@ pub(crate) fn draw_floats<'a>(
     };
     let mut canvas = canvas;
     let light = light_direction(look);
-    if look.mode == RenderMode::Natural {
-        let (offset, penumbra) = shadow_geometry(look);
+    if let Look::Natural(natural) = look {
+        let (offset, penumbra) = shadow_geometry(natural);
         for float in floats.clone() {
             canvas.shadow(float, offset, penumbra);
         }
@@ -67,9 +67,9 @@ pub(crate) fn draw_floats<'a>(
 
 /// The direction towards the light, as a unit vector `[x, y, up]` in image axes (y down).
 fn light_direction(look: &Look) -> [f32; 3] {
-    let (azimuth, elevation) = match look.mode {
-        RenderMode::Natural => (look.sun_azimuth, look.sun_elevation),
-        RenderMode::Lit => (look.light_angle, 45.0),
+    let (azimuth, elevation) = match look {
+        Look::Natural(natural) => (natural.sun_azimuth, natural.sun_elevation),
+        Look::Lit(lit) => (lit.light_angle, 45.0),
         _ => (135.0, 50.0),
     };
     let (azimuth, elevation) = (azimuth.to_radians(), elevation.to_radians());
@@ -82,7 +82,7 @@ fn light_direction(look: &Look) -> [f32; 3] {
 
 /// Where a float's shadow falls from it on the floor of the natural look, in pixels, and how
 /// wide its penumbra is.
-fn shadow_geometry(look: &Look) -> ([f32; 2], f32) {
+fn shadow_geometry(look: &NaturalSettings) -> ([f32; 2], f32) {
     let zenith = (90.0 - look.sun_elevation).to_radians();
     let refracted = (zenith.sin() / WATER_INDEX).asin();
     let reach = look.depth * refracted.tan();

@@ -13,7 +13,7 @@
 //! The struct, its field list and the flattening are made by one macro from one list of fields,
 //! so they cannot disagree either.
 
-use super::Look;
+use super::LookSettings;
 use crate::kernels::natural::PixelOrder;
 
 /// A field of [`ShaderConstants`]: one float or a few.
@@ -138,23 +138,25 @@ pub const SHADER_CONSTANTS: usize = {
 const _: () = assert!(std::mem::size_of::<ShaderConstants>() == 4 * SHADER_CONSTANTS);
 
 impl ShaderConstants {
-    /// The constants to draw `look` at `scale` pixels per cell.
-    pub fn new(look: &Look, scale: u32) -> Self {
+    /// The constants to draw any of `looks` at `scale` pixels per cell (each look's
+    /// constants from its kept numbers).
+    pub fn new(looks: &LookSettings, scale: u32) -> Self {
         use super::parameters::{SHADING, SHININESS, SPECULAR};
         use crate::kernels::natural::{
             CAUSTIC_MAX, FRESNEL_HEAD_ON, GLINT_FLOOR, NaturalLook, SKY_SIDE,
         };
-        let angle = look.light_angle.to_radians();
-        let natural = NaturalLook::new(&look.natural_parameters(), scale, PixelOrder::Rgba);
+        let (lit, spring) = (&looks.lit, &looks.spring);
+        let angle = lit.light_angle.to_radians();
+        let natural = NaturalLook::new(&looks.natural.kernel_parameters(), scale, PixelOrder::Rgba);
         Self {
-            refraction: look.refraction * look.presence,
-            slope: look.slope * look.presence,
+            refraction: lit.refraction * lit.presence,
+            slope: lit.slope * lit.presence,
             light: [angle.cos(), -angle.sin()],
-            shading: look.shading.clamp(SHADING.min, SHADING.max),
-            specular: look.specular.clamp(SPECULAR.min, SPECULAR.max),
-            shininess: look.shininess.max(SHININESS.min),
-            spring_refraction: look.spring_refraction * look.presence,
-            spring_transparency: look.spring_transparency,
+            shading: lit.shading.clamp(SHADING.min, SHADING.max),
+            specular: lit.specular.clamp(SPECULAR.min, SPECULAR.max),
+            shininess: lit.shininess.max(SHININESS.min),
+            spring_refraction: spring.refraction * spring.presence,
+            spring_transparency: spring.transparency,
             depth: natural.depth,
             eta: natural.eta,
             eta_squared: natural.eta_squared,
@@ -257,7 +259,7 @@ mod tests {
 
     #[test]
     fn the_struct_flattens_field_by_field() {
-        let constants = ShaderConstants::new(&Look::default(), 2);
+        let constants = ShaderConstants::new(&LookSettings::default(), 2);
         let flat = constants.flatten();
         assert_eq!(flat.len(), 34);
         assert_eq!(flat[2..4], constants.light);

@@ -78,8 +78,8 @@ impl FrameJob<'_> {
             }
         }
         let (src, height) = (self.src, self.image_height);
-        match self.mode {
-            RenderMode::Classic => kernels::resampled_classic_row(
+        match self.look {
+            Look::Classic(_) => kernels::resampled_classic_row(
                 self.backend,
                 y,
                 height,
@@ -88,7 +88,7 @@ impl FrameJob<'_> {
                 src,
                 dst_row,
             ),
-            RenderMode::Lit => kernels::lit_render_row(
+            Look::Lit(_) => kernels::lit_render_row(
                 self.backend,
                 y,
                 height,
@@ -99,8 +99,8 @@ impl FrameJob<'_> {
                 self.lit,
             ),
             // Rendered by `natural::NaturalRenderer` instead.
-            RenderMode::Natural => {}
-            RenderMode::Spring => kernels::spring_render_row(
+            Look::Natural(_) => {}
+            Look::Spring(spring) => kernels::spring_render_row(
                 y,
                 height,
                 gradient_x,
@@ -108,8 +108,8 @@ impl FrameJob<'_> {
                 velocity_row,
                 src,
                 dst_row,
-                self.look.spring_refraction * self.look.presence,
-                self.look.spring_transparency,
+                spring.refraction * spring.presence,
+                spring.transparency,
             ),
         }
     }

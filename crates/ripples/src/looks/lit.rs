@@ -1,10 +1,10 @@
-//! The lit look's parameters: a [`Look`] turned into the [`LitLook`] its row kernel takes
+//! The lit look's parameters: its [`LitSettings`] turned into the [`LitLook`] its row kernel takes
 //! (refraction and slope scaled by `presence`, the light's direction, the light table). The lit
 //! look renders from the gradient rows of [`super::gradient`] with `kernels::lit_render_row`.
 
 use super::*;
 
-impl Look {
+impl LitSettings {
     /// Writes this look into `lit`, reusing its table (no allocation).
     pub(crate) fn update_lit_look(&self, lit: &mut LitLook) {
         let angle = self.light_angle.to_radians();
@@ -17,7 +17,7 @@ impl Look {
 }
 
 /// The lit look's parameters and light table for `look`, as the kernels take them.
-pub(super) fn new_lit_look(look: &Look) -> LitLook {
+pub(super) fn new_lit_look(look: &LitSettings) -> LitLook {
     let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
     look.update_lit_look(&mut lit);
     lit

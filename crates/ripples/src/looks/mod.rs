@@ -18,16 +18,18 @@
 //!
 //! Each look's own code has a file: `classic` (the classic solver's fused step and render,
 //! walked in column tiles), `gradient` (the gradient rows the classic, lit and spring looks
-//! render from), `lit` (the lit look's parameters), `natural` and `floats` (the photo look is
-//! [`crate::photo`]'s); this file keeps what they share ([`Look`], [`Heights`],
-//! [`FieldView`], the strips' scratch rows) and the dispatch ([`Renderer`]).
+//! render from), `lit` (the lit look's light table), `natural` and `floats` (the photo look is
+//! [`crate::photo`]'s), and `look`: the typed [`Look`], each look carrying its own numbers, and
+//! [`LookSettings`], every look's numbers for a front end that switches looks. This file keeps
+//! what they share ([`RenderMode`], [`Heights`], [`FieldView`], the strips' scratch rows) and
+//! the dispatch ([`Renderer`], which matches on the [`Look`]).
 //!
 //! Pixels are 4 bytes with alpha in byte 3: RGBA bytes, or `u32` words `0xAARRGGBB` on a
 //! little-endian machine (what softbuffer and most framebuffers use). The classic look copies
 //! pixels whole, so it works for any 4-byte format.
 
 use crate::error::Error;
-use crate::kernels::natural::{NaturalParameters, PixelOrder};
+use crate::kernels::natural::PixelOrder;
 use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
 use crate::limits::MAX_SIDE;
 use crate::parallel;
@@ -40,6 +42,7 @@ pub(crate) mod floats;
 pub mod gpu;
 mod gradient;
 mod lit;
+mod look;
 mod natural;
 pub mod parameters;
 pub(crate) mod tiles;
@@ -53,6 +56,7 @@ use gradient::fill_gradient_row;
 use lit::new_lit_look;
 
 pub use gpu::{SHADER_CONSTANTS, ShaderConstants};
+pub use look::{ClassicSettings, LitSettings, Look, LookSettings, NaturalSettings, SpringSettings};
 pub use natural::SkyImage;
 
 /// Which look to render.
@@ -129,190 +133,29 @@ impl TryFrom<String> for RenderMode {
     }
 }
 
-/// How the water looks: the render mode and the parameters of each look.
-///
-/// ```
-/// use ripples::{Look, RenderMode};
-///
-/// let look = Look { depth: 32.0, sun_elevation: 45.0, ..Look::default() };
-/// assert_eq!(look.mode, RenderMode::Natural);
-/// assert!(look.validate().is_ok());
-/// assert_eq!(Look::classic().mode, RenderMode::Classic);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Deserialize),
-    serde(default, deny_unknown_fields)
-)]
-pub struct Look {
-    /// The look. The fields up to `light_angle` only affect [`RenderMode::Lit`], the
-    /// `spring_` ones [`RenderMode::Spring`], and those from `depth` on [`RenderMode::Natural`];
-    /// `presence` affects all three.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub mode: RenderMode,
-    /// How much the water shows, `0..=8`: one knob for everything the waves do to the picture.
-    /// It scales the natural look's `wave_height` (and so its refraction, caustics, sky
-    /// reflection and glints together), the lit and spring looks' refraction and slope, and
-    /// in perspective the photo look's wave height ([`crate::PhotoLook::with_presence`]); 0 is
-    /// the picture unmoved, 1 the default, 2 twice the waves. The classic look, the seeds'
-    /// exact contract, ignores it.
-    pub presence: f32,
-    /// Pixels of displacement per unit of height difference (classic: exactly 1, unscaled).
-    pub refraction: f32,
-    /// Slope of the surface per unit of height difference, for lighting.
-    pub slope: f32,
-    /// Diffuse light strength: slopes facing the light brighten, the others darken.
-    pub shading: f32,
-    /// Specular highlight strength (1 = full white at the brightest).
-    pub specular: f32,
-    /// Specular exponent: higher is a smaller, sharper highlight.
-    pub shininess: f32,
-    /// Direction towards the light in degrees, counter-clockwise from the image's +x axis
-    /// (90 = from the top of the image).
-    pub light_angle: f32,
-    /// Spring look: pixels of displacement per unit of height difference (the reference code's
-    /// `zz`, -1.9 in its units; scaled here to stones of depth 32..128).
-    pub spring_refraction: f32,
-    /// Spring look: alpha drops by `255 * spring_transparency * velocity^2` (the reference
-    /// code's 0.15, scaled to the velocities of stones of depth 32..128).
-    pub spring_transparency: f32,
-    /// Natural look: depth of the floor (the image) under the water at rest, in pixels,
-    /// `0..=1024`. Deeper water bends the view more and spreads the caustics.
-    pub depth: f32,
-    /// Natural look: strength of the caustics, `0..=4` (0 = none, 1 = the physical ratio of
-    /// areas).
-    pub caustics: f32,
-    /// Natural look: the sun's height above the horizon in degrees, `1..=90` (90 = overhead).
-    pub sun_elevation: f32,
-    /// Natural look: the sun's direction in degrees, counter-clockwise from the image's +x
-    /// axis (90 = from the top of the image), `-360..=360`.
-    pub sun_azimuth: f32,
-    /// Natural look: the colour (RGB bytes) white light takes after `clarity` pixels of water;
-    /// light is absorbed per channel by Beer-Lambert's law over its path (down to the floor
-    /// along the refracted sunlight, and back up). The default, white, absorbs nothing, so calm
-    /// water is the picture itself; a colour tints calm water too (the built-in pool tiles
-    /// look like a pool with `[190, 230, 225]`, a pale green-blue).
-    pub water_colour: [u8; 3],
-    /// Natural look: pixels of water after which white light has `water_colour`,
-    /// `1..=1000000`; larger is clearer water.
-    pub clarity: f32,
-    /// Natural look: pixels of surface height per unit of the field's height, `0..=16`
-    /// (taller waves bend and focus light more).
-    pub wave_height: f32,
-    /// Natural look: chromatic dispersion in units of water's own, `0..=50`. 0 (the default)
-    /// refracts every colour alike; 1 is water's (red 1.3311, blue 1.3371), too slight to see
-    /// at ordinary depths; 10 to 30 part a refracted edge into coloured fringes, as a prism
-    /// does. Above 0 it samples the floor three times per pixel (two more reads, each about a
-    /// third of the render's time).
-    pub dispersion: f32,
-}
-
-impl Default for Look {
-    /// The natural look, every parameter at its [`parameters`] default.
-    fn default() -> Self {
-        use parameters as p;
-        Self {
-            mode: RenderMode::Natural,
-            presence: p::PRESENCE.default,
-            refraction: p::REFRACTION.default,
-            slope: p::SLOPE.default,
-            shading: p::SHADING.default,
-            specular: p::SPECULAR.default,
-            shininess: p::SHININESS.default,
-            light_angle: p::LIGHT_ANGLE.default,
-            spring_refraction: p::SPRING_REFRACTION.default,
-            spring_transparency: p::SPRING_TRANSPARENCY.default,
-            depth: p::DEPTH.default,
-            caustics: p::CAUSTICS.default,
-            sun_elevation: p::SUN_ELEVATION.default,
-            sun_azimuth: p::SUN_AZIMUTH.default,
-            water_colour: [255, 255, 255],
-            clarity: p::CLARITY.default,
-            wave_height: p::WAVE_HEIGHT.default,
-            dispersion: p::DISPERSION.default,
-        }
-    }
-}
-
 impl Look {
-    /// The classic demo-scene look: nearest-pixel refraction, no light ([`RenderMode::Classic`]).
-    pub fn classic() -> Self {
-        Self {
-            mode: RenderMode::Classic,
-            ..Self::default()
-        }
+    /// The constants a renderer that runs elsewhere (a GPU's shaders, fed by
+    /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, flattened for
+    /// upload: [`ShaderConstants`], the GPU's interface (see [`gpu`]), field after field. The
+    /// other looks' constants are their defaults ([`LookSettings::shader_constants`] gives
+    /// every look's kept numbers).
+    pub fn shader_constants(&self, scale: u32) -> [f32; SHADER_CONSTANTS] {
+        LookSettings::default().with(*self).shader_constants(scale)
     }
+}
 
-    /// Refraction lit by a light: shading and a highlight ([`RenderMode::Lit`]).
-    pub fn lit() -> Self {
-        Self {
-            mode: RenderMode::Lit,
-            ..Self::default()
-        }
-    }
-
-    /// Water as it looks ([`RenderMode::Natural`], the default), with the default parameters.
-    pub fn natural() -> Self {
-        Self {
-            mode: RenderMode::Natural,
-            ..Self::default()
-        }
-    }
-
-    /// Checks every parameter, naming the first one out of range.
-    pub fn validate(&self) -> Result<(), Error> {
-        use parameters as p;
-        let checks = [
-            (p::PRESENCE, self.presence),
-            (p::REFRACTION, self.refraction),
-            (p::SLOPE, self.slope),
-            (p::SHADING, self.shading),
-            (p::SPECULAR, self.specular),
-            (p::SHININESS, self.shininess),
-            (p::LIGHT_ANGLE, self.light_angle),
-            (p::SPRING_REFRACTION, self.spring_refraction),
-            (p::SPRING_TRANSPARENCY, self.spring_transparency),
-            (p::DEPTH, self.depth),
-            (p::CAUSTICS, self.caustics),
-            (p::SUN_ELEVATION, self.sun_elevation),
-            (p::SUN_AZIMUTH, self.sun_azimuth),
-            (p::CLARITY, self.clarity),
-            (p::WAVE_HEIGHT, self.wave_height),
-            (p::DISPERSION, self.dispersion),
-        ];
-        for (parameter, value) in checks {
-            parameter.check(value)?;
-        }
-        Ok(())
-    }
-
+impl LitSettings {
     /// The lit look's parameters and light table, as the [`crate::kernels`] take them
     /// (for their tests and benchmarks).
     #[cfg(feature = "kernels")]
     pub fn lit_look(&self) -> LitLook {
         new_lit_look(self)
     }
-
-    /// The natural look's parameters, as its kernel's `NaturalLook::new` takes them.
-    pub(crate) fn natural_parameters(&self) -> NaturalParameters {
-        NaturalParameters {
-            depth: self.depth,
-            caustics: self.caustics,
-            sun_elevation: self.sun_elevation,
-            sun_azimuth: self.sun_azimuth,
-            water_colour: self.water_colour,
-            clarity: self.clarity,
-            wave_height: self.wave_height * self.presence,
-            dispersion: self.dispersion,
-        }
-    }
 }
 
-impl Look {
-    /// The constants a renderer that runs elsewhere (a GPU's shaders, fed by
-    /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, flattened for
-    /// upload: [`ShaderConstants`], the GPU's interface (see [`gpu`]), field after field.
+impl LookSettings {
+    /// The constants a GPU's shaders need to draw any of these looks at `scale` pixels per
+    /// cell ([`Look::shader_constants`], with every look's kept numbers).
     pub fn shader_constants(&self, scale: u32) -> [f32; SHADER_CONSTANTS] {
         ShaderConstants::new(self, scale).flatten()
     }
@@ -367,7 +210,7 @@ pub struct Renderer {
     /// The lit look's kernel parameters, and the look they were made for (the light table
     /// is rebuilt only when the look changes).
     lit: LitLook,
-    lit_for: Look,
+    lit_for: LitSettings,
     /// How the natural look's colours sit in a pixel (set by the pool for `u32` frames).
     pixel_order: PixelOrder,
     /// Where each image column samples a coarser grid (for simulation scales above 1).
@@ -455,8 +298,8 @@ impl Renderer {
             } else {
                 Vec::new()
             },
-            lit: new_lit_look(&Look::default()),
-            lit_for: Look::default(),
+            lit: new_lit_look(&LitSettings::default()),
+            lit_for: LitSettings::default(),
             pixel_order: PixelOrder::Rgba,
             // Sized now; computed for the frame's scale when a frame needs them.
             columns: if within_limits {
@@ -555,7 +398,7 @@ impl Renderer {
             return Ok(());
         }
         let backend = kernels::backend();
-        if let (RenderMode::Classic, 1, Heights::I16(heights)) = (look.mode, scale, field.heights) {
+        if let (Look::Classic(_), 1, Heights::I16(heights)) = (look, scale, field.heights) {
             let (width, height) = (field.width, field.height);
             let writes = FrameWrites::for_frame(dst.len());
             let tiled = tiled_classic(width);
@@ -590,10 +433,10 @@ impl Renderer {
             });
             return Ok(());
         }
-        if look.mode == RenderMode::Natural {
+        if let Look::Natural(natural) = look {
             let order = self.pixel_order;
             self.natural
-                .render(field, scale, look, order, src, dst, image_width);
+                .render(field, scale, natural, order, src, dst, image_width);
             return Ok(());
         }
         self.prepare_lit(look);
@@ -611,7 +454,7 @@ impl Renderer {
         let job = FrameJob {
             field,
             scale,
-            mode: look.mode,
+            mode: look.kind(),
             look,
             lit: &self.lit,
             backend,
@@ -668,8 +511,8 @@ impl Renderer {
         if cells == 0 {
             return Ok(());
         }
-        if look.mode == RenderMode::Natural {
-            self.natural.surface(field, scale, look, out);
+        if let Look::Natural(natural) = look {
+            self.natural.surface(field, scale, natural, out);
             return Ok(());
         }
         self.ensure_scratch(self.image_width, field.width, 1);
@@ -726,7 +569,7 @@ impl Renderer {
         dst: &mut [[u8; 4]],
     ) -> bool {
         let (width, height) = (solver.width() as usize, solver.height() as usize);
-        if matches!(look.mode, RenderMode::Spring | RenderMode::Natural)
+        if matches!(look, Look::Spring(_) | Look::Natural(_))
             || width < 3
             || height < 3
             || src.len() != width * height
@@ -736,10 +579,10 @@ impl Renderer {
         }
         self.prepare_lit(look);
         let backend = kernels::backend();
-        let tiled = look.mode == RenderMode::Classic && tiled_classic(width);
+        let tiled = matches!(look, Look::Classic(_)) && tiled_classic(width);
         let strip_rows = classic_strip_rows(tiled, width, height);
         self.ensure_scratch(width, width, height.div_ceil(strip_rows));
-        let (lit, mode) = (&self.lit, look.mode);
+        let (lit, mode) = (&self.lit, look.kind());
         let render_row = |y: usize,
                           rows: [&[i16]; 3],
                           dst_row: &mut [[u8; 4]],
@@ -855,9 +698,11 @@ impl Renderer {
 
     /// Rebuilds the lit look's light table when the look changed since the last frame.
     fn prepare_lit(&mut self, look: &Look) {
-        if look.mode == RenderMode::Lit && self.lit_for != *look {
-            look.update_lit_look(&mut self.lit);
-            self.lit_for = *look;
+        if let Look::Lit(settings) = look
+            && self.lit_for != *settings
+        {
+            settings.update_lit_look(&mut self.lit);
+            self.lit_for = *settings;
         }
     }
 

@@ -25,7 +25,7 @@ use crate::kernels::{self, Backend};
 use crate::limits::check_size;
 use crate::parallel;
 
-use super::{FieldView, Heights, Look};
+use super::{FieldView, Heights, NaturalSettings};
 
 /// A picture of the sky for the natural look's reflections, as RGBA bytes.
 ///
@@ -286,7 +286,7 @@ impl NaturalRenderer {
         &mut self,
         field: FieldView<'_>,
         scale: u32,
-        look: &Look,
+        look: &NaturalSettings,
         out: &mut [[f32; 4]],
     ) {
         if self.grid_width != field.width || self.strips.is_empty() {
@@ -297,7 +297,7 @@ impl NaturalRenderer {
         let frame = Frame {
             field,
             scale: scale as usize,
-            look: NaturalLook::new(&look.natural_parameters(), scale, PixelOrder::Rgba),
+            look: NaturalLook::new(&look.kernel_parameters(), scale, PixelOrder::Rgba),
             backend: kernels::backend(),
             src: &[],
             sky: &[],
@@ -327,7 +327,7 @@ impl NaturalRenderer {
         &mut self,
         field: FieldView<'_>,
         scale: u32,
-        look: &Look,
+        look: &NaturalSettings,
         order: PixelOrder,
         src: &[[u8; 4]],
         dst: &mut [[u8; 4]],
@@ -347,7 +347,7 @@ impl NaturalRenderer {
         let frame = Frame {
             field,
             scale: scale as usize,
-            look: NaturalLook::new(&look.natural_parameters(), scale, order),
+            look: NaturalLook::new(&look.kernel_parameters(), scale, order),
             backend: kernels::backend(),
             src,
             sky: self.sky.in_order(order),

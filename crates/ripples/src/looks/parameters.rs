@@ -1,7 +1,8 @@
 //! Every number of a [`Look`](super::Look), its range and its default, stated once.
 //!
-//! A look parameter is read in many places: the library checks it ([`Look::validate`]
-//! (super::Look::validate)), the command's `--help` states its range and default and its
+//! A look parameter is read in many places: the library makes each look's defaults from it and
+//! checks it ([`Look::validate`](super::Look::validate), [`LookSettings::validate`]
+//! (super::LookSettings::validate)), the command's `--help` states its range and default and its
 //! parser refuses what is out of range, the page's `options.rs` checks what a page passes, and
 //! the published TypeScript types and the guides (`docs/command.md`, `docs/web.md`) tell users
 //! the same range. So each one is a [`Parameter`] here, in [`LOOK_PARAMETERS`]: the core checks
@@ -25,8 +26,9 @@ use crate::limits::check_finite_range;
 /// One number of a look: its name, its range and its default.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Parameter {
-    /// Its key in a scene's `[look]` table and its field of [`Look`](super::Look):
-    /// `"sun_elevation"`. The command's option is the same words joined by `-`
+    /// Its key in a scene's `[look]` table, and its field of its look's settings
+    /// ([`NaturalSettings`](super::NaturalSettings) and the others; the spring look's drop
+    /// their `spring_` prefix there): `"sun_elevation"`. The command's option is the same words joined by `-`
     /// (`--sun-elevation`, [`option`](Self::option)).
     pub key: &'static str,
     /// What error messages call it: `"sun elevation"`.
@@ -40,7 +42,7 @@ pub struct Parameter {
     pub min: f32,
     /// The largest value accepted.
     pub max: f32,
-    /// Its value in [`Look::default`](super::Look::default).
+    /// Its value in its look's default settings ([`Look::of_kind`](super::Look::of_kind)).
     pub default: f32,
 }
 
@@ -227,8 +229,8 @@ pub const DISPERSION: Parameter = Parameter {
     default: 0.0,
 };
 
-/// Every number of a look, in the order [`Look::validate`](super::Look::validate) checks them
-/// (the water's colour, three bytes, has no range).
+/// Every number of a look, in the order [`LookSettings::validate`](super::LookSettings::validate)
+/// checks them (the water's colour, three bytes, has no range).
 pub const LOOK_PARAMETERS: [Parameter; 16] = [
     PRESENCE,
     REFRACTION,

@@ -18,7 +18,7 @@
 //! walls, nothing without them.
 
 use crate::kernels::natural::PixelOrder;
-use crate::looks::{Look, RenderMode};
+use crate::looks::{LitSettings, Look};
 use crate::simulation::boundary::Obstacles;
 
 /// Width of a wall's rounded edge, in pixels.
@@ -326,10 +326,10 @@ fn wall_window(
 /// The direction the light comes from (a unit vector: x right, y down the image, z up) and the
 /// length of the walls' shadows (0: none) for `look`.
 fn light_of(look: &Look) -> ([f32; 3], f32) {
-    let (elevation, azimuth) = match look.mode {
-        RenderMode::Natural => (look.sun_elevation, look.sun_azimuth),
-        RenderMode::Lit => (45.0, look.light_angle),
-        RenderMode::Classic | RenderMode::Spring => (45.0, Look::default().light_angle),
+    let (elevation, azimuth) = match look {
+        Look::Natural(natural) => (natural.sun_elevation, natural.sun_azimuth),
+        Look::Lit(lit) => (45.0, lit.light_angle),
+        Look::Classic(_) | Look::Spring(_) => (45.0, LitSettings::default().light_angle),
     };
     let (elevation, azimuth) = (elevation.to_radians(), azimuth.to_radians());
     let light = [
@@ -337,8 +337,8 @@ fn light_of(look: &Look) -> ([f32; 3], f32) {
         -elevation.cos() * azimuth.sin(),
         elevation.sin(),
     ];
-    let shadow = if look.mode == RenderMode::Natural {
-        ((look.depth + WALL_HEIGHT) / elevation.tan()).min(MAX_SHADOW)
+    let shadow = if let Look::Natural(natural) = look {
+        ((natural.depth + WALL_HEIGHT) / elevation.tan()).min(MAX_SHADOW)
     } else {
         0.0
     };

@@ -28,7 +28,7 @@ use crate::limits::{
     check_damping_shift, check_fps, check_frames, check_radius, check_side, check_sim_scale,
     check_size, check_steps_per_frame, check_strength,
 };
-use crate::looks::{Look, RenderMode};
+use crate::looks::{Look, LookSettings, RenderMode};
 use crate::photo::look::PhotoLook;
 use crate::photo::perspective::Perspective;
 use crate::simulation::boundary::Boundary;
@@ -83,8 +83,9 @@ pub struct Scene {
     /// Solver steps per frame, `1..=1000`.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "de::steps_per_frame"))]
     pub steps_per_frame: u32,
-    /// Parameters of the looks (`[look]` in a scene file).
-    pub look: Look,
+    /// Every look's numbers (`[look]` in a scene file, one flat table); `render` says which
+    /// look shows them ([`look`](Self::look)).
+    pub look: LookSettings,
     /// Stones (`[[drop]]`).
     #[cfg_attr(feature = "serde", serde(rename = "drop"))]
     pub drops: Vec<DropEvent>,
@@ -147,7 +148,7 @@ impl Default for Scene {
             render: RenderMode::Natural,
             sim_scale: 1,
             steps_per_frame: 1,
-            look: Look::default(),
+            look: LookSettings::default(),
             drops: Vec::new(),
             swipes: Vec::new(),
             bodies: Vec::new(),
@@ -320,12 +321,9 @@ impl Scene {
         })
     }
 
-    /// The look this scene renders with (its `render` mode and `[look]` parameters).
+    /// The look this scene renders with: its `render` look, with that look's `[look]` numbers.
     pub fn full_look(&self) -> Look {
-        Look {
-            mode: self.render,
-            ..self.look
-        }
+        self.look.look(self.render)
     }
 
     /// Moves every drop centre, swipe point, body point and float that lies outside a `width x height` pool onto

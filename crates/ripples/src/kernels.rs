@@ -47,14 +47,9 @@ pub mod natural;
 pub mod photo;
 pub mod scalar;
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "aarch64")]
-mod neon;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
-#[cfg(target_arch = "x86_64")]
-mod sse41;
+mod classic;
+mod lit;
+mod wide;
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -280,28 +275,16 @@ pub fn classic_step_row(
     out: &mut [i16],
     damping_shift: u32,
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx2` is only used once `is_available` confirmed AVX2 (see
-        // `backend`, `set_backend`), or by tests that check it first; `Backend::Avx512`'s
-        // `is_available` confirms AVX2 as well.
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::classic_step_row(up, mid, down, out, damping_shift)
+    wide::dispatch(
+        backend,
+        classic::Step {
+            up,
+            mid,
+            down,
+            out,
+            damping_shift,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the guard confirmed SSE4.1 at run time.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::classic_step_row(up, mid, down, out, damping_shift)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: the guard confirmed NEON at run time.
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::classic_step_row(up, mid, down, out, damping_shift)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::classic_step_row(up, mid, down, out, damping_shift),
-        _ => scalar::classic_step_row(up, mid, down, out, damping_shift),
-    }
+    );
 }
 
 /// Renders one interior row with the classic refraction; see [`scalar::classic_render_row`].
@@ -317,26 +300,19 @@ pub fn classic_render_row(
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::classic_render_row(y, height, up, mid, down, src, dst_row),
-        _ => scalar::classic_render_row(y, height, up, mid, down, src, dst_row),
-    }
+    let width = dst_row.len();
+    classic_render_columns(
+        backend,
+        y,
+        height,
+        up,
+        mid,
+        down,
+        src,
+        dst_row,
+        0..width,
+        FrameWrites::Cached,
+    );
 }
 
 /// How a kernel stores the pixels of a frame.
@@ -394,39 +370,20 @@ pub fn classic_render_columns(
     columns: std::ops::Range<usize>,
     writes: FrameWrites,
 ) {
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = writes;
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            match writes {
-                FrameWrites::Cached => avx2::classic_render_columns::<false>(
-                    y, height, up, mid, down, src, dst_row, columns,
-                ),
-                FrameWrites::Streaming => avx2::classic_render_columns::<true>(
-                    y, height, up, mid, down, src, dst_row, columns,
-                ),
-            }
+    wide::dispatch(
+        backend,
+        classic::RenderColumns {
+            y,
+            height,
+            up,
+            mid,
+            down,
+            src,
+            dst_row,
+            columns,
+            writes,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::classic_render_columns(y, height, up, mid, down, src, dst_row, columns)
-        },
-        // NEON and simd128 render whole rows only (the column tiles that ask for less are
-        // x86-64's).
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() && columns == (0..dst_row.len()) => unsafe {
-            neon::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 if columns == (0..dst_row.len()) => {
-            simd128::classic_render_row(y, height, up, mid, down, src, dst_row)
-        }
-        _ => scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns),
-    }
+    );
 }
 
 /// Renders one row with the classic refraction driven by gradient rows (the classic look over the
@@ -442,26 +399,17 @@ pub fn resampled_classic_row(
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::resampled_classic_row(y, height, gx, gy, src, dst_row)
+    wide::dispatch(
+        backend,
+        classic::Resampled {
+            y,
+            height,
+            gx,
+            gy,
+            src,
+            dst_row,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::resampled_classic_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::resampled_classic_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::resampled_classic_row(y, height, gx, gy, src, dst_row),
-        _ => scalar::resampled_classic_row(y, height, gx, gy, src, dst_row),
-    }
+    );
 }
 
 /// Renders one row with the classic refraction driven by gradient rows given as blends of two
@@ -477,50 +425,24 @@ pub fn resampled_classic_blended_row(
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+    wide::dispatch(
+        backend,
+        classic::ResampledBlended {
+            y,
+            height,
+            gx,
+            gy,
+            src,
+            dst_row,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
-        _ => scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
-    }
+    );
 }
 
 /// Upsamples one row of a coarser grid to image resolution along x; see
 /// [`scalar::upsample_row`].
 #[inline]
 pub fn upsample_row(backend: Backend, row: &[f32], columns: &GridColumns, out: &mut [f32]) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::upsample_row(row, columns, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::upsample_row(row, columns, out)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe { neon::upsample_row(row, columns, out) },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::upsample_row(row, columns, out),
-        _ => scalar::upsample_row(row, columns, out),
-    }
+    wide::dispatch(backend, classic::Upsample { row, columns, out });
 }
 
 /// Renders one row with the lit look; see [`scalar::lit_render_row`].
@@ -536,26 +458,18 @@ pub fn lit_render_row(
     dst_row: &mut [[u8; 4]],
     look: &LitLook,
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::lit_render_row(y, height, gx, gy, src, dst_row, look)
+    wide::dispatch(
+        backend,
+        lit::Lit {
+            y,
+            height,
+            gx,
+            gy,
+            src,
+            dst_row,
+            look,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::lit_render_row(y, height, gx, gy, src, dst_row, look)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::lit_render_row(y, height, gx, gy, src, dst_row, look)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::lit_render_row(y, height, gx, gy, src, dst_row, look),
-        _ => scalar::lit_render_row(y, height, gx, gy, src, dst_row, look),
-    }
+    );
 }
 
 /// Asks the CPU to start loading `items` (pixels, heights) into its caches (one hint per 64-byte

@@ -296,8 +296,58 @@ pub fn lerp_rows(backend: Backend, top: &[f32], bottom: &[f32], weight: f32, out
             sse41::lerp_rows(top, bottom, weight, out)
         },
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => super::simd128::lerp_rows(top, bottom, weight, out),
+        Backend::Simd128 => super::wide::simd128::run(LerpRows {
+            top,
+            bottom,
+            weight,
+            out,
+        }),
         _ => plain::lerp_rows(top, bottom, weight, out),
+    }
+}
+
+/// [`lerp_rows`] over the vector layer, for WebAssembly (see the module docs): the plain
+/// body's operations, in its order (no fused multiply-add), so every lane is its result bit for
+/// bit.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+struct LerpRows<'a> {
+    top: &'a [f32],
+    bottom: &'a [f32],
+    weight: f32,
+    out: &'a mut [f32],
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+impl super::wide::Kernel for LerpRows<'_> {
+    type Output = ();
+
+    fn scalar(self) {
+        plain::lerp_rows(self.top, self.bottom, self.weight, self.out);
+    }
+
+    #[inline(always)]
+    fn simd<S: super::wide::Isa>(self, isa: S) {
+        use super::wide::F32s;
+        let Self {
+            top,
+            bottom,
+            weight,
+            out,
+        } = self;
+        let width = out.len();
+        let (top, bottom) = (&top[..width], &bottom[..width]);
+        let weight_lanes = isa.f32(weight);
+        let mut x = 0;
+        while x + S::LANES <= width {
+            // SAFETY: x + LANES <= width, and every row holds `width` cells.
+            unsafe {
+                let upper = isa.load_f32(top.as_ptr().add(x));
+                let lower = isa.load_f32(bottom.as_ptr().add(x));
+                (upper + (lower - upper) * weight_lanes).store(out.as_mut_ptr().add(x));
+            }
+            x += S::LANES;
+        }
+        plain::lerp_rows(&top[x..], &bottom[x..], weight, &mut out[x..]);
     }
 }
 

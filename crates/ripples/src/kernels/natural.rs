@@ -79,19 +79,12 @@
 //! rows around an image row ([`lerp_rows`]) and interpolated along the row inside the optics
 //! ([`SurfaceRows::Grid`]), so the smoothing runs once per cell, not per pixel.
 
-use super::Backend;
+use super::{Backend, wide};
 use super::scalar::clamp_position;
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
 mod avx512;
-#[cfg(target_arch = "aarch64")]
-mod neon;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
-#[cfg(target_arch = "x86_64")]
-mod sse41;
+mod samplers;
 
 /// The refractive index of water (for yellow-green light, 589 nm).
 pub const WATER_INDEX: f32 = 1.333;
@@ -620,27 +613,16 @@ pub fn nearest_row_on(
     ys: &[f32],
     out: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`; AVX-512's `is_available` checks
-        // AVX2 too). AVX-512 has no sky sampler of its own (see `natural/avx512.rs`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::nearest_row(table, side, xs, ys, out)
+    wide::dispatch(
+        backend,
+        samplers::Nearest {
+            table,
+            side,
+            xs,
+            ys,
+            out,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::nearest_row(table, side, xs, ys, out)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected.
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::nearest_row(table, side, xs, ys, out)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::nearest_row(table, side, xs, ys, out),
-        _ => nearest_row(table, side, xs, ys, out),
-    }
+    );
 }
 
 #[inline]
@@ -660,30 +642,20 @@ pub fn bilinear_row_on(
     ys: &[f32],
     out: &mut [[u8; 4]],
 ) {
+    let sampler = samplers::Bilinear {
+        src,
+        width,
+        height,
+        xs,
+        ys,
+        out,
+    };
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512 and AVX2 were detected (see `natural_render_row`).
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected.
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::bilinear_row(src, width, height, xs, ys, out),
-        _ => bilinear_row(src, width, height, xs, ys, out),
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW,
+        // VL, DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe { avx512::run(sampler) },
+        _ => wide::dispatch(backend, sampler),
     }
 }
 
@@ -1409,7 +1381,7 @@ mod plain {
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 macro_rules! backend_stages {
-    ($stages:ident, $feature:literal, $backend:ident) => {
+    ($stages:ident, $feature:literal, $bilinear:path, $nearest:path) => {
         #[allow(dead_code)]
         mod $stages {
             use super::*;
@@ -1423,11 +1395,19 @@ macro_rules! backend_stages {
                 ys: &[f32],
                 out: &mut [[u8; 4]],
             ) {
+                let sampler = samplers::Bilinear {
+                    src,
+                    width,
+                    height,
+                    xs,
+                    ys,
+                    out,
+                };
                 // SAFETY: the stages below are only called once the backend was detected (see
                 // `natural_render_row`), and so is this, from inside them.
                 #[allow(unused_unsafe)]
                 unsafe {
-                    $backend::bilinear_row(src, width, height, xs, ys, out)
+                    $bilinear(sampler)
                 }
             }
 
@@ -1439,10 +1419,17 @@ macro_rules! backend_stages {
                 ys: &[f32],
                 out: &mut [[u8; 4]],
             ) {
+                let sampler = samplers::Nearest {
+                    table,
+                    side,
+                    xs,
+                    ys,
+                    out,
+                };
                 // SAFETY: as for `bilinear`.
                 #[allow(unused_unsafe)]
                 unsafe {
-                    $backend::nearest_row(table, side, xs, ys, out)
+                    $nearest(sampler)
                 }
             }
 
@@ -1490,16 +1477,22 @@ macro_rules! backend_stages {
 backend_stages!(
     avx512_stages,
     "avx512f,avx512bw,avx512vl,avx512dq,avx2",
-    avx512
+    avx512::run,
+    wide::avx2::run
 );
 #[cfg(target_arch = "x86_64")]
-backend_stages!(avx2_stages, "avx2", avx2);
+backend_stages!(avx2_stages, "avx2", wide::avx2::run, wide::avx2::run);
 #[cfg(target_arch = "x86_64")]
-backend_stages!(sse41_stages, "sse4.1", sse41);
+backend_stages!(sse41_stages, "sse4.1", wide::sse41::run, wide::sse41::run);
 #[cfg(target_arch = "aarch64")]
-backend_stages!(neon_stages, "neon", neon);
+backend_stages!(neon_stages, "neon", wide::neon::run, wide::neon::run);
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-backend_stages!(simd128_stages, "simd128", simd128);
+backend_stages!(
+    simd128_stages,
+    "simd128",
+    wide::simd128::run,
+    wide::simd128::run
+);
 
 /// Bakes the built-in sky (a gradient from [`SKY_HORIZON`] to [`SKY_ZENITH`] with the height
 /// of the direction, `horizon + (zenith - horizon) * max(z, 0)`, and the horizon's colour

@@ -15,25 +15,26 @@
 use std::arch::x86_64::*;
 
 use super::super::LIT_MAX_SIDE;
-use super::{avx2, bilinear_span};
+use super::super::wide;
+use super::bilinear_span;
+use super::samplers::Bilinear;
 
-/// The sky's sampler is AVX2's (see the module docs).
-pub use super::avx2::nearest_row;
-
-/// AVX-512 version of [`super::bilinear_row`].
+/// AVX-512 version of [`super::bilinear_row`] (the [`Bilinear`] sampler of the vector layer,
+/// 16 lanes wide; see the module docs for why it is the one kernel with its own AVX-512 code).
 ///
 /// # Safety
 ///
 /// The CPU must support AVX-512 F, BW, VL and DQ, and AVX2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2")]
-pub unsafe fn bilinear_row(
-    src: &[[u8; 4]],
-    width: usize,
-    height: usize,
-    xs: &[f32],
-    ys: &[f32],
-    out: &mut [[u8; 4]],
-) {
+pub(super) unsafe fn run(sampler: Bilinear<'_>) {
+    let Bilinear {
+        src,
+        width,
+        height,
+        xs,
+        ys,
+        out,
+    } = sampler;
     let count = out.len();
     let cells = width * height;
     if width < 2
@@ -93,8 +94,16 @@ pub unsafe fn bilinear_row(
         }
         i += 16;
     }
+    let rest = Bilinear {
+        src,
+        width,
+        height,
+        xs: &xs[i..],
+        ys: &ys[i..],
+        out: &mut out[i..],
+    };
     // SAFETY: the caller guarantees AVX2 with AVX-512.
-    unsafe { avx2::bilinear_row(src, width, height, &xs[i..], &ys[i..], &mut out[i..]) };
+    unsafe { wide::avx2::run(rest) };
 }
 
 /// The corners of 16 pixels in pixel order: `(p00, p10, p01, p11)`, from the pairs at `top`

@@ -137,18 +137,16 @@ impl Kernel for RenderColumns<'_> {
     type Output = ();
 
     fn scalar(self) {
-        let Self {
-            y,
-            height,
-            up,
-            mid,
-            down,
-            src,
-            dst_row,
-            columns,
-            ..
-        } = self;
-        scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns);
+        scalar::classic_render_columns(
+            self.y,
+            self.height,
+            self.up,
+            self.mid,
+            self.down,
+            self.src,
+            self.dst_row,
+            self.columns,
+        );
     }
 
     #[inline(always)]
@@ -311,15 +309,14 @@ impl Kernel for Resampled<'_> {
     type Output = ();
 
     fn scalar(self) {
-        let Self {
-            y,
-            height,
-            gx,
-            gy,
-            src,
-            dst_row,
-        } = self;
-        scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+        scalar::resampled_classic_row(
+            self.y,
+            self.height,
+            self.gx,
+            self.gy,
+            self.src,
+            self.dst_row,
+        );
     }
 
     #[inline(always)]
@@ -358,15 +355,14 @@ impl Kernel for ResampledBlended<'_> {
     type Output = ();
 
     fn scalar(self) {
-        let Self {
-            y,
-            height,
-            gx,
-            gy,
-            src,
-            dst_row,
-        } = self;
-        scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
+        scalar::resampled_classic_blended_row(
+            self.y,
+            self.height,
+            self.gx,
+            self.gy,
+            self.src,
+            self.dst_row,
+        );
     }
 
     #[inline(always)]

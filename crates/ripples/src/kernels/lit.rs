@@ -10,9 +10,9 @@
 //! The loop stops where a full vector would leave the row and the reference finishes the row,
 //! so every backend's output is the reference's, bit for bit.
 
+use super::LIT_MAX_SIDE;
 use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
 use super::wide::{F32s, I32s, Isa, Kernel, U16s, lerp7};
-use super::LIT_MAX_SIDE;
 
 /// [`scalar::lit_render_row`] as a [`Kernel`].
 pub(super) struct Lit<'a> {
@@ -29,16 +29,15 @@ impl Kernel for Lit<'_> {
     type Output = ();
 
     fn scalar(self) {
-        let Self {
-            y,
-            height,
-            gx,
-            gy,
-            src,
-            dst_row,
-            look,
-        } = self;
-        scalar::lit_render_row(y, height, gx, gy, src, dst_row, look);
+        scalar::lit_render_row(
+            self.y,
+            self.height,
+            self.gx,
+            self.gy,
+            self.src,
+            self.dst_row,
+            self.look,
+        );
     }
 
     #[inline(always)]
@@ -131,7 +130,9 @@ impl Kernel for Lit<'_> {
                 // The result is at most 255, so a highlight above 255 acts as 255; capping it
                 // keeps the 16-bit lanes below exact for any table, not only those of
                 // `LitLook::new`.
-                let highlight = entry.shr_logical::<{ LIT_GAIN_BITS as i32 }>().min(max_highlight);
+                let highlight = entry
+                    .shr_logical::<{ LIT_GAIN_BITS as i32 }>()
+                    .min(max_highlight);
 
                 let (wx_low, wx_high) = wx.spread_per_channel();
                 let (wy_low, wy_high) = wy.spread_per_channel();

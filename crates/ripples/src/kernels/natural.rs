@@ -79,8 +79,8 @@
 //! rows around an image row ([`lerp_rows`]) and interpolated along the row inside the optics
 //! ([`SurfaceRows::Grid`]), so the smoothing runs once per cell, not per pixel.
 
-use super::{Backend, wide};
 use super::scalar::clamp_position;
+use super::{Backend, wide};
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;

@@ -28,15 +28,15 @@ impl Kernel for Bilinear<'_> {
     type Output = ();
 
     fn scalar(self) {
-        let Self {
-            src,
-            width,
-            height,
-            xs,
-            ys,
-            out,
-        } = self;
-        bilinear_span(src, width, height, xs, ys, out, 0);
+        bilinear_span(
+            self.src,
+            self.width,
+            self.height,
+            self.xs,
+            self.ys,
+            self.out,
+            0,
+        );
     }
 
     #[inline(always)]
@@ -126,14 +126,7 @@ impl Kernel for Nearest<'_> {
     type Output = ();
 
     fn scalar(self) {
-        let Self {
-            table,
-            side,
-            xs,
-            ys,
-            out,
-        } = self;
-        nearest_span(table, side, xs, ys, out, 0);
+        nearest_span(self.table, self.side, self.xs, self.ys, self.out, 0);
     }
 
     #[inline(always)]
@@ -162,8 +155,14 @@ impl Kernel for Nearest<'_> {
             // before they become indices, so every fetched texel lies inside `table` (`side *
             // side` texels, which fits in i32).
             unsafe {
-                let x = isa.load_f32(xs.as_ptr().add(i)).clamp_position(last).trunc_to_i32();
-                let y = isa.load_f32(ys.as_ptr().add(i)).clamp_position(last).trunc_to_i32();
+                let x = isa
+                    .load_f32(xs.as_ptr().add(i))
+                    .clamp_position(last)
+                    .trunc_to_i32();
+                let y = isa
+                    .load_f32(ys.as_ptr().add(i))
+                    .clamp_position(last)
+                    .trunc_to_i32();
                 isa.gather(base, y * stride + x)
                     .store(out.as_mut_ptr().add(i).cast());
             }

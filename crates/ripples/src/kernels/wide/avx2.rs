@@ -7,7 +7,6 @@
 //! one permute.
 
 use std::arch::x86_64::*;
-use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use super::{F32s, I16s, I32s, Isa, Kernel, U16s};
 
@@ -30,9 +29,7 @@ macro_rules! avx {
     ($body:expr) => {
         // SAFETY: a value of this file's types is only made from an `Avx2` token or other
         // such values, and the token only by `run`, whose caller guarantees AVX2.
-        unsafe {
-            $body
-        }
+        unsafe { $body }
     };
 }
 
@@ -120,34 +117,10 @@ impl Isa for Avx2 {
     }
 }
 
-impl Add for F32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(avx!(_mm256_add_ps(self.0, other.0)))
-    }
-}
-impl Sub for F32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(avx!(_mm256_sub_ps(self.0, other.0)))
-    }
-}
-impl Mul for F32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(avx!(_mm256_mul_ps(self.0, other.0)))
-    }
-}
-impl Div for F32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn div(self, other: Self) -> Self {
-        Self(avx!(_mm256_div_ps(self.0, other.0)))
-    }
-}
+binary_ops!(avx, F32x8: Add add _mm256_add_ps,
+    Sub sub _mm256_sub_ps,
+    Mul mul _mm256_mul_ps,
+    Div div _mm256_div_ps);
 
 impl F32s<Avx2> for F32x8 {
     #[inline(always)]
@@ -157,7 +130,10 @@ impl F32s<Avx2> for F32x8 {
     #[inline(always)]
     fn clamp_position(self, max: Self) -> Self {
         // `maxps` returns its second operand when the comparison fails (NaN).
-        Self(avx!(_mm256_min_ps(_mm256_max_ps(self.0, _mm256_setzero_ps()), max.0)))
+        Self(avx!(_mm256_min_ps(
+            _mm256_max_ps(self.0, _mm256_setzero_ps()),
+            max.0
+        )))
     }
     #[inline(always)]
     fn round_half_away(self) -> Self {
@@ -211,34 +187,10 @@ impl F32s<Avx2> for F32x8 {
     }
 }
 
-impl Add for I32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(avx!(_mm256_add_epi32(self.0, other.0)))
-    }
-}
-impl Sub for I32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(avx!(_mm256_sub_epi32(self.0, other.0)))
-    }
-}
-impl Mul for I32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(avx!(_mm256_mullo_epi32(self.0, other.0)))
-    }
-}
-impl BitAnd for I32x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, other: Self) -> Self {
-        Self(avx!(_mm256_and_si256(self.0, other.0)))
-    }
-}
+binary_ops!(avx, I32x8: Add add _mm256_add_epi32,
+    Sub sub _mm256_sub_epi32,
+    Mul mul _mm256_mullo_epi32,
+    BitAnd bitand _mm256_and_si256);
 
 impl I32s<Avx2> for I32x8 {
     #[inline(always)]
@@ -314,7 +266,9 @@ impl I16s<Avx2> for I16x16 {
     }
     #[inline(always)]
     fn widen_high(self) -> I32x8 {
-        I32x8(avx!(_mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(self.0))))
+        I32x8(avx!(_mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(
+            self.0
+        ))))
     }
     #[inline(always)]
     unsafe fn store(self, pointer: *mut i16) {
@@ -322,27 +276,9 @@ impl I16s<Avx2> for I16x16 {
     }
 }
 
-impl Add for U16x16 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(avx!(_mm256_add_epi16(self.0, other.0)))
-    }
-}
-impl Sub for U16x16 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(avx!(_mm256_sub_epi16(self.0, other.0)))
-    }
-}
-impl Mul for U16x16 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(avx!(_mm256_mullo_epi16(self.0, other.0)))
-    }
-}
+binary_ops!(avx, U16x16: Add add _mm256_add_epi16,
+    Sub sub _mm256_sub_epi16,
+    Mul mul _mm256_mullo_epi16);
 
 impl U16s<Avx2> for U16x16 {
     #[inline(always)]
@@ -393,26 +329,26 @@ unsafe fn pair(base: *const u32, i: i32, below: usize) -> i64 {
 /// As [`Isa::gather_pairs`], and the token's instruction set must be there.
 #[inline(always)]
 unsafe fn corners(base: *const u32, lanes: &[i32; 8], below: usize) -> (I32x8, I32x8) {
-            avx!({
-                let first = _mm256_castsi256_ps(_mm256_set_epi64x(
-                    pair(base, lanes[5], below),
-                    pair(base, lanes[4], below),
-                    pair(base, lanes[1], below),
-                    pair(base, lanes[0], below),
-                ));
-                let second = _mm256_castsi256_ps(_mm256_set_epi64x(
-                    pair(base, lanes[7], below),
-                    pair(base, lanes[6], below),
-                    pair(base, lanes[3], below),
-                    pair(base, lanes[2], below),
-                ));
-                (
-                    I32x8(_mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(
-                        first, second,
-                    ))),
-                    I32x8(_mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(
-                        first, second,
-                    ))),
-                )
-            })
+    avx!({
+        let first = _mm256_castsi256_ps(_mm256_set_epi64x(
+            pair(base, lanes[5], below),
+            pair(base, lanes[4], below),
+            pair(base, lanes[1], below),
+            pair(base, lanes[0], below),
+        ));
+        let second = _mm256_castsi256_ps(_mm256_set_epi64x(
+            pair(base, lanes[7], below),
+            pair(base, lanes[6], below),
+            pair(base, lanes[3], below),
+            pair(base, lanes[2], below),
+        ));
+        (
+            I32x8(_mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(
+                first, second,
+            ))),
+            I32x8(_mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(
+                first, second,
+            ))),
+        )
+    })
 }

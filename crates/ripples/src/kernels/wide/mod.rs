@@ -31,6 +31,23 @@ use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use super::Backend;
 
+/// The operators of a vector type, each one intrinsic on the wrapped register:
+/// `binary_ops!(wrap, Type: Add add intrinsic, ...)`, where `wrap!` is the file's macro that
+/// calls intrinsics (and states why that is safe).
+macro_rules! binary_ops {
+    ($wrap:ident, $type:ident: $($trait:ident $method:ident $intrinsic:ident),+ $(,)?) => {
+        $(
+            impl std::ops::$trait for $type {
+                type Output = Self;
+                #[inline(always)]
+                fn $method(self, other: Self) -> Self {
+                    Self($wrap!($intrinsic(self.0, other.0)))
+                }
+            }
+        )+
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "aarch64")]

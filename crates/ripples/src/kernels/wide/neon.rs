@@ -13,7 +13,6 @@
 //! and sum is its own exactly rounded instruction, in the reference's order.
 
 use std::arch::aarch64::*;
-use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use super::{F32s, I16s, I32s, Isa, Kernel, U16s};
 
@@ -158,7 +157,12 @@ unsafe fn corners(base: *const u32, lanes: &[i32; 4], below: usize) -> (I32x4, I
                 .read_unaligned()
         }
     };
-    let (a, b, c, d) = (pair(lanes[0]), pair(lanes[1]), pair(lanes[2]), pair(lanes[3]));
+    let (a, b, c, d) = (
+        pair(lanes[0]),
+        pair(lanes[1]),
+        pair(lanes[2]),
+        pair(lanes[3]),
+    );
     neon!({
         let first = vreinterpretq_u32_u64(vcombine_u64(vcreate_u64(a), vcreate_u64(b)));
         let second = vreinterpretq_u32_u64(vcombine_u64(vcreate_u64(c), vcreate_u64(d)));
@@ -169,34 +173,10 @@ unsafe fn corners(base: *const u32, lanes: &[i32; 4], below: usize) -> (I32x4, I
     })
 }
 
-impl Add for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(neon!(vaddq_f32(self.0, other.0)))
-    }
-}
-impl Sub for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(neon!(vsubq_f32(self.0, other.0)))
-    }
-}
-impl Mul for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(neon!(vmulq_f32(self.0, other.0)))
-    }
-}
-impl Div for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn div(self, other: Self) -> Self {
-        Self(neon!(vdivq_f32(self.0, other.0)))
-    }
-}
+binary_ops!(neon, F32x4: Add add vaddq_f32,
+    Sub sub vsubq_f32,
+    Mul mul vmulq_f32,
+    Div div vdivq_f32);
 
 impl F32s<Neon> for F32x4 {
     #[inline(always)]
@@ -258,34 +238,10 @@ impl F32s<Neon> for F32x4 {
     }
 }
 
-impl Add for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(neon!(vaddq_s32(self.0, other.0)))
-    }
-}
-impl Sub for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(neon!(vsubq_s32(self.0, other.0)))
-    }
-}
-impl Mul for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(neon!(vmulq_s32(self.0, other.0)))
-    }
-}
-impl BitAnd for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, other: Self) -> Self {
-        Self(neon!(vandq_s32(self.0, other.0)))
-    }
-}
+binary_ops!(neon, I32x4: Add add vaddq_s32,
+    Sub sub vsubq_s32,
+    Mul mul vmulq_s32,
+    BitAnd bitand vandq_s32);
 
 impl I32s<Neon> for I32x4 {
     #[inline(always)]
@@ -368,27 +324,9 @@ impl I16s<Neon> for I16x8 {
     }
 }
 
-impl Add for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(neon!(vaddq_u16(self.0, other.0)))
-    }
-}
-impl Sub for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(neon!(vsubq_u16(self.0, other.0)))
-    }
-}
-impl Mul for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(neon!(vmulq_u16(self.0, other.0)))
-    }
-}
+binary_ops!(neon, U16x8: Add add vaddq_u16,
+    Sub sub vsubq_u16,
+    Mul mul vmulq_u16);
 
 impl U16s<Neon> for U16x8 {
     #[inline(always)]

@@ -11,7 +11,6 @@
 //! clamped whole numbers take a two-instruction conversion ([`F32s::whole_to_i32`]).
 
 use core::arch::wasm32::*;
-use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use super::{F32s, I16s, I32s, Isa, Kernel, U16s};
 
@@ -23,6 +22,13 @@ pub(crate) struct Simd128(());
 #[inline(always)]
 pub(crate) fn run<K: Kernel>(kernel: K) -> K::Output {
     kernel.simd(Simd128(()))
+}
+
+/// Calls intrinsics: WebAssembly's are safe functions (see the module docs).
+macro_rules! plain {
+    ($body:expr) => {
+        $body
+    };
 }
 
 /// 4 `f32`.
@@ -151,34 +157,10 @@ unsafe fn corners(base: *const u32, lanes: &[i32; 4], below: usize) -> (I32x4, I
     )
 }
 
-impl Add for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(f32x4_add(self.0, other.0))
-    }
-}
-impl Sub for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(f32x4_sub(self.0, other.0))
-    }
-}
-impl Mul for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(f32x4_mul(self.0, other.0))
-    }
-}
-impl Div for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn div(self, other: Self) -> Self {
-        Self(f32x4_div(self.0, other.0))
-    }
-}
+binary_ops!(plain, F32x4: Add add f32x4_add,
+    Sub sub f32x4_sub,
+    Mul mul f32x4_mul,
+    Div div f32x4_div);
 
 impl F32s<Simd128> for F32x4 {
     #[inline(always)]
@@ -242,34 +224,10 @@ impl F32s<Simd128> for F32x4 {
     }
 }
 
-impl Add for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(i32x4_add(self.0, other.0))
-    }
-}
-impl Sub for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(i32x4_sub(self.0, other.0))
-    }
-}
-impl Mul for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(i32x4_mul(self.0, other.0))
-    }
-}
-impl BitAnd for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, other: Self) -> Self {
-        Self(v128_and(self.0, other.0))
-    }
-}
+binary_ops!(plain, I32x4: Add add i32x4_add,
+    Sub sub i32x4_sub,
+    Mul mul i32x4_mul,
+    BitAnd bitand v128_and);
 
 impl I32s<Simd128> for I32x4 {
     #[inline(always)]
@@ -343,27 +301,9 @@ impl I16s<Simd128> for I16x8 {
     }
 }
 
-impl Add for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(i16x8_add(self.0, other.0))
-    }
-}
-impl Sub for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(i16x8_sub(self.0, other.0))
-    }
-}
-impl Mul for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(i16x8_mul(self.0, other.0))
-    }
-}
+binary_ops!(plain, U16x8: Add add i16x8_add,
+    Sub sub i16x8_sub,
+    Mul mul i16x8_mul);
 
 impl U16s<Simd128> for U16x8 {
     #[inline(always)]

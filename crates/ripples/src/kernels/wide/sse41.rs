@@ -5,7 +5,6 @@
 //! `pmovsxwd` and `roundps` are what SSE4.1 adds over SSE2 and why the kernels need it.
 
 use std::arch::x86_64::*;
-use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use super::{F32s, I16s, I32s, Isa, Kernel, U16s};
 
@@ -28,9 +27,7 @@ macro_rules! sse {
     ($body:expr) => {
         // SAFETY: a value of this file's types is only made from an `Sse41` token or other
         // such values, and the token only by `run`, whose caller guarantees SSE4.1.
-        unsafe {
-            $body
-        }
+        unsafe { $body }
     };
 }
 
@@ -120,34 +117,10 @@ impl Isa for Sse41 {
     }
 }
 
-impl Add for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(sse!(_mm_add_ps(self.0, other.0)))
-    }
-}
-impl Sub for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(sse!(_mm_sub_ps(self.0, other.0)))
-    }
-}
-impl Mul for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(sse!(_mm_mul_ps(self.0, other.0)))
-    }
-}
-impl Div for F32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn div(self, other: Self) -> Self {
-        Self(sse!(_mm_div_ps(self.0, other.0)))
-    }
-}
+binary_ops!(sse, F32x4: Add add _mm_add_ps,
+    Sub sub _mm_sub_ps,
+    Mul mul _mm_mul_ps,
+    Div div _mm_div_ps);
 
 impl F32s<Sse41> for F32x4 {
     #[inline(always)]
@@ -157,7 +130,10 @@ impl F32s<Sse41> for F32x4 {
     #[inline(always)]
     fn clamp_position(self, max: Self) -> Self {
         // `maxps` returns its second operand when the comparison fails (NaN).
-        Self(sse!(_mm_min_ps(_mm_max_ps(self.0, _mm_setzero_ps()), max.0)))
+        Self(sse!(_mm_min_ps(
+            _mm_max_ps(self.0, _mm_setzero_ps()),
+            max.0
+        )))
     }
     #[inline(always)]
     fn round_half_away(self) -> Self {
@@ -212,34 +188,10 @@ impl F32s<Sse41> for F32x4 {
     }
 }
 
-impl Add for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(sse!(_mm_add_epi32(self.0, other.0)))
-    }
-}
-impl Sub for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(sse!(_mm_sub_epi32(self.0, other.0)))
-    }
-}
-impl Mul for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(sse!(_mm_mullo_epi32(self.0, other.0)))
-    }
-}
-impl BitAnd for I32x4 {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, other: Self) -> Self {
-        Self(sse!(_mm_and_si128(self.0, other.0)))
-    }
-}
+binary_ops!(sse, I32x4: Add add _mm_add_epi32,
+    Sub sub _mm_sub_epi32,
+    Mul mul _mm_mullo_epi32,
+    BitAnd bitand _mm_and_si128);
 
 impl I32s<Sse41> for I32x4 {
     #[inline(always)]
@@ -264,10 +216,7 @@ impl I32s<Sse41> for I32x4 {
     }
     #[inline(always)]
     fn shr_by(self, count: u32) -> Self {
-        Self(sse!(_mm_sra_epi32(
-            self.0,
-            _mm_cvtsi32_si128(count as i32)
-        )))
+        Self(sse!(_mm_sra_epi32(self.0, _mm_cvtsi32_si128(count as i32))))
     }
     #[inline(always)]
     fn to_f32(self) -> F32x4 {
@@ -315,27 +264,9 @@ impl I16s<Sse41> for I16x8 {
     }
 }
 
-impl Add for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(sse!(_mm_add_epi16(self.0, other.0)))
-    }
-}
-impl Sub for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(sse!(_mm_sub_epi16(self.0, other.0)))
-    }
-}
-impl Mul for U16x8 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        Self(sse!(_mm_mullo_epi16(self.0, other.0)))
-    }
-}
+binary_ops!(sse, U16x8: Add add _mm_add_epi16,
+    Sub sub _mm_sub_epi16,
+    Mul mul _mm_mullo_epi16);
 
 impl U16s<Sse41> for U16x8 {
     #[inline(always)]
@@ -397,22 +328,22 @@ unsafe fn pair(base: *const u32, i: i32, below: usize) -> i64 {
 /// As [`Isa::gather_pairs`], and the token's instruction set must be there.
 #[inline(always)]
 unsafe fn corners(base: *const u32, lanes: &[i32; 4], below: usize) -> (I32x4, I32x4) {
-            sse!({
-                let first = _mm_castsi128_ps(_mm_set_epi64x(
-                    pair(base, lanes[1], below),
-                    pair(base, lanes[0], below),
-                ));
-                let second = _mm_castsi128_ps(_mm_set_epi64x(
-                    pair(base, lanes[3], below),
-                    pair(base, lanes[2], below),
-                ));
-                (
-                    I32x4(_mm_castps_si128(_mm_shuffle_ps::<0b10_00_10_00>(
-                        first, second,
-                    ))),
-                    I32x4(_mm_castps_si128(_mm_shuffle_ps::<0b11_01_11_01>(
-                        first, second,
-                    ))),
-                )
-            })
+    sse!({
+        let first = _mm_castsi128_ps(_mm_set_epi64x(
+            pair(base, lanes[1], below),
+            pair(base, lanes[0], below),
+        ));
+        let second = _mm_castsi128_ps(_mm_set_epi64x(
+            pair(base, lanes[3], below),
+            pair(base, lanes[2], below),
+        ));
+        (
+            I32x4(_mm_castps_si128(_mm_shuffle_ps::<0b10_00_10_00>(
+                first, second,
+            ))),
+            I32x4(_mm_castps_si128(_mm_shuffle_ps::<0b11_01_11_01>(
+                first, second,
+            ))),
+        )
+    })
 }

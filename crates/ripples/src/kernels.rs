@@ -7,17 +7,25 @@
 //! runs without bounds checks.
 //!
 //! [`scalar`] is the reference: plain, safe Rust that states the exact semantics the issues
-//! specify (other tools compare the classic solver and renderer bit for bit). The SIMD backends
-//! (`avx2`, `sse41` on x86-64, `neon` on aarch64, `simd128` on wasm32) are the only place in the
-//! crate with `unsafe` code; each must produce output identical to the reference, and the tests
-//! run every backend the CPU has against it on random rows. [`Backend::detect`] picks the best
-//! backend at run time (a binary built on one x86-64 runs on any other), and the functions in
-//! this module dispatch on a [`Backend`] value the caller passes, once per row.
+//! specify (other tools compare the classic solver and renderer bit for bit). Every SIMD
+//! kernel is written **once**, over the small vector layer in `wide/` (tiny-skia's shape):
+//! `wide/` holds one file per instruction set (`sse41`, `avx2` on x86-64, `neon` on aarch64,
+//! `simd128` on wasm32), whose vector types' methods are the only per-architecture code and,
+//! with the kernels' raw loads and stores, the only `unsafe` code of the crate. Each must give
+//! output identical to the reference, and the tests run every backend the CPU has against it on
+//! random rows. [`Backend::detect`] picks the best backend at run time (a binary built on one
+//! x86-64 runs on any other), and the functions in this module dispatch on a [`Backend`] value
+//! the caller passes, once per row, into a `#[target_feature]` copy of the kernel.
+//!
+//! **One convention**: a module per kind of kernel, not per instruction set. `classic`
+//! (the classic step and render, the classic look over gradient rows, the upsampling), `lit`,
+//! `natural` (with `natural/samplers.rs`), `float`, `dispersive` and `photo` each hold their
+//! kernels written once; `wide/` holds the instruction sets. The one exception is
+//! `natural/avx512.rs`, the natural look's floor sampler at 16 lanes (see there).
 //!
 //! [`Backend::Avx512`] has kernels of its own only where AVX-512 measurably wins (the natural
-//! look, see [`natural`]). Every dispatcher here, and every other one without an AVX-512
-//! version, runs the AVX2 kernel for it: a CPU with AVX-512 has AVX2, and
-//! [`Backend::is_available`] checks both.
+//! look, see [`natural`], and the float solvers' bodies). Every other kernel runs the AVX2
+//! vectors for it: a CPU with AVX-512 has AVX2, and [`Backend::is_available`] checks both.
 //!
 //! The `f32` kernels of the physical solvers live in [`f32_rows`]: element-wise loops that the
 //! compiler vectorises for each backend from one plain body, identical bit for bit by

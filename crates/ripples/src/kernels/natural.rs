@@ -48,8 +48,7 @@
 //!   are exactly rounded on every instruction set, so the vector code does exactly the
 //!   reference's operations on each lane (the same reasoning as [`super::float`]). Between them,
 //!   the *samplers* read memory at computed positions, which compilers do not vectorise; they are
-//!   written by hand per backend (`natural/avx2.rs`, `avx512.rs`, `sse41.rs`, `neon.rs`,
-//!   `simd128.rs`): the
+//!   written once over the vector layer (`natural/samplers.rs`, over `kernels/wide`): the
 //!   floor bilinearly in the fixed-point arithmetic of the lit look (1/128-pixel weights, blends
 //!   in 16-bit lanes), the sky at the nearest texel. The chunk's positions and factors live in
 //!   small arrays that stay in L1.
@@ -63,8 +62,8 @@
 //!   operations on each lane. Measured with `perf record -e cycles:u` on `ripples bench --solver
 //!   wave --render natural --threads 1` (1920x1080, AMD EPYC Zen 4, one run per backend), the
 //!   optics and blend took 1.00 Gcycles against AVX2's 1.38, the smoothing 0.39 against 0.47;
-//!   the floor's sampler is written for 16 lanes too (4% fewer cycles, see `natural/avx512.rs`),
-//!   the sky's is AVX2's (a 16-lane gather gained nothing).
+//!   the floor's sampler is written for 16 lanes too (4% fewer cycles, see `natural/avx512.rs`,
+//!   the one kernel kept outside the vector layer), the sky's is AVX2's (a 16-lane gather gained nothing).
 //! - **Vectorisable arithmetic only.** Bytes are rounded by adding `2^23` (a float-to-integer
 //!   conversion with Rust's saturating semantics became a branch per lane), neighbours are read
 //!   from separate slices (offsets inside one slice left the last vector of every chunk to

@@ -11,6 +11,11 @@
 //! pairs of runs): 0.87, 0.94 and 0.91 Gcycles against 0.92, 0.97 and 0.96 for the AVX2 sampler
 //! in the same build, about 4% less. The sky's nearest sampler stays AVX2's: a 16-lane
 //! `vpgatherdd` took the same cycles as two 8-lane ones (0.28 against 0.27 Gcycles).
+//!
+//! It is the one SIMD kernel kept outside the vector layer (`kernels/wide`): no other kernel
+//! has a 16-lane version, and 512-bit types for this one sampler would be a layer of their own
+//! that the development machine (an AMD EPYC without AVX-512) cannot run; the kernel tests
+//! compare it with the reference wherever the CPU has AVX-512.
 
 use std::arch::x86_64::*;
 

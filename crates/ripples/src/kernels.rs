@@ -181,11 +181,6 @@ impl std::str::FromStr for Backend {
 /// [`crate::limits::MAX_SIDE`]) go to the reference. Below it every column is exact in `f32` and a clamped
 /// position times 128 fits in `i32`, where x86's `cvttps` would overflow to `i32::MIN` and Rust's
 /// `as` saturates.
-#[cfg(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
 const LIT_MAX_SIDE: usize = 1 << 24;
 
 /// The largest `f32` below one half (0.49999997): `trunc(v + copysign(ALMOST_HALF, v))` is

@@ -34,6 +34,11 @@ use super::Backend;
 /// The operators of a vector type, each one intrinsic on the wrapped register:
 /// `binary_ops!(wrap, Type: Add add intrinsic, ...)`, where `wrap!` is the file's macro that
 /// calls intrinsics (and states why that is safe).
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 macro_rules! binary_ops {
     ($wrap:ident, $type:ident: $($trait:ident $method:ident $intrinsic:ident),+ $(,)?) => {
         $(

@@ -19,12 +19,12 @@
 //!
 //! **One convention**: a module per kind of kernel, not per instruction set. `classic`
 //! (the classic step and render, the classic look over gradient rows, the upsampling), `lit`,
-//! `natural` (with `natural/samplers.rs`), `float`, `dispersive` and `photo` each hold their
+//! `natural` (with `natural/samplers.rs`), `f32_rows`, `dispersive` and `photo` each hold their
 //! kernels written once; `wide/` holds the instruction sets. The one exception is
 //! `natural/avx512.rs`, the natural look's floor sampler at 16 lanes (see there).
 //!
 //! [`Backend::Avx512`] has kernels of its own only where AVX-512 measurably wins (the natural
-//! look, see [`natural`], and the float solvers' bodies). Every other kernel runs the AVX2
+//! look, see [`natural`], and the f32 solvers' bodies). Every other kernel runs the AVX2
 //! vectors for it: a CPU with AVX-512 has AVX2, and [`Backend::is_available`] checks both.
 //!
 //! The `f32` kernels of the physical solvers live in [`f32_rows`]: element-wise loops that the

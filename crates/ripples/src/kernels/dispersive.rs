@@ -1,5 +1,5 @@
 //! Row kernels of the dispersive solver's pyramid (see `dispersive.rs`), written once in plain
-//! Rust and compiled once per backend, as [`super::float`] does and for the same reasons: every
+//! Rust and compiled once per backend, as [`super::f32_rows`] does and for the same reasons: every
 //! loop is element-wise ([`decimate_row`] splits its window's even and odd cells first), so the
 //! compiler vectorises it and the vector code performs the plain loop's operations in the same
 //! order on each lane (no contraction into fused multiply-adds, no reassociation), bit for bit

@@ -46,7 +46,7 @@
 //!   in plain Rust, which the compiler vectorises for each backend from one body: Rust never
 //!   contracts `a * b + c` into a fused multiply-add nor reassociates, and `sqrt` and division
 //!   are exactly rounded on every instruction set, so the vector code does exactly the
-//!   reference's operations on each lane (the same reasoning as [`super::float`]). Between them,
+//!   reference's operations on each lane (the same reasoning as [`super::f32_rows`]). Between them,
 //!   the *samplers* read memory at computed positions, which compilers do not vectorise; they are
 //!   written once over the vector layer (`natural/samplers.rs`, over `kernels/wide`): the
 //!   floor bilinearly in the fixed-point arithmetic of the lit look (1/128-pixel weights, blends

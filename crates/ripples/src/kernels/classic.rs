@@ -56,9 +56,6 @@ impl Kernel for Step<'_> {
             return;
         }
         let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
-        // Counts from 32 on fill with the sign on every set, as `psrad` does (the solvers
-        // allow 1..=15).
-        let shift = damping_shift.min(31);
         let cells = 2 * S::LANES;
         let mut x = 1;
         while x + cells < width {
@@ -78,7 +75,7 @@ impl Kernel for Step<'_> {
                         right.widen_low(),
                     ],
                     previous.widen_low(),
-                    shift,
+                    damping_shift,
                 );
                 let high = step_lanes::<S>(
                     [
@@ -88,7 +85,7 @@ impl Kernel for Step<'_> {
                         right.widen_high(),
                     ],
                     previous.widen_high(),
-                    shift,
+                    damping_shift,
                 );
                 // The saturating pack is the reference's clamp.
                 low.pack_i16_sat(high).store(out.as_mut_ptr().add(x));
@@ -100,6 +97,8 @@ impl Kernel for Step<'_> {
 }
 
 /// `v = ((up + down + left + right) >> 1) - previous; v -= v >> shift` on widened cells.
+/// `shift` goes to [`I32s::shr_by`] as it comes (the layers handle counts from 32): a clamp
+/// here turned AVX2's `vpsrad` by a register into a broadcast and a `vpsravd`.
 #[inline(always)]
 fn step_lanes<S: Isa>(
     [up, down, left, right]: [S::I32; 4],
@@ -432,7 +431,9 @@ fn resampled_classic<S: Isa>(
             x += S::LANES;
             continue;
         }
-        let column = isa.f32(x as f32) + lanes;
+        // `x < 2^24`, so converting it from i32 is exact and one instruction (from usize the
+        // compiler tests the sign first, on every vector that is not calm).
+        let column = isa.f32(x as i32 as f32) + lanes;
         let sx = (column + gx.round_half_away()).clamp_position(max_x);
         let sy = (row_y + gy.round_half_away()).clamp_position(max_y);
         let (column_index, row_index) = if small_image {

@@ -185,7 +185,8 @@ pub(crate) trait I32s<S: Isa>:
     fn shr_logical<const N: i32>(self) -> Self;
     /// Shift left by `N` (1 to 31).
     fn shl<const N: i32>(self) -> Self;
-    /// Arithmetic shift right by `count` (below 32).
+    /// Arithmetic shift right by `count`; counts from 32 fill every bit with the sign (as
+    /// x86's `psrad` does; NEON and simd128 clamp the count to 31).
     fn shr_by(self, count: u32) -> Self;
     /// Every lane converted to `f32` (exact below 2^24).
     fn to_f32(self) -> S::F32;

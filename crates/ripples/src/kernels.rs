@@ -48,6 +48,38 @@
 
 #![allow(unsafe_code)]
 
+/// Calls `name(args)` from the copy of a kernel compiled for `backend`'s x86-64 instruction
+/// set, or from `plain` (the reference) for every other backend and where that set is missing:
+/// `per_backend!(backend, path => name::<N>(args))` calls `path::avx512::name`,
+/// `path::avx2::name`, `path::sse41::name` or `plain::name` (`self` for the module's own
+/// copies). The modules whose kernels the compiler vectorises from one plain body (`f32_rows`,
+/// `dispersive`, `natural`'s stages) compile that body once per set in such modules, and this
+/// is their one dispatch.
+macro_rules! per_backend {
+    ($backend:expr, $path:ident => $name:ident $(::<$count:ident>)? ($($arg:expr),* $(,)?)) => {{
+        let backend: $crate::kernels::Backend = $backend;
+        match backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F,
+            // BW, VL, DQ and AVX2 on this CPU.
+            $crate::kernels::Backend::Avx512 if backend.is_available() => unsafe {
+                $path::avx512::$name $(::<$count>)? ($($arg),*)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2.
+            $crate::kernels::Backend::Avx2 if backend.is_available() => unsafe {
+                $path::avx2::$name $(::<$count>)? ($($arg),*)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, for SSE4.1.
+            $crate::kernels::Backend::Sse41 if backend.is_available() => unsafe {
+                $path::sse41::$name $(::<$count>)? ($($arg),*)
+            },
+            _ => plain::$name $(::<$count>)? ($($arg),*),
+        }
+    }};
+}
+
 pub mod dispersive;
 mod f32_row_bodies;
 pub mod f32_rows;

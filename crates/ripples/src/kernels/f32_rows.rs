@@ -61,25 +61,7 @@ pub fn wave_step_row(
     out: &mut [f32],
     coefficients: &WaveCoefficients,
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::wave_step_row(above, row, below, out, coefficients)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2 on this CPU.
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::wave_step_row(above, row, below, out, coefficients)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, for SSE4.1.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::wave_step_row(above, row, below, out, coefficients)
-        },
-        _ => plain::wave_step_row(above, row, below, out, coefficients),
-    }
+    per_backend!(backend, self => wave_step_row(above, row, below, out, coefficients))
 }
 
 /// Moves one row of springs (step 1 of the spring model): for every cell,
@@ -102,53 +84,7 @@ pub fn spring_row(
     heights_out: &mut [f32],
     velocities_out: &mut [f32],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::spring_row(
-                heights,
-                velocities,
-                stiffness,
-                viscosity,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `wave_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::spring_row(
-                heights,
-                velocities,
-                stiffness,
-                viscosity,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `wave_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::spring_row(
-                heights,
-                velocities,
-                stiffness,
-                viscosity,
-                heights_out,
-                velocities_out,
-            )
-        },
-        _ => plain::spring_row(
-            heights,
-            velocities,
-            stiffness,
-            viscosity,
-            heights_out,
-            velocities_out,
-        ),
-    }
+    per_backend!(backend, self => spring_row(heights, velocities, stiffness, viscosity, heights_out, velocities_out))
 }
 
 /// One spreading pass along x over one row of the spring model, as the seed computes it.
@@ -174,25 +110,7 @@ pub fn spread_x_row(
     heights_out: &mut [f32],
     velocities_out: &mut [f32],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `wave_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `wave_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-        },
-        _ => plain::spread_x_row(spread, heights, velocities, heights_out, velocities_out),
-    }
+    per_backend!(backend, self => spread_x_row(spread, heights, velocities, heights_out, velocities_out))
 }
 
 /// One row of a spreading pass along y of the spring model, as the seed computes it: row `r`
@@ -219,57 +137,7 @@ pub fn spread_y_row(
     heights_out: &mut [f32],
     velocities_out: &mut [f32],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::spread_y_row(
-                spread,
-                above,
-                heights,
-                below,
-                velocities,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `wave_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::spread_y_row(
-                spread,
-                above,
-                heights,
-                below,
-                velocities,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `wave_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::spread_y_row(
-                spread,
-                above,
-                heights,
-                below,
-                velocities,
-                heights_out,
-                velocities_out,
-            )
-        },
-        _ => plain::spread_y_row(
-            spread,
-            above,
-            heights,
-            below,
-            velocities,
-            heights_out,
-            velocities_out,
-        ),
-    }
+    per_backend!(backend, self => spread_y_row(spread, above, heights, below, velocities, heights_out, velocities_out))
 }
 
 /// Blends two rows: `out[x] = top[x] + (bottom[x] - top[x]) * weight` (as written: a

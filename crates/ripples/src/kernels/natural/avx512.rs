@@ -19,9 +19,7 @@
 
 use std::arch::x86_64::*;
 
-use super::super::LIT_MAX_SIDE;
 use super::super::wide;
-use super::bilinear_span;
 use super::samplers::Bilinear;
 
 /// AVX-512 version of [`super::bilinear_row`] (the [`Bilinear`] sampler of the vector layer,
@@ -32,27 +30,10 @@ use super::samplers::Bilinear;
 /// The CPU must support AVX-512 F, BW, VL and DQ, and AVX2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2")]
 pub(super) unsafe fn run(sampler: Bilinear<'_>) {
-    let Bilinear {
-        src,
-        width,
-        height,
-        xs,
-        ys,
-        out,
-    } = sampler;
-    let count = out.len();
-    let cells = width * height;
-    if width < 2
-        || height < 2
-        || width > LIT_MAX_SIDE
-        || height > LIT_MAX_SIDE
-        || cells > i32::MAX as usize
-    {
-        bilinear_span(src, width, height, xs, ys, out, 0);
+    let Some((src, width, height, xs, ys, out)) = sampler.prepared() else {
         return;
-    }
-    let src = &src[..cells];
-    let (xs, ys) = (&xs[..count], &ys[..count]);
+    };
+    let count = out.len();
     let max_x = _mm512_set1_ps(width as f32 - 1.0);
     let max_y = _mm512_set1_ps(height as f32 - 1.0);
     let last_left = _mm512_set1_epi32(width as i32 - 2);

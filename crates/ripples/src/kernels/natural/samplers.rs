@@ -24,6 +24,40 @@ pub(in crate::kernels) struct Bilinear<'a> {
     pub out: &'a mut [[u8; 4]],
 }
 
+/// A [`Bilinear`] sampler's fields, its slices cut to the lengths the vector loops index:
+/// `(src, width, height, xs, ys, out)`.
+pub(in crate::kernels) type Prepared<'a> = (
+    &'a [[u8; 4]],
+    usize,
+    usize,
+    &'a [f32],
+    &'a [f32],
+    &'a mut [[u8; 4]],
+);
+
+impl<'a> Bilinear<'a> {
+    /// The sampler's fields with `src` cut to `width * height` pixels and `xs`, `ys` to `out`'s
+    /// length, or `None` once the reference has sampled the row where the sizes are outside what
+    /// the vectors handle. Every backend's vector loop (this layer's and AVX-512's) starts
+    /// with it.
+    #[inline(always)]
+    pub(in crate::kernels) fn prepared(self) -> Option<Prepared<'a>> {
+        let (width, height) = (self.width, self.height);
+        let (count, cells) = (self.out.len(), width * height);
+        if width < 2
+            || height < 2
+            || width > LIT_MAX_SIDE
+            || height > LIT_MAX_SIDE
+            || cells > i32::MAX as usize
+        {
+            bilinear_span(self.src, width, height, self.xs, self.ys, self.out, 0);
+            return None;
+        }
+        let (src, xs, ys) = (&self.src[..cells], &self.xs[..count], &self.ys[..count]);
+        Some((src, width, height, xs, ys, self.out))
+    }
+}
+
 impl Kernel for Bilinear<'_> {
     type Output = ();
 
@@ -41,27 +75,10 @@ impl Kernel for Bilinear<'_> {
 
     #[inline(always)]
     fn simd<S: Isa>(self, isa: S) {
-        let Self {
-            src,
-            width,
-            height,
-            xs,
-            ys,
-            out,
-        } = self;
-        let count = out.len();
-        let cells = width * height;
-        if width < 2
-            || height < 2
-            || width > LIT_MAX_SIDE
-            || height > LIT_MAX_SIDE
-            || cells > i32::MAX as usize
-        {
-            bilinear_span(src, width, height, xs, ys, out, 0);
+        let Some((src, width, height, xs, ys, out)) = self.prepared() else {
             return;
-        }
-        let src = &src[..cells];
-        let (xs, ys) = (&xs[..count], &ys[..count]);
+        };
+        let count = out.len();
         let max_x = isa.f32(width as f32 - 1.0);
         let max_y = isa.f32(height as f32 - 1.0);
         let last_left = isa.i32(width as i32 - 2);

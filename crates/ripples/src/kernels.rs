@@ -462,7 +462,7 @@ pub fn resampled_classic_blended_row(
 ) {
     wide::dispatch(
         backend,
-        classic::ResampledBlended {
+        classic::Resampled {
             y,
             height,
             gx,

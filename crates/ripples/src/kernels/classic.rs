@@ -234,159 +234,97 @@ impl Kernel for RenderColumns<'_> {
     }
 }
 
-/// Where the classic refraction over gradient rows reads its gradients.
-trait Gradients<S: Isa> {
-    /// The gradients `(gx, gy)` of the `LANES` pixels from `x`.
+/// A row of gradients for the classic refraction over gradient rows: the values themselves
+/// (`&[f32]`) or a blend of two rows ([`BlendedRow`]), blended in vector lanes in the
+/// reference's order.
+pub(super) trait GradientRow: Copy {
+    /// The row cut to `width` values.
+    fn first(self, width: usize) -> Self;
+    /// The reference's pixels `columns` of `kernel`'s row.
+    fn reference(kernel: Resampled<'_, Self>, columns: Range<usize>);
+    /// The `LANES` values from `x`.
     ///
     /// # Safety
     ///
-    /// `x + LANES` must not pass the rows' width.
-    unsafe fn at(&self, isa: S, x: usize) -> (S::F32, S::F32);
+    /// `x + LANES` must not pass the row's length.
+    unsafe fn lanes<S: Isa>(self, isa: S, x: usize) -> S::F32;
 }
 
-/// Gradient rows as they are.
-struct Rows<'a> {
-    gx: &'a [f32],
-    gy: &'a [f32],
-}
-
-impl<S: Isa> Gradients<S> for Rows<'_> {
+impl GradientRow for &[f32] {
     #[inline(always)]
-    unsafe fn at(&self, isa: S, x: usize) -> (S::F32, S::F32) {
-        // SAFETY: the caller keeps x + LANES within the rows, which the kernel cut to the width.
-        unsafe {
+    fn first(self, width: usize) -> Self {
+        &self[..width]
+    }
+    #[inline(always)]
+    fn reference(k: Resampled<'_, Self>, columns: Range<usize>) {
+        scalar::resampled_classic_span(k.y, k.height, k.gx, k.gy, k.src, k.dst_row, columns);
+    }
+    #[inline(always)]
+    unsafe fn lanes<S: Isa>(self, isa: S, x: usize) -> S::F32 {
+        // SAFETY: the caller's guarantee.
+        unsafe { isa.load_f32(self.as_ptr().add(x)) }
+    }
+}
+
+impl GradientRow for BlendedRow<'_> {
+    #[inline(always)]
+    fn first(self, width: usize) -> Self {
+        BlendedRow::first(self, width)
+    }
+    #[inline(always)]
+    fn reference(k: Resampled<'_, Self>, columns: Range<usize>) {
+        let (gx, gy) = (k.gx, k.gy);
+        scalar::resampled_classic_blended_span(k.y, k.height, gx, gy, k.src, k.dst_row, columns);
+    }
+    /// `top + (bottom - top) * weight`.
+    #[inline(always)]
+    unsafe fn lanes<S: Isa>(self, isa: S, x: usize) -> S::F32 {
+        // SAFETY: the caller's guarantee; `first` cuts both rows to the same width.
+        let (top, bottom) = unsafe {
             (
-                isa.load_f32(self.gx.as_ptr().add(x)),
-                isa.load_f32(self.gy.as_ptr().add(x)),
+                isa.load_f32(self.top.as_ptr().add(x)),
+                isa.load_f32(self.bottom.as_ptr().add(x)),
             )
-        }
+        };
+        top + (bottom - top) * isa.f32(self.weight)
     }
 }
 
-/// Gradient rows given as blends of two rows, blended in vector lanes in the reference's order.
-struct Blends<'a> {
-    gx: BlendedRow<'a>,
-    gy: BlendedRow<'a>,
-}
-
-/// `top + (bottom - top) * weight` of the `LANES` values from `x`.
-///
-/// # Safety
-///
-/// `x + LANES` must not pass either row's length.
-#[inline(always)]
-unsafe fn blend<S: Isa>(isa: S, row: &BlendedRow<'_>, x: usize) -> S::F32 {
-    // SAFETY: the caller's guarantee.
-    let (top, bottom) = unsafe {
-        (
-            isa.load_f32(row.top.as_ptr().add(x)),
-            isa.load_f32(row.bottom.as_ptr().add(x)),
-        )
-    };
-    top + (bottom - top) * isa.f32(row.weight)
-}
-
-impl<S: Isa> Gradients<S> for Blends<'_> {
-    #[inline(always)]
-    unsafe fn at(&self, isa: S, x: usize) -> (S::F32, S::F32) {
-        // SAFETY: the caller keeps x + LANES within the rows, which `first` cut to the width.
-        unsafe { (blend(isa, &self.gx, x), blend(isa, &self.gy, x)) }
-    }
-}
-
-/// [`scalar::resampled_classic_row`]: `LANES` pixels per iteration.
-pub(super) struct Resampled<'a> {
+/// [`scalar::resampled_classic_row`] (`G` = `&[f32]`) and
+/// [`scalar::resampled_classic_blended_row`] (`G` = [`BlendedRow`]): `LANES` pixels per
+/// iteration.
+pub(super) struct Resampled<'a, G> {
     pub y: usize,
     pub height: usize,
-    pub gx: &'a [f32],
-    pub gy: &'a [f32],
+    pub gx: G,
+    pub gy: G,
     pub src: &'a [[u8; 4]],
     pub dst_row: &'a mut [[u8; 4]],
 }
 
-impl Kernel for Resampled<'_> {
+impl<G: GradientRow> Kernel for Resampled<'_, G> {
     type Output = ();
 
     fn scalar(self) {
-        scalar::resampled_classic_row(
-            self.y,
-            self.height,
-            self.gx,
-            self.gy,
-            self.src,
-            self.dst_row,
-        );
+        let width = self.dst_row.len();
+        G::reference(self, 0..width);
     }
 
     #[inline(always)]
     fn simd<S: Isa>(self, isa: S) {
-        let Self {
-            y,
-            height,
-            gx,
-            gy,
-            src,
-            dst_row,
-        } = self;
-        let width = dst_row.len();
+        let (y, height, width) = (self.y, self.height, self.dst_row.len());
         if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
-            scalar::resampled_classic_row(y, height, gx, gy, src, dst_row);
+            G::reference(self, 0..width);
             return;
         }
-        let (gx, gy) = (&gx[..width], &gy[..width]);
-        let done = resampled_classic(isa, y, height, &Rows { gx, gy }, src, dst_row);
-        scalar::resampled_classic_span(y, height, gx, gy, src, dst_row, done..width);
+        let [gx, gy] = [self.gx.first(width), self.gy.first(width)];
+        let done = resampled_classic(isa, y, height, [gx, gy], self.src, &mut *self.dst_row);
+        G::reference(Self { gx, gy, ..self }, done..width);
     }
 }
 
-/// [`scalar::resampled_classic_blended_row`]: the blend in vector lanes, in the reference's
-/// order, then as [`Resampled`].
-pub(super) struct ResampledBlended<'a> {
-    pub y: usize,
-    pub height: usize,
-    pub gx: BlendedRow<'a>,
-    pub gy: BlendedRow<'a>,
-    pub src: &'a [[u8; 4]],
-    pub dst_row: &'a mut [[u8; 4]],
-}
-
-impl Kernel for ResampledBlended<'_> {
-    type Output = ();
-
-    fn scalar(self) {
-        scalar::resampled_classic_blended_row(
-            self.y,
-            self.height,
-            self.gx,
-            self.gy,
-            self.src,
-            self.dst_row,
-        );
-    }
-
-    #[inline(always)]
-    fn simd<S: Isa>(self, isa: S) {
-        let Self {
-            y,
-            height,
-            gx,
-            gy,
-            src,
-            dst_row,
-        } = self;
-        let width = dst_row.len();
-        if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
-            scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row);
-            return;
-        }
-        let (gx, gy) = (gx.first(width), gy.first(width));
-        let done = resampled_classic(isa, y, height, &Blends { gx, gy }, src, dst_row);
-        scalar::resampled_classic_blended_span(y, height, gx, gy, src, dst_row, done..width);
-    }
-}
-
-/// The classic refraction of row `y`, `LANES` pixels at a time, with the gradients from
-/// `gradients`; returns the column where the vectors stopped (the caller finishes the row).
+/// The classic refraction of row `y`, `LANES` pixels at a time, with the gradients
+/// `[gx, gy]`; returns the column where the vectors stopped (the caller finishes the row).
 ///
 /// `f32::round` rounds halves away from zero, which only NEON has an instruction for; the
 /// others build it from truncation ([`F32s::round_half_away`]). The clamp sends a NaN
@@ -395,13 +333,14 @@ impl Kernel for ResampledBlended<'_> {
 /// one load, before any rounding and instead of a gather, which takes several times longer.
 ///
 /// The caller checks that `y < height`, that `width * height` (`width` being `dst_row`'s)
-/// fits in i32 and that `width` is below 2^24 (so `x + lane` is exact in `f32`).
+/// fits in i32 and that `width` is below 2^24 (so `x + lane` is exact in `f32`), and cuts the
+/// gradient rows to `width` ([`GradientRow::first`]).
 #[inline(always)]
-fn resampled_classic<S: Isa>(
+fn resampled_classic<S: Isa, G: GradientRow>(
     isa: S,
     y: usize,
     height: usize,
-    gradients: &impl Gradients<S>,
+    [gx_row, gy_row]: [G; 2],
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) -> usize {
@@ -419,8 +358,8 @@ fn resampled_classic<S: Isa>(
     let small_image = width < 1 << 23 && height < 1 << 23;
     let mut x = 0;
     while x + S::LANES <= width {
-        // SAFETY: x + LANES <= width.
-        let (gx, gy) = unsafe { gradients.at(isa, x) };
+        // SAFETY: x + LANES <= width, the rows' length (the caller cut them with `first`).
+        let (gx, gy) = unsafe { (gx_row.lanes(isa, x), gy_row.lanes(isa, x)) };
         if gx.magnitudes_below_half(gy) {
             // SAFETY: x + LANES <= width and y < height, so the source pixels under the ones
             // written at x lie inside `src` and the row.

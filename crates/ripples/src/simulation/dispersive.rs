@@ -203,6 +203,18 @@ impl DispersiveSolver {
         self.damping
     }
 
+    /// The constants of one leapfrog step from the gravity and the damping (`keep = 1 -
+    /// damping`): `2 keep`, `keep * gravity` and `keep^2`. A GPU that steps this solver (the
+    /// page's `web/gl/dispersive-step.glsl.js`) takes them from here.
+    pub fn coefficients(&self) -> DispersiveCoefficients {
+        let keep = 1.0 - f64::from(self.damping);
+        DispersiveCoefficients {
+            current: (2.0 * keep) as f32,
+            laplacian: (keep * f64::from(self.gravity)) as f32,
+            previous: (keep * keep) as f32,
+        }
+    }
+
     /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.water.width, self.water.height);
@@ -211,12 +223,7 @@ impl DispersiveSolver {
         }
         let backend = kernels::backend();
         smooth(&self.water.current, &mut self.levels, &self.zeros, backend);
-        let keep = 1.0 - f64::from(self.damping);
-        let coefficients = DispersiveCoefficients {
-            current: (2.0 * keep) as f32,
-            laplacian: (keep * f64::from(self.gravity)) as f32,
-            previous: (keep * keep) as f32,
-        };
+        let coefficients = self.coefficients();
         let smoothed = &self.levels[0].smoothed;
         let TwoFields {
             current, previous, ..

@@ -693,3 +693,10 @@ pub fn stone_stamp(radius: u32, strength: f32) -> Vec<f32> {
 pub fn stamp_reach(radius: u32) -> u32 {
     crate::gpu_water::stamp_reach(radius)
 }
+
+/// The dispersive solver's pyramid level weights (see `DispersiveSolver::LEVEL_WEIGHTS`), for
+/// the GPU's passes.
+#[wasm_bindgen(js_name = dispersiveLevelWeights)]
+pub fn dispersive_level_weights() -> Vec<f32> {
+    ripples::DispersiveSolver::LEVEL_WEIGHTS.to_vec()
+}

@@ -22,7 +22,7 @@
 //!   water was last calm has decayed by the solver's damping (every wave loses the fraction
 //!   `damping` of its amplitude per step) below the calm tolerance ([`GpuQueue::is_calm`]).
 
-use ripples::{DispersiveSolver, WaterSolver};
+use ripples::{Solver, SolverKind};
 
 /// Floats per queued stone in [`GpuQueue::take`]: the step it falls before, its cell (x, y),
 /// its radius in cells and its strength.
@@ -51,11 +51,12 @@ impl GpuQueue {
         let at = self.steps as f32;
         self.stones
             .extend_from_slice(&[at, x as f32, y as f32, radius as f32, strength]);
-        // A later stone this strong or stronger resets the decay; a weaker one is covered by
-        // the stronger one's decay as long as that stays above it.
-        let left = self.left_of_strongest(None);
-        if strength.abs() >= left {
-            self.strongest = strength.abs();
+        // A later stone this deep or deeper resets the decay; a shallower one is covered by
+        // the deeper one's decay as long as that stays above it. (The solver's stone is
+        // WAVE_STONE_DEPTH times its strength deep: see Solver::drop_stone.)
+        let depth = (strength * Solver::WAVE_STONE_DEPTH).abs();
+        if depth >= self.left_of_strongest(None) {
+            self.strongest = depth;
             self.since_strongest = 0;
         }
     }
@@ -122,12 +123,17 @@ pub fn stone_stamp(radius: u32, strength: f32) -> Vec<f32> {
     let radius = radius.max(1);
     let reach = stamp_reach(radius);
     let side = 2 * reach + 1;
-    // A calm grid one cell wider on each side: the solver keeps its border at rest.
-    let Ok(mut water) = DispersiveSolver::new(side + 2, side + 2) else {
+    // A calm grid one cell wider on each side: the solver keeps its border at rest. The
+    // stone goes in through Solver::drop_stone, which scales its strength to the solver's
+    // depth as the pool's stones are.
+    let Ok(mut water) = Solver::new(SolverKind::Dispersive, side + 2, side + 2) else {
         return Vec::new();
     };
     let centre = (reach + 1) as i32;
     water.drop_stone(centre, centre, radius, strength);
+    let Solver::Dispersive(water) = &water else {
+        return Vec::new();
+    };
     let heights = water.heights();
     let grid = (side + 2) as usize;
     let r_squared = i64::from(radius) * i64::from(radius);
@@ -152,8 +158,9 @@ mod tests {
         let side = 2 * 12 + 1;
         assert_eq!(stamp.len(), 2 * side * side);
         let centre = 12 * side + 12;
-        // The dent's bottom at the centre, under the dent; rims around, which the stamp adds.
-        assert_eq!(stamp[2 * centre], -96.0);
+        // The dent's bottom at the centre (the solver's stone depth times the strength), under
+        // the dent; rims around, which the stamp adds.
+        assert_eq!(stamp[2 * centre], -96.0 * Solver::WAVE_STONE_DEPTH);
         assert_eq!(stamp[2 * centre + 1], 1.0);
         let rim = 12 * side + 12 + 6;
         assert!(stamp[2 * rim] > 0.0, "{}", stamp[2 * rim]);
@@ -173,8 +180,11 @@ mod tests {
         let work = queue.take();
         assert_eq!(&work[..3], &[0.0, 1.0, 1.0]);
         assert_eq!(&work[3..], &[0.0, 10.0, 10.0, 3.0, 100.0]);
-        // 100 * 0.995^n <= 0.5 from n = 1058.
-        queue.steps(1056);
+        // The stone is WAVE_STONE_DEPTH times 100 deep: d * 0.995^n <= 0.5 from n > log(2d) /
+        // -log(0.995).
+        let depth = 100.0 * f64::from(Solver::WAVE_STONE_DEPTH);
+        let calm_from = ((2.0 * depth).ln() / -(0.995f64.ln())).ceil() as u32;
+        queue.steps(calm_from - 2);
         assert!(!queue.is_calm(0.005, 0.5));
         queue.steps(1);
         assert!(queue.is_calm(0.005, 0.5));

@@ -87,7 +87,11 @@ impl GpuQueue {
     pub fn take(&mut self) -> Vec<f32> {
         let count = self.stones.len() / STONE_FLOATS;
         let mut work = Vec::with_capacity(3 + self.stones.len());
-        work.extend_from_slice(&[f32::from(u8::from(self.clear)), self.steps as f32, count as f32]);
+        work.extend_from_slice(&[
+            f32::from(u8::from(self.clear)),
+            self.steps as f32,
+            count as f32,
+        ]);
         work.append(&mut self.stones);
         self.clear = false;
         self.steps = 0;

@@ -1227,7 +1227,10 @@ impl WebPool {
     /// What the GPU does next (see [`GpuQueue::take`]), emptied from the queue; empty when the
     /// GPU does not step the water.
     pub fn take_gpu_work(&mut self) -> Vec<f32> {
-        self.gpu_water.as_mut().map(GpuQueue::take).unwrap_or_default()
+        self.gpu_water
+            .as_mut()
+            .map(GpuQueue::take)
+            .unwrap_or_default()
     }
 
     /// The dispersive step's constants `[current, laplacian, previous]` (see

@@ -593,7 +593,7 @@ export class Ripples extends EventTargetBase {
     this.#loop.rouse();
   }
 
-  /** A paused instance steps its water `n` steps (0 to 6000, rain falling) and draws once. */
+  /** A paused instance steps its water n steps (0 to 6000, rain falling), draws once. @param {number} n */
   step(n) {
     this.#alive('step');
     if (this.#loop.running) throw new Error('Ripples.step: the water is playing; pause() it first');

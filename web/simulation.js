@@ -57,7 +57,10 @@ export class Simulation {
     this.reason = reason;
   }
 
-  /** What stats() says of it. */
+  /**
+   * What stats() says of it.
+   * @returns {{ simulation: 'gpu' | 'cpu', simulationReason: SimulationReason | null }}
+   */
   stats() {
     return { simulation: this.reason === null ? 'gpu' : 'cpu', simulationReason: this.reason };
   }

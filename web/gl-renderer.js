@@ -32,6 +32,8 @@ import { PHOTO_SHADER } from './gl/photo-shader.js';
 const SHADERS = { ...LOOK_SHADERS, photo: PHOTO_SHADER };
 // gl/video-texture.js puts a <video>'s frames into the picture texture, with no copy in wasm.
 import { VideoTexture } from './gl/video-texture.js';
+// gl/simulation.js steps the water on the GPU where the page chose it (see simulation.js).
+import { GpuWater } from './gl/simulation.js';
 
 /** Most WebGL contexts Ripples keeps alive on one page (browsers allow about 16 in all). */
 export const MAX_CONTEXTS = 8;
@@ -72,6 +74,10 @@ export class GlRenderer {
   // A video's frames fill the picture texture (placeVideo), not the pool's image in wasm.
   #videoTexture = null;
   #imageFromVideo = false;
+  /** @type {GpuWater | null} the water stepped here (useGpuWater), else null */
+  #water = null;
+  /** @type {import('./gl/simulation.js').Probe | null} */
+  #probe = null;
 
   /**
    * A renderer on `canvas` (which must have no context yet), or null where WebGL2 is missing
@@ -240,7 +246,14 @@ export class GlRenderer {
     const hasLand = pool.hasWaterRegion;
     if (hasLand && (this.#waterPool !== pool || this.#waterVersion !== pool.waterVersion)) this.#uploadWater(pool);
     const photo = pool.inPerspective;
-    if (!photo) this.#uploadSurface(pool, memory);
+    if (!photo && this.#water && pool.gpuWater) {
+      // The water is stepped here: its surface is a texture already, nothing is uploaded.
+      this.#water.run(pool);
+      gl.activeTexture(gl.TEXTURE0 + SURFACE_UNIT);
+      gl.bindTexture(gl.TEXTURE_2D, this.#water.surface);
+    } else if (!photo) {
+      this.#uploadSurface(pool, memory);
+    }
     if (!this.#imageFromVideo && (this.#imagePool !== pool || this.#imageVersion !== pool.imageVersion)) {
       const image = new Uint8Array(memory.buffer, pool.imagePtr, pool.imageLen);
       gl.activeTexture(gl.TEXTURE0 + IMAGE_UNIT);
@@ -378,6 +391,27 @@ export class GlRenderer {
     this.#imagePool = null;
   }
 
+  /**
+   * Whether this context can step the water (GpuWater.probe, run once): the reason it cannot
+   * ('no-float-targets'), or null.
+   * @returns {string | null}
+   */
+  get gpuWaterUnsupported() {
+    if (this.lost) return 'context-lost';
+    this.#probe ??= GpuWater.probe(this.#gl);
+    return this.#probe.reason;
+  }
+
+  /** Steps the water here from now on (`on`), or no longer (its textures are freed). */
+  useGpuWater(on) {
+    if (on) {
+      this.#water ??= new GpuWater(this.#gl);
+    } else {
+      this.#water?.release();
+      this.#water = null;
+    }
+  }
+
   /** Frees the GPU's resources and gives the context back to the browser at once. */
   release() {
     if (this.#released) return;
@@ -389,6 +423,7 @@ export class GlRenderer {
       for (const texture of Object.values(this.#textures)) gl.deleteTexture(texture);
       for (const { program } of this.#programs.values()) gl.deleteProgram(program);
       this.#videoTexture?.release();
+      this.#water?.release();
       gl.getExtension('WEBGL_lose_context')?.loseContext();
     }
     this.#programs.clear();

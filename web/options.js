@@ -121,6 +121,14 @@ export const DEFAULTS = Object.freeze({
    */
   renderer: 'auto',
   /**
+   * Where the water is stepped: 'auto' (on the GPU, in WebGL2 float render targets, where it
+   * draws with WebGL2 and can step this water; else in the wasm module on the CPU), 'gpu' (the
+   * same, said outright) or 'cpu' (always the wasm module). stats().simulation says which, and
+   * why the CPU does (the GPU steps the dispersive solver under the natural look, seen from
+   * above, without walls, an absorbing border or the pointer's swipes, so far).
+   */
+  simulation: 'auto',
+  /**
    * 'auto': with the user's `prefers-reduced-motion: reduce`, no rain falls (only what the
    * user starts moves the water); 'ignore': the rain falls anyway.
    */

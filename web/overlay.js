@@ -20,6 +20,12 @@ const NO_CHILDREN = new Set(['IMG', 'VIDEO', 'AUDIO', 'INPUT', 'TEXTAREA', 'SELE
  * @returns {asserts element is HTMLElement}
  */
 export function checkElement(element, where) {
+  if (typeof window !== 'object' || typeof document !== 'object' || typeof Element !== 'function') {
+    throw new Error(
+      `${where}: there is no browser here (no window and document: server-side rendering, ` +
+        `Node or a worker); call attach in the browser, e.g. in a useEffect or onMounted`,
+    );
+  }
   if (!(element instanceof Element)) {
     throw new TypeError(`${where}: expected an element, got ${describeValue(element)}`);
   }

@@ -16,6 +16,7 @@
 //                 and laid out on a pool: walls, a living photograph's water, the sky
 //   overlay.js    the canvas over an element, and the CSS background layers around it
 //   renderer.js   who draws: WebGL2 (gl-renderer.js, gl/) or the CPU, and the switch
+//   simulation.js who steps the water: the GPU (gl/simulation.js) or the wasm module
 //   input.js      pointer and touch: stones and fingertips in the water
 //   loop.js       the requestAnimationFrame loop: play, pause, sleep while the water is calm
 //   sight.js      on screen, a visible tab, the element's size, its removal
@@ -36,7 +37,7 @@
 import { WasmPool, backend } from './ripples_web.js';
 // wasm-loader.js finds the wasm module (next to this file, or the `wasm` option) and explains
 // why it could not be loaded.
-import { RipplesLoadError, loadWasm, loadedExports } from './wasm-loader.js';
+import { RipplesLoadError, initSource, loadWasm, loadedExports } from './wasm-loader.js';
 import { describeElement } from './css.js';
 import { DEFAULTS, checkOptions, messageOf, prefixed } from './options.js';
 import { Composer, MAX_DEVICE_PIXEL_RATIO, measureElement } from './compose.js';
@@ -46,6 +47,7 @@ import { FrameStats, Quality, SIMULATE_SLOW_DEVICE, forgetCost, simulateSlowDevi
 import { Renderer } from './renderer.js';
 import { Sight } from './sight.js';
 import { FrameLoop } from './loop.js';
+import { Simulation, checkStepCount, nextSeed } from './simulation.js';
 
 export { RipplesLoadError };
 
@@ -86,13 +88,14 @@ export class Ripples extends EventTargetBase {
   #sight = null;
   #stats = new FrameStats();
   #quality = new Quality();
+  #simulation = new Simulation();
   /** @type {FrameLoop} */
   #loop;
   /** @type {any} the WasmPool */
   #pool = null;
   /** @type {{ width: number, height: number, cssWidth: number, cssHeight: number, ratio: number }} */
   #cssSize = { width: 0, height: 0, cssWidth: 0, cssHeight: 0, ratio: 1 };
-  #seed = Math.floor(Math.random() * 2 ** 32);
+  #seed = nextSeed();
   #abort = new AbortController();
   #destroyed = false;
   #rebuildPending = false;
@@ -193,16 +196,7 @@ export class Ripples extends EventTargetBase {
    * @param {any} [options]
    */
   static async init(options) {
-    const where = 'Ripples.init';
-    let source = options;
-    if (options !== null && typeof options === 'object' && Object.getPrototypeOf(options) === Object.prototype) {
-      const unknown = Object.keys(options).filter((name) => name !== 'wasm');
-      if (unknown.length) {
-        throw new TypeError(`${where}: unknown option '${unknown[0]}' (init takes { wasm })`);
-      }
-      source = options.wasm;
-    }
-    await loadWasm(source, where);
+    await loadWasm(initSource(options, 'Ripples.init'), 'Ripples.init');
   }
 
   /**
@@ -232,12 +226,6 @@ export class Ripples extends EventTargetBase {
    */
   static async attach(element, options = {}) {
     const where = 'Ripples.attach';
-    if (typeof window !== 'object' || typeof document !== 'object' || typeof Element !== 'function') {
-      throw new Error(
-        `${where}: there is no browser here (no window and document: server-side rendering, ` +
-          `Node or a worker); call attach in the browser, e.g. in a useEffect or onMounted`,
-      );
-    }
     checkElement(element, where);
     if (attached.has(element)) {
       throw new Error(`${where}: ${describeElement(element)} already has ripples; destroy() them first`);
@@ -297,6 +285,7 @@ export class Ripples extends EventTargetBase {
   #useCpu(reason) {
     if (!this.#renderer?.toCpu(reason)) return;
     this.#pool.setGpu(false);
+    this.#simulation.choose(this.#pool, null, this.#options);
     // The video's frame went to the lost renderer only: the CPU reads it from the pool's image.
     if (this.#picture.video) this.#picture.composeVideo(this.#pool, this.#cssSize, 'Ripples');
     this.#pool.advance(0);
@@ -359,6 +348,7 @@ export class Ripples extends EventTargetBase {
     try {
       pool.setGpu(!!this.#gl);
       this.#picture.composeAll(pool, size, where);
+      this.#simulation.choose(pool, this.#gl, this.#options);
       // The ripples go on in the new pool (a new size, pixel ratio or resolution), resampled
       // onto its grid; only a pool of another solver cannot take them.
       const old = this.#pool;
@@ -603,6 +593,14 @@ export class Ripples extends EventTargetBase {
     this.#loop.rouse();
   }
 
+  /** A paused instance steps its water n steps (0 to 6000, rain falling), draws once. @param {number} n */
+  step(n) {
+    this.#alive('step');
+    if (this.#loop.running) throw new Error('Ripples.step: the water is playing; pause() it first');
+    this.#pool.advance(checkStepCount(n));
+    this.#draw();
+  }
+
   /** Stops the water and the frame loop (the last frame stays). */
   pause() {
     this.#alive('pause');
@@ -723,7 +721,6 @@ export class Ripples extends EventTargetBase {
     else this.destroy();
   };
 
-
   /** Whether destroy() was called (every method but destroy() then throws). */
   get destroyed() {
     return this.#destroyed;
@@ -784,6 +781,7 @@ export class Ripples extends EventTargetBase {
         if (changed('pixelRatio')) this.#watchPixelRatio();
       } else {
         this.#picture.configure(this.#pool, this.#cssSize);
+        this.#simulation.choose(this.#pool, this.#gl, options);
         // A new mask is put in once it loads (Composer.loadInto); a new horizon or focal length now.
         if ((changed('horizon') || changed('focal')) && !changed('waterMask')) {
           this.#recomposeWater(where);
@@ -843,6 +841,7 @@ export class Ripples extends EventTargetBase {
       // rasterizer (information only); asleep: calm, the loop stopped until the water moves.
       renderer: this.#gl ? 'webgl' : 'cpu',
       cpuReason: this.#gl ? null : this.#renderer?.cpuReason,
+      ...this.#simulation.stats(), // who steps the water, and why the CPU does
       softwareWebGl: this.#gl ? this.#gl.software : false,
       asleep: this.#loop.asleep,
       solver: this.#options.solver,

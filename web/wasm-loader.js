@@ -63,6 +63,22 @@ export function loadedExports() {
 }
 
 /**
+ * Where Ripples.init loads the module from: `options` is `{ wasm }` or the source itself.
+ * @param {any} options
+ * @param {string} where
+ */
+export function initSource(options, where) {
+  if (options !== null && typeof options === 'object' && Object.getPrototypeOf(options) === Object.prototype) {
+    const unknown = Object.keys(options).filter((name) => name !== 'wasm');
+    if (unknown.length) {
+      throw new TypeError(`${where}: unknown option '${unknown[0]}' (init takes { wasm })`);
+    }
+    return options.wasm;
+  }
+  return options;
+}
+
+/**
  * Loads the module from `source` (undefined: next to this file) unless it is loaded or loading
  * already, which the first call's source wins. A failed load is forgotten, so a later call
  * tries again. `where` starts the error messages ('Ripples.attach', 'Ripples.init').

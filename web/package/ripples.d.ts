@@ -115,6 +115,14 @@ export interface RipplesOptions {
    */
   renderer?: 'auto' | 'webgl' | 'cpu';
   /**
+   * Where the water is stepped: 'auto' (default: on the GPU, in WebGL2 float render targets,
+   * where WebGL2 draws and the GPU can step this water; else in the wasm module), 'gpu' (the
+   * same, said outright) or 'cpu' (always the wasm module). So far the GPU steps the
+   * dispersive solver under the natural look, seen from above, with reflecting edges, no walls
+   * and interactive false; stats().simulationReason says why the CPU steps it otherwise.
+   */
+  simulation?: 'auto' | 'gpu' | 'cpu';
+  /**
    * 'auto' (default): with the user's prefers-reduced-motion: reduce, no rain falls (only what
    * the user starts moves the water); 'ignore': the rain falls anyway.
    */
@@ -177,6 +185,7 @@ export interface RipplesResolvedOptions {
   dispersion: number;
   skyUrl: string | null;
   renderer: 'auto' | 'webgl' | 'cpu';
+  simulation: 'auto' | 'gpu' | 'cpu';
   reducedMotion: 'auto' | 'ignore';
   waterMask: string | null;
   horizon: number | null;
@@ -267,6 +276,26 @@ export interface RipplesStats {
    * attach) or 'context-lost'.
    */
   cpuReason: 'option' | 'no-webgl2' | 'canvas-element' | 'context-lost' | null;
+  /** Who steps the water: 'gpu' (WebGL2 float render targets) or 'cpu' (the wasm module). */
+  simulation: 'gpu' | 'cpu';
+  /**
+   * Why the CPU steps the water (null on the GPU): 'option' (simulation 'cpu'), 'renderer' (the
+   * CPU draws), 'no-float-targets' (no RGBA32F render target passed the probe),
+   * 'context-lost', or what the GPU does not step yet: 'solver', 'look', 'obstacles', 'border',
+   * 'water-mask', 'interactive'.
+   */
+  simulationReason:
+    | 'option'
+    | 'renderer'
+    | 'no-float-targets'
+    | 'context-lost'
+    | 'solver'
+    | 'look'
+    | 'obstacles'
+    | 'border'
+    | 'water-mask'
+    | 'interactive'
+    | null;
   /**
    * Whether the WebGL2 that draws is a software rasterizer (SwiftShader, llvmpipe, WARP: no
    * GPU), as the browser tells; false with the CPU. Information only: browsers give pages
@@ -376,6 +405,12 @@ export class Ripples extends EventTarget {
 
   /** Stops the water and the frame loop (the last frame stays). */
   pause(): void;
+  /**
+   * A paused instance steps its water `n` steps (a whole number from 0 to 6000; rain falls as it
+   * would) and draws once: for tests, recordings and pages that drive their own clock. Throws
+   * while the water plays.
+   */
+  step(n: number): void;
 
   /** Runs the water again, from where it stopped. */
   play(): void;

@@ -425,6 +425,41 @@ impl WasmPool {
         self.inner.gpu()
     }
 
+    /// Whether the page's GPU steps the water from now on (web/gl/simulation.js): steps and
+    /// stones then wait for `takeGpuWork()` and the water here stays calm (see
+    /// [`WebPool::set_gpu_water`]); an error for a solver the GPU does not step.
+    #[wasm_bindgen(js_name = setGpuWater)]
+    pub fn set_gpu_water(&mut self, on: bool) -> Result<(), JsError> {
+        self.inner.set_gpu_water(on).map_err(js_error)
+    }
+
+    /// Whether the page's GPU steps the water (see `setGpuWater`).
+    #[wasm_bindgen(getter, js_name = gpuWater)]
+    pub fn gpu_water(&self) -> bool {
+        self.inner.gpu_water()
+    }
+
+    /// What the GPU does next: `[clear, steps, stone count, then (step, x, y, radius,
+    /// strength) per stone]` in grid cells (see [`crate::gpu_water::GpuQueue::take`]).
+    #[wasm_bindgen(js_name = takeGpuWork)]
+    pub fn take_gpu_work(&mut self) -> Vec<f32> {
+        self.inner.take_gpu_work()
+    }
+
+    /// The dispersive step's constants `[current, laplacian, previous]`, or `undefined` for
+    /// another solver.
+    #[wasm_bindgen(js_name = dispersiveCoefficients)]
+    pub fn dispersive_coefficients(&self) -> Option<Vec<f32>> {
+        self.inner.dispersive_coefficients().map(|c| c.to_vec())
+    }
+
+    /// The natural look's surface constants for the GPU's surface pass (see
+    /// [`ripples::Pool::natural_surface_constants`]).
+    #[wasm_bindgen(js_name = naturalSurfaceConstants)]
+    pub fn natural_surface_constants(&self) -> Vec<f32> {
+        self.inner.natural_surface_constants().to_vec()
+    }
+
     /// Writes the water's surface for the look in use (four floats per grid cell, see
     /// [`WebPool::prepare_surface`]) and returns its byte offset in the module's memory
     /// (`surfaceLen` floats); 0 after a failure, which `takeError()` explains.
@@ -643,4 +678,25 @@ pub fn calm_check_frames() -> u32 {
 #[wasm_bindgen]
 pub fn limits() -> Vec<u32> {
     vec![MAX_SIDE, MAX_PIXELS]
+}
+
+/// The dispersive solver's stone of `radius` cells and `strength` on calm water, as a stamp for
+/// the GPU (see [`crate::gpu_water::stone_stamp`]): `(2 stampReach(radius) + 1)^2` cells, two
+/// floats each (height, under the dent).
+#[wasm_bindgen(js_name = stoneStamp)]
+pub fn stone_stamp(radius: u32, strength: f32) -> Vec<f32> {
+    crate::gpu_water::stone_stamp(radius, strength)
+}
+
+/// Cells on each side of a stamp's centre (see [`crate::gpu_water::stamp_reach`]).
+#[wasm_bindgen(js_name = stampReach)]
+pub fn stamp_reach(radius: u32) -> u32 {
+    crate::gpu_water::stamp_reach(radius)
+}
+
+/// The dispersive solver's pyramid level weights (see `DispersiveSolver::LEVEL_WEIGHTS`), for
+/// the GPU's passes.
+#[wasm_bindgen(js_name = dispersiveLevelWeights)]
+pub fn dispersive_level_weights() -> Vec<f32> {
+    ripples::DispersiveSolver::LEVEL_WEIGHTS.to_vec()
 }

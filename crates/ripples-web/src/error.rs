@@ -151,6 +151,12 @@ pub enum WebError {
     NoPerspective,
     /// The photo look's tables asked for before they were built.
     NoPhotoTables,
+    /// The GPU asked to step a solver it does not step: "the GPU steps only the dispersive
+    /// solver, not 'wave'".
+    NotOnGpu {
+        /// The solver's name.
+        solver: &'static str,
+    },
 }
 
 /// What a number must be, in a [`WebError::Number`].
@@ -285,6 +291,10 @@ impl fmt::Display for WebError {
                 f.write_str("the pool's water is not in perspective (see setWater)")
             }
             WebError::NoPhotoTables => f.write_str("the photo look's tables are missing"),
+            WebError::NotOnGpu { solver } => write!(
+                f,
+                "the GPU steps only the dispersive solver, not '{solver}'"
+            ),
         }
     }
 }

@@ -25,12 +25,13 @@ pub mod background;
 mod bindings;
 mod error;
 pub mod gpu_photo;
+pub mod gpu_water;
 pub mod options;
 mod web_pool;
 
 pub use bindings::{
     FRAME_DRAWN, FRAME_FAILED, FRAME_UNCHANGED, WasmPool, backend, background_layout,
-    calm_check_frames, check_option, limits,
+    calm_check_frames, check_option, dispersive_level_weights, limits, stamp_reach, stone_stamp,
 };
 pub use options::{OptionValue, Rule, WebError};
 pub use web_pool::{MAX_PIXELS, MAX_SIDE, WebPool, check_pool_size};

@@ -52,7 +52,7 @@ impl fmt::Display for OptionValue {
 
 /// Every option `Ripples.attach` accepts, in the order the README lists them (`waterColor` is
 /// also accepted, as another spelling of `waterColour`).
-pub const OPTION_NAMES: [&str; 31] = [
+pub const OPTION_NAMES: [&str; 32] = [
     "imageUrl",
     "videoUrl",
     "resolution",
@@ -80,6 +80,7 @@ pub const OPTION_NAMES: [&str; 31] = [
     "dispersion",
     "skyUrl",
     "renderer",
+    "simulation",
     "reducedMotion",
     "waterMask",
     "horizon",
@@ -111,6 +112,11 @@ pub const QUALITIES: [&str; 2] = ["auto", "high"];
 /// The `renderer` option's values: `'auto'` (WebGL2 where the browser has it, else the CPU),
 /// `'webgl'` (the same, said outright) and `'cpu'` (always the CPU: wasm renders every pixel).
 pub const RENDERERS: [&str; 3] = ["auto", "webgl", "cpu"];
+
+/// The `simulation` option's values: where the water is stepped. `'auto'` (the GPU where it
+/// can step this water, else the CPU), `'gpu'` (the same, said outright; where the GPU cannot,
+/// the CPU, and `stats().simulation` says why) and `'cpu'` (always the wasm module).
+pub const SIMULATIONS: [&str; 3] = ["auto", "gpu", "cpu"];
 
 /// The `reducedMotion` option's values: `'auto'` (with `prefers-reduced-motion: reduce` no
 /// rain falls: only what the user starts moves) and `'ignore'` (the rain falls anyway).
@@ -214,11 +220,11 @@ pub fn check_option(name: &str, value: OptionValue) -> Result<OptionValue, WebEr
             quality(&text(name, &value)?)?;
             value
         }
-        "renderer" | "reducedMotion" => {
-            let (choices, words) = if name == "renderer" {
-                (&RENDERERS[..], "'auto', 'webgl' or 'cpu'")
-            } else {
-                (&REDUCED_MOTIONS[..], "'auto' or 'ignore'")
+        "renderer" | "simulation" | "reducedMotion" => {
+            let (choices, words) = match name {
+                "renderer" => (&RENDERERS[..], "'auto', 'webgl' or 'cpu'"),
+                "simulation" => (&SIMULATIONS[..], "'auto', 'gpu' or 'cpu'"),
+                _ => (&REDUCED_MOTIONS[..], "'auto' or 'ignore'"),
             };
             let given = text(name, &value)?;
             if !choices.contains(&given.as_str()) {

@@ -18,6 +18,7 @@ use ripples::{
 };
 
 use crate::gpu_photo::{GpuPhoto, photo_look_uniforms};
+use crate::gpu_water::GpuQueue;
 use crate::options::{self, WebError};
 use ripples::limits::MAX_SIM_SCALE;
 
@@ -100,6 +101,9 @@ pub struct WebPool {
     /// A resize dropped the pool's water region: the next [`set_water`](Self::set_water) puts
     /// it back and keeps the water instead of calming it.
     water_region_resized: bool,
+    /// The page's GPU steps the water (see [`crate::gpu_water`]): steps and stones wait here
+    /// for it, and the solver here stays calm.
+    gpu_water: Option<GpuQueue>,
 }
 
 /// The fastest a fingertip moves through the water, in CSS pixels per step (1440 pixels a second
@@ -265,6 +269,7 @@ impl WebPool {
             gpu_photo: None,
             water_version: 0,
             water_region_resized: false,
+            gpu_water: None,
         };
         web_pool.set_rain(0.0)?;
         web_pool.update_wave_speed()?;
@@ -294,7 +299,8 @@ impl WebPool {
 
     /// Solver steps taken so far (counting those of the pools it took its water from).
     pub fn steps(&self) -> u64 {
-        self.earlier_steps + self.pool.steps()
+        let on_gpu = self.gpu_water.as_ref().map_or(0, GpuQueue::stepped);
+        self.earlier_steps + self.pool.steps() + on_gpu
     }
 
     /// The underlying pool (heights, solver), for tests and tools.
@@ -701,6 +707,12 @@ impl WebPool {
     ) -> Result<(), WebError> {
         let (x, y) = (position("x", x)?, position("y", y)?);
         let (radius, strength) = (options::stone_radius(radius)?, options::strength(strength)?);
+        if let Some(queue) = &mut self.gpu_water {
+            if let Some(stone) = self.pool.stone_in_grid(x, y, radius) {
+                queue.stone(stone, f32::from(strength));
+            }
+            return Ok(());
+        }
         self.pool.drop_stone(x, y, radius, strength)?;
         Ok(())
     }
@@ -853,6 +865,9 @@ impl WebPool {
 
     /// Calms the water.
     pub fn calm(&mut self) {
+        if let Some(queue) = &mut self.gpu_water {
+            queue.clear();
+        }
         self.pool.calm();
         self.stale = true;
     }
@@ -996,6 +1011,20 @@ impl WebPool {
         let look = self.look();
         // Over the water plane in perspective, so rain falls evenly on it.
         let (width, height) = self.pool.rain_area();
+        if let Some(queue) = &mut self.gpu_water {
+            // The same clock and rain, queued for the GPU (see crate::gpu_water).
+            for _ in 0..steps {
+                for stone in self.rain.stones(width, height) {
+                    if let Some(cell) = self.pool.stone_in_grid(stone.x, stone.y, stone.radius) {
+                        queue.stone(cell, f32::from(stone.strength));
+                    }
+                    queue.steps(0);
+                }
+                queue.steps(1);
+            }
+            self.stale = false;
+            return Ok(());
+        }
         for step in 0..steps {
             for stone in self.rain.stones(width, height) {
                 self.pool.drop_rain(stone)?;
@@ -1174,7 +1203,65 @@ impl WebPool {
     /// and every cell within [`CALM_TOLERANCE`] of rest (see [`Pool::is_calm`]). A page then
     /// stops its frame loop until something drops in.
     pub fn is_calm(&self) -> bool {
-        self.rain_per_second == 0.0 && self.fingers.is_empty() && self.pool.is_calm(CALM_TOLERANCE)
+        let still = match (&self.gpu_water, self.pool.solver()) {
+            (Some(queue), Solver::Dispersive(solver)) => {
+                queue.is_calm(solver.damping(), CALM_TOLERANCE)
+            }
+            _ => self.pool.is_calm(CALM_TOLERANCE),
+        };
+        self.rain_per_second == 0.0 && self.fingers.is_empty() && still
+    }
+
+    /// Whether the page's GPU steps the water from now on (see [`crate::gpu_water`]): then
+    /// [`advance`](Self::advance) and [`drop_stone`](Self::drop_stone) queue steps and stones
+    /// for it ([`take_gpu_work`](Self::take_gpu_work)) and the solver here stays calm. Only the
+    /// dispersive solver is stepped on a GPU: for another, this is an error naming it. Either
+    /// way the water starts calm.
+    pub fn set_gpu_water(&mut self, on: bool) -> Result<(), WebError> {
+        if on && !matches!(self.pool.solver(), Solver::Dispersive(_)) {
+            return Err(WebError::NotOnGpu {
+                solver: self.pool.solver().kind().name(),
+            });
+        }
+        self.pool.calm();
+        self.gpu_water = on.then(GpuQueue::default);
+        if let Some(queue) = &mut self.gpu_water {
+            queue.clear();
+        }
+        self.stale = true;
+        Ok(())
+    }
+
+    /// Whether the page's GPU steps the water.
+    pub fn gpu_water(&self) -> bool {
+        self.gpu_water.is_some()
+    }
+
+    /// What the GPU does next (see [`GpuQueue::take`]), emptied from the queue; empty when the
+    /// GPU does not step the water.
+    pub fn take_gpu_work(&mut self) -> Vec<f32> {
+        self.gpu_water
+            .as_mut()
+            .map(GpuQueue::take)
+            .unwrap_or_default()
+    }
+
+    /// The dispersive step's constants `[current, laplacian, previous]` (see
+    /// [`DispersiveSolver::coefficients`]), or `None` for another solver.
+    pub fn dispersive_coefficients(&self) -> Option<[f32; 3]> {
+        match self.pool.solver() {
+            Solver::Dispersive(solver) => {
+                let c = solver.coefficients();
+                Some([c.current, c.laplacian, c.previous])
+            }
+            _ => None,
+        }
+    }
+
+    /// The natural look's surface constants for a GPU's surface pass (see
+    /// [`Pool::natural_surface_constants`]).
+    pub fn natural_surface_constants(&self) -> [f32; 8] {
+        self.pool.natural_surface_constants(&self.look)
     }
 
     /// Name of the SIMD code in use (`simd128` when the module was built with it).

@@ -187,6 +187,7 @@ fn the_demo_page_works_in_headless_chromium() {
     run(&root, "node", &["web/e2e/video.mjs"]);
     run(&root, "node", &["web/e2e/peers.mjs"]);
     run(&root, "node", &["web/e2e/gl.mjs"]);
+    run(&root, "node", &["web/e2e/gpu-water.mjs"]);
     run(&root, "node", &["web/e2e/photo.mjs"]);
 }
 

@@ -625,6 +625,29 @@ impl Pool {
         self.sim_scale
     }
 
+    /// What a GPU that makes the natural look's surface itself, from heights it steps (the
+    /// page's `web/gl/dispersive-step.glsl.js`), needs of `look` at this pool's scale: the
+    /// natural kernels' `[slope_scale, curvature_scale, cross_scale, caustic_trace (3),
+    /// caustic_det, MIN_SPREAD]`, as [`surface`](Self::surface) uses them.
+    pub fn natural_surface_constants(&self, look: &Look) -> [f32; 8] {
+        let natural = kernels::natural::NaturalLook::new(
+            &look.natural_parameters(),
+            self.sim_scale,
+            PixelOrder::Rgba,
+        );
+        let [t0, t1, t2] = natural.caustic_trace;
+        [
+            natural.slope_scale,
+            natural.curvature_scale,
+            natural.cross_scale,
+            t0,
+            t1,
+            t2,
+            natural.caustic_det,
+            kernels::natural::MIN_SPREAD,
+        ]
+    }
+
     /// The solver, for reading the grid (`heights`, `width`, `height`).
     pub fn solver(&self) -> &Solver {
         &self.solver
@@ -806,19 +829,28 @@ impl Pool {
 
     /// [`drop_stone`](Self::drop_stone) with a radius and strength already checked.
     pub(crate) fn press_stone(&mut self, x: i32, y: i32, radius: u32, strength: i16) {
+        let Some((cell_x, cell_y, radius)) = self.stone_in_grid(x, y, radius) else {
+            return;
+        };
+        self.solver
+            .drop_stone(cell_x, cell_y, radius, f32::from(strength));
+    }
+
+    /// Where a stone dropped at image pixel `(x, y)` with a radius of `radius` image pixels
+    /// lands on the grid, seen from above (no perspective): its cell and its radius in cells,
+    /// or `None` where it falls on no water (outside a living photograph's water). What
+    /// [`drop_stone`](Self::drop_stone) presses there is the solver's `drop_stone`; a page that
+    /// steps the water elsewhere (a GPU) asks this and applies the solver's stone itself.
+    pub fn stone_in_grid(&self, x: i32, y: i32, radius: u32) -> Option<(i32, i32, u32)> {
         if self
             .water
             .as_ref()
             .is_some_and(|water| !water.is_live_water(x, y))
         {
-            return;
+            return None;
         }
-        let Some([cell_x, cell_y]) = self.cell_of(x, y) else {
-            return;
-        };
-        let radius = self.grid_radius(radius);
-        self.solver
-            .drop_stone(cell_x, cell_y, radius, f32::from(strength));
+        let [cell_x, cell_y] = self.cell_of(x, y)?;
+        Some((cell_x, cell_y, self.grid_radius(radius)))
     }
 
     /// Drags a stone along a polyline of image pixels (at least one point), leaving no gaps;

@@ -129,6 +129,9 @@ impl DispersiveSolver {
     pub const DEFAULT_GRAVITY: f32 = 0.1;
     /// Default damping: the fraction of amplitude lost per step.
     pub const DEFAULT_DAMPING: f32 = 0.005;
+    /// The weights of the pyramid's levels ([`LEVEL_WEIGHTS`]), for a GPU that steps this
+    /// solver (the page's `web/gl/dispersive-step.glsl.js`).
+    pub const LEVEL_WEIGHTS: [f32; 8] = LEVEL_WEIGHTS;
 
     /// Calm water on a `width x height` grid with [`DEFAULT_GRAVITY`](Self::DEFAULT_GRAVITY)
     /// and [`DEFAULT_DAMPING`](Self::DEFAULT_DAMPING). Fails as [`crate::WaveSolver::new`] does.
@@ -198,6 +201,18 @@ impl DispersiveSolver {
         self.damping
     }
 
+    /// The constants of one leapfrog step from the gravity and the damping (`keep = 1 -
+    /// damping`): `2 keep`, `keep * gravity` and `keep^2`. A GPU that steps this solver (the
+    /// page's `web/gl/dispersive-step.glsl.js`) takes them from here.
+    pub fn coefficients(&self) -> DispersiveCoefficients {
+        let keep = 1.0 - f64::from(self.damping);
+        DispersiveCoefficients {
+            current: (2.0 * keep) as f32,
+            laplacian: (keep * f64::from(self.gravity)) as f32,
+            previous: (keep * keep) as f32,
+        }
+    }
+
     /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.water.width, self.water.height);
@@ -206,12 +221,7 @@ impl DispersiveSolver {
         }
         let backend = kernels::backend();
         smooth(&self.water.current, &mut self.levels, &self.zeros, backend);
-        let keep = 1.0 - f64::from(self.damping);
-        let coefficients = DispersiveCoefficients {
-            current: (2.0 * keep) as f32,
-            laplacian: (keep * f64::from(self.gravity)) as f32,
-            previous: (keep * keep) as f32,
-        };
+        let coefficients = self.coefficients();
         let smoothed = &self.levels[0].smoothed;
         let TwoFields {
             current, previous, ..

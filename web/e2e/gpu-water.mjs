@@ -1,0 +1,206 @@
+// The water stepped on the GPU (gl/simulation.js) in headless Chromium (SwiftShader's WebGL2):
+//
+// 1. parity: two instances over the same picture, their rain seeded alike, the same drops,
+//    paused, step(600): one with simulation 'gpu', one with 'cpu' (the wasm solver), both drawn
+//    by WebGL2. The frames must agree within a mean of 1 level and a 99.9th percentile of 8
+//    levels per channel (issue 36), and the water must have moved (the check could not pass on
+//    calm water). For the dispersive solver under the natural look, at simulation scale 2; with
+//    rain the figures are printed, not yet held (see `held` below).
+// 2. stats().simulation: 'gpu' where asked and possible; 'cpu' with its reason for 'cpu', for
+//    what the GPU does not step yet (another solver, the pointer's swipes), and by default.
+// 3. the option and step(n) refuse bad values with errors that name them.
+// 4. asleep when calm on the GPU: after a drop and no rain, the loop sleeps once the damping has
+//    taken the water below the calm tolerance (nothing read back), and a drop wakes it.
+//
+//   node web/e2e/gpu-water.mjs        (after web/build.sh)
+
+import { PATIENCE_MS, check, differenceSummary, failures, launch, requireDist, serve } from './harness.mjs';
+
+requireDist();
+const { server, origin } = await serve();
+const browser = await launch();
+
+try {
+  const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  const page = await context.newPage();
+  const messages = [];
+  page.on('console', (message) => messages.push(message.text()));
+  page.on('pageerror', (error) => messages.push(String(error)));
+  await page.goto(`${origin}/e2e-blank.html`);
+
+  // 4. Asleep when calm, on the GPU: a drop of strength 1 is calm (below the tolerance, by the
+  // damping) after some 520 steps; stepped 600 and played, the loop's first calm check sleeps.
+  const asleep = await page.evaluate(async (patience) => {
+    const { Ripples } = await import('/ripples.js');
+    const element = document.createElement('div');
+    element.style.cssText = 'width: 200px; height: 150px';
+    document.body.append(element);
+    const ripples = await Ripples.attach(element, { interactive: false, stepsPerSecond: 240 });
+    ripples.pause();
+    ripples.drop(100, 75, 12, 1);
+    ripples.step(600);
+    ripples.play();
+    const start = performance.now();
+    // SwiftShader may still be busy with the 600 steps: wait for the loop, however long it takes.
+    while (!ripples.stats().asleep && performance.now() - start < patience) await new Promise((r) => setTimeout(r, 50));
+    const after = ripples.stats();
+    ripples.drop(100, 75, 12, 50);
+    const woke = !ripples.stats().asleep;
+    ripples.destroy();
+    element.remove();
+    return { simulation: after.simulation, asleep: after.asleep, woke, steps: after.steps };
+  }, PATIENCE_MS * 2);
+  check(
+    'on the GPU, calm water sleeps (known from the damping, nothing read back) and a drop wakes it',
+    asleep.simulation === 'gpu' && asleep.asleep && asleep.woke && asleep.steps >= 600,
+    JSON.stringify(asleep),
+  );
+
+  // 1. Parity.
+  // `held`: whether the bounds are checked (else the figures are printed only). With rain the
+  // stones fall on moving water and near the edges, where the GPU's stamp (the stone on calm,
+  // open water) is not yet the CPU's stone (its rims sized for the water under it, cut at the
+  // edge): issue 36 keeps that open.
+  const cases = [
+    { name: 'dispersive natural, scale 2, drops only', options: { resolution: 2, rain: 0 }, held: true },
+    { name: 'dispersive natural, scale 2, rain 4/s', options: { resolution: 2, rain: 4 }, held: false },
+  ];
+  const parity = await page.evaluate(async (cases) => {
+    const { Ripples } = await import('/ripples.js');
+    const { setSeedForTests } = await import('/simulation.js');
+    const [width, height] = [400, 300];
+    const frameOf = (ripples) => {
+      const scratch = document.createElement('canvas');
+      scratch.width = width;
+      scratch.height = height;
+      const context = scratch.getContext('2d', { willReadFrequently: true });
+      context.drawImage(ripples.element.querySelector('canvas') ?? ripples.element, 0, 0);
+      return context.getImageData(0, 0, width, height).data;
+    };
+    const results = [];
+    for (const { name, options } of cases) {
+      const frames = {};
+      const stats = {};
+      for (const simulation of ['gpu', 'cpu']) {
+        const element = document.createElement('div');
+        element.style.cssText = `width: ${width}px; height: ${height}px; background: url(/assets/coffee.jpg) center / cover`;
+        document.body.append(element);
+        setSeedForTests(20260);
+        const ripples = await Ripples.attach(element, { ...options, simulation, interactive: false, pixelRatio: 1 });
+        setSeedForTests(null);
+        ripples.pause();
+        ripples.step(0);
+        const calm = frameOf(ripples);
+        ripples.drop(120, 100);
+        ripples.drop(300, 200, 20, 300);
+        ripples.step(300);
+        ripples.drop(200, 150, 8);
+        ripples.step(300);
+        frames[simulation] = frameOf(ripples);
+        const s = ripples.stats();
+        stats[simulation] = { simulation: s.simulation, reason: s.simulationReason, steps: s.steps, renderer: s.renderer };
+        if (simulation === 'cpu') {
+          let moved = 0;
+          for (let i = 0; i < calm.length; i++) if (i % 4 !== 3 && Math.abs(calm[i] - frames.cpu[i]) > 8) moved++;
+          stats.moved = moved / (width * height * 3);
+        }
+        ripples.destroy();
+        element.remove();
+      }
+      const histogram = new Array(256).fill(0);
+      let sum = 0;
+      for (let i = 0; i < frames.gpu.length; i++) {
+        if (i % 4 === 3) continue;
+        const d = Math.abs(frames.gpu[i] - frames.cpu[i]);
+        histogram[d]++;
+        sum += d;
+      }
+      results.push({ name, held: cases.find((c) => c.name === name).held, mean: sum / (width * height * 3), histogram, stats });
+    }
+    return results;
+  }, cases);
+  for (const { name, held, mean, histogram, stats } of parity) {
+    const { p999, max } = differenceSummary(histogram);
+    check(
+      `${name}: the GPU steps it (stats().simulation)`,
+      stats.gpu.simulation === 'gpu' && stats.gpu.reason === null && stats.cpu.simulation === 'cpu' && stats.cpu.reason === 'option',
+      JSON.stringify(stats),
+    );
+    check(`${name}: both stepped 600 steps`, stats.gpu.steps === 600 && stats.cpu.steps === 600, `${stats.gpu.steps} and ${stats.cpu.steps}`);
+    check(`${name}: the water moved`, stats.moved > 0.01, `${(100 * stats.moved).toFixed(1)}% of channels by more than 8 levels`);
+    const figures = `mean ${mean.toFixed(3)} levels, 99.9th percentile ${p999}, max ${max}`;
+    if (held) check(`${name}: GPU-stepped frame = wasm-stepped frame after step(600)`, mean <= 1 && p999 <= 8, figures);
+    else console.log(`     ${name}: GPU-stepped against wasm-stepped after step(600), not yet held: ${figures}`);
+  }
+
+  // 2. What stats() says where the GPU does not step the water.
+  const fallbacks = await page.evaluate(async () => {
+    const { Ripples } = await import('/ripples.js');
+    const element = document.createElement('div');
+    element.style.cssText = 'width: 200px; height: 150px';
+    document.body.append(element);
+    const ripples = await Ripples.attach(element);
+    const out = { defaults: ripples.stats() };
+    await ripples.set({ interactive: false });
+    out.auto = ripples.stats();
+    await ripples.set({ solver: 'wave' });
+    out.wave = ripples.stats();
+    await ripples.set({ solver: 'dispersive', simulation: 'gpu', look: 'lit' });
+    out.lit = ripples.stats();
+    await ripples.set({ look: 'natural', renderer: 'cpu' });
+    out.cpuRenderer = ripples.stats();
+    ripples.destroy();
+    element.remove();
+    const pick = (s) => `${s.simulation}/${s.simulationReason}`;
+    return Object.fromEntries(Object.entries(out).map(([k, s]) => [k, pick(s)]));
+  });
+  check('stats(): the defaults step on the CPU (the pointer is not on the GPU yet)', fallbacks.defaults === 'cpu/interactive', fallbacks.defaults);
+  check("stats(): 'auto' steps on the GPU where it can", fallbacks.auto === 'gpu/null', fallbacks.auto);
+  check('stats(): another solver steps on the CPU, saying so', fallbacks.wave === 'cpu/solver', fallbacks.wave);
+  check("stats(): 'gpu' with another look falls back, saying so", fallbacks.lit === 'cpu/look', fallbacks.lit);
+  check('stats(): the CPU renderer steps on the CPU', fallbacks.cpuRenderer === 'cpu/renderer', fallbacks.cpuRenderer);
+
+  // 3. Bad values.
+  const refused = await page.evaluate(async () => {
+    const { Ripples } = await import('/ripples.js');
+    const element = document.createElement('div');
+    element.style.cssText = 'width: 200px; height: 150px';
+    document.body.append(element);
+    const message = async (action) => {
+      try {
+        await action();
+        return 'no error';
+      } catch (error) {
+        return String(error.message);
+      }
+    };
+    const out = { attach: await message(() => Ripples.attach(element, { simulation: 'fast' })) };
+    const ripples = await Ripples.attach(element);
+    out.set = await message(() => ripples.set({ simulation: 7 }));
+    out.playing = await message(() => ripples.step(1));
+    ripples.pause();
+    out.negative = await message(() => ripples.step(-1));
+    out.fraction = await message(() => ripples.step(1.5));
+    out.ok = await message(() => ripples.step(2));
+    ripples.destroy();
+    element.remove();
+    return out;
+  });
+  check('a bad simulation is refused, naming the option', /simulation/.test(refused.attach) && /'fast'/.test(refused.attach), refused.attach);
+  check('set() refuses a bad simulation, naming the option', /simulation/.test(refused.set), refused.set);
+  check('step(n) while playing throws', /pause/.test(refused.playing), refused.playing);
+  check('step(-1) and step(1.5) are refused, naming n', /step: n/.test(refused.negative) && /1\.5/.test(refused.fraction), `${refused.negative} | ${refused.fraction}`);
+  check('step(2) on a paused instance works', refused.ok === 'no error', refused.ok);
+
+  const errors = messages.filter((m) => /error|warning/i.test(m));
+  check('the console says nothing of errors', errors.length === 0, errors.slice(0, 3).join(' | '));
+} finally {
+  await browser.close();
+  server.close();
+}
+
+if (failures.length) {
+  console.log(`\n${failures.length} check(s) failed`);
+  process.exit(1);
+}
+console.log('\nthe GPU-stepped water: all checks passed');

@@ -1,0 +1,225 @@
+// The dispersive solver stepped on the GPU: the passes of
+// crates/ripples/src/simulation/dispersive.rs and its kernels (kernels/dispersive.rs), and the
+// natural look's surface (kernels/natural.rs smooth_columns, smooth_row, surface_row), one small
+// program each, named after the Rust they mirror so that the two read side by side. The parity
+// test (web/e2e/gpu-water.mjs) holds the frames drawn from here to the wasm solver's.
+//
+// What they read and write (see gl/simulation.js): every target is RGBA32F, one texel per cell,
+// rows top first as the wasm grid, read with texelFetch only (so no linear float filtering is
+// needed: the cells are sampled by hand, as the CPU does). The water is one texture, R the
+// heights now and G one step ago (TwoFields' current and previous), ping-ponged between two
+// framebuffers; the pyramid's levels are one texture each, R its band (D^l u) and G its smoothed
+// field (sum_{m >= l} w_m U^{m-l} D^m u). Cells beyond a level's edge are 0 both ways, as in
+// the Rust; the order of the sums differs (a 7x7 pass where the CPU filters along y, then x),
+// which changes the float rounding only.
+
+import { VERTEX_SHADER } from './shaders.js';
+
+export { VERTEX_SHADER };
+
+const HEADER = `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+out vec4 out_value;
+// The pyramid's filter, kernels/dispersive.rs FILTER: the 7-tap binomial over 64.
+const float FILTER[7] = float[7](1.0 / 64.0, 6.0 / 64.0, 15.0 / 64.0, 20.0 / 64.0, 15.0 / 64.0, 6.0 / 64.0, 1.0 / 64.0);
+`;
+
+/**
+ * go_down (dispersive.rs; weighted_rows along y, decimate_row along x): level l + 1's band,
+ * `band[i, j] = sum FILTER[t] FILTER[s] fine[2i + s - 3, 2j + t - 3]`, cells outside the fine
+ * level taken as 0. u_fine is the water (its R: the heights) at level 0, else level l's texture
+ * (its R: the band).
+ */
+export const GO_DOWN = `${HEADER}
+uniform sampler2D u_fine;
+uniform ivec2 u_fine_size;
+void main() {
+  ivec2 coarse = ivec2(gl_FragCoord.xy);
+  ivec2 first = 2 * coarse - 3;
+  float sum = 0.0;
+  for (int t = 0; t < 7; t++) {
+    int y = first.y + t;
+    if (y < 0 || y >= u_fine_size.y) continue;
+    float row = 0.0;
+    for (int s = 0; s < 7; s++) {
+      int x = first.x + s;
+      if (x < 0 || x >= u_fine_size.x) continue;
+      row += FILTER[s] * texelFetch(u_fine, ivec2(x, y), 0).r;
+    }
+    sum += FILTER[t] * row;
+  }
+  out_value = vec4(sum, 0.0, 0.0, 0.0);
+}
+`;
+
+/**
+ * go_up and collapse (dispersive.rs; expand_row along x, weighted_rows along y): level l's
+ * smoothed field, `weight * band + U smoothed_{l+1}`, U the transpose of going down times 2 per
+ * axis: coarse cell (i, j) reaches fine cell (x, y) with `(2 FILTER[s]) (2 FILTER[t])` where
+ * `x + 3 - s = 2i` and `y + 3 - t = 2j`. At the top level (u_has_coarse 0) it is the weighted
+ * band alone. The band is u_fine's R (the heights at level 0); the result goes to G, with the
+ * band kept in R.
+ */
+export const GO_UP = `${HEADER}
+uniform sampler2D u_fine;
+uniform sampler2D u_coarse;
+uniform ivec2 u_coarse_size;
+uniform int u_has_coarse;
+uniform float u_weight;
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  float band = texelFetch(u_fine, cell, 0).r;
+  float sum = u_weight * band;
+  if (u_has_coarse == 1) {
+    float expanded = 0.0;
+    for (int t = (cell.y + 3) % 2; t < 7; t += 2) {
+      int j = (cell.y + 3 - t) / 2;
+      if (j < 0 || j >= u_coarse_size.y) continue;
+      float row = 0.0;
+      for (int s = (cell.x + 3) % 2; s < 7; s += 2) {
+        int i = (cell.x + 3 - s) / 2;
+        if (i < 0 || i >= u_coarse_size.x) continue;
+        row += 2.0 * FILTER[s] * texelFetch(u_coarse, ivec2(i, j), 0).g;
+      }
+      expanded += 2.0 * FILTER[t] * row;
+    }
+    sum += expanded;
+  }
+  out_value = vec4(band, sum, 0.0, 0.0);
+}
+`;
+
+/**
+ * dispersive_step_row (kernels/dispersive.rs) and TwoFields::finish_step: on interior cells,
+ * `next = current * u + laplacian * lap(S) - previous * p` with lap the 9-point Laplacian of
+ * the smoothed field (u_smoothed's G), and the fields swapped: (next, u). Border cells are not
+ * stepped: they swap as the Rust's do (both at rest).
+ */
+export const DISPERSIVE_STEP = `${HEADER}
+uniform sampler2D u_water;
+uniform sampler2D u_smoothed;
+uniform ivec2 u_grid;
+uniform vec3 u_coefficients; // DispersiveCoefficients: current, laplacian, previous
+float s(ivec2 cell) { return texelFetch(u_smoothed, cell, 0).g; }
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  vec2 water = texelFetch(u_water, cell, 0).rg;
+  if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) {
+    out_value = vec4(water.g, water.r, 0.0, 0.0);
+    return;
+  }
+  float edges = s(cell + ivec2(0, -1)) + s(cell + ivec2(0, 1)) + s(cell + ivec2(-1, 0)) + s(cell + ivec2(1, 0));
+  float corners = s(cell + ivec2(-1, -1)) + s(cell + ivec2(1, -1)) + s(cell + ivec2(-1, 1)) + s(cell + ivec2(1, 1));
+  float lap = (4.0 * edges + corners - 20.0 * s(cell)) / 6.0;
+  float next = u_coefficients.x * water.r + u_coefficients.y * lap - u_coefficients.z * water.g;
+  out_value = vec4(next, water.r, 0.0, 0.0);
+}
+`;
+
+/**
+ * The dispersive solver's drop_stone, as a stamp (the wasm module's stoneStamp: the core's own
+ * stone dropped into calm water, R its height, G 1 under the dent): under the dent, both fields
+ * take the dent where it is deeper than the water now (press_cell; higher, for a negative
+ * strength); in the rims, the stamp is added to both fields (raise_rims). Only interior cells
+ * are touched; u_origin is the stamp's top-left cell in the grid.
+ */
+export const DROP_STONE = `${HEADER}
+uniform sampler2D u_water;
+uniform sampler2D u_stamp;
+uniform ivec2 u_origin;
+uniform int u_side;
+uniform ivec2 u_grid;
+uniform float u_strength;
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  vec2 water = texelFetch(u_water, cell, 0).rg;
+  ivec2 at = cell - u_origin;
+  bool interior = cell.x >= 1 && cell.y >= 1 && cell.x <= u_grid.x - 2 && cell.y <= u_grid.y - 2;
+  if (interior && at.x >= 0 && at.y >= 0 && at.x < u_side && at.y < u_side) {
+    vec2 stamp = texelFetch(u_stamp, at, 0).rg;
+    if (stamp.g > 0.5) {
+      bool deeper = u_strength > 0.0 ? stamp.r < water.r : stamp.r > water.r;
+      if (deeper) water = vec2(stamp.r);
+    } else {
+      water += stamp.r;
+    }
+  }
+  out_value = vec4(water, 0.0, 0.0);
+}
+`;
+
+/** Both fields to rest (TwoFields::calm), and the pyramid's textures alike. */
+export const CALM = `${HEADER}
+void main() {
+  out_value = vec4(0.0);
+}
+`;
+
+/**
+ * The natural look's smoothed heights (looks/natural.rs smooth; kernels/natural.rs
+ * smooth_columns then smooth_row): the 5x5 binomial [1, 4, 6, 4, 1] of the heights, rows and
+ * columns mirrored at the grid's edges (natural::mirrored: -1 is 1), into R.
+ */
+export const SMOOTH = `${HEADER}
+uniform sampler2D u_water;
+uniform ivec2 u_grid;
+int mirrored(int index, int len) {
+  int last = len - 1;
+  int wanted = index < 0 ? -index : (index > last ? 2 * last - index : index);
+  return clamp(wanted, 0, max(last, 0));
+}
+const float BINOMIAL[5] = float[5](1.0, 4.0, 6.0, 4.0, 1.0);
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  float sum = 0.0;
+  for (int b = 0; b < 5; b++) {
+    int x = mirrored(cell.x + b - 2, u_grid.x);
+    float column = 0.0;
+    for (int a = 0; a < 5; a++) {
+      column += BINOMIAL[a] * texelFetch(u_water, ivec2(x, mirrored(cell.y + a - 2, u_grid.y)), 0).r;
+    }
+    sum += BINOMIAL[b] * column;
+  }
+  out_value = vec4(sum, 0.0, 0.0, 0.0);
+}
+`;
+
+/**
+ * surface_row (kernels/natural.rs) and caustic_spread: the natural look's surface of a cell,
+ * [p, q, focus, 0], from the smoothed heights around it (mirrored at the edges), what the wasm
+ * module's prepareSurface writes for the look's shader (gl/shaders.js). u_k: the wasm module's
+ * naturalSurfaceConstants() (the core's NaturalLook): slope, curvature and cross scales, the
+ * caustic trace (3), the caustic determinant's weight and MIN_SPREAD.
+ */
+export const NATURAL_SURFACE = `${HEADER}
+uniform sampler2D u_smoothed;
+uniform ivec2 u_grid;
+uniform float u_k[8];
+int mirrored(int index, int len) {
+  int last = len - 1;
+  int wanted = index < 0 ? -index : (index > last ? 2 * last - index : index);
+  return clamp(wanted, 0, max(last, 0));
+}
+float s(ivec2 cell, int dx, int dy) {
+  return texelFetch(u_smoothed, ivec2(mirrored(cell.x + dx, u_grid.x), mirrored(cell.y + dy, u_grid.y)), 0).r;
+}
+float caustic_spread(float xx, float xy, float yy) {
+  float trace = (u_k[3] * xx + u_k[4] * xy) + u_k[5] * yy;
+  float det = (1.0 + trace) + u_k[6] * (xx * yy - xy * xy);
+  float spread = abs(det);
+  return spread > u_k[7] ? spread : u_k[7];
+}
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  float l = s(cell, -1, 0), c = s(cell, 0, 0), r = s(cell, 1, 0);
+  float a = s(cell, 0, -1), b = s(cell, 0, 1);
+  float p = u_k[0] * (r - l);
+  float q = u_k[0] * (b - a);
+  float xx = u_k[1] * ((r - c) - (c - l));
+  float xy = u_k[2] * ((s(cell, 1, 1) - s(cell, -1, 1)) - (s(cell, 1, -1) - s(cell, -1, -1)));
+  float yy = u_k[1] * ((b - c) - (c - a));
+  out_value = vec4(p, q, 1.0 / caustic_spread(xx, xy, yy), 0.0);
+}
+`;

@@ -1,0 +1,397 @@
+// The water stepped on the GPU, in the WebGL2 context that draws it: the dispersive solver's
+// passes (gl/dispersive-step.glsl.js) over float render targets, ping-ponged, and the natural
+// look's surface made from them on the GPU, which the look's shader then reads in place of the
+// surface the wasm module would upload every frame.
+//
+// Why it is shaped like this:
+// - Per frame nothing goes to the GPU but that frame's work: the wasm module keeps the clock
+//   and the rain's seeded stream and queues the steps due and the stones that fall
+//   (takeGpuWork: a few floats), and a stone's shape comes from the core's own drop_stone as a
+//   stamp (stoneStamp), uploaded once per radius and strength and cached. So each rule (the
+//   clock, the rain, where a stone lands, its shape, the step's constants, the options' ranges)
+//   has one implementation, in Rust, for both paths (crates/ripples-web/src/gpu_water.rs says
+//   how); the GLSL only applies them.
+// - RGBA32F targets, probed once at start (GpuWater.probe): EXT_color_buffer_float, a complete
+//   framebuffer and a test pixel drawn and read back. Half floats (RGBA16F) keep 11 bits, too
+//   few for waves a hundred times their smallest ripple over thousands of steps, so where only
+//   they render the CPU steps the water. Every pass reads its cells with texelFetch: no linear
+//   filtering of float textures is needed (iOS lacks it), the cells are sampled by hand.
+// - Nothing is read back per frame: whether the water is calm is known from the damping (the
+//   wasm module's GpuQueue), so the frame loop never waits on the GPU.
+// - Texture units 10 and 11 only, so the renderer's own bindings (units 0 to 7) stay put.
+
+import { dispersiveLevelWeights, stampReach, stoneStamp } from '../ripples_web.js';
+import {
+  CALM,
+  DISPERSIVE_STEP,
+  DROP_STONE,
+  GO_DOWN,
+  GO_UP,
+  NATURAL_SURFACE,
+  SMOOTH,
+  VERTEX_SHADER,
+} from './dispersive-step.glsl.js';
+
+const INPUT_UNIT = 10;
+const SECOND_UNIT = 11;
+/** Stamps kept on the GPU (rain has a few radii and strengths; a page's drops a few more). */
+const MAX_STAMPS = 64;
+
+/**
+ * What the probe found: the format the water is stepped in (null: none renders floats well
+ * enough) and, when none, why.
+ * @typedef {{ format: number | null, reason: string | null, halfFloat: boolean }} Probe
+ */
+
+export class GpuWater {
+  #gl;
+  /** @type {Map<string, any>} */
+  #programs = new Map();
+  /** @type {Map<WebGLTexture, WebGLFramebuffer>} */
+  #framebuffers = new Map();
+  #grid = [0, 0];
+  /** @type {{ size: number[], band: WebGLTexture, up: WebGLTexture }[]} */
+  #levels = [];
+  /** @type {WebGLTexture[]} the water: R heights now, G one step ago */
+  #water = [];
+  #current = 0;
+  #smoothed = null;
+  /** The natural look's surface, [p, q, focus, 0] per cell: what the look's shader reads. */
+  surface = null;
+  /** @type {Map<string, { texture: WebGLTexture, side: number, reach: number }>} */
+  #stamps = new Map();
+  /** The pyramid's level weights (dispersive.rs LEVEL_WEIGHTS, from the wasm module). */
+  #weights = dispersiveLevelWeights();
+
+  /**
+   * Whether `gl` can step the water: RGBA32F render targets that complete, and a test pixel
+   * drawn into one and read back as drawn (once, at start).
+   * @param {WebGL2RenderingContext} gl
+   * @returns {Probe}
+   */
+  static probe(gl) {
+    if (!gl.getExtension('EXT_color_buffer_float')) {
+      gl.getExtension('EXT_color_buffer_half_float');
+      return { format: null, reason: 'no-float-targets', halfFloat: renders(gl, gl.RGBA16F, gl.HALF_FLOAT) };
+    }
+    const halfFloat = renders(gl, gl.RGBA16F, gl.HALF_FLOAT);
+    if (!renders(gl, gl.RGBA32F, gl.FLOAT)) return { format: null, reason: 'no-float-targets', halfFloat };
+    return { format: gl.RGBA32F, reason: null, halfFloat };
+  }
+
+  /** @param {WebGL2RenderingContext} gl */
+  constructor(gl) {
+    this.#gl = gl;
+  }
+
+  /**
+   * Does what the pool queued (`pool.takeGpuWork()`: calm first, stones before the steps they
+   * fall before, the steps) and makes the surface of the water now for `look` (natural only,
+   * for now). Leaves the framebuffer unbound.
+   * @param {any} pool the WasmPool, its water on the GPU (gpuWater)
+   */
+  run(pool) {
+    const gl = this.#gl;
+    const { gridWidth, gridHeight } = pool;
+    const fresh = this.#ensure(gridWidth, gridHeight);
+    const work = pool.takeGpuWork();
+    const coefficients = pool.dispersiveCoefficients();
+    if (fresh || work[0] === 1) this.#calm();
+    const steps = work[1];
+    const count = work[2];
+    let stone = 0;
+    for (let step = 0; step <= steps; step++) {
+      while (stone < count && work[3 + 5 * stone] <= step) {
+        const at = 3 + 5 * stone;
+        this.#dropStone(work[at + 1], work[at + 2], work[at + 3], work[at + 4]);
+        stone++;
+      }
+      if (step < steps) this.#step(coefficients);
+    }
+    this.#makeSurface(pool.naturalSurfaceConstants());
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
+
+  /** Textures for a grid of `width x height` cells; returns whether they are new (calm). */
+  #ensure(width, height) {
+    if (this.#grid[0] === width && this.#grid[1] === height) return false;
+    this.#releaseTextures();
+    this.#grid = [width, height];
+    const sizes = [[width, height]];
+    while (sizes.length < this.#weights.length) {
+      const [w, h] = sizes[sizes.length - 1];
+      if (Math.min(w, h) <= 2) break;
+      sizes.push([Math.ceil(w / 2), Math.ceil(h / 2)]);
+    }
+    this.#levels = sizes.map((size) => ({ size, band: this.#texture(size), up: this.#texture(size) }));
+    this.#water = [this.#texture([width, height]), this.#texture([width, height])];
+    this.#smoothed = this.#texture([width, height]);
+    this.surface = this.#texture([width, height]);
+    return true;
+  }
+
+  /**
+   * An RGBA32F texture of `[width, height]` texels, sampled at the nearest texel.
+   * @param {number[]} size
+   */
+  #texture(size) {
+    const [width, height] = size;
+    const gl = this.#gl;
+    const texture = gl.createTexture();
+    gl.activeTexture(gl.TEXTURE0 + INPUT_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    setNearest(gl);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, width, height, 0, gl.RGBA, gl.FLOAT, null);
+    return texture;
+  }
+
+  /** The program of `source` (compiled on first use) in use, with its uniforms' locations. */
+  #use(source) {
+    const gl = this.#gl;
+    let entry = this.#programs.get(source);
+    if (!entry) {
+      const program = link(gl, source);
+      entry = { program, at: new Map() };
+      this.#programs.set(source, entry);
+    }
+    gl.useProgram(entry.program);
+    const at = (name) => {
+      if (!entry.at.has(name)) entry.at.set(name, gl.getUniformLocation(entry.program, name));
+      return entry.at.get(name);
+    };
+    return at;
+  }
+
+  /**
+   * Draws the program in use into `target` (`[width, height]` texels).
+   * @param {WebGLTexture} target
+   * @param {number[]} size
+   */
+  #drawInto(target, size) {
+    const [width, height] = size;
+    const gl = this.#gl;
+    let framebuffer = this.#framebuffers.get(target);
+    if (!framebuffer) {
+      framebuffer = gl.createFramebuffer();
+      gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, target, 0);
+      this.#framebuffers.set(target, framebuffer);
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.viewport(0, 0, width, height);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+  }
+
+  /** Binds `texture` to `unit` for the next pass. */
+  #input(unit, texture) {
+    const gl = this.#gl;
+    gl.activeTexture(gl.TEXTURE0 + unit);
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+  }
+
+  /** TwoFields::calm: both fields at rest. */
+  #calm() {
+    this.#use(CALM);
+    for (const water of this.#water) this.#drawInto(water, this.#grid);
+    this.#current = 0;
+  }
+
+  /** The water is written into the other texture of the pair, which becomes the water. */
+  #swap() {
+    this.#current = 1 - this.#current;
+  }
+
+  /** One step: the pyramid down and up, then the leapfrog (DispersiveSolver::step_here). */
+  #step(coefficients) {
+    const gl = this.#gl;
+    const levels = this.#levels;
+    const water = this.#water[this.#current];
+    const fine = (l) => (l === 0 ? water : levels[l].band);
+    let at = this.#use(GO_DOWN);
+    gl.uniform1i(at('u_fine'), INPUT_UNIT);
+    for (let l = 0; l + 1 < levels.length; l++) {
+      this.#input(INPUT_UNIT, fine(l));
+      gl.uniform2i(at('u_fine_size'), levels[l].size[0], levels[l].size[1]);
+      this.#drawInto(levels[l + 1].band, levels[l + 1].size);
+    }
+    at = this.#use(GO_UP);
+    gl.uniform1i(at('u_fine'), INPUT_UNIT);
+    gl.uniform1i(at('u_coarse'), SECOND_UNIT);
+    for (let l = levels.length - 1; l >= 0; l--) {
+      const top = l === levels.length - 1;
+      this.#input(INPUT_UNIT, fine(l));
+      if (!top) this.#input(SECOND_UNIT, levels[l + 1].up);
+      gl.uniform1i(at('u_has_coarse'), top ? 0 : 1);
+      gl.uniform2i(at('u_coarse_size'), top ? 0 : levels[l + 1].size[0], top ? 0 : levels[l + 1].size[1]);
+      gl.uniform1f(at('u_weight'), this.#weights[l]);
+      this.#drawInto(levels[l].up, levels[l].size);
+    }
+    at = this.#use(DISPERSIVE_STEP);
+    this.#input(INPUT_UNIT, water);
+    this.#input(SECOND_UNIT, levels[0].up);
+    gl.uniform1i(at('u_water'), INPUT_UNIT);
+    gl.uniform1i(at('u_smoothed'), SECOND_UNIT);
+    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
+    gl.uniform3f(at('u_coefficients'), coefficients[0], coefficients[1], coefficients[2]);
+    this.#drawInto(this.#water[1 - this.#current], this.#grid);
+    this.#swap();
+  }
+
+  /** A stone at cell (x, y) of `radius` cells: the solver's stamp pressed into the water. */
+  #dropStone(x, y, radius, strength) {
+    const gl = this.#gl;
+    const stamp = this.#stamp(radius, strength);
+    if (!stamp) return;
+    const at = this.#use(DROP_STONE);
+    this.#input(INPUT_UNIT, this.#water[this.#current]);
+    this.#input(SECOND_UNIT, stamp.texture);
+    gl.uniform1i(at('u_water'), INPUT_UNIT);
+    gl.uniform1i(at('u_stamp'), SECOND_UNIT);
+    gl.uniform2i(at('u_origin'), x - stamp.reach, y - stamp.reach);
+    gl.uniform1i(at('u_side'), stamp.side);
+    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
+    gl.uniform1f(at('u_strength'), strength);
+    this.#drawInto(this.#water[1 - this.#current], this.#grid);
+    this.#swap();
+  }
+
+  /** The stamp of a stone (the wasm module's stoneStamp), uploaded on first use and kept. */
+  #stamp(radius, strength) {
+    const key = `${radius}:${strength}`;
+    let stamp = this.#stamps.get(key);
+    if (stamp) return stamp;
+    const gl = this.#gl;
+    const values = stoneStamp(radius, strength);
+    const reach = stampReach(radius);
+    const side = 2 * reach + 1;
+    if (values.length !== 2 * side * side) return null;
+    if (this.#stamps.size >= MAX_STAMPS) {
+      const [oldest, old] = this.#stamps.entries().next().value;
+      gl.deleteTexture(old.texture);
+      this.#stamps.delete(oldest);
+    }
+    const texture = gl.createTexture();
+    gl.activeTexture(gl.TEXTURE0 + SECOND_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    setNearest(gl);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RG32F, side, side, 0, gl.RG, gl.FLOAT, values);
+    stamp = { texture, side, reach };
+    this.#stamps.set(key, stamp);
+    return stamp;
+  }
+
+  /** The natural look's surface of the water now (looks/natural.rs surface), into `surface`. */
+  #makeSurface(constants) {
+    const gl = this.#gl;
+    let at = this.#use(SMOOTH);
+    this.#input(INPUT_UNIT, this.#water[this.#current]);
+    gl.uniform1i(at('u_water'), INPUT_UNIT);
+    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
+    this.#drawInto(this.#smoothed, this.#grid);
+    at = this.#use(NATURAL_SURFACE);
+    this.#input(INPUT_UNIT, this.#smoothed);
+    gl.uniform1i(at('u_smoothed'), INPUT_UNIT);
+    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
+    gl.uniform1fv(at('u_k'), constants);
+    this.#drawInto(this.surface, this.#grid);
+  }
+
+  #releaseTextures() {
+    const gl = this.#gl;
+    const textures = [...this.#water, this.#smoothed, this.surface, ...this.#levels.flatMap((l) => [l.band, l.up])];
+    for (const texture of textures) {
+      if (!texture) continue;
+      const framebuffer = this.#framebuffers.get(texture);
+      if (framebuffer) gl.deleteFramebuffer(framebuffer);
+      this.#framebuffers.delete(texture);
+      gl.deleteTexture(texture);
+    }
+    this.#levels = [];
+    this.#water = [];
+    this.#smoothed = null;
+    this.surface = null;
+  }
+
+  /** Frees the textures, framebuffers and programs (the context stays). */
+  release() {
+    const gl = this.#gl;
+    if (gl.isContextLost()) return;
+    this.#releaseTextures();
+    for (const { texture } of this.#stamps.values()) gl.deleteTexture(texture);
+    this.#stamps.clear();
+    for (const { program } of this.#programs.values()) gl.deleteProgram(program);
+    this.#programs.clear();
+    this.#grid = [0, 0];
+  }
+}
+
+/** Nearest-texel sampling, clamped: the passes read cells with texelFetch anyway. */
+function setNearest(gl) {
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+}
+
+/** The program of a pass: the full-screen triangle and `fragment`; throws what does not compile. */
+function link(gl, fragment) {
+  const compile = (type, source) => {
+    const shader = gl.createShader(type);
+    gl.shaderSource(shader, source);
+    gl.compileShader(shader);
+    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS) && !gl.isContextLost()) {
+      throw new Error(`Ripples: a GPU water shader does not compile: ${gl.getShaderInfoLog(shader)}`);
+    }
+    return shader;
+  };
+  const program = gl.createProgram();
+  gl.attachShader(program, compile(gl.VERTEX_SHADER, VERTEX_SHADER));
+  gl.attachShader(program, compile(gl.FRAGMENT_SHADER, fragment));
+  gl.linkProgram(program);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
+    throw new Error(`Ripples: a GPU water shader does not link: ${gl.getProgramInfoLog(program)}`);
+  }
+  return program;
+}
+
+/** The probe's test pixel: signs, fractions and a value far from 1. */
+const TEST_PIXEL = [1.5, -2.25, 0.125, 300.0];
+const TEST_SHADER = `#version 300 es
+precision highp float;
+out vec4 out_value;
+void main() { out_value = vec4(${TEST_PIXEL.map((v) => v.toFixed(3)).join(', ')}); }
+`;
+
+/**
+ * Whether a 1x1 target of `internalFormat` completes, and a pixel drawn into it reads back as
+ * drawn (within a half float's rounding).
+ */
+function renders(gl, internalFormat, type) {
+  const texture = gl.createTexture();
+  const framebuffer = gl.createFramebuffer();
+  let program = null;
+  try {
+    gl.activeTexture(gl.TEXTURE0 + INPUT_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    setNearest(gl);
+    gl.texImage2D(gl.TEXTURE_2D, 0, internalFormat, 1, 1, 0, gl.RGBA, type, null);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+    if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) return false;
+    program = link(gl, TEST_SHADER);
+    gl.useProgram(program);
+    gl.viewport(0, 0, 1, 1);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    const pixel = new Float32Array(4);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.FLOAT, pixel);
+    if (gl.getError() !== gl.NO_ERROR) return false;
+    return TEST_PIXEL.every((value, i) => Math.abs(pixel[i] - value) <= Math.abs(value) * 1e-3);
+  } catch {
+    return false;
+  } finally {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(framebuffer);
+    gl.deleteTexture(texture);
+    if (program) gl.deleteProgram(program);
+  }
+}

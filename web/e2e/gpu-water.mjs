@@ -143,7 +143,11 @@ try {
     const out = { defaults: ripples.stats() };
     await ripples.set({ interactive: false });
     out.auto = ripples.stats();
-    await ripples.set({ solver: 'wave' });
+    await ripples.set({ rain: 2 });
+    out.rain = ripples.stats();
+    await ripples.set({ simulation: 'gpu' });
+    out.rainGpu = ripples.stats();
+    await ripples.set({ simulation: 'auto', rain: 0, solver: 'wave' });
     out.wave = ripples.stats();
     await ripples.set({ solver: 'dispersive', simulation: 'gpu', look: 'lit' });
     out.lit = ripples.stats();
@@ -156,6 +160,8 @@ try {
   });
   check('stats(): the defaults step on the CPU (the pointer is not on the GPU yet)', fallbacks.defaults === 'cpu/interactive', fallbacks.defaults);
   check("stats(): 'auto' steps on the GPU where it can", fallbacks.auto === 'gpu/null', fallbacks.auto);
+  check("stats(): 'auto' leaves rain on the CPU (its stones are not yet within the parity bounds)", fallbacks.rain === 'cpu/rain', fallbacks.rain);
+  check("stats(): 'gpu' steps rain on the GPU", fallbacks.rainGpu === 'gpu/null', fallbacks.rainGpu);
   check('stats(): another solver steps on the CPU, saying so', fallbacks.wave === 'cpu/solver', fallbacks.wave);
   check("stats(): 'gpu' with another look falls back, saying so", fallbacks.lit === 'cpu/look', fallbacks.lit);
   check('stats(): the CPU renderer steps on the CPU', fallbacks.cpuRenderer === 'cpu/renderer', fallbacks.cpuRenderer);

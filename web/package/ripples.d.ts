@@ -119,7 +119,8 @@ export interface RipplesOptions {
    * where WebGL2 draws and the GPU can step this water; else in the wasm module), 'gpu' (the
    * same, said outright) or 'cpu' (always the wasm module). So far the GPU steps the
    * dispersive solver under the natural look, seen from above, with reflecting edges, no walls
-   * and interactive false; stats().simulationReason says why the CPU steps it otherwise.
+   * and interactive false, and for 'auto' no rain; stats().simulationReason says why the CPU
+   * steps it otherwise.
    */
   simulation?: 'auto' | 'gpu' | 'cpu';
   /**
@@ -282,7 +283,7 @@ export interface RipplesStats {
    * Why the CPU steps the water (null on the GPU): 'option' (simulation 'cpu'), 'renderer' (the
    * CPU draws), 'no-float-targets' (no RGBA32F render target passed the probe),
    * 'context-lost', or what the GPU does not step yet: 'solver', 'look', 'obstacles', 'border',
-   * 'water-mask', 'interactive'.
+   * 'water-mask', 'interactive', and for 'auto' 'rain'.
    */
   simulationReason:
     | 'option'
@@ -295,6 +296,7 @@ export interface RipplesStats {
     | 'border'
     | 'water-mask'
     | 'interactive'
+    | 'rain'
     | null;
   /**
    * Whether the WebGL2 that draws is a software rasterizer (SwiftShader, llvmpipe, WARP: no

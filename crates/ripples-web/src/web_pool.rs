@@ -1261,7 +1261,7 @@ impl WebPool {
     /// The natural look's surface constants for a GPU's surface pass (see
     /// [`Pool::natural_surface_constants`]).
     pub fn natural_surface_constants(&self) -> [f32; 8] {
-        self.pool.natural_surface_constants(&self.look)
+        self.pool.natural_surface_constants(&self.looks.natural)
     }
 
     /// Name of the SIMD code in use (`simd128` when the module was built with it).

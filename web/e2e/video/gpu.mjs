@@ -76,7 +76,14 @@ async function onTheGpu(browser, origin) {
       const changes = [];
       let previous = decodePng(await page.screenshot({ clip: small }));
       for (let i = 0; i < 5; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        // Two new video frames taken and drawn since the last screenshot, however slowly
+        // SwiftShader draws on a busy machine (a fixed 250 ms saw no new frame at 2 fps).
+        await page.evaluate(async (patience) => {
+          const r = window.onGpu;
+          const uploads = r.stats().video.uploads;
+          for (let waited = 0; waited < patience && r.stats().video.uploads < uploads + 2; waited += 20) await wait(20);
+          await frames(2);
+        }, PATIENCE_MS);
         const now = decodePng(await page.screenshot({ clip: small }));
         changes.push(meanDifference(now, previous, { x: 0, y: 0, width: small.width, height: small.height }));
         previous = now;

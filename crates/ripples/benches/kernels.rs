@@ -1,8 +1,10 @@
 //! Criterion benchmarks of the hot loops: each row kernel on every backend this CPU has, and
 //! whole 1920x1080 frames through `Pool`.
 //!
-//! Row kernels are benchmarked one row at a time because a row is the unit every backend
-//! implements (see `ripples::kernels`): a regression in one backend's kernel shows here without
+//! Row kernels (the classic step and render, the lit look, the classic look over gradient rows,
+//! the upsampling of a coarser grid, the natural look's samplers) are benchmarked one row at a
+//! time because a row is the unit every backend implements (see `ripples::kernels`): a
+//! regression in one backend's kernel shows here without
 //! the noise of threads and strips. The whole-frame benchmarks then show what the strips, the
 //! dispatch and the memory traffic add on top. The field is turbulent (stones from a fixed
 //! xorshift32 stream, then steps), so the render's gathers land where real water sends them.
@@ -66,6 +68,21 @@ fn row_kernels(c: &mut Criterion) {
     let (mut gx, mut gy) = (vec![0.0f32; width], vec![0.0f32; width]);
     kernels::gradient_row(up, mid, down, &mut gx, &mut gy);
     let lit = ripples::LitSettings::default().lit_look();
+    // The gradient of the row below, for blends between two gradient rows.
+    let (mut gx_below, mut gy_below) = (vec![0.0f32; width], vec![0.0f32; width]);
+    kernels::gradient_row(mid, down, rows(y + 2), &mut gx_below, &mut gy_below);
+    // A grid twice as coarse as the image, upsampled along x.
+    let grid_row: Vec<f32> = gx.iter().step_by(2).copied().collect();
+    let grid_columns = kernels::GridColumns::new(width, grid_row.len(), 2);
+    let mut upsampled = vec![0.0f32; width];
+    // Where the natural look samples its floor (displaced by the gradient) and its sky.
+    let floor_x: Vec<f32> = (0..width).map(|x| x as f32 + 0.37 * gx[x]).collect();
+    let floor_y: Vec<f32> = gy.iter().map(|g| y as f32 + 0.37 * g).collect();
+    let half_sky = kernels::natural::SKY_SIDE as f32 / 2.0;
+    let sky_x: Vec<f32> = gx.iter().map(|g| half_sky - 0.01 * g * half_sky).collect();
+    let sky_y: Vec<f32> = gy.iter().map(|g| half_sky - 0.01 * g * half_sky).collect();
+    let mut sky = vec![[0u8; 4]; kernels::natural::SKY_SIDE * kernels::natural::SKY_SIDE];
+    kernels::natural::gradient_sky(&mut sky);
 
     let mut group = c.benchmark_group("row");
     group
@@ -104,6 +121,70 @@ fn row_kernels(c: &mut Criterion) {
                     src,
                     black_box(&mut dst),
                     &lit,
+                );
+            })
+        });
+        group.bench_function(format!("resampled_classic/{backend}"), |b| {
+            b.iter(|| {
+                kernels::resampled_classic_row(
+                    backend,
+                    y,
+                    HEIGHT as usize,
+                    &gx,
+                    &gy,
+                    src,
+                    black_box(&mut dst),
+                );
+            })
+        });
+        group.bench_function(format!("resampled_classic_blended/{backend}"), |b| {
+            b.iter(|| {
+                kernels::resampled_classic_blended_row(
+                    backend,
+                    y,
+                    HEIGHT as usize,
+                    kernels::BlendedRow {
+                        top: &gx,
+                        bottom: &gx_below,
+                        weight: 0.25,
+                    },
+                    kernels::BlendedRow {
+                        top: &gy,
+                        bottom: &gy_below,
+                        weight: 0.25,
+                    },
+                    src,
+                    black_box(&mut dst),
+                );
+            })
+        });
+        group.bench_function(format!("upsample/{backend}"), |b| {
+            b.iter(|| {
+                kernels::upsample_row(backend, &grid_row, &grid_columns, black_box(&mut upsampled));
+            })
+        });
+        group.bench_function(format!("natural_bilinear/{backend}"), |b| {
+            b.iter(|| {
+                kernels::natural::bilinear_row_on(
+                    backend,
+                    src,
+                    width,
+                    HEIGHT as usize,
+                    &floor_x,
+                    &floor_y,
+                    black_box(&mut dst),
+                );
+            })
+        });
+        group.bench_function(format!("natural_nearest/{backend}"), |b| {
+            b.iter(|| {
+                kernels::natural::nearest_row_on(
+                    backend,
+                    &sky,
+                    kernels::natural::SKY_SIDE,
+                    &sky_x,
+                    &sky_y,
+                    black_box(&mut dst),
                 );
             })
         });

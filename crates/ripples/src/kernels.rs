@@ -7,17 +7,25 @@
 //! runs without bounds checks.
 //!
 //! [`scalar`] is the reference: plain, safe Rust that states the exact semantics the issues
-//! specify (other tools compare the classic solver and renderer bit for bit). The SIMD backends
-//! (`avx2`, `sse41` on x86-64, `neon` on aarch64, `simd128` on wasm32) are the only place in the
-//! crate with `unsafe` code; each must produce output identical to the reference, and the tests
-//! run every backend the CPU has against it on random rows. [`Backend::detect`] picks the best
-//! backend at run time (a binary built on one x86-64 runs on any other), and the functions in
-//! this module dispatch on a [`Backend`] value the caller passes, once per row.
+//! specify (other tools compare the classic solver and renderer bit for bit). Every SIMD
+//! kernel is written **once**, over the small vector layer in `wide/` (tiny-skia's shape):
+//! `wide/` holds one file per instruction set (`sse41`, `avx2` on x86-64, `neon` on aarch64,
+//! `simd128` on wasm32), whose vector types' methods are the only per-architecture code and,
+//! with the kernels' raw loads and stores, the only `unsafe` code of the crate. Each must give
+//! output identical to the reference, and the tests run every backend the CPU has against it on
+//! random rows. [`Backend::detect`] picks the best backend at run time (a binary built on one
+//! x86-64 runs on any other), and the functions in this module dispatch on a [`Backend`] value
+//! the caller passes, once per row, into a `#[target_feature]` copy of the kernel.
+//!
+//! **One convention**: a module per kind of kernel, not per instruction set. `classic`
+//! (the classic step and render, the classic look over gradient rows, the upsampling), `lit`,
+//! `natural` (with `natural/samplers.rs`), `f32_rows`, `dispersive` and `photo` each hold their
+//! kernels written once; `wide/` holds the instruction sets. The one exception is
+//! `natural/avx512.rs`, the natural look's floor sampler at 16 lanes (see there).
 //!
 //! [`Backend::Avx512`] has kernels of its own only where AVX-512 measurably wins (the natural
-//! look, see [`natural`]). Every dispatcher here, and every other one without an AVX-512
-//! version, runs the AVX2 kernel for it: a CPU with AVX-512 has AVX2, and
-//! [`Backend::is_available`] checks both.
+//! look, see [`natural`], and the f32 solvers' bodies). Every other kernel runs the AVX2
+//! vectors for it: a CPU with AVX-512 has AVX2, and [`Backend::is_available`] checks both.
 //!
 //! The `f32` kernels of the physical solvers live in [`f32_rows`]: element-wise loops that the
 //! compiler vectorises for each backend from one plain body, identical bit for bit by
@@ -40,6 +48,38 @@
 
 #![allow(unsafe_code)]
 
+/// Calls `name(args)` from the copy of a kernel compiled for `backend`'s x86-64 instruction
+/// set, or from `plain` (the reference) for every other backend and where that set is missing:
+/// `per_backend!(backend, path => name::<N>(args))` calls `path::avx512::name`,
+/// `path::avx2::name`, `path::sse41::name` or `plain::name` (`self` for the module's own
+/// copies). The modules whose kernels the compiler vectorises from one plain body (`f32_rows`,
+/// `dispersive`, `natural`'s stages) compile that body once per set in such modules, and this
+/// is their one dispatch.
+macro_rules! per_backend {
+    ($backend:expr, $path:ident => $name:ident $(::<$count:ident>)? ($($arg:expr),* $(,)?)) => {{
+        let backend: $crate::kernels::Backend = $backend;
+        match backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F,
+            // BW, VL, DQ and AVX2 on this CPU.
+            $crate::kernels::Backend::Avx512 if backend.is_available() => unsafe {
+                $path::avx512::$name $(::<$count>)? ($($arg),*)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2.
+            $crate::kernels::Backend::Avx2 if backend.is_available() => unsafe {
+                $path::avx2::$name $(::<$count>)? ($($arg),*)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, for SSE4.1.
+            $crate::kernels::Backend::Sse41 if backend.is_available() => unsafe {
+                $path::sse41::$name $(::<$count>)? ($($arg),*)
+            },
+            _ => plain::$name $(::<$count>)? ($($arg),*),
+        }
+    }};
+}
+
 pub mod dispersive;
 mod f32_row_bodies;
 pub mod f32_rows;
@@ -47,14 +87,9 @@ pub mod natural;
 pub mod photo;
 pub mod scalar;
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "aarch64")]
-mod neon;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
-#[cfg(target_arch = "x86_64")]
-mod sse41;
+mod classic;
+mod lit;
+mod wide;
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -178,11 +213,6 @@ impl std::str::FromStr for Backend {
 /// [`crate::limits::MAX_SIDE`]) go to the reference. Below it every column is exact in `f32` and a clamped
 /// position times 128 fits in `i32`, where x86's `cvttps` would overflow to `i32::MIN` and Rust's
 /// `as` saturates.
-#[cfg(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
 const LIT_MAX_SIDE: usize = 1 << 24;
 
 /// The largest `f32` below one half (0.49999997): `trunc(v + copysign(ALMOST_HALF, v))` is
@@ -280,28 +310,16 @@ pub fn classic_step_row(
     out: &mut [i16],
     damping_shift: u32,
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx2` is only used once `is_available` confirmed AVX2 (see
-        // `backend`, `set_backend`), or by tests that check it first; `Backend::Avx512`'s
-        // `is_available` confirms AVX2 as well.
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::classic_step_row(up, mid, down, out, damping_shift)
+    wide::dispatch(
+        backend,
+        classic::Step {
+            up,
+            mid,
+            down,
+            out,
+            damping_shift,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the guard confirmed SSE4.1 at run time.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::classic_step_row(up, mid, down, out, damping_shift)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: the guard confirmed NEON at run time.
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::classic_step_row(up, mid, down, out, damping_shift)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::classic_step_row(up, mid, down, out, damping_shift),
-        _ => scalar::classic_step_row(up, mid, down, out, damping_shift),
-    }
+    );
 }
 
 /// Renders one interior row with the classic refraction; see [`scalar::classic_render_row`].
@@ -317,26 +335,19 @@ pub fn classic_render_row(
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::classic_render_row(y, height, up, mid, down, src, dst_row),
-        _ => scalar::classic_render_row(y, height, up, mid, down, src, dst_row),
-    }
+    let width = dst_row.len();
+    classic_render_columns(
+        backend,
+        y,
+        height,
+        up,
+        mid,
+        down,
+        src,
+        dst_row,
+        0..width,
+        FrameWrites::Cached,
+    );
 }
 
 /// How a kernel stores the pixels of a frame.
@@ -394,39 +405,20 @@ pub fn classic_render_columns(
     columns: std::ops::Range<usize>,
     writes: FrameWrites,
 ) {
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = writes;
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            match writes {
-                FrameWrites::Cached => avx2::classic_render_columns::<false>(
-                    y, height, up, mid, down, src, dst_row, columns,
-                ),
-                FrameWrites::Streaming => avx2::classic_render_columns::<true>(
-                    y, height, up, mid, down, src, dst_row, columns,
-                ),
-            }
+    wide::dispatch(
+        backend,
+        classic::RenderColumns {
+            y,
+            height,
+            up,
+            mid,
+            down,
+            src,
+            dst_row,
+            columns,
+            writes,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::classic_render_columns(y, height, up, mid, down, src, dst_row, columns)
-        },
-        // NEON and simd128 render whole rows only (the column tiles that ask for less are
-        // x86-64's).
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() && columns == (0..dst_row.len()) => unsafe {
-            neon::classic_render_row(y, height, up, mid, down, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 if columns == (0..dst_row.len()) => {
-            simd128::classic_render_row(y, height, up, mid, down, src, dst_row)
-        }
-        _ => scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns),
-    }
+    );
 }
 
 /// Renders one row with the classic refraction driven by gradient rows (the classic look over the
@@ -442,26 +434,17 @@ pub fn resampled_classic_row(
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::resampled_classic_row(y, height, gx, gy, src, dst_row)
+    wide::dispatch(
+        backend,
+        classic::Resampled {
+            y,
+            height,
+            gx,
+            gy,
+            src,
+            dst_row,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::resampled_classic_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::resampled_classic_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::resampled_classic_row(y, height, gx, gy, src, dst_row),
-        _ => scalar::resampled_classic_row(y, height, gx, gy, src, dst_row),
-    }
+    );
 }
 
 /// Renders one row with the classic refraction driven by gradient rows given as blends of two
@@ -477,50 +460,24 @@ pub fn resampled_classic_blended_row(
     src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
+    wide::dispatch(
+        backend,
+        classic::Resampled {
+            y,
+            height,
+            gx,
+            gy,
+            src,
+            dst_row,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::resampled_classic_blended_row(y, height, gx, gy, src, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
-        _ => scalar::resampled_classic_blended_row(y, height, gx, gy, src, dst_row),
-    }
+    );
 }
 
 /// Upsamples one row of a coarser grid to image resolution along x; see
 /// [`scalar::upsample_row`].
 #[inline]
 pub fn upsample_row(backend: Backend, row: &[f32], columns: &GridColumns, out: &mut [f32]) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::upsample_row(row, columns, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::upsample_row(row, columns, out)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe { neon::upsample_row(row, columns, out) },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::upsample_row(row, columns, out),
-        _ => scalar::upsample_row(row, columns, out),
-    }
+    wide::dispatch(backend, classic::Upsample { row, columns, out });
 }
 
 /// Renders one row with the lit look; see [`scalar::lit_render_row`].
@@ -536,26 +493,18 @@ pub fn lit_render_row(
     dst_row: &mut [[u8; 4]],
     look: &LitLook,
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `classic_step_row`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::lit_render_row(y, height, gx, gy, src, dst_row, look)
+    wide::dispatch(
+        backend,
+        lit::Lit {
+            y,
+            height,
+            gx,
+            gy,
+            src,
+            dst_row,
+            look,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `classic_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::lit_render_row(y, height, gx, gy, src, dst_row, look)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected (see `classic_step_row`).
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::lit_render_row(y, height, gx, gy, src, dst_row, look)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::lit_render_row(y, height, gx, gy, src, dst_row, look),
-        _ => scalar::lit_render_row(y, height, gx, gy, src, dst_row, look),
-    }
+    );
 }
 
 /// Asks the CPU to start loading `items` (pixels, heights) into its caches (one hint per 64-byte

@@ -1,5 +1,5 @@
 //! Row kernels of the dispersive solver's pyramid (see `dispersive.rs`), written once in plain
-//! Rust and compiled once per backend, as [`super::float`] does and for the same reasons: every
+//! Rust and compiled once per backend, as [`super::f32_rows`] does and for the same reasons: every
 //! loop is element-wise ([`decimate_row`] splits its window's even and odd cells first), so the
 //! compiler vectorises it and the vector code performs the plain loop's operations in the same
 //! order on each lane (no contraction into fused multiply-adds, no reassociation), bit for bit
@@ -13,42 +13,6 @@
 //! place, `dispersive.rs` explains the choice, and the tests check the kernels as written.
 
 use super::Backend;
-
-macro_rules! dispatch {
-    ($backend:ident, $name:ident::<$count:ident>($($arg:expr),*)) => {
-        match $backend {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F,
-            // BW, VL, DQ and AVX2 on this CPU.
-            Backend::Avx512 if $backend.is_available() => unsafe {
-                avx512::$name::<$count>($($arg),*)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2.
-            Backend::Avx2 if $backend.is_available() => unsafe { avx2::$name::<$count>($($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above, for SSE4.1.
-            Backend::Sse41 if $backend.is_available() => unsafe {
-                sse41::$name::<$count>($($arg),*)
-            },
-            _ => plain::$name::<$count>($($arg),*),
-        }
-    };
-    ($backend:ident, $name:ident($($arg:expr),*)) => {
-        match $backend {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Avx512 if $backend.is_available() => unsafe { avx512::$name($($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Avx2 if $backend.is_available() => unsafe { avx2::$name($($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Sse41 if $backend.is_available() => unsafe { sse41::$name($($arg),*) },
-            _ => plain::$name($($arg),*),
-        }
-    };
-}
 
 /// The pyramid's filter, the 7-tap binomial `[1, 6, 15, 20, 15, 6, 1] / 64`.
 pub const FILTER: [f32; 7] = [
@@ -73,7 +37,7 @@ pub fn weighted_rows<const N: usize>(
     weights: [f32; N],
     out: &mut [f32],
 ) {
-    dispatch!(backend, weighted_rows::<N>(rows, weights, out))
+    per_backend!(backend, self => weighted_rows::<N>(rows, weights, out))
 }
 
 /// The horizontal half of going down a level with an `N`-tap filter (`N` odd, `h = N / 2`):
@@ -86,7 +50,7 @@ pub fn decimate_row<const N: usize>(
     taps: [f32; N],
     out: &mut [f32],
 ) {
-    dispatch!(backend, decimate_row::<N>(row, taps, out))
+    per_backend!(backend, self => decimate_row::<N>(row, taps, out))
 }
 
 /// The horizontal half of going up a level, the transpose of [`decimate_row`] times 2: a coarse
@@ -101,7 +65,7 @@ pub fn expand_row<const N: usize>(
     taps: [f32; N],
     out: &mut [f32],
 ) {
-    dispatch!(backend, expand_row::<N>(coarse, taps, out))
+    per_backend!(backend, self => expand_row::<N>(coarse, taps, out))
 }
 
 /// The constants of one dispersive step.
@@ -134,9 +98,7 @@ pub fn dispersive_step_row(
     out: &mut [f32],
     coefficients: &DispersiveCoefficients,
 ) {
-    dispatch!(
-        backend,
-        dispersive_step_row(smoothed, current, out, coefficients)
+    per_backend!(backend, self => dispersive_step_row(smoothed, current, out, coefficients)
     )
 }
 

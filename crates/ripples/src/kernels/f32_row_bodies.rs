@@ -1,4 +1,4 @@
-//! The `f32` kernels' bodies and the types they take, in plain, safe Rust: [`super::float`]
+//! The `f32` kernels' bodies and the types they take, in plain, safe Rust: [`super::f32_rows`]
 //! inlines each body into one wrapper per x86-64 backend (and dispatches), and the WebAssembly
 //! backend (the `simd128` blend) finishes its rows with them. They live below both so
 //! that neither module reaches into the other.

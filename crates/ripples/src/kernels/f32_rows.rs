@@ -61,25 +61,7 @@ pub fn wave_step_row(
     out: &mut [f32],
     coefficients: &WaveCoefficients,
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::wave_step_row(above, row, below, out, coefficients)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2 on this CPU.
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::wave_step_row(above, row, below, out, coefficients)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, for SSE4.1.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::wave_step_row(above, row, below, out, coefficients)
-        },
-        _ => plain::wave_step_row(above, row, below, out, coefficients),
-    }
+    per_backend!(backend, self => wave_step_row(above, row, below, out, coefficients))
 }
 
 /// Moves one row of springs (step 1 of the spring model): for every cell,
@@ -102,53 +84,7 @@ pub fn spring_row(
     heights_out: &mut [f32],
     velocities_out: &mut [f32],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::spring_row(
-                heights,
-                velocities,
-                stiffness,
-                viscosity,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `wave_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::spring_row(
-                heights,
-                velocities,
-                stiffness,
-                viscosity,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `wave_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::spring_row(
-                heights,
-                velocities,
-                stiffness,
-                viscosity,
-                heights_out,
-                velocities_out,
-            )
-        },
-        _ => plain::spring_row(
-            heights,
-            velocities,
-            stiffness,
-            viscosity,
-            heights_out,
-            velocities_out,
-        ),
-    }
+    per_backend!(backend, self => spring_row(heights, velocities, stiffness, viscosity, heights_out, velocities_out))
 }
 
 /// One spreading pass along x over one row of the spring model, as the seed computes it.
@@ -174,25 +110,7 @@ pub fn spread_x_row(
     heights_out: &mut [f32],
     velocities_out: &mut [f32],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `wave_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `wave_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-        },
-        _ => plain::spread_x_row(spread, heights, velocities, heights_out, velocities_out),
-    }
+    per_backend!(backend, self => spread_x_row(spread, heights, velocities, heights_out, velocities_out))
 }
 
 /// One row of a spreading pass along y of the spring model, as the seed computes it: row `r`
@@ -219,57 +137,7 @@ pub fn spread_y_row(
     heights_out: &mut [f32],
     velocities_out: &mut [f32],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW, VL,
-        // DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::spread_y_row(
-                spread,
-                above,
-                heights,
-                below,
-                velocities,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `wave_step_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::spread_y_row(
-                spread,
-                above,
-                heights,
-                below,
-                velocities,
-                heights_out,
-                velocities_out,
-            )
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected (see `wave_step_row`).
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::spread_y_row(
-                spread,
-                above,
-                heights,
-                below,
-                velocities,
-                heights_out,
-                velocities_out,
-            )
-        },
-        _ => plain::spread_y_row(
-            spread,
-            above,
-            heights,
-            below,
-            velocities,
-            heights_out,
-            velocities_out,
-        ),
-    }
+    per_backend!(backend, self => spread_y_row(spread, above, heights, below, velocities, heights_out, velocities_out))
 }
 
 /// Blends two rows: `out[x] = top[x] + (bottom[x] - top[x]) * weight` (as written: a
@@ -296,8 +164,58 @@ pub fn lerp_rows(backend: Backend, top: &[f32], bottom: &[f32], weight: f32, out
             sse41::lerp_rows(top, bottom, weight, out)
         },
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => super::simd128::lerp_rows(top, bottom, weight, out),
+        Backend::Simd128 => super::wide::simd128::run(LerpRows {
+            top,
+            bottom,
+            weight,
+            out,
+        }),
         _ => plain::lerp_rows(top, bottom, weight, out),
+    }
+}
+
+/// [`lerp_rows`] over the vector layer, for WebAssembly (see the module docs): the plain
+/// body's operations, in its order (no fused multiply-add), so every lane is its result bit for
+/// bit.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+struct LerpRows<'a> {
+    top: &'a [f32],
+    bottom: &'a [f32],
+    weight: f32,
+    out: &'a mut [f32],
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+impl super::wide::Kernel for LerpRows<'_> {
+    type Output = ();
+
+    fn scalar(self) {
+        plain::lerp_rows(self.top, self.bottom, self.weight, self.out);
+    }
+
+    #[inline(always)]
+    fn simd<S: super::wide::Isa>(self, isa: S) {
+        use super::wide::F32s;
+        let Self {
+            top,
+            bottom,
+            weight,
+            out,
+        } = self;
+        let width = out.len();
+        let (top, bottom) = (&top[..width], &bottom[..width]);
+        let weight_lanes = isa.f32(weight);
+        let mut x = 0;
+        while x + S::LANES <= width {
+            // SAFETY: x + LANES <= width, and every row holds `width` cells.
+            unsafe {
+                let upper = isa.load_f32(top.as_ptr().add(x));
+                let lower = isa.load_f32(bottom.as_ptr().add(x));
+                (upper + (lower - upper) * weight_lanes).store(out.as_mut_ptr().add(x));
+            }
+            x += S::LANES;
+        }
+        plain::lerp_rows(&top[x..], &bottom[x..], weight, &mut out[x..]);
     }
 }
 

@@ -46,10 +46,9 @@
 //!   in plain Rust, which the compiler vectorises for each backend from one body: Rust never
 //!   contracts `a * b + c` into a fused multiply-add nor reassociates, and `sqrt` and division
 //!   are exactly rounded on every instruction set, so the vector code does exactly the
-//!   reference's operations on each lane (the same reasoning as [`super::float`]). Between them,
+//!   reference's operations on each lane (the same reasoning as [`super::f32_rows`]). Between them,
 //!   the *samplers* read memory at computed positions, which compilers do not vectorise; they are
-//!   written by hand per backend (`natural/avx2.rs`, `avx512.rs`, `sse41.rs`, `neon.rs`,
-//!   `simd128.rs`): the
+//!   written once over the vector layer (`natural/samplers.rs`, over `kernels/wide`): the
 //!   floor bilinearly in the fixed-point arithmetic of the lit look (1/128-pixel weights, blends
 //!   in 16-bit lanes), the sky at the nearest texel. The chunk's positions and factors live in
 //!   small arrays that stay in L1.
@@ -63,8 +62,8 @@
 //!   operations on each lane. Measured with `perf record -e cycles:u` on `ripples bench --solver
 //!   wave --render natural --threads 1` (1920x1080, AMD EPYC Zen 4, one run per backend), the
 //!   optics and blend took 1.00 Gcycles against AVX2's 1.38, the smoothing 0.39 against 0.47;
-//!   the floor's sampler is written for 16 lanes too (4% fewer cycles, see `natural/avx512.rs`),
-//!   the sky's is AVX2's (a 16-lane gather gained nothing).
+//!   the floor's sampler is written for 16 lanes too (4% fewer cycles, see `natural/avx512.rs`,
+//!   the one kernel kept outside the vector layer), the sky's is AVX2's (a 16-lane gather gained nothing).
 //! - **Vectorisable arithmetic only.** Bytes are rounded by adding `2^23` (a float-to-integer
 //!   conversion with Rust's saturating semantics became a branch per lane), neighbours are read
 //!   from separate slices (offsets inside one slice left the last vector of every chunk to
@@ -79,19 +78,12 @@
 //! rows around an image row ([`lerp_rows`]) and interpolated along the row inside the optics
 //! ([`SurfaceRows::Grid`]), so the smoothing runs once per cell, not per pixel.
 
-use super::Backend;
 use super::scalar::clamp_position;
+use super::{Backend, wide};
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
 mod avx512;
-#[cfg(target_arch = "aarch64")]
-mod neon;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
-#[cfg(target_arch = "x86_64")]
-mod sse41;
+mod samplers;
 
 /// The refractive index of water (for yellow-green light, 589 nm).
 pub const WATER_INDEX: f32 = 1.333;
@@ -485,21 +477,25 @@ pub fn natural_render_row(
         // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW,
         // VL, DQ and AVX2 on this CPU.
         Backend::Avx512 if backend.is_available() => unsafe {
-            avx512_stages::render_row(row, dst_row)
+            stages::avx512::render_row(row, dst_row)
         },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2 on this CPU.
-        Backend::Avx2 if backend.is_available() => unsafe { avx2_stages::render_row(row, dst_row) },
+        Backend::Avx2 if backend.is_available() => unsafe {
+            stages::avx2::render_row(row, dst_row)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for SSE4.1.
         Backend::Sse41 if backend.is_available() => unsafe {
-            sse41_stages::render_row(row, dst_row)
+            stages::sse41::render_row(row, dst_row)
         },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, for NEON.
-        Backend::Neon if backend.is_available() => unsafe { neon_stages::render_row(row, dst_row) },
+        Backend::Neon if backend.is_available() => unsafe {
+            stages::neon::render_row(row, dst_row)
+        },
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128_stages::render_row(row, dst_row),
+        Backend::Simd128 => stages::simd128::render_row(row, dst_row),
         _ => plain::render_row(
             row,
             dst_row,
@@ -620,27 +616,16 @@ pub fn nearest_row_on(
     ys: &[f32],
     out: &mut [[u8; 4]],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`; AVX-512's `is_available` checks
-        // AVX2 too). AVX-512 has no sky sampler of its own (see `natural/avx512.rs`).
-        Backend::Avx2 | Backend::Avx512 if backend.is_available() => unsafe {
-            avx2::nearest_row(table, side, xs, ys, out)
+    wide::dispatch(
+        backend,
+        samplers::Nearest {
+            table,
+            side,
+            xs,
+            ys,
+            out,
         },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::nearest_row(table, side, xs, ys, out)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected.
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::nearest_row(table, side, xs, ys, out)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::nearest_row(table, side, xs, ys, out),
-        _ => nearest_row(table, side, xs, ys, out),
-    }
+    );
 }
 
 #[inline]
@@ -660,30 +645,20 @@ pub fn bilinear_row_on(
     ys: &[f32],
     out: &mut [[u8; 4]],
 ) {
+    let sampler = samplers::Bilinear {
+        src,
+        width,
+        height,
+        xs,
+        ys,
+        out,
+    };
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512 and AVX2 were detected (see `natural_render_row`).
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON was detected.
-        Backend::Neon if backend.is_available() => unsafe {
-            neon::bilinear_row(src, width, height, xs, ys, out)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => simd128::bilinear_row(src, width, height, xs, ys, out),
-        _ => bilinear_row(src, width, height, xs, ys, out),
+        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW,
+        // VL, DQ and AVX2 on this CPU.
+        Backend::Avx512 if backend.is_available() => unsafe { avx512::run(sampler) },
+        _ => wide::dispatch(backend, sampler),
     }
 }
 
@@ -694,24 +669,7 @@ pub fn bilinear_row_on(
 /// `width + 2 * COLUMN_PAD` long.
 #[inline]
 pub fn smooth_columns<T: Copy + Into<f32>>(backend: Backend, rows: [&[T]; 5], out: &mut [f32]) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512_stages::smooth_columns(rows, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2_stages::smooth_columns(rows, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41_stages::smooth_columns(rows, out)
-        },
-        _ => plain::smooth_columns(rows, out),
-    }
+    per_backend!(backend, stages => smooth_columns(rows, out))
 }
 
 /// The second pass of the smoothing: the horizontal binomial sums of a row of
@@ -722,22 +680,7 @@ pub fn smooth_columns<T: Copy + Into<f32>>(backend: Backend, rows: [&[T]; 5], ou
 /// `out` `width + 2 * ROW_PAD`.
 #[inline]
 pub fn smooth_row(backend: Backend, columns: &[f32], out: &mut [f32]) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512_stages::smooth_row(columns, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe { avx2_stages::smooth_row(columns, out) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41_stages::smooth_row(columns, out)
-        },
-        _ => plain::smooth_row(columns, out),
-    }
+    per_backend!(backend, stages => smooth_row(columns, out))
 }
 
 /// The surface of one grid row for a simulation scale above 1: the slopes `p`, `q` (in pixel
@@ -756,24 +699,7 @@ pub fn surface_row(
     look: &NaturalLook,
     out: [&mut [f32]; 3],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512_stages::surface_row(up, mid, down, look, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2_stages::surface_row(up, mid, down, look, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41_stages::surface_row(up, mid, down, look, out)
-        },
-        _ => plain::surface_row(up, mid, down, look, out),
-    }
+    per_backend!(backend, stages => surface_row(up, mid, down, look, out))
 }
 
 /// Blends the surfaces (`p`, `q`, focus) of two grid rows for an image row between them:
@@ -786,24 +712,7 @@ pub fn lerp_rows(
     weight: f32,
     out: [&mut [f32]; 3],
 ) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512 (and AVX2) was detected (see `natural_render_row`).
-        Backend::Avx512 if backend.is_available() => unsafe {
-            avx512_stages::lerp_rows(above, below, weight, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 was detected (see `natural_render_row`).
-        Backend::Avx2 if backend.is_available() => unsafe {
-            avx2_stages::lerp_rows(above, below, weight, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE4.1 was detected.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            sse41_stages::lerp_rows(above, below, weight, out)
-        },
-        _ => plain::lerp_rows(above, below, weight, out),
-    }
+    per_backend!(backend, stages => lerp_rows(above, below, weight, out))
 }
 
 /// What one row render reads.
@@ -1401,7 +1310,8 @@ mod plain {
     }
 }
 
-/// The stages compiled for one backend's instruction set, with its sampler. (Defined only where a
+/// The stages compiled for one backend's instruction set, with its samplers (`bilinear_row_on`
+/// and `nearest_row_on` for that backend). (Defined only where a
 /// backend uses it: wasm32 without simd128 has none.)
 #[cfg(any(
     target_arch = "x86_64",
@@ -1411,59 +1321,41 @@ mod plain {
 macro_rules! backend_stages {
     ($stages:ident, $feature:literal, $backend:ident) => {
         #[allow(dead_code)]
-        mod $stages {
+        pub(super) mod $stages {
             use super::*;
 
-            /// The backend's bilinear sampler as a plain function.
-            fn bilinear(
-                src: &[[u8; 4]],
-                width: usize,
-                height: usize,
-                xs: &[f32],
-                ys: &[f32],
-                out: &mut [[u8; 4]],
-            ) {
-                // SAFETY: the stages below are only called once the backend was detected (see
-                // `natural_render_row`), and so is this, from inside them.
-                #[allow(unused_unsafe)]
-                unsafe {
-                    $backend::bilinear_row(src, width, height, xs, ys, out)
-                }
-            }
-
-            /// The backend's nearest-texel sampler as a plain function.
-            fn nearest(
-                table: &[[u8; 4]],
-                side: usize,
-                xs: &[f32],
-                ys: &[f32],
-                out: &mut [[u8; 4]],
-            ) {
-                // SAFETY: as for `bilinear`.
-                #[allow(unused_unsafe)]
-                unsafe {
-                    $backend::nearest_row(table, side, xs, ys, out)
-                }
-            }
-
             #[target_feature(enable = $feature)]
-            pub(super) fn render_row(row: RowJob<'_>, dst_row: &mut [[u8; 4]]) {
-                let samplers = Samplers { bilinear, nearest };
+            pub(in crate::kernels::natural) fn render_row(
+                row: RowJob<'_>,
+                dst_row: &mut [[u8; 4]],
+            ) {
+                // The backend's samplers, through the functions the tests call (a dispatch per row).
+                let samplers = Samplers {
+                    bilinear: |src, width, height, xs, ys, out| {
+                        bilinear_row_on(Backend::$backend, src, width, height, xs, ys, out)
+                    },
+                    nearest: |table, side, xs, ys, out| {
+                        nearest_row_on(Backend::$backend, table, side, xs, ys, out)
+                    },
+                };
                 plain::render_row(row, dst_row, samplers)
             }
 
             #[target_feature(enable = $feature)]
-            pub(super) fn smooth_columns<T: Copy + Into<f32>>(rows: [&[T]; 5], out: &mut [f32]) {
+            pub(in crate::kernels::natural) fn smooth_columns<T: Copy + Into<f32>>(
+                rows: [&[T]; 5],
+                out: &mut [f32],
+            ) {
                 plain::smooth_columns(rows, out)
             }
 
             #[target_feature(enable = $feature)]
-            pub(super) fn smooth_row(columns: &[f32], out: &mut [f32]) {
+            pub(in crate::kernels::natural) fn smooth_row(columns: &[f32], out: &mut [f32]) {
                 plain::smooth_row(columns, out)
             }
 
             #[target_feature(enable = $feature)]
-            pub(super) fn surface_row(
+            pub(in crate::kernels::natural) fn surface_row(
                 up: &[f32],
                 mid: &[f32],
                 down: &[f32],
@@ -1474,7 +1366,7 @@ macro_rules! backend_stages {
             }
 
             #[target_feature(enable = $feature)]
-            pub(super) fn lerp_rows(
+            pub(in crate::kernels::natural) fn lerp_rows(
                 above: [&[f32]; 3],
                 below: [&[f32]; 3],
                 weight: f32,
@@ -1486,20 +1378,27 @@ macro_rules! backend_stages {
     };
 }
 
-#[cfg(target_arch = "x86_64")]
-backend_stages!(
-    avx512_stages,
-    "avx512f,avx512bw,avx512vl,avx512dq,avx2",
-    avx512
-);
-#[cfg(target_arch = "x86_64")]
-backend_stages!(avx2_stages, "avx2", avx2);
-#[cfg(target_arch = "x86_64")]
-backend_stages!(sse41_stages, "sse4.1", sse41);
-#[cfg(target_arch = "aarch64")]
-backend_stages!(neon_stages, "neon", neon);
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-backend_stages!(simd128_stages, "simd128", simd128);
+/// Every backend's copy of the stages, one module per instruction set (`stages::avx2`, ...),
+/// where `per_backend!` and [`natural_render_row`] find them.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod stages {
+    use super::*;
+
+    #[cfg(target_arch = "x86_64")]
+    backend_stages!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2", Avx512);
+    #[cfg(target_arch = "x86_64")]
+    backend_stages!(avx2, "avx2", Avx2);
+    #[cfg(target_arch = "x86_64")]
+    backend_stages!(sse41, "sse4.1", Sse41);
+    #[cfg(target_arch = "aarch64")]
+    backend_stages!(neon, "neon", Neon);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    backend_stages!(simd128, "simd128", Simd128);
+}
 
 /// Bakes the built-in sky (a gradient from [`SKY_HORIZON`] to [`SKY_ZENITH`] with the height
 /// of the direction, `horizon + (zenith - horizon) * max(z, 0)`, and the horizon's colour

@@ -47,14 +47,20 @@ pub(crate) fn classic_step_span(
     damping_shift: u32,
     columns: Range<usize>,
 ) {
-    let width = out.len();
-    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
-    for x in columns {
-        let sum =
-            i32::from(up[x]) + i32::from(down[x]) + i32::from(mid[x - 1]) + i32::from(mid[x + 1]);
-        let mut v = (sum >> 1) - i32::from(out[x]);
+    let Range { start, end } = columns;
+    if start >= end {
+        return;
+    }
+    // The five runs of cells sliced once, so the loop has no bounds checks: with indices the
+    // compiler kept three per cell in the SIMD backends' tails.
+    let cells = (up[start..end].iter().zip(&down[start..end]))
+        .zip(mid[start - 1..end - 1].iter().zip(&mid[start + 1..end + 1]))
+        .zip(&mut out[start..end]);
+    for (((&above, &below), (&left, &right)), out) in cells {
+        let sum = i32::from(above) + i32::from(below) + i32::from(left) + i32::from(right);
+        let mut v = (sum >> 1) - i32::from(*out);
         v -= v >> damping_shift;
-        out[x] = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        *out = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
     }
 }
 

@@ -11,42 +11,29 @@
 //! pairs of runs): 0.87, 0.94 and 0.91 Gcycles against 0.92, 0.97 and 0.96 for the AVX2 sampler
 //! in the same build, about 4% less. The sky's nearest sampler stays AVX2's: a 16-lane
 //! `vpgatherdd` took the same cycles as two 8-lane ones (0.28 against 0.27 Gcycles).
+//!
+//! It is the one SIMD kernel kept outside the vector layer (`kernels/wide`): no other kernel
+//! has a 16-lane version, and 512-bit types for this one sampler would be a layer of their own
+//! that the development machine (an AMD EPYC without AVX-512) cannot run; the kernel tests
+//! compare it with the reference wherever the CPU has AVX-512.
 
 use std::arch::x86_64::*;
 
-use super::super::LIT_MAX_SIDE;
-use super::{avx2, bilinear_span};
+use super::super::wide;
+use super::samplers::Bilinear;
 
-/// The sky's sampler is AVX2's (see the module docs).
-pub use super::avx2::nearest_row;
-
-/// AVX-512 version of [`super::bilinear_row`].
+/// AVX-512 version of [`super::bilinear_row`] (the [`Bilinear`] sampler of the vector layer,
+/// 16 lanes wide; see the module docs for why it is the one kernel with its own AVX-512 code).
 ///
 /// # Safety
 ///
 /// The CPU must support AVX-512 F, BW, VL and DQ, and AVX2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2")]
-pub unsafe fn bilinear_row(
-    src: &[[u8; 4]],
-    width: usize,
-    height: usize,
-    xs: &[f32],
-    ys: &[f32],
-    out: &mut [[u8; 4]],
-) {
-    let count = out.len();
-    let cells = width * height;
-    if width < 2
-        || height < 2
-        || width > LIT_MAX_SIDE
-        || height > LIT_MAX_SIDE
-        || cells > i32::MAX as usize
-    {
-        bilinear_span(src, width, height, xs, ys, out, 0);
+pub(super) unsafe fn run(sampler: Bilinear<'_>) {
+    let Some((src, width, height, xs, ys, out)) = sampler.prepared() else {
         return;
-    }
-    let src = &src[..cells];
-    let (xs, ys) = (&xs[..count], &ys[..count]);
+    };
+    let count = out.len();
     let max_x = _mm512_set1_ps(width as f32 - 1.0);
     let max_y = _mm512_set1_ps(height as f32 - 1.0);
     let last_left = _mm512_set1_epi32(width as i32 - 2);
@@ -93,8 +80,16 @@ pub unsafe fn bilinear_row(
         }
         i += 16;
     }
+    let rest = Bilinear {
+        src,
+        width,
+        height,
+        xs: &xs[i..],
+        ys: &ys[i..],
+        out: &mut out[i..],
+    };
     // SAFETY: the caller guarantees AVX2 with AVX-512.
-    unsafe { avx2::bilinear_row(src, width, height, &xs[i..], &ys[i..], &mut out[i..]) };
+    unsafe { wide::avx2::run(rest) };
 }
 
 /// The corners of 16 pixels in pixel order: `(p00, p10, p01, p11)`, from the pairs at `top`

@@ -31,27 +31,15 @@ use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use super::Backend;
 
-/// The operators of a vector type, each one intrinsic on the wrapped register:
-/// `binary_ops!(wrap, Type: Add add intrinsic, ...)`, where `wrap!` is the file's macro that
-/// calls intrinsics (and states why that is safe).
+/// The table of the operations on every set (`vector_layer!`), which each set's file
+/// instantiates.
 #[cfg(any(
     target_arch = "x86_64",
     target_arch = "aarch64",
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-macro_rules! binary_ops {
-    ($wrap:ident, $type:ident: $($trait:ident $method:ident $intrinsic:ident),+ $(,)?) => {
-        $(
-            impl std::ops::$trait for $type {
-                type Output = Self;
-                #[inline(always)]
-                fn $method(self, other: Self) -> Self {
-                    Self($wrap!($intrinsic(self.0, other.0)))
-                }
-            }
-        )+
-    };
-}
+#[macro_use]
+mod table;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
@@ -249,6 +237,44 @@ pub(crate) trait U16s<S: Isa>:
     /// The pixels of [`I32s::widen_pixels`]' `(self, high)` back in bytes, each lane (which
     /// must be in `0..2^15`) saturated to 255.
     fn pack_u8(self, high: Self) -> S::I32;
+}
+
+/// The word at `base[i]`, for the gathers of the sets without one (pixels are `[u8; 4]`, so
+/// it may be unaligned).
+///
+/// # Safety
+///
+/// `i` must be a valid, non-negative index of the words at `base`.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+#[inline(always)]
+unsafe fn word(base: *const u32, i: i32) -> u32 {
+    // SAFETY: the caller's guarantee.
+    unsafe { base.add(i as u32 as usize).read_unaligned() }
+}
+
+/// The word at `base[i + below]` and the one after it, as one 64-bit value (the first in the
+/// low half): a pair of corners for [`Isa::gather_pairs`].
+///
+/// # Safety
+///
+/// `i + below + 1` must be a valid index of the words at `base`.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+#[inline(always)]
+unsafe fn pair(base: *const u32, i: i32, below: usize) -> u64 {
+    // SAFETY: the caller's guarantee; pixels are `[u8; 4]`, so the pair may be unaligned.
+    unsafe {
+        base.add(i as u32 as usize + below)
+            .cast::<u64>()
+            .read_unaligned()
+    }
 }
 
 /// `a + (((b - a) * w) >> 7)` in 16-bit lanes: the fixed-point blend of the lit look and the

@@ -80,6 +80,58 @@ macro_rules! per_backend {
     }};
 }
 
+/// Kernels written once in plain Rust and compiled once per x86-64 instruction set (see
+/// `f32_rows` for why that is bit for bit the plain body): for each declaration
+/// `pub fn name[generics](arguments);`, with its docs, the public function that takes a
+/// [`Backend`] first and dispatches through [`per_backend!`], and in modules `avx512`, `avx2`
+/// and `sse41` its `#[target_feature]` copies, which inline `plain::name` (the calling
+/// module's bodies). One declaration per kernel: its signature is written here and in its
+/// body, nowhere else.
+macro_rules! compiled_per_backend {
+    ($(
+        $(#[$attribute:meta])*
+        pub fn $name:ident $([$($generic:tt)*])? ($($argument:ident: $type:ty),* $(,)?);
+    )+
+    // Copies whose public function the module writes itself (a kernel of the vector layer
+    // beside them, say).
+    $(copies only: $(fn $own:ident($($own_argument:ident: $own_type:ty),* $(,)?);)+)?) => {
+        $(
+            $(#[$attribute])*
+            #[inline]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $name $(<$($generic)*>)? (backend: Backend, $($argument: $type),*) {
+                per_backend!(backend, self => $name($($argument),*))
+            }
+        )+
+        compiled_per_backend!(@copies avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2", {
+            $( fn $name $([$($generic)*])? ($($argument: $type),*); )+
+            $($( fn $own($($own_argument: $own_type),*); )+)?
+        });
+        compiled_per_backend!(@copies avx2, "avx2", {
+            $( fn $name $([$($generic)*])? ($($argument: $type),*); )+
+            $($( fn $own($($own_argument: $own_type),*); )+)?
+        });
+        compiled_per_backend!(@copies sse41, "sse4.1", {
+            $( fn $name $([$($generic)*])? ($($argument: $type),*); )+
+            $($( fn $own($($own_argument: $own_type),*); )+)?
+        });
+    };
+    (@copies $module:ident, $feature:literal,
+        { $( fn $name:ident $([$($generic:tt)*])? ($($argument:ident: $type:ty),*); )+ }) => {
+        #[cfg(target_arch = "x86_64")]
+        mod $module {
+            use super::*;
+            $(
+                #[target_feature(enable = $feature)]
+                #[allow(clippy::too_many_arguments)]
+                pub(super) fn $name $(<$($generic)*>)? ($($argument: $type),*) {
+                    plain::$name($($argument),*)
+                }
+            )+
+        }
+    };
+}
+
 pub mod dispersive;
 mod f32_row_bodies;
 pub mod f32_rows;

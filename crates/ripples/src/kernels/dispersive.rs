@@ -25,49 +25,6 @@ pub const FILTER: [f32; 7] = [
     1.0 / 64.0,
 ];
 
-/// `out[x] = weights[0] rows[0][x] + weights[1] rows[1][x] + ...` (left to right). Going down a
-/// level, the filter's rows around a coarse row weighted by its taps (a row outside the grid
-/// passed as a row of zeros); going up, a level's band (weight: the level's weight) followed by
-/// the expanded coarse rows that reach a fine row (weights: the filter's taps times 2, as
-/// [`expand_row`] along x). Rows may be longer than `out`, which sets the width.
-#[inline]
-pub fn weighted_rows<const N: usize>(
-    backend: Backend,
-    rows: [&[f32]; N],
-    weights: [f32; N],
-    out: &mut [f32],
-) {
-    per_backend!(backend, self => weighted_rows::<N>(rows, weights, out))
-}
-
-/// The horizontal half of going down a level with an `N`-tap filter (`N` odd, `h = N / 2`):
-/// `out[i] = sum_t taps[t] * row[2i + t - h]` (t = 0..N, left to right), cells outside `row`
-/// taken as 0. `out` must have `(row.len() + 1) / 2` cells.
-#[inline]
-pub fn decimate_row<const N: usize>(
-    backend: Backend,
-    row: &[f32],
-    taps: [f32; N],
-    out: &mut [f32],
-) {
-    per_backend!(backend, self => decimate_row::<N>(row, taps, out))
-}
-
-/// The horizontal half of going up a level, the transpose of [`decimate_row`] times 2: a coarse
-/// row spread over a fine row of `out.len()` cells,
-/// `out[x] = sum (2 taps[t]) * coarse[(x + h - t) / 2]` over the `t` in `0..N` (ascending) for
-/// which `x + h - t` is even, coarse cells outside `coarse` taken as 0. `coarse` must have
-/// `(out.len() + 1) / 2` cells.
-#[inline]
-pub fn expand_row<const N: usize>(
-    backend: Backend,
-    coarse: &[f32],
-    taps: [f32; N],
-    out: &mut [f32],
-) {
-    per_backend!(backend, self => expand_row::<N>(coarse, taps, out))
-}
-
 /// The constants of one dispersive step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DispersiveCoefficients {
@@ -79,27 +36,43 @@ pub struct DispersiveCoefficients {
     pub previous: f32,
 }
 
-/// One interior row of the dispersive leapfrog step. `above`, `row` and `below` are rows `y-1`,
-/// `y`, `y+1` of the smoothed field `S u`; `current` is row `y` of the heights; `out` is row `y`
-/// of the previous heights, overwritten with the next ones. For `1 <= x <= width - 2`:
-///
-/// ```text
-/// lap    = (4 (above[x] + below[x] + row[x-1] + row[x+1])
-///           + above[x-1] + above[x+1] + below[x-1] + below[x+1] - 20 row[x]) / 6
-/// out[x] = current * u[x] + laplacian * lap - previous * out[x]
-/// ```
-///
-/// Border columns are not written; `out` sets the width.
-#[inline]
-pub fn dispersive_step_row(
-    backend: Backend,
-    smoothed: [&[f32]; 3],
-    current: &[f32],
-    out: &mut [f32],
-    coefficients: &DispersiveCoefficients,
-) {
-    per_backend!(backend, self => dispersive_step_row(smoothed, current, out, coefficients)
-    )
+compiled_per_backend! {
+    /// `out[x] = weights[0] rows[0][x] + weights[1] rows[1][x] + ...` (left to right). Going down a
+    /// level, the filter's rows around a coarse row weighted by its taps (a row outside the grid
+    /// passed as a row of zeros); going up, a level's band (weight: the level's weight) followed by
+    /// the expanded coarse rows that reach a fine row (weights: the filter's taps times 2, as
+    /// [`expand_row`] along x). Rows may be longer than `out`, which sets the width.
+    pub fn weighted_rows[const N: usize](rows: [&[f32]; N], weights: [f32; N], out: &mut [f32]);
+
+    /// The horizontal half of going down a level with an `N`-tap filter (`N` odd, `h = N / 2`):
+    /// `out[i] = sum_t taps[t] * row[2i + t - h]` (t = 0..N, left to right), cells outside `row`
+    /// taken as 0. `out` must have `(row.len() + 1) / 2` cells.
+    pub fn decimate_row[const N: usize](row: &[f32], taps: [f32; N], out: &mut [f32]);
+
+    /// The horizontal half of going up a level, the transpose of [`decimate_row`] times 2: a coarse
+    /// row spread over a fine row of `out.len()` cells,
+    /// `out[x] = sum (2 taps[t]) * coarse[(x + h - t) / 2]` over the `t` in `0..N` (ascending) for
+    /// which `x + h - t` is even, coarse cells outside `coarse` taken as 0. `coarse` must have
+    /// `(out.len() + 1) / 2` cells.
+    pub fn expand_row[const N: usize](coarse: &[f32], taps: [f32; N], out: &mut [f32]);
+
+    /// One interior row of the dispersive leapfrog step. `above`, `row` and `below` are rows `y-1`,
+    /// `y`, `y+1` of the smoothed field `S u`; `current` is row `y` of the heights; `out` is row
+    /// `y` of the previous heights, overwritten with the next ones. For `1 <= x <= width - 2`:
+    ///
+    /// ```text
+    /// lap    = (4 (above[x] + below[x] + row[x-1] + row[x+1])
+    ///           + above[x-1] + above[x+1] + below[x-1] + below[x+1] - 20 row[x]) / 6
+    /// out[x] = current * u[x] + laplacian * lap - previous * out[x]
+    /// ```
+    ///
+    /// Border columns are not written; `out` sets the width.
+    pub fn dispersive_step_row(
+        smoothed: [&[f32]; 3],
+        current: &[f32],
+        out: &mut [f32],
+        coefficients: &DispersiveCoefficients,
+    );
 }
 
 pub(super) mod plain {
@@ -319,54 +292,3 @@ pub(super) mod plain {
         }
     }
 }
-
-/// Compiles every kernel body with the instructions of one x86-64 backend.
-macro_rules! backend_versions {
-    ($module:ident, $feature:literal) => {
-        #[cfg(target_arch = "x86_64")]
-        mod $module {
-            use super::{DispersiveCoefficients, plain};
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn weighted_rows<const N: usize>(
-                rows: [&[f32]; N],
-                weights: [f32; N],
-                out: &mut [f32],
-            ) {
-                plain::weighted_rows(rows, weights, out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn decimate_row<const N: usize>(
-                row: &[f32],
-                taps: [f32; N],
-                out: &mut [f32],
-            ) {
-                plain::decimate_row(row, taps, out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn expand_row<const N: usize>(
-                coarse: &[f32],
-                taps: [f32; N],
-                out: &mut [f32],
-            ) {
-                plain::expand_row(coarse, taps, out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn dispersive_step_row(
-                smoothed: [&[f32]; 3],
-                current: &[f32],
-                out: &mut [f32],
-                coefficients: &DispersiveCoefficients,
-            ) {
-                plain::dispersive_step_row(smoothed, current, out, coefficients)
-            }
-        }
-    };
-}
-
-backend_versions!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2");
-backend_versions!(avx2, "avx2");
-backend_versions!(sse41, "sse4.1");

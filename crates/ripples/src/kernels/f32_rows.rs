@@ -40,104 +40,93 @@ pub use super::f32_row_bodies::{FLUSH_TO_ZERO, RowValues, WaveCoefficients};
 // The bodies every backend's wrapper inlines (and WebAssembly's blend finishes rows with).
 use super::f32_row_bodies as plain;
 
-/// Steps one interior row of the wave solver: `above`, `row` and `below` are rows `y-1`, `y` and
-/// `y+1` of the current field; `out` is row `y` of the previous field, overwritten with the next
-/// field. For `1 <= x <= width - 2`:
-///
-/// ```text
-/// edges   = above[x] + below[x] + row[x-1] + row[x+1]
-/// corners = above[x-1] + above[x+1] + below[x-1] + below[x+1]
-/// out[x]  = centre * row[x] + edge * edges + corner * corners - previous * out[x]
-/// ```
-///
-/// (left to right, as written). Border columns are not written; rows shorter than 3 are left
-/// alone. The input rows must be at least as long as `out`.
-#[inline]
-pub fn wave_step_row(
-    backend: Backend,
-    above: &[f32],
-    row: &[f32],
-    below: &[f32],
-    out: &mut [f32],
-    coefficients: &WaveCoefficients,
-) {
-    per_backend!(backend, self => wave_step_row(above, row, below, out, coefficients))
-}
+compiled_per_backend! {
+    /// Steps one interior row of the wave solver: `above`, `row` and `below` are rows `y-1`, `y`
+    /// and `y+1` of the current field; `out` is row `y` of the previous field, overwritten with the
+    /// next field. For `1 <= x <= width - 2`:
+    ///
+    /// ```text
+    /// edges   = above[x] + below[x] + row[x-1] + row[x+1]
+    /// corners = above[x-1] + above[x+1] + below[x-1] + below[x+1]
+    /// out[x]  = centre * row[x] + edge * edges + corner * corners - previous * out[x]
+    /// ```
+    ///
+    /// (left to right, as written). Border columns are not written; rows shorter than 3 are left
+    /// alone. The input rows must be at least as long as `out`.
+    pub fn wave_step_row(
+        above: &[f32],
+        row: &[f32],
+        below: &[f32],
+        out: &mut [f32],
+        coefficients: &WaveCoefficients,
+    );
 
-/// Moves one row of springs (step 1 of the spring model): for every cell,
-///
-/// ```text
-/// a     = -k * h - m * w
-/// h_out = flush(h + w)
-/// w_out = flush(w + a)
-/// ```
-///
-/// where `flush` sets values smaller than [`FLUSH_TO_ZERO`] in magnitude to 0. `heights_out`
-/// sets the row width; the other slices must be at least as long.
-#[inline]
-pub fn spring_row(
-    backend: Backend,
-    heights: &[f32],
-    velocities: &[f32],
-    stiffness: RowValues<'_>,
-    viscosity: RowValues<'_>,
-    heights_out: &mut [f32],
-    velocities_out: &mut [f32],
-) {
-    per_backend!(backend, self => spring_row(heights, velocities, stiffness, viscosity, heights_out, velocities_out))
-}
+    /// Moves one row of springs (step 1 of the spring model): for every cell,
+    ///
+    /// ```text
+    /// a     = -k * h - m * w
+    /// h_out = flush(h + w)
+    /// w_out = flush(w + a)
+    /// ```
+    ///
+    /// where `flush` sets values smaller than [`FLUSH_TO_ZERO`] in magnitude to 0. `heights_out`
+    /// sets the row width; the other slices must be at least as long.
+    pub fn spring_row(
+        heights: &[f32],
+        velocities: &[f32],
+        stiffness: RowValues<'_>,
+        viscosity: RowValues<'_>,
+        heights_out: &mut [f32],
+        velocities_out: &mut [f32],
+    );
 
-/// One spreading pass along x over one row of the spring model, as the seed computes it.
-///
-/// Every cell `1 <= c <= width - 2` is a giver: it passes `spread * (h[c] - h[c-1])` to the cell
-/// before it and `spread * (h[c] - h[c+1])` to the cell after it, in height and velocity alike.
-/// A cell thus receives, first from the giver before it and then from the giver after it,
-///
-/// ```text
-/// h_out[c] = h[c] + spread * (h[c-1] - h[c]) + spread * (h[c+1] - h[c])
-/// w_out[c] = w[c] + spread * (h[c-1] - h[c]) + spread * (h[c+1] - h[c])
-/// ```
-///
-/// (left to right), where a term whose giver is not in `1..=width-2` is left out, not added as
-/// 0 (adding 0 would turn a height of -0 into +0). Only `h` is read for the pulls. `heights_out`
-/// sets the row width; rows shorter than 3 have no giver and are copied.
-#[inline]
-pub fn spread_x_row(
-    backend: Backend,
-    spread: f32,
-    heights: &[f32],
-    velocities: &[f32],
-    heights_out: &mut [f32],
-    velocities_out: &mut [f32],
-) {
-    per_backend!(backend, self => spread_x_row(spread, heights, velocities, heights_out, velocities_out))
-}
+    /// One spreading pass along x over one row of the spring model, as the seed computes it.
+    ///
+    /// Every cell `1 <= c <= width - 2` is a giver: it passes `spread * (h[c] - h[c-1])` to the
+    /// cell before it and `spread * (h[c] - h[c+1])` to the cell after it, in height and velocity
+    /// alike. A cell thus receives, first from the giver before it and then from the giver after
+    /// it,
+    ///
+    /// ```text
+    /// h_out[c] = h[c] + spread * (h[c-1] - h[c]) + spread * (h[c+1] - h[c])
+    /// w_out[c] = w[c] + spread * (h[c-1] - h[c]) + spread * (h[c+1] - h[c])
+    /// ```
+    ///
+    /// (left to right), where a term whose giver is not in `1..=width-2` is left out, not added as
+    /// 0 (adding 0 would turn a height of -0 into +0). Only `h` is read for the pulls.
+    /// `heights_out` sets the row width; rows shorter than 3 have no giver and are copied.
+    pub fn spread_x_row(
+        spread: f32,
+        heights: &[f32],
+        velocities: &[f32],
+        heights_out: &mut [f32],
+        velocities_out: &mut [f32],
+    );
 
-/// One row of a spreading pass along y of the spring model, as the seed computes it: row `r`
-/// receives from the giver row above it (`above`, row `r-1`), then from the giver row below it
-/// (`below`, row `r+1`), in every column:
-///
-/// ```text
-/// h_out[x] = h[x] + spread * (above[x] - h[x]) + spread * (below[x] - h[x])
-/// w_out[x] = w[x] + spread * (above[x] - h[x]) + spread * (below[x] - h[x])
-/// ```
-///
-/// (left to right). Pass `None` for a neighbour that is not a giver (the seed's givers are rows
-/// `1..=height-2`): its term is left out, not added as 0; with neither, the row is copied.
-/// `heights_out` sets the row width; the other slices must be at least as long.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub fn spread_y_row(
-    backend: Backend,
-    spread: f32,
-    above: Option<&[f32]>,
-    heights: &[f32],
-    below: Option<&[f32]>,
-    velocities: &[f32],
-    heights_out: &mut [f32],
-    velocities_out: &mut [f32],
-) {
-    per_backend!(backend, self => spread_y_row(spread, above, heights, below, velocities, heights_out, velocities_out))
+    /// One row of a spreading pass along y of the spring model, as the seed computes it: row `r`
+    /// receives from the giver row above it (`above`, row `r-1`), then from the giver row below it
+    /// (`below`, row `r+1`), in every column:
+    ///
+    /// ```text
+    /// h_out[x] = h[x] + spread * (above[x] - h[x]) + spread * (below[x] - h[x])
+    /// w_out[x] = w[x] + spread * (above[x] - h[x]) + spread * (below[x] - h[x])
+    /// ```
+    ///
+    /// (left to right). Pass `None` for a neighbour that is not a giver (the seed's givers are rows
+    /// `1..=height-2`): its term is left out, not added as 0; with neither, the row is copied.
+    /// `heights_out` sets the row width; the other slices must be at least as long.
+    pub fn spread_y_row(
+        spread: f32,
+        above: Option<&[f32]>,
+        heights: &[f32],
+        below: Option<&[f32]>,
+        velocities: &[f32],
+        heights_out: &mut [f32],
+        velocities_out: &mut [f32],
+    );
+
+    copies only:
+    fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]);
 }
 
 /// Blends two rows: `out[x] = top[x] + (bottom[x] - top[x]) * weight` (as written: a
@@ -218,87 +207,6 @@ impl super::wide::Kernel for LerpRows<'_> {
         plain::lerp_rows(&top[x..], &bottom[x..], weight, &mut out[x..]);
     }
 }
-
-/// Compiles every kernel body with the instructions of one x86-64 backend.
-macro_rules! backend_versions {
-    ($module:ident, $feature:literal) => {
-        #[cfg(target_arch = "x86_64")]
-        mod $module {
-            use super::{RowValues, WaveCoefficients, plain};
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn wave_step_row(
-                above: &[f32],
-                row: &[f32],
-                below: &[f32],
-                out: &mut [f32],
-                coefficients: &WaveCoefficients,
-            ) {
-                plain::wave_step_row(above, row, below, out, coefficients)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn spring_row(
-                heights: &[f32],
-                velocities: &[f32],
-                stiffness: RowValues<'_>,
-                viscosity: RowValues<'_>,
-                heights_out: &mut [f32],
-                velocities_out: &mut [f32],
-            ) {
-                plain::spring_row(
-                    heights,
-                    velocities,
-                    stiffness,
-                    viscosity,
-                    heights_out,
-                    velocities_out,
-                )
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn spread_x_row(
-                spread: f32,
-                heights: &[f32],
-                velocities: &[f32],
-                heights_out: &mut [f32],
-                velocities_out: &mut [f32],
-            ) {
-                plain::spread_x_row(spread, heights, velocities, heights_out, velocities_out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, out: &mut [f32]) {
-                plain::lerp_rows(top, bottom, weight, out)
-            }
-
-            #[target_feature(enable = $feature)]
-            pub(super) fn spread_y_row(
-                spread: f32,
-                above: Option<&[f32]>,
-                heights: &[f32],
-                below: Option<&[f32]>,
-                velocities: &[f32],
-                heights_out: &mut [f32],
-                velocities_out: &mut [f32],
-            ) {
-                plain::spread_y_row(
-                    spread,
-                    above,
-                    heights,
-                    below,
-                    velocities,
-                    heights_out,
-                    velocities_out,
-                )
-            }
-        }
-    };
-}
-
-backend_versions!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2");
-backend_versions!(avx2, "avx2");
-backend_versions!(sse41, "sse4.1");
 
 /// Asks the CPU to start loading `values` into its caches (a hint; does nothing where the
 /// backend has no prefetch instruction).

@@ -279,7 +279,8 @@ macro_rules! vector_layer {
                 // 4 * offset .. 4 * offset + 4; AVX2's `vpermps` uses each offset's low 3 bits.
                 fn permute(a, offsets as I32) -> Self {
                     sse41: {
-                        let spread = _mm_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
+                        let spread =
+                            _mm_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
                         let control = _mm_add_epi32(
                             _mm_shuffle_epi8(_mm_slli_epi32::<2>(offsets), spread),
                             _mm_set1_epi32(0x0302_0100),
@@ -536,18 +537,18 @@ macro_rules! vector_layer {
 
     (@ops $col:ident, $types:tt) => {
         vector_layer!(@rows $col, $types;
-            // operator                   sse41,           avx2,               neon,       simd128
-            impl Add(add) for F32:        _mm_add_ps,      _mm256_add_ps,      vaddq_f32,  f32x4_add;
-            impl Sub(sub) for F32:        _mm_sub_ps,      _mm256_sub_ps,      vsubq_f32,  f32x4_sub;
-            impl Mul(mul) for F32:        _mm_mul_ps,      _mm256_mul_ps,      vmulq_f32,  f32x4_mul;
-            impl Div(div) for F32:        _mm_div_ps,      _mm256_div_ps,      vdivq_f32,  f32x4_div;
-            impl Add(add) for I32:        _mm_add_epi32,   _mm256_add_epi32,   vaddq_s32,  i32x4_add;
-            impl Sub(sub) for I32:        _mm_sub_epi32,   _mm256_sub_epi32,   vsubq_s32,  i32x4_sub;
-            impl Mul(mul) for I32:        _mm_mullo_epi32, _mm256_mullo_epi32, vmulq_s32,  i32x4_mul;
-            impl BitAnd(bitand) for I32:  _mm_and_si128,   _mm256_and_si256,   vandq_s32,  v128_and;
-            impl Add(add) for U16:        _mm_add_epi16,   _mm256_add_epi16,   vaddq_u16,  i16x8_add;
-            impl Sub(sub) for U16:        _mm_sub_epi16,   _mm256_sub_epi16,   vsubq_u16,  i16x8_sub;
-            impl Mul(mul) for U16:        _mm_mullo_epi16, _mm256_mullo_epi16, vmulq_u16,  i16x8_mul;
+            // operator                  sse41,           avx2,               neon,       simd128
+            impl Add(add) for F32:       _mm_add_ps,      _mm256_add_ps,      vaddq_f32,  f32x4_add;
+            impl Sub(sub) for F32:       _mm_sub_ps,      _mm256_sub_ps,      vsubq_f32,  f32x4_sub;
+            impl Mul(mul) for F32:       _mm_mul_ps,      _mm256_mul_ps,      vmulq_f32,  f32x4_mul;
+            impl Div(div) for F32:       _mm_div_ps,      _mm256_div_ps,      vdivq_f32,  f32x4_div;
+            impl Add(add) for I32:       _mm_add_epi32,   _mm256_add_epi32,   vaddq_s32,  i32x4_add;
+            impl Sub(sub) for I32:       _mm_sub_epi32,   _mm256_sub_epi32,   vsubq_s32,  i32x4_sub;
+            impl Mul(mul) for I32:       _mm_mullo_epi32, _mm256_mullo_epi32, vmulq_s32,  i32x4_mul;
+            impl BitAnd(bitand) for I32: _mm_and_si128,   _mm256_and_si256,   vandq_s32,  v128_and;
+            impl Add(add) for U16:       _mm_add_epi16,   _mm256_add_epi16,   vaddq_u16,  i16x8_add;
+            impl Sub(sub) for U16:       _mm_sub_epi16,   _mm256_sub_epi16,   vsubq_u16,  i16x8_sub;
+            impl Mul(mul) for U16:       _mm_mullo_epi16, _mm256_mullo_epi16, vmulq_u16,  i16x8_mul;
         );
     };
 
@@ -607,7 +608,8 @@ macro_rules! vector_layer {
         vector_layer!(@rows $col, $types; $($rest)*);
     };
     (@rows $col:ident, $types:tt;
-        fn $name:ident($a:ident, $b:ident $(as $kind:ident)?) -> $out:tt $cells:tt $($rest:tt)*) => {
+        fn $name:ident($a:ident, $b:ident $(as $kind:ident)?) -> $out:tt $cells:tt
+        $($rest:tt)*) => {
         vector_layer!(@method $col, $types,
             [fn $name(self, other: vector_layer!(@type $($kind)? Self, $types))], $out,
             [let ($a, $b) = (self.0, other.0);], $cells);
@@ -663,7 +665,8 @@ macro_rules! vector_layer {
     (@pick neon, { sse41: $s:expr, avx2: $a:expr, neon: $cell:expr, simd128: $w:expr $(,)? }) => {
         $cell
     };
-    (@pick simd128, { sse41: $s:expr, avx2: $a:expr, neon: $n:expr, simd128: $cell:expr $(,)? }) => {
+    (@pick simd128, { sse41: $s:expr, avx2: $a:expr, neon: $n:expr, simd128: $cell:expr $(,)? })
+    => {
         $cell
     };
     // The column's cell in the one `unsafe` block (see the module docs for why it is safe).

@@ -89,23 +89,15 @@ impl std::str::FromStr for RenderMode {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self, Error> {
-        match text {
-            "natural" => Ok(Self::Natural),
-            "lit" => Ok(Self::Lit),
-            "classic" => Ok(Self::Classic),
-            "spring" => Ok(Self::Spring),
-            "default" => Err(Error::Renamed {
+        if text == "default" {
+            return Err(Error::Renamed {
                 what: "render mode",
                 old: "default",
                 new: "lit",
                 note: "the default look is 'natural'",
-            }),
-            _ => Err(Error::UnknownName {
-                what: "render mode",
-                expected: "'natural', 'lit', 'classic' or 'spring'".to_string(),
-                got: text.to_string(),
-            }),
+            });
         }
+        Error::parse_name("render mode", text, &Self::ALL, Self::name)
     }
 }
 

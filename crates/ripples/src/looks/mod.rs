@@ -618,14 +618,16 @@ impl Renderer {
         };
         let (current, next, damping_shift) = solver.step_parts();
         let current: &[i16] = current;
-        parallel::for_each_strip_pair_with(
+        // A scratch of one `StripScratch` per strip.
+        parallel::for_each_strip_pair_with_scratch(
             next,
-            width,
             dst,
             width,
-            strip_rows,
             &mut self.strips,
+            1,
+            strip_rows,
             |first_row, next_strip, dst_strip, scratch| {
+                let scratch = &mut scratch[0];
                 let rows = next_strip.len() / width;
                 if tiled {
                     let strip = Strip {

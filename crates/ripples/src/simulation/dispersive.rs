@@ -263,15 +263,11 @@ impl DispersiveSolver {
             smooth(field, levels, &self.zeros, backend);
             levels[0].smoothed.clone()
         };
-        let velocity: Vec<f32> = water
-            .current
-            .iter()
-            .zip(&water.previous)
-            .map(|(u, p)| u - p)
-            .collect();
+        let (current, previous) = (&water.current, &water.previous);
+        let velocity: Vec<f32> = current.iter().zip(previous).map(|(u, p)| u - p).collect();
         let smoothed_velocity = smoothed_of(&velocity, &mut levels);
-        let smoothed_current = smoothed_of(&water.current, &mut levels);
-        let smoothed_previous = smoothed_of(&water.previous, &mut levels);
+        let smoothed_current = smoothed_of(current, &mut levels);
+        let smoothed_previous = smoothed_of(previous, &mut levels);
         let kinetic: f64 = velocity
             .iter()
             .zip(&smoothed_velocity)

@@ -460,6 +460,34 @@ impl Error {
         }
     }
 
+    /// The one of `all` whose `name` is `text`, else [`Error::UnknownName`] listing every name
+    /// ("'reflect' or 'absorb'"): the `FromStr` of a setting chosen by name (`what`), so its
+    /// names are written once, in its `name`, and the error cannot forget one.
+    pub(crate) fn parse_name<T: Copy>(
+        what: &'static str,
+        text: &str,
+        all: &[T],
+        name: fn(T) -> &'static str,
+    ) -> Result<T, Error> {
+        if let Some(&found) = all.iter().find(|&&each| name(each) == text) {
+            return Ok(found);
+        }
+        let quoted: Vec<String> = all
+            .iter()
+            .map(|&each| format!("'{}'", name(each)))
+            .collect();
+        let expected = match quoted.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, others)) => format!("{} or {last}", others.join(", ")),
+            None => String::new(),
+        };
+        Err(Error::UnknownName {
+            what,
+            expected,
+            got: text.to_string(),
+        })
+    }
+
     /// The error itself, looking through any [`Error::In`] around it.
     ///
     /// ```
@@ -544,5 +572,47 @@ fn out_of_range(name: &str, value: Number, min: Number, max: Number) -> String {
         format!("{name} must be >= {min}, got {value}")
     } else {
         format!("{name} must be <= {max}, got {value}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Boundary, RenderMode, SolverKind};
+
+    #[test]
+    fn a_name_none_of_a_setting_takes_is_refused_with_every_name_listed() {
+        let refused = [
+            (
+                "fast".parse::<SolverKind>().unwrap_err(),
+                "solver must be 'classic', 'wave', 'spring' or 'dispersive', got 'fast'",
+            ),
+            (
+                "wrap".parse::<Boundary>().unwrap_err(),
+                "boundary must be 'reflect' or 'absorb', got 'wrap'",
+            ),
+            (
+                "fancy".parse::<RenderMode>().unwrap_err(),
+                "render mode must be 'natural', 'lit', 'classic' or 'spring', got 'fancy'",
+            ),
+            (
+                "default".parse::<RenderMode>().unwrap_err(),
+                "render mode 'default' is now called 'lit' (the default look is 'natural')",
+            ),
+        ];
+        for (error, message) in refused {
+            assert_eq!(error.to_string(), message);
+        }
+    }
+
+    #[test]
+    fn every_name_parses_to_its_setting() {
+        for kind in SolverKind::ALL {
+            assert_eq!(kind.name().parse::<SolverKind>(), Ok(kind));
+        }
+        for mode in RenderMode::ALL {
+            assert_eq!(mode.name().parse::<RenderMode>(), Ok(mode));
+        }
+        assert_eq!("reflect".parse::<Boundary>(), Ok(Boundary::Reflect));
+        assert_eq!("absorb".parse::<Boundary>(), Ok(Boundary::Absorb));
     }
 }

@@ -165,59 +165,6 @@ pub(crate) fn for_each_strip_with<T, S, F>(
     }
 }
 
-/// Like [`for_each_strip`], with a second buffer of the same number of rows (`extra_width`
-/// items each) split into the same strips, and a state per strip:
-/// `work(first_row, strip, extra_strip, state)`.
-pub(crate) fn for_each_strip_pair_with<T, U, S, F>(
-    data: &mut [T],
-    width: usize,
-    extra: &mut [U],
-    extra_width: usize,
-    strip_rows: usize,
-    states: &mut [S],
-    work: F,
-) where
-    T: Send,
-    U: Send,
-    S: Send,
-    F: Fn(usize, &mut [T], &mut [U], &mut S) + Sync + Send,
-{
-    let chunk = (strip_rows * width).max(1);
-    let extra_chunk = (strip_rows * extra_width).max(1);
-    assert!(
-        states.len() >= data.len().div_ceil(chunk),
-        "one state per strip"
-    );
-    if data.len() <= chunk {
-        if let Some(state) = states.first_mut() {
-            work(0, data, extra, state);
-        }
-        return;
-    }
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        data.par_chunks_mut(chunk)
-            .zip(extra.par_chunks_mut(extra_chunk))
-            .zip(states.par_iter_mut())
-            .enumerate()
-            .for_each(|(index, ((strip, extra), state))| {
-                work(index * strip_rows, strip, extra, state)
-            });
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        for (index, ((strip, extra), state)) in data
-            .chunks_mut(chunk)
-            .zip(extra.chunks_mut(extra_chunk))
-            .zip(states.iter_mut())
-            .enumerate()
-        {
-            work(index * strip_rows, strip, extra, state);
-        }
-    }
-}
-
 /// Like [`for_each_strip`] for two buffers of the same width, and with a scratch slice of
 /// `scratch_per_strip` items for each strip: `work(first_row, strip, extra_strip, scratch)`.
 ///

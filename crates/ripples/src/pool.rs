@@ -630,11 +630,7 @@ impl Pool {
     /// natural kernels' `[slope_scale, curvature_scale, cross_scale, caustic_trace (3),
     /// caustic_det, MIN_SPREAD]`, as [`surface`](Self::surface) uses them.
     pub fn natural_surface_constants(&self, natural: &crate::NaturalSettings) -> [f32; 8] {
-        let natural = kernels::natural::NaturalLook::new(
-            &natural.kernel_parameters(),
-            self.sim_scale,
-            PixelOrder::Rgba,
-        );
+        let natural = kernels::natural::NaturalLook::new(natural, self.sim_scale, PixelOrder::Rgba);
         let [t0, t1, t2] = natural.caustic_trace;
         [
             natural.slope_scale,

@@ -246,33 +246,10 @@ impl PixelOrder {
     }
 }
 
-/// The natural look's parameters, as a user gives them (see `crate::Look`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NaturalParameters {
-    /// Depth of the floor in pixels.
-    pub depth: f32,
-    /// Caustics strength.
-    pub caustics: f32,
-    /// Sun elevation in degrees (90 = overhead).
-    pub sun_elevation: f32,
-    /// Sun azimuth in degrees, counter-clockwise from the image's +x axis (90 = the top).
-    pub sun_azimuth: f32,
-    /// The colour (RGB bytes) white light takes after `clarity` pixels of water.
-    pub water_colour: [u8; 3],
-    /// Pixels of water after which white light has the water's colour.
-    pub clarity: f32,
-    /// Pixels of surface height per unit of the field's height.
-    pub wave_height: f32,
-    /// Chromatic dispersion in units of water's own (0 = none: every colour refracts by
-    /// [`WATER_INDEX`]; 1 = water's, red by [`WATER_INDEX_RED`] and blue by
-    /// [`WATER_INDEX_BLUE`]; larger spreads the indices that many times as far).
-    pub dispersion: f32,
-}
-
 impl NaturalLook {
-    /// The kernel parameters for `parameters` over a field of `scale` pixels per cell, with
-    /// pixels in `order`.
-    pub fn new(parameters: &NaturalParameters, scale: u32, order: PixelOrder) -> Self {
+    /// The kernel parameters for the look `parameters` (its wave height scaled by its
+    /// `presence`) over a field of `scale` pixels per cell, with pixels in `order`.
+    pub fn new(parameters: &crate::NaturalSettings, scale: u32, order: PixelOrder) -> Self {
         let scale = f64::from(scale.max(1));
         let eta = 1.0 / f64::from(WATER_INDEX);
         let depth = f64::from(parameters.depth);
@@ -306,7 +283,7 @@ impl NaturalLook {
             ((1.0 - 1.0 / channel) / (1.0 - 1.0 / index)) as f32
         };
         let channel_spread = [spread_of(WATER_INDEX_RED), 1.0, spread_of(WATER_INDEX_BLUE)];
-        let wave_height = f64::from(parameters.wave_height);
+        let wave_height = f64::from(parameters.wave_height * parameters.presence);
         // The smoothing filter's weights sum to 256; a central difference spans two cells.
         let curvature_scale = wave_height / (scale * scale) / 256.0;
         Self {

@@ -147,7 +147,7 @@ impl ShaderConstants {
         };
         let (lit, spring) = (&looks.lit, &looks.spring);
         let angle = lit.light_angle.to_radians();
-        let natural = NaturalLook::new(&looks.natural.kernel_parameters(), scale, PixelOrder::Rgba);
+        let natural = NaturalLook::new(&looks.natural, scale, PixelOrder::Rgba);
         Self {
             refraction: lit.refraction * lit.presence,
             slope: lit.slope * lit.presence,

@@ -12,7 +12,6 @@
 use super::RenderMode;
 use super::parameters as p;
 use crate::error::Error;
-use crate::kernels::natural::NaturalParameters;
 
 /// The natural look's numbers: the image is the floor of a pool seen through real water.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -167,21 +166,6 @@ impl NaturalSettings {
             (p::WAVE_HEIGHT, self.wave_height),
             (p::DISPERSION, self.dispersion),
         ])
-    }
-
-    /// The numbers as the natural kernel's `NaturalLook::new` takes them (the wave height
-    /// scaled by `presence`).
-    pub(crate) fn kernel_parameters(&self) -> NaturalParameters {
-        NaturalParameters {
-            depth: self.depth,
-            caustics: self.caustics,
-            sun_elevation: self.sun_elevation,
-            sun_azimuth: self.sun_azimuth,
-            water_colour: self.water_colour,
-            clarity: self.clarity,
-            wave_height: self.wave_height * self.presence,
-            dispersion: self.dispersion,
-        }
     }
 }
 

@@ -89,23 +89,15 @@ impl std::str::FromStr for RenderMode {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self, Error> {
-        match text {
-            "natural" => Ok(Self::Natural),
-            "lit" => Ok(Self::Lit),
-            "classic" => Ok(Self::Classic),
-            "spring" => Ok(Self::Spring),
-            "default" => Err(Error::Renamed {
+        if text == "default" {
+            return Err(Error::Renamed {
                 what: "render mode",
                 old: "default",
                 new: "lit",
                 note: "the default look is 'natural'",
-            }),
-            _ => Err(Error::UnknownName {
-                what: "render mode",
-                expected: "'natural', 'lit', 'classic' or 'spring'".to_string(),
-                got: text.to_string(),
-            }),
+            });
         }
+        Error::parse_name("render mode", text, &Self::ALL, Self::name)
     }
 }
 
@@ -626,14 +618,16 @@ impl Renderer {
         };
         let (current, next, damping_shift) = solver.step_parts();
         let current: &[i16] = current;
-        parallel::for_each_strip_pair_with(
+        // A scratch of one `StripScratch` per strip.
+        parallel::for_each_strip_pair_with_scratch(
             next,
-            width,
             dst,
             width,
-            strip_rows,
             &mut self.strips,
+            1,
+            strip_rows,
             |first_row, next_strip, dst_strip, scratch| {
+                let scratch = &mut scratch[0];
                 let rows = next_strip.len() / width;
                 if tiled {
                     let strip = Strip {

@@ -297,7 +297,7 @@ impl NaturalRenderer {
         let frame = Frame {
             field,
             scale: scale as usize,
-            look: NaturalLook::new(&look.kernel_parameters(), scale, PixelOrder::Rgba),
+            look: NaturalLook::new(look, scale, PixelOrder::Rgba),
             backend: kernels::backend(),
             src: &[],
             sky: &[],
@@ -347,7 +347,7 @@ impl NaturalRenderer {
         let frame = Frame {
             field,
             scale: scale as usize,
-            look: NaturalLook::new(&look.kernel_parameters(), scale, order),
+            look: NaturalLook::new(look, scale, order),
             backend: kernels::backend(),
             src,
             sky: self.sky.in_order(order),

@@ -166,26 +166,24 @@ impl Placement {
         let scaled =
             |a: u64, b: u64, c: u64, limit: u64| ((a * b + c / 2) / c).clamp(1, limit) as u32;
         let wider = pool_is_wider((from_w, from_h), (to_w, to_h));
+        // A span of `length` centred in `whole`: its start and its length.
+        let centred = |length: u32, whole: u32| ((whole - length) / 2, length);
         let (mut shown, mut drawn) = (Rect::whole(from), Rect::whole(to));
         match fit {
             Fit::Stretch => {}
+            // Full width, a band of the picture's height.
             Fit::Cover if wider => {
-                // Full width, a band of the picture's height.
-                shown.height = scaled(to_h, from_w, to_w, from_h);
-                shown.y = (from.1 - shown.height) / 2;
+                (shown.y, shown.height) = centred(scaled(to_h, from_w, to_w, from_h), from.1);
             }
             Fit::Cover => {
-                shown.width = scaled(to_w, from_h, to_h, from_w);
-                shown.x = (from.0 - shown.width) / 2;
+                (shown.x, shown.width) = centred(scaled(to_w, from_h, to_h, from_w), from.0);
             }
+            // Full height, bars left and right.
             Fit::Contain if wider => {
-                // Full height, bars left and right.
-                drawn.width = scaled(from_w, to_h, from_h, to_w);
-                drawn.x = (to.0 - drawn.width) / 2;
+                (drawn.x, drawn.width) = centred(scaled(from_w, to_h, from_h, to_w), to.0);
             }
             Fit::Contain => {
-                drawn.height = scaled(from_h, to_w, from_w, to_h);
-                drawn.y = (to.1 - drawn.height) / 2;
+                (drawn.y, drawn.height) = centred(scaled(from_h, to_w, from_w, to_h), to.1);
             }
         }
         Self {

@@ -273,12 +273,7 @@ impl Scene {
 
     /// Checks the parameters of every solver by configuring a tiny one of each kind.
     fn check_solver_parameters(&self) -> Result<(), Error> {
-        for kind in [
-            SolverKind::Classic,
-            SolverKind::Wave,
-            SolverKind::Spring,
-            SolverKind::Dispersive,
-        ] {
+        for kind in SolverKind::ALL {
             self.configure_solver(&mut Solver::new(kind, 3, 3)?)?;
         }
         let ranges = [

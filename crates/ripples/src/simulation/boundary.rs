@@ -26,19 +26,24 @@ pub enum Boundary {
     Absorb,
 }
 
+impl Boundary {
+    /// Every edge condition, in the order an error lists their names.
+    const ALL: [Boundary; 2] = [Self::Reflect, Self::Absorb];
+
+    /// The name a scene file or a command line gives it: `"reflect"` or `"absorb"`.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Reflect => "reflect",
+            Self::Absorb => "absorb",
+        }
+    }
+}
+
 impl std::str::FromStr for Boundary {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self, Error> {
-        match text {
-            "reflect" => Ok(Self::Reflect),
-            "absorb" => Ok(Self::Absorb),
-            _ => Err(Error::UnknownName {
-                what: "boundary",
-                expected: "'reflect' or 'absorb'".to_string(),
-                got: text.to_string(),
-            }),
-        }
+        Error::parse_name("boundary", text, &Self::ALL, Self::name)
     }
 }
 

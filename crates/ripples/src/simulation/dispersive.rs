@@ -253,13 +253,8 @@ impl DispersiveSolver {
     /// Leapfrog for `S (u_next - 2u + p) = -g S (-L) S u` (symmetric `S` and `S (-L) S`) keeps
     /// this constant; walls, the sponge and damping take energy away.
     pub fn energy(&self) -> f64 {
-        let TwoFields {
-            width,
-            height,
-            current,
-            previous,
-        } = &self.water;
-        if *width < 3 || *height < 3 {
+        let water = &self.water;
+        if water.width < 3 || water.height < 3 {
             return 0.0;
         }
         let mut levels = self.levels.clone();
@@ -268,6 +263,7 @@ impl DispersiveSolver {
             smooth(field, levels, &self.zeros, backend);
             levels[0].smoothed.clone()
         };
+        let (current, previous) = (&water.current, &water.previous);
         let velocity: Vec<f32> = current.iter().zip(previous).map(|(u, p)| u - p).collect();
         let smoothed_velocity = smoothed_of(&velocity, &mut levels);
         let smoothed_current = smoothed_of(current, &mut levels);
@@ -278,8 +274,8 @@ impl DispersiveSolver {
             .map(|(&v, &s)| f64::from(v) * f64::from(s))
             .sum();
         // S is not 0 on the border: the Laplacian over every cell, with zeros beyond.
-        let potential =
-            minus_laplacian_dot(&smoothed_current, &smoothed_previous, (*width, *height));
+        let size = (water.width, water.height);
+        let potential = minus_laplacian_dot(&smoothed_current, &smoothed_previous, size);
         0.5 * kinetic + 0.5 * f64::from(self.gravity) * potential
     }
 }
@@ -323,25 +319,17 @@ fn smooth(field: &[f32], levels: &mut [Level], zeros: &[f32], backend: Backend) 
     let count = levels.len();
     // Down: the band of level l + 1 from the band of level l (the field itself at level 0).
     for l in 0..count - 1 {
-        let (upper, lower) = levels.split_at_mut(l + 1);
-        let Level {
-            width,
-            height,
-            band,
+        let LevelParts {
+            fine,
             between,
+            coarser,
             ..
-        } = &mut upper[l];
-        let fine = Grid {
-            cells: if l == 0 { field } else { band },
-            width: *width,
-            height: *height,
-        };
-        let coarse = &mut lower[0];
-        let coarse_size = (coarse.width, coarse.height);
+        } = level_parts(levels, l, field);
+        let coarse_size = (coarser.width, coarser.height);
         go_down(
             fine,
             between,
-            &mut coarse.band,
+            &mut coarser.band,
             coarse_size,
             zeros,
             FILTER,
@@ -362,24 +350,16 @@ fn smooth(field: &[f32], levels: &mut [Level], zeros: &[f32], backend: Backend) 
     }
     // Up: level l's smoothed field from its band and level l + 1's smoothed field.
     for l in (0..count - 1).rev() {
-        let (upper, lower) = levels.split_at_mut(l + 1);
-        let Level {
-            width,
-            height,
-            band,
-            smoothed,
+        let LevelParts {
+            fine,
             between,
-        } = &mut upper[l];
-        let fine = Grid {
-            cells: if l == 0 { field } else { band },
-            width: *width,
-            height: *height,
-        };
-        let coarse = &lower[0];
+            smoothed,
+            coarser,
+        } = level_parts(levels, l, field);
         let coarse = Grid {
-            cells: &coarse.smoothed,
-            width: coarse.width,
-            height: coarse.height,
+            cells: &coarser.smoothed,
+            width: coarser.width,
+            height: coarser.height,
         };
         go_up(
             fine,
@@ -391,6 +371,38 @@ fn smooth(field: &[f32], levels: &mut [Level], zeros: &[f32], backend: Backend) 
             FILTER,
             backend,
         );
+    }
+}
+
+/// What a pass between level `l` and the next one reads and writes: level `l`'s fine grid
+/// (the field itself at level 0, else its band), its working rows and smoothed field, and the
+/// next level.
+struct LevelParts<'a> {
+    fine: Grid<'a>,
+    between: &'a mut [f32],
+    smoothed: &'a mut [f32],
+    coarser: &'a mut Level,
+}
+
+/// Level `l`'s [`LevelParts`], `field` being the heights the pyramid smooths.
+fn level_parts<'a>(levels: &'a mut [Level], l: usize, field: &'a [f32]) -> LevelParts<'a> {
+    let (upper, lower) = levels.split_at_mut(l + 1);
+    let Level {
+        width,
+        height,
+        band,
+        smoothed,
+        between,
+    } = &mut upper[l];
+    LevelParts {
+        fine: Grid {
+            cells: if l == 0 { field } else { band },
+            width: *width,
+            height: *height,
+        },
+        between,
+        smoothed,
+        coarser: &mut lower[0],
     }
 }
 

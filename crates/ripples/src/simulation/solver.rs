@@ -45,21 +45,15 @@ impl std::str::FromStr for SolverKind {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self, Error> {
-        match text {
-            "classic" => Ok(Self::Classic),
-            "wave" => Ok(Self::Wave),
-            "spring" => Ok(Self::Spring),
-            "dispersive" => Ok(Self::Dispersive),
-            _ => Err(Error::UnknownName {
-                what: "solver",
-                expected: "'classic', 'wave', 'spring' or 'dispersive'".to_string(),
-                got: text.to_string(),
-            }),
-        }
+        Error::parse_name("solver", text, &Self::ALL, Self::name)
     }
 }
 
 impl SolverKind {
+    /// Every solver, in the order an error lists their names.
+    pub(crate) const ALL: [SolverKind; 4] =
+        [Self::Classic, Self::Wave, Self::Spring, Self::Dispersive];
+
     /// The name a scene file or a command line gives it: `"classic"`, `"wave"`, `"spring"` or
     /// `"dispersive"`.
     pub fn name(self) -> &'static str {

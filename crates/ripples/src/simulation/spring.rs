@@ -687,17 +687,8 @@ impl Wavefront<'_> {
                     landing_heights,
                     landing_velocities,
                 );
-                self.dry(t, landing_heights, landing_velocities);
-                let (h, w) = ring_row_mut(&mut rings[..ring_len], width, t);
-                kernels::f32_rows::spread_x_row(
-                    backend,
-                    spread,
-                    landing_heights,
-                    landing_velocities,
-                    h,
-                    w,
-                );
-                self.dry(t, h, w);
+                let ring = &mut rings[..ring_len];
+                self.spread_x_into(t, landing_heights, landing_velocities, ring);
             }
             for stage in 0..self.passes {
                 // Pass `stage + 1` spreads along y row r, which needs row r + 1 of its ring,
@@ -733,21 +724,34 @@ impl Wavefront<'_> {
                         landing_heights,
                         landing_velocities,
                     );
-                    self.dry(r, landing_heights, landing_velocities);
                     let next_ring = &mut rings[(stage + 1) * ring_len..(stage + 2) * ring_len];
-                    let (h, w) = ring_row_mut(next_ring, width, r);
-                    kernels::f32_rows::spread_x_row(
-                        backend,
-                        spread,
-                        landing_heights,
-                        landing_velocities,
-                        h,
-                        w,
-                    );
-                    self.dry(r, h, w);
+                    self.spread_x_into(r, landing_heights, landing_velocities, next_ring);
                 }
             }
         }
+    }
+
+    /// What follows the springs and every spreading along y but the last pass's: the landing
+    /// row `row` dried, spread along x into its slot of `ring` (the next pass's input), and
+    /// that dried.
+    fn spread_x_into(
+        &self,
+        row: usize,
+        landing_heights: &mut [f32],
+        landing_velocities: &mut [f32],
+        ring: &mut [f32],
+    ) {
+        self.dry(row, landing_heights, landing_velocities);
+        let (heights, velocities) = ring_row_mut(ring, self.width, row);
+        kernels::f32_rows::spread_x_row(
+            self.backend,
+            self.spread,
+            landing_heights,
+            landing_velocities,
+            heights,
+            velocities,
+        );
+        self.dry(row, heights, velocities);
     }
 
     /// Wall cells of row `row` back to rest, in both fields.

@@ -6,12 +6,11 @@
 //! positions, slopes from flat to near vertical, and looks with every parameter at the edge of
 //! its range.
 
-use ripples::SplitMix64;
 use ripples::kernels::Backend;
 use ripples::kernels::natural::{
-    self, CHUNK, COLUMN_PAD, NaturalLook, NaturalParameters, PixelOrder, ROW_PAD, SKY_SIDE,
-    SurfaceRows,
+    self, CHUNK, COLUMN_PAD, NaturalLook, PixelOrder, ROW_PAD, SKY_SIDE, SurfaceRows,
 };
+use ripples::{NaturalSettings, SplitMix64};
 
 use super::{random_image, simd_backends};
 
@@ -40,7 +39,9 @@ fn random_row(random: &mut SplitMix64, len: usize, scale: f32) -> Vec<f32> {
 
 fn random_look(random: &mut SplitMix64, trial: usize) -> NaturalLook {
     let edge = trial % 5 == 4;
-    let parameters = NaturalParameters {
+    let parameters = NaturalSettings {
+        // 1: the wave height as drawn below.
+        presence: 1.0,
         depth: if edge {
             1024.0
         } else {

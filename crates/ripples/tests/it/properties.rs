@@ -7,8 +7,8 @@
 //! - **Bit for bit.** Every row kernel of [`ripples::kernels`] that takes a backend gives, on
 //!   every SIMD backend this CPU has, exactly the scalar reference's output (`f32` kernels: the
 //!   same bits, any NaN counting as the same NaN). Whole frames, stepped and rendered through a
-//!   pool with each backend chosen, are identical too. This complements `tests/kernels.rs`
-//!   and `tests/f32_kernels.rs` (seeded random rows) with inputs proptest shrinks to a minimal
+//!   pool with each backend chosen, are identical too. This complements the modules
+//!   `kernels` and `f32_kernels` (seeded random rows) with inputs proptest shrinks to a minimal
 //!   failing row when something differs.
 //! - **The classic look copies pixels.** Over any field, of any solver, at any simulation
 //!   scale, every pixel of a classic frame is one of the source image's pixels, every pixel of
@@ -16,8 +16,8 @@
 //!   classic solver the frame is exactly the seeds' formula.
 //!
 //! Sizes stay small (tens of cells) and the case counts modest so the file runs in a few
-//! seconds in the debug test profile; `PROPTEST_CASES=10000 cargo test --release --test
-//! properties` runs each property that many times instead.
+//! seconds in the debug test profile; `PROPTEST_CASES=10000 cargo test --release -p ripples
+//! --test it -- properties::` runs each property that many times instead.
 
 use std::collections::HashSet;
 

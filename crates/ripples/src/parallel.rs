@@ -56,8 +56,8 @@ fn strip_rows_per_thread(width: usize, rows: usize, strips_per_thread: usize) ->
 /// queue, which allocates a new block of slots every 63 jobs (crossbeam's `Injector`). A
 /// dispersive step makes two dozen passes, so called from the program's thread it allocated
 /// every few frames; entered once, a step or a render is one job however many passes it makes,
-/// and a frame allocates nothing when run inside the pool (`tests/no_allocation.rs`). Work too
-/// small to be split (one strip) and calls already on a pool thread run here, as does
+/// and a frame allocates nothing when run inside the pool (`tests/no_allocation/frame_loop.rs`).
+/// Work too small to be split (one strip) and calls already on a pool thread run here, as does
 /// everything without the `parallel` feature.
 pub(crate) fn on_workers<R: Send>(cells: usize, work: impl FnOnce() -> R + Send) -> R {
     #[cfg(feature = "parallel")]

@@ -1,7 +1,7 @@
 //! Regression tests for the bugs the fuzz targets (`fuzz/`) found in the command's input
 //! handling, one test per bug, named after it, replaying the input that showed it.
 //!
-//! The library's own fuzz regressions are in `crates/ripples/tests/fuzz_regressions.rs`.
+//! The library's own fuzz regressions are in `crates/ripples/tests/it/fuzz_regressions.rs`.
 
 use std::path::Path;
 use std::process::Command;

@@ -28,7 +28,7 @@
 //!   the depth of the dent a body carries near `strength` whatever its size (a pressure spread
 //!   over a disc makes a dent that grows as the disc's area), and [`BODY_PRESSURE`] is chosen so
 //!   that a body held still on the wave solver sinks into a dent about as deep as a
-//!   stone of the same strength and radius makes (measured in `tests/bodies.rs`).
+//!   stone of the same strength and radius makes (measured in `tests/it/bodies.rs`).
 
 use crate::disturbances::numbered::{Counted, Numbered};
 use crate::error::Error;
@@ -37,7 +37,7 @@ use crate::limits::{MAX_SIDE, check_radius, check_strength};
 /// The impulse per step at a body's centre, per unit of strength, times its radius² in cells:
 /// the scale at which a body of strength S pushes the water down, chosen so that a body held
 /// still on the wave solver sinks into a dent about as deep as a stone of the same strength and
-/// radius makes (measured in `tests/bodies.rs`).
+/// radius makes (measured in `tests/it/bodies.rs`).
 pub const BODY_PRESSURE: f32 = 1.5;
 
 /// Largest radius, in cells, that changes anything (a larger disc covers every grid).

@@ -16,7 +16,7 @@
 //!   oscillation at `sqrt(k g / draft)`); a float moving with the water loses nothing there.
 //!   Released, float and dent bob together at about `omega^2 = g k/(1+k) / (draft + m_a)`,
 //!   `m_a = 4 R / (3 pi)` the added mass of a disc on deep water per area: the heavier the
-//!   float, the slower (measured in `tests/floats.rs`), while the rings it radiates take its
+//!   float, the slower (measured in `tests/it/floats.rs`), while the rings it radiates take its
 //!   energy away. Gravity `g` is the dispersive solver's own
 //!   ([`crate::DispersiveSolver::gravity`]), so a float bobs with the physics that makes those
 //!   waves; the other solvers have none and use [`DEFAULT_FLOAT_GRAVITY`], the dispersive

@@ -25,7 +25,7 @@
 //!   wide). The weights [`LEVEL_WEIGHTS`] were fitted (non-negative least squares on the
 //!   symbols, 120 wavelengths from 5 to 260 cells, 7 directions): `omega` within 0.4% of
 //!   `sqrt(g k)` and the group speed within 4% of `sqrt(g / k) / 2` from 6 to 200 cells in every
-//!   direction. Measured on plane waves (`tests/dispersive.rs`, aliasing included): within 0.7%.
+//!   direction. Measured on plane waves (`tests/it/dispersive.rs`, aliasing included): within 0.7%.
 //!
 //! **Why 7 taps: aliasing, seen and measured.** Keeping every second cell folds a little of each
 //! wave into others, and going up again leaks a little of each long wave into short waves along

@@ -15,7 +15,7 @@
 //!    `f32` rounding), and it is kept: first from the cell before, then from the cell after. The
 //!    velocity and the height of a cell get the same amounts in the same order, so both are added
 //!    in one loop here. The results are the seed's bit for bit, apart from the flush of tiny
-//!    values described below (`tests/spring.rs` checks this against a literal transcription of
+//!    values described below (`tests/it/spring.rs` checks this against a literal transcription of
 //!    its loops).
 //! 3. **Edges.** Border cells are set back to rest (`h = W = 0`), then walls
 //!    ([`crate::Obstacles`]) are, then a sponge ([`crate::Sponge`]) damps both fields if asked.
@@ -39,7 +39,7 @@
 //! shortest waves away. Its dispersion is `omega^2 ~ k + passes * spread * q^2`: waves run at
 //! about `sqrt(passes * spread)` cells per step (0.32 with the defaults), and the stiffness sets
 //! the lowest frequency the water can ring at, `sqrt(k)` radians per step, so a stiffer region
-//! rings faster (`tests/spring.rs` measures periods of 63.8 and 31.4 steps for `k` = 0.01 and
+//! rings faster (`tests/it/spring.rs` measures periods of 63.8 and 31.4 steps for `k` = 0.01 and
 //! 0.04). The viscosity takes about a fraction `m / 2` of the amplitude per step.
 //!
 //! **Stability.** For a Fourier mode with 1D Laplacian eigenvalues `lx, ly` in `[0, 4]` a pass
@@ -60,7 +60,7 @@
 //! so it is capped at [`MAX_SPREAD_PASSES`]. The setters refuse everything outside the box. In
 //! practice, 20,000 steps of heavy rain stayed bounded at its corners (`k = m = 1` and
 //! `k = m = 0` with spread 0.25 and 1 or 16 passes, random per-cell maps, walls, a sponge), and
-//! `tests/spring.rs` runs 100,000 steps with the defaults.
+//! `tests/it/spring.rs` runs 100,000 steps with the defaults.
 //!
 //! **Edges.** The seed's loops start at the second cell, so no cell ever reads a border cell:
 //! the cells next to the edge see a one-sided Laplacian, a free end that reflects waves without

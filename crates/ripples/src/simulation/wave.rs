@@ -9,7 +9,7 @@
 //!   `L = (4 (N + S + E + W) + (NE + NW + SE + SW) - 20 u) / 6`, whose leading error term
 //!   (`h^2/12 * Laplacian^2`) is the same in every direction; the 5-point stencil's is not.
 //!   Stones are raised cosines rather than flat disks, so little energy sits in the short
-//!   wavelengths where any stencil is anisotropic and slow. Measured in `tests/wave.rs` (a
+//!   wavelengths where any stencil is anisotropic and slow. Measured in `tests/it/wave.rs` (a
 //!   stone of radius 4, the front 66 and 128 cells out): the fronts along the axes and along
 //!   the diagonals are within 0.1% of each other; the 5-point stencil gives 1.1% to 1.5%.
 //! - **Any speed up to [`MAX_WAVE_SPEED`].** Leapfrog with this stencil is stable while

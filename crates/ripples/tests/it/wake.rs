@@ -9,7 +9,7 @@
 //! lateral offset `l` of the largest `|height|` (sampled bilinearly on a line across the
 //! track), then fits `l = a + b s` by least squares: `atan(b)` is the half-angle. The intercept
 //! `a` takes the body's size and the front's thickness, which shift the edge sideways but do not
-//! turn it. Shared by the test files with `mod wake;`.
+//! turn it. Shared by the modules of this binary (`crate::wake`).
 
 #![allow(dead_code)]
 

@@ -2,10 +2,8 @@
 //! Mach cone it drags on the wave solver against `asin(c / v)`, the Kelvin wake it leaves on the
 //! dispersive solver against 19.47 degrees, and a body in a scene file run by the `SceneRunner`.
 
-mod wake;
-
+use crate::wake::{self, WakeProbe, half_angle};
 use ripples::{Body, Boundary, Heights, Pool, Scene, SceneRunner, Solver, SolverKind};
-use wake::{WakeProbe, half_angle};
 
 /// A `width x height` pool on the wave solver, which these tests are calibrated on (the default
 /// is the dispersive one, whose long waves run ahead of a body).

@@ -7,8 +7,8 @@
 //! - **Bit for bit.** Every row kernel of [`ripples::kernels`] that takes a backend gives, on
 //!   every SIMD backend this CPU has, exactly the scalar reference's output (`f32` kernels: the
 //!   same bits, any NaN counting as the same NaN). Whole frames, stepped and rendered through a
-//!   pool with each backend selected, are identical too. This complements `tests/kernels.rs`
-//!   and `tests/f32_kernels.rs` (seeded random rows) with inputs proptest shrinks to a minimal
+//!   pool with each backend chosen, are identical too. This complements the modules
+//!   `kernels` and `f32_kernels` (seeded random rows) with inputs proptest shrinks to a minimal
 //!   failing row when something differs.
 //! - **The classic look copies pixels.** Over any field, of any solver, at any simulation
 //!   scale, every pixel of a classic frame is one of the source image's pixels, every pixel of
@@ -16,11 +16,10 @@
 //!   classic solver the frame is exactly the seeds' formula.
 //!
 //! Sizes stay small (tens of cells) and the case counts modest so the file runs in a few
-//! seconds in the debug test profile; `PROPTEST_CASES=10000 cargo test --release --test
-//! properties` runs each property that many times instead.
+//! seconds in the debug test profile; `PROPTEST_CASES=10000 cargo test --release -p ripples
+//! --test it -- properties::` runs each property that many times instead.
 
 use std::collections::HashSet;
-use std::sync::Mutex;
 
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -762,10 +761,6 @@ proptest! {
     }
 }
 
-/// Only the test below selects backends; the other tests run on whichever is selected, and
-/// (the point of this file) get the same results on any.
-static BACKEND: Mutex<()> = Mutex::new(());
-
 /// A pool and what to do to it, for whole frames.
 #[derive(Debug, Clone)]
 struct Scenario {
@@ -816,10 +811,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         )
 }
 
-/// Every frame of `scenario` on the selected backend, alternating the fused call and the
-/// separate ones.
-fn frames(scenario: &Scenario) -> Vec<Vec<u8>> {
+/// Every frame of `scenario` on `backend` (the pool's own, so tests running beside this one
+/// keep the process default), alternating the fused call and the separate ones.
+fn frames(scenario: &Scenario, backend: Backend) -> Vec<Vec<u8>> {
     let mut pool = Pool::with_sim_scale(scenario.width, scenario.height, scenario.scale).unwrap();
+    pool.set_backend(backend).unwrap();
     pool.set_solver(scenario.kind).unwrap();
     if scenario.absorb {
         pool.set_boundary(Boundary::Absorb);
@@ -851,19 +847,14 @@ proptest! {
 
     #[test]
     fn whole_frames_are_the_same_on_every_backend(scenario in scenario()) {
-        let _only_this_test_selects = BACKEND.lock().unwrap_or_else(|e| e.into_inner());
-        let detected = Backend::detect();
-        kernels::set_backend(Backend::Scalar).unwrap();
-        let expected = frames(&scenario);
-        let mut outcome = Ok(());
-        for backend in simd_backends() {
-            kernels::set_backend(backend).unwrap();
-            if frames(&scenario) != expected {
-                outcome = Err(backend);
-                break;
-            }
-        }
-        kernels::set_backend(detected).unwrap();
+        let expected = frames(&scenario, Backend::Scalar);
+        let outcome = match simd_backends()
+            .into_iter()
+            .find(|&backend| frames(&scenario, backend) != expected)
+        {
+            Some(backend) => Err(backend),
+            None => Ok(()),
+        };
         prop_assert_eq!(outcome, Ok(()), "frames differ from the scalar backend's");
     }
 }

@@ -4,9 +4,7 @@
 //! layouts, a coarser grid and a scene; then a pool that rendered other pictures first must
 //! show a picture exactly as a pool that never saw another.
 
-mod counting;
-
-use counting::{allocations_during, start_every_worker};
+use crate::counting::{allocations_during, one_at_a_time, start_every_worker};
 
 use ripples::{Look, Pool, Scene, SceneRunner, SolverKind};
 
@@ -45,9 +43,9 @@ fn rough_pool(width: u32, height: u32, scale: u32, kind: SolverKind) -> Pool {
     pool
 }
 
-// One test function only: the counter is global, and tests in one binary run in parallel.
 #[test]
 fn a_new_picture_every_frame_allocates_nothing_and_leaves_nothing_behind() {
+    let _turn = one_at_a_time();
     let (width, height) = (128u32, 96u32);
     let tiles = ripples::pool_tiles(width, height).unwrap();
     let mut picture = vec![0u8; tiles.len()];

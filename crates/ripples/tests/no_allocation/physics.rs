@@ -1,17 +1,14 @@
 //! The physical solvers' steps allocate nothing once the pool exists: their strips over rayon's
 //! threads, the spring's working rows, the dispersive pyramid, the walls and sponge, and the
-//! bodies and floats pressing the water all use buffers made beforehand. (A test binary of its
-//! own: the allocation counter is global to the process.)
+//! bodies and floats pressing the water all use buffers made beforehand.
 
-mod counting;
-
-use counting::{allocations_during, on_a_pool_thread, start_every_worker};
+use crate::counting::{allocations_during, on_a_pool_thread, one_at_a_time, start_every_worker};
 
 use ripples::{Body, Boundary, Float, Pool, SolverKind};
 
-// One test function only: the counter is global, and tests in one binary run in parallel.
 #[test]
 fn physical_steps_do_not_allocate() {
+    let _turn = one_at_a_time();
     for kind in [SolverKind::Wave, SolverKind::Spring, SolverKind::Dispersive] {
         for boundary in [Boundary::Reflect, Boundary::Absorb] {
             // Large enough to be split into strips over the threads.

@@ -2,15 +2,13 @@
 //! stones, swipes, rain and a whole scene frame after the first frame has been drawn. (From
 //! outside rayon's threads, rayon's own queue allocates a block per 63 calls; see below.)
 
-mod counting;
-
-use counting::{allocations_during, on_a_pool_thread, start_every_worker};
+use crate::counting::{allocations_during, on_a_pool_thread, one_at_a_time, start_every_worker};
 
 use ripples::{DropEvent, Look, Pool, Rain, RainSpec, Scene, SceneRunner, SwipeEvent};
 
-// One test function only: the counter is global, and tests in one binary run in parallel.
 #[test]
 fn the_frame_loop_does_not_allocate() {
+    let _turn = one_at_a_time();
     // The first parallel pass starts rayon's worker threads, which allocate once; start them
     // before counting. A grid this size is split into strips over the threads.
     let mut large = Pool::new(1024, 512).unwrap();

@@ -6,7 +6,7 @@
 //! runs them in the release profile:
 //!
 //! ```sh
-//! cargo test --release -p ripples --test long_runs -- --ignored --nocapture
+//! cargo test --release -p ripples --test it -- --ignored --nocapture long_runs::
 //! ```
 //!
 //! Each prints the largest |height| seen and the rms per 100,000 steps. The rain is steady

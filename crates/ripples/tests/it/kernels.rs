@@ -8,7 +8,6 @@
 use ripples::kernels::{self, Backend, BlendedRow, FrameWrites, LitLook};
 use ripples::{LitSettings, SplitMix64};
 
-#[path = "kernels/natural.rs"]
 mod natural;
 
 fn simd_backends() -> Vec<Backend> {

@@ -75,6 +75,19 @@ fn row_kernels(c: &mut Criterion) {
     let grid_row: Vec<f32> = gx.iter().step_by(2).copied().collect();
     let grid_columns = kernels::GridColumns::new(width, grid_row.len(), 2);
     let mut upsampled = vec![0.0f32; width];
+    // What the renders read: row `y` of the tiles, and the gradients blended a quarter of the way
+    // to the row below's.
+    let source = kernels::SourceRow {
+        src,
+        y,
+        height: HEIGHT as usize,
+    };
+    let blend = |top, bottom| kernels::BlendedRow {
+        top,
+        bottom,
+        weight: 0.25,
+    };
+    let blended = [blend(&gx[..], &gx_below[..]), blend(&gy[..], &gy_below[..])];
     // Where the natural look samples its floor (displaced by the gradient) and its sky.
     let floor_x: Vec<f32> = (0..width).map(|x| x as f32 + 0.37 * gx[x]).collect();
     let floor_y: Vec<f32> = gy.iter().map(|g| y as f32 + 0.37 * g).collect();
@@ -98,62 +111,25 @@ fn row_kernels(c: &mut Criterion) {
         });
         group.bench_function(format!("classic_render/{backend}"), |b| {
             b.iter(|| {
-                kernels::classic_render_row(
-                    backend,
-                    y,
-                    HEIGHT as usize,
-                    up,
-                    mid,
-                    down,
-                    src,
-                    black_box(&mut dst),
-                );
+                kernels::classic_render_row(backend, source, [up, mid, down], black_box(&mut dst));
             })
         });
         group.bench_function(format!("lit_render/{backend}"), |b| {
             b.iter(|| {
-                kernels::lit_render_row(
-                    backend,
-                    y,
-                    HEIGHT as usize,
-                    &gx,
-                    &gy,
-                    src,
-                    black_box(&mut dst),
-                    &lit,
-                );
+                kernels::lit_render_row(backend, source, [&gx, &gy], black_box(&mut dst), &lit);
             })
         });
         group.bench_function(format!("resampled_classic/{backend}"), |b| {
             b.iter(|| {
-                kernels::resampled_classic_row(
-                    backend,
-                    y,
-                    HEIGHT as usize,
-                    &gx,
-                    &gy,
-                    src,
-                    black_box(&mut dst),
-                );
+                kernels::resampled_classic_row(backend, source, [&gx, &gy], black_box(&mut dst));
             })
         });
         group.bench_function(format!("resampled_classic_blended/{backend}"), |b| {
             b.iter(|| {
                 kernels::resampled_classic_blended_row(
                     backend,
-                    y,
-                    HEIGHT as usize,
-                    kernels::BlendedRow {
-                        top: &gx,
-                        bottom: &gx_below,
-                        weight: 0.25,
-                    },
-                    kernels::BlendedRow {
-                        top: &gy,
-                        bottom: &gy_below,
-                        weight: 0.25,
-                    },
-                    src,
+                    source,
+                    blended,
                     black_box(&mut dst),
                 );
             })

@@ -148,7 +148,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use scalar::{
     BlendedRow, GridColumns, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook,
-    gradient_row, gradient_row_scaled, spring_render_row,
+    SourceRow, gradient_row, gradient_row_scaled, spring_render_row,
 };
 
 /// A set of CPU instructions the kernels can use.
@@ -376,26 +376,17 @@ pub fn classic_step_row(
 
 /// Renders one interior row with the classic refraction; see [`scalar::classic_render_row`].
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub fn classic_render_row(
     backend: Backend,
-    y: usize,
-    height: usize,
-    up: &[i16],
-    mid: &[i16],
-    down: &[i16],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    heights: [&[i16]; 3],
     dst_row: &mut [[u8; 4]],
 ) {
     let width = dst_row.len();
     classic_render_columns(
         backend,
-        y,
-        height,
-        up,
-        mid,
-        down,
-        src,
+        source,
+        heights,
         dst_row,
         0..width,
         FrameWrites::Cached,
@@ -444,15 +435,10 @@ impl FrameWrites {
 /// chooses the stores (see [`FrameWrites`]); only AVX2 streams. NEON and simd128 have whole
 /// rows only: a part of a row there takes the reference.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub fn classic_render_columns(
     backend: Backend,
-    y: usize,
-    height: usize,
-    up: &[i16],
-    mid: &[i16],
-    down: &[i16],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    heights: [&[i16]; 3],
     dst_row: &mut [[u8; 4]],
     columns: std::ops::Range<usize>,
     writes: FrameWrites,
@@ -460,12 +446,8 @@ pub fn classic_render_columns(
     wide::dispatch(
         backend,
         classic::RenderColumns {
-            y,
-            height,
-            up,
-            mid,
-            down,
-            src,
+            source,
+            heights,
             dst_row,
             columns,
             writes,
@@ -473,53 +455,38 @@ pub fn classic_render_columns(
     );
 }
 
-/// Renders one row with the classic refraction driven by gradient rows (the classic look over the
-/// wave and spring solvers, or at a simulation scale above 1); see
+/// Renders one row with the classic refraction driven by gradient rows `[gx, gy]` (the classic
+/// look over the wave and spring solvers, or at a simulation scale above 1); see
 /// [`scalar::resampled_classic_row`].
 #[inline]
 pub fn resampled_classic_row(
     backend: Backend,
-    y: usize,
-    height: usize,
-    gx: &[f32],
-    gy: &[f32],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [&[f32]; 2],
     dst_row: &mut [[u8; 4]],
 ) {
-    wide::dispatch(
-        backend,
-        classic::Resampled {
-            y,
-            height,
-            gx,
-            gy,
-            src,
-            dst_row,
-        },
-    );
+    let kernel = classic::Resampled {
+        source,
+        gradients,
+        dst_row,
+    };
+    wide::dispatch(backend, kernel);
 }
 
-/// Renders one row with the classic refraction driven by gradient rows given as blends of two
-/// rows (the gradient between two upsampled grid rows); see
-/// [`scalar::resampled_classic_blended_row`].
+/// [`resampled_classic_row`] of gradient rows given as blends of two rows (the gradient between
+/// two upsampled grid rows); see [`scalar::resampled_classic_blended_row`].
 #[inline]
 pub fn resampled_classic_blended_row(
     backend: Backend,
-    y: usize,
-    height: usize,
-    gx: BlendedRow<'_>,
-    gy: BlendedRow<'_>,
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [BlendedRow<'_>; 2],
     dst_row: &mut [[u8; 4]],
 ) {
     wide::dispatch(
         backend,
         classic::Resampled {
-            y,
-            height,
-            gx,
-            gy,
-            src,
+            source,
+            gradients,
             dst_row,
         },
     );
@@ -532,31 +499,23 @@ pub fn upsample_row(backend: Backend, row: &[f32], columns: &GridColumns, out: &
     wide::dispatch(backend, classic::Upsample { row, columns, out });
 }
 
-/// Renders one row with the lit look; see [`scalar::lit_render_row`].
+/// Renders one row with the lit look over gradient rows `[gx, gy]`; see
+/// [`scalar::lit_render_row`].
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub fn lit_render_row(
     backend: Backend,
-    y: usize,
-    height: usize,
-    gx: &[f32],
-    gy: &[f32],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [&[f32]; 2],
     dst_row: &mut [[u8; 4]],
     look: &LitLook,
 ) {
-    wide::dispatch(
-        backend,
-        lit::Lit {
-            y,
-            height,
-            gx,
-            gy,
-            src,
-            dst_row,
-            look,
-        },
-    );
+    let kernel = lit::Lit {
+        source,
+        gradients,
+        dst_row,
+        look,
+    };
+    wide::dispatch(backend, kernel);
 }
 
 /// Asks the CPU to start loading `items` (pixels, heights) into its caches (one hint per 64-byte

@@ -23,7 +23,7 @@
 use std::ops::Range;
 
 use super::FrameWrites;
-use super::scalar::{self, BlendedRow, GridColumns};
+use super::scalar::{self, BlendedRow, GridColumns, SourceRow};
 use super::wide::{F32s, I16s, I32s, Isa, Kernel};
 
 /// [`scalar::classic_step_row`]: `2 * LANES` cells per iteration.
@@ -118,12 +118,8 @@ fn step_lanes<S: Isa>(
 /// are globally visible before any later store of this thread (the one that tells another
 /// thread the row is done included).
 pub(super) struct RenderColumns<'a> {
-    pub y: usize,
-    pub height: usize,
-    pub up: &'a [i16],
-    pub mid: &'a [i16],
-    pub down: &'a [i16],
-    pub src: &'a [[u8; 4]],
+    pub source: SourceRow<'a>,
+    pub heights: [&'a [i16]; 3],
     pub dst_row: &'a mut [[u8; 4]],
     pub columns: Range<usize>,
     pub writes: FrameWrites,
@@ -136,39 +132,27 @@ impl Kernel for RenderColumns<'_> {
     type Output = ();
 
     fn scalar(self) {
-        scalar::classic_render_columns(
-            self.y,
-            self.height,
-            self.up,
-            self.mid,
-            self.down,
-            self.src,
-            self.dst_row,
-            self.columns,
-        );
+        scalar::classic_render_columns(self.source, self.heights, self.dst_row, self.columns);
     }
 
     #[inline(always)]
     fn simd<S: Isa>(self, isa: S) {
         let Self {
-            y,
-            height,
-            up,
-            mid,
-            down,
-            src,
+            source,
+            heights,
             dst_row,
             columns,
             writes,
         } = self;
+        let SourceRow { src, y, height } = source;
         let width = dst_row.len();
         let cells = width * height;
         if width < 3 || y >= height || cells > i32::MAX as usize || columns.end > width {
-            scalar::classic_render_columns(y, height, up, mid, down, src, dst_row, columns);
+            scalar::classic_render_columns(source, heights, dst_row, columns);
             return;
         }
         let src = &src[..cells];
-        let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
+        let [up, mid, down] = heights.map(|row| &row[..width]);
         if columns.contains(&0) {
             dst_row[0] = src[y * width];
         }
@@ -191,7 +175,7 @@ impl Kernel for RenderColumns<'_> {
             let misaligned = (dst_row.as_ptr() as usize / 4 + x) % S::LANES;
             if misaligned != 0 {
                 let aligned = (x + S::LANES - misaligned).min(end).max(x);
-                scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..aligned);
+                scalar::classic_render_span(source, heights, dst_row, x..aligned);
                 x = aligned;
             }
         }
@@ -230,7 +214,7 @@ impl Kernel for RenderColumns<'_> {
         if stream {
             isa.fence_streams();
         }
-        scalar::classic_render_span(y, height, up, mid, down, src, dst_row, x..end);
+        scalar::classic_render_span(source, heights, dst_row, x..end);
     }
 }
 
@@ -257,7 +241,7 @@ impl GradientRow for &[f32] {
     }
     #[inline(always)]
     fn reference(k: Resampled<'_, Self>, columns: Range<usize>) {
-        scalar::resampled_classic_span(k.y, k.height, k.gx, k.gy, k.src, k.dst_row, columns);
+        scalar::resampled_classic_span(k.source, k.gradients, k.dst_row, columns);
     }
     #[inline(always)]
     unsafe fn lanes<S: Isa>(self, isa: S, x: usize) -> S::F32 {
@@ -273,8 +257,7 @@ impl GradientRow for BlendedRow<'_> {
     }
     #[inline(always)]
     fn reference(k: Resampled<'_, Self>, columns: Range<usize>) {
-        let (gx, gy) = (k.gx, k.gy);
-        scalar::resampled_classic_blended_span(k.y, k.height, gx, gy, k.src, k.dst_row, columns);
+        scalar::resampled_classic_blended_span(k.source, k.gradients, k.dst_row, columns);
     }
     /// `top + (bottom - top) * weight`.
     #[inline(always)]
@@ -294,11 +277,9 @@ impl GradientRow for BlendedRow<'_> {
 /// [`scalar::resampled_classic_blended_row`] (`G` = [`BlendedRow`]): `LANES` pixels per
 /// iteration.
 pub(super) struct Resampled<'a, G> {
-    pub y: usize,
-    pub height: usize,
-    pub gx: G,
-    pub gy: G,
-    pub src: &'a [[u8; 4]],
+    pub source: SourceRow<'a>,
+    /// `[gx, gy]`.
+    pub gradients: [G; 2],
     pub dst_row: &'a mut [[u8; 4]],
 }
 
@@ -312,14 +293,14 @@ impl<G: GradientRow> Kernel for Resampled<'_, G> {
 
     #[inline(always)]
     fn simd<S: Isa>(self, isa: S) {
-        let (y, height, width) = (self.y, self.height, self.dst_row.len());
+        let (SourceRow { y, height, .. }, width) = (self.source, self.dst_row.len());
         if y >= height || width * height > i32::MAX as usize || width >= 1 << 24 {
             G::reference(self, 0..width);
             return;
         }
-        let [gx, gy] = [self.gx.first(width), self.gy.first(width)];
-        let done = resampled_classic(isa, y, height, [gx, gy], self.src, &mut *self.dst_row);
-        G::reference(Self { gx, gy, ..self }, done..width);
+        let gradients = self.gradients.map(|row| row.first(width));
+        let done = resampled_classic(isa, self.source, gradients, &mut *self.dst_row);
+        G::reference(Self { gradients, ..self }, done..width);
     }
 }
 
@@ -338,10 +319,8 @@ impl<G: GradientRow> Kernel for Resampled<'_, G> {
 #[inline(always)]
 fn resampled_classic<S: Isa, G: GradientRow>(
     isa: S,
-    y: usize,
-    height: usize,
+    SourceRow { src, y, height }: SourceRow<'_>,
     [gx_row, gy_row]: [G; 2],
-    src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
 ) -> usize {
     let width = dst_row.len();

@@ -11,16 +11,16 @@
 //! so every backend's output is the reference's, bit for bit.
 
 use super::LIT_MAX_SIDE;
-use super::scalar::{self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook};
+use super::scalar::{
+    self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook, SourceRow,
+};
 use super::wide::{F32s, I32s, Isa, Kernel, U16s, lerp7};
 
 /// [`scalar::lit_render_row`] as a [`Kernel`].
 pub(super) struct Lit<'a> {
-    pub y: usize,
-    pub height: usize,
-    pub gx: &'a [f32],
-    pub gy: &'a [f32],
-    pub src: &'a [[u8; 4]],
+    pub source: SourceRow<'a>,
+    /// `[gx, gy]`.
+    pub gradients: [&'a [f32]; 2],
     pub dst_row: &'a mut [[u8; 4]],
     pub look: &'a LitLook,
 }
@@ -29,28 +29,18 @@ impl Kernel for Lit<'_> {
     type Output = ();
 
     fn scalar(self) {
-        scalar::lit_render_row(
-            self.y,
-            self.height,
-            self.gx,
-            self.gy,
-            self.src,
-            self.dst_row,
-            self.look,
-        );
+        scalar::lit_render_row(self.source, self.gradients, self.dst_row, self.look);
     }
 
     #[inline(always)]
     fn simd<S: Isa>(self, isa: S) {
         let Self {
-            y,
-            height,
-            gx,
-            gy,
-            src,
+            source,
+            gradients,
             dst_row,
             look,
         } = self;
+        let SourceRow { src, y, height } = source;
         let width = dst_row.len();
         let cells = width * height;
         if width == 0
@@ -60,11 +50,11 @@ impl Kernel for Lit<'_> {
             || cells > i32::MAX as usize
             || look.table.len() <= LIT_TABLE_SPAN
         {
-            scalar::lit_render_row(y, height, gx, gy, src, dst_row, look);
+            scalar::lit_render_row(source, gradients, dst_row, look);
             return;
         }
         let src = &src[..cells];
-        let (gx, gy) = (&gx[..width], &gy[..width]);
+        let [gx, gy] = gradients.map(|row| &row[..width]);
         let table = &look.table[..=LIT_TABLE_SPAN];
 
         let refraction = isa.f32(look.refraction);
@@ -164,7 +154,7 @@ impl Kernel for Lit<'_> {
             }
             x += S::LANES;
         }
-        scalar::lit_render_span(y, height, gx, gy, src, dst_row, look, x..width);
+        scalar::lit_render_span(source, [gx, gy], dst_row, look, x..width);
     }
 }
 

@@ -6,6 +6,19 @@
 
 use std::ops::Range;
 
+/// The picture a render refracts and the row of it being drawn: row `y` of `src`, a picture of
+/// `height` rows as wide as the output row. Every render of a row takes one, beside what it
+/// refracts by (the height rows or the gradient rows) and the row it writes.
+#[derive(Debug, Clone, Copy)]
+pub struct SourceRow<'a> {
+    /// The whole picture, `width * height` pixels.
+    pub src: &'a [[u8; 4]],
+    /// The row being drawn.
+    pub y: usize,
+    /// The picture's rows.
+    pub height: usize,
+}
+
 /// Steps one interior row of the classic two-buffer solver.
 ///
 /// `up`, `mid` and `down` are rows `y-1`, `y` and `y+1` of the current field; `out` is row `y` of
@@ -70,37 +83,25 @@ pub(crate) fn classic_step_span(
 /// `sx = clamp(x + dx, 0, width-1)`, `sy = clamp(y + dy, 0, height-1)`,
 /// `dst[x] = src[sy * width + sx]` (all four bytes). Border columns copy the source pixel.
 ///
-/// `src` is the whole `width * height` image; `dst_row` is row `y` of the output.
+/// `heights` are rows `y-1`, `y` and `y+1` (`up`, `mid`, `down`) of the field; `dst_row` is row
+/// `y` of the output.
 #[inline]
-pub fn classic_render_row(
-    y: usize,
-    height: usize,
-    up: &[i16],
-    mid: &[i16],
-    down: &[i16],
-    src: &[[u8; 4]],
-    dst_row: &mut [[u8; 4]],
-) {
+pub fn classic_render_row(source: SourceRow<'_>, heights: [&[i16]; 3], dst_row: &mut [[u8; 4]]) {
     let width = dst_row.len();
-    classic_render_columns(y, height, up, mid, down, src, dst_row, 0..width);
+    classic_render_columns(source, heights, dst_row, 0..width);
 }
 
 /// [`classic_render_row`] for the columns in `columns` only (border columns included when the
 /// range reaches them); the other pixels of `dst_row` are left alone.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub fn classic_render_columns(
-    y: usize,
-    height: usize,
-    up: &[i16],
-    mid: &[i16],
-    down: &[i16],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    heights: [&[i16]; 3],
     dst_row: &mut [[u8; 4]],
     columns: Range<usize>,
 ) {
-    let width = dst_row.len();
-    let src_row = &src[y * width..(y + 1) * width];
+    let (width, y) = (dst_row.len(), source.y);
+    let src_row = &source.src[y * width..(y + 1) * width];
     if width < 3 {
         dst_row[columns.clone()].copy_from_slice(&src_row[columns]);
         return;
@@ -112,25 +113,20 @@ pub fn classic_render_columns(
         dst_row[width - 1] = src_row[width - 1];
     }
     let interior = columns.start.max(1)..columns.end.min(width - 1);
-    classic_render_span(y, height, up, mid, down, src, dst_row, interior);
+    classic_render_span(source, heights, dst_row, interior);
 }
 
 /// [`classic_render_row`] for the interior columns in `columns` only; SIMD backends finish their
 /// rows with it.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn classic_render_span(
-    y: usize,
-    height: usize,
-    up: &[i16],
-    mid: &[i16],
-    down: &[i16],
-    src: &[[u8; 4]],
+    SourceRow { src, y, height }: SourceRow<'_>,
+    heights: [&[i16]; 3],
     dst_row: &mut [[u8; 4]],
     columns: Range<usize>,
 ) {
     let width = dst_row.len();
-    let (up, mid, down) = (&up[..width], &mid[..width], &down[..width]);
+    let [up, mid, down] = heights.map(|row| &row[..width]);
     let (max_x, max_y) = (width as i32 - 1, height as i32 - 1);
     for x in columns {
         let dx = i32::from(mid[x - 1]) - i32::from(mid[x + 1]);
@@ -311,33 +307,27 @@ pub(crate) fn upsample_span(
 ///
 /// The displacement is the gradient rounded to the nearest pixel. With a simulation scale of 1 and
 /// gradients from [`gradient_row`] this is exactly [`classic_render_row`].
+/// `gradients` are the rows `[gx, gy]`.
 #[inline]
 pub fn resampled_classic_row(
-    y: usize,
-    height: usize,
-    gx: &[f32],
-    gy: &[f32],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [&[f32]; 2],
     dst_row: &mut [[u8; 4]],
 ) {
-    resampled_classic_span(y, height, gx, gy, src, dst_row, 0..dst_row.len());
+    resampled_classic_span(source, gradients, dst_row, 0..dst_row.len());
 }
 
 /// [`resampled_classic_row`] for the pixels in `columns` only; SIMD backends finish their rows
 /// with it.
 #[inline]
 pub(crate) fn resampled_classic_span(
-    y: usize,
-    height: usize,
-    gx: &[f32],
-    gy: &[f32],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [&[f32]; 2],
     dst_row: &mut [[u8; 4]],
-    columns: std::ops::Range<usize>,
+    columns: Range<usize>,
 ) {
-    let width = dst_row.len();
-    let (gx, gy) = (&gx[..width], &gy[..width]);
-    resampled_classic_pixels(y, height, |x| (gx[x], gy[x]), src, dst_row, columns);
+    let [gx, gy] = gradients.map(|row| &row[..dst_row.len()]);
+    resampled_classic_pixels(source, |x| (gx[x], gy[x]), dst_row, columns);
 }
 
 /// A row of values given as two rows and a weight: `top[x] + (bottom[x] - top[x]) * weight`,
@@ -375,43 +365,33 @@ impl<'a> BlendedRow<'a> {
 /// as blending the rows with [`super::f32_rows::lerp_rows`] first, without writing the blends.
 #[inline]
 pub fn resampled_classic_blended_row(
-    y: usize,
-    height: usize,
-    gx: BlendedRow<'_>,
-    gy: BlendedRow<'_>,
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [BlendedRow<'_>; 2],
     dst_row: &mut [[u8; 4]],
 ) {
-    let width = dst_row.len();
-    resampled_classic_blended_span(y, height, gx, gy, src, dst_row, 0..width);
+    resampled_classic_blended_span(source, gradients, dst_row, 0..dst_row.len());
 }
 
 /// [`resampled_classic_blended_row`] for the pixels in `columns` only; SIMD backends finish
 /// their rows with it.
 #[inline]
 pub(crate) fn resampled_classic_blended_span(
-    y: usize,
-    height: usize,
-    gx: BlendedRow<'_>,
-    gy: BlendedRow<'_>,
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [BlendedRow<'_>; 2],
     dst_row: &mut [[u8; 4]],
-    columns: std::ops::Range<usize>,
+    columns: Range<usize>,
 ) {
-    let width = dst_row.len();
-    let (gx, gy) = (gx.first(width), gy.first(width));
-    resampled_classic_pixels(y, height, |x| (gx.at(x), gy.at(x)), src, dst_row, columns);
+    let [gx, gy] = gradients.map(|row| row.first(dst_row.len()));
+    resampled_classic_pixels(source, |x| (gx.at(x), gy.at(x)), dst_row, columns);
 }
 
 /// The classic refraction of the pixels in `columns` with the gradient `gradient(x)`.
 #[inline(always)]
 fn resampled_classic_pixels(
-    y: usize,
-    height: usize,
+    SourceRow { src, y, height }: SourceRow<'_>,
     gradient: impl Fn(usize) -> (f32, f32),
-    src: &[[u8; 4]],
     dst_row: &mut [[u8; 4]],
-    columns: std::ops::Range<usize>,
+    columns: Range<usize>,
 ) {
     let width = dst_row.len();
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
@@ -526,32 +506,25 @@ pub fn spring_render_row(
 /// three are treated alike. Flat water (`g = 0`) reproduces the source exactly.
 #[inline]
 pub fn lit_render_row(
-    y: usize,
-    height: usize,
-    gx: &[f32],
-    gy: &[f32],
-    src: &[[u8; 4]],
+    source: SourceRow<'_>,
+    gradients: [&[f32]; 2],
     dst_row: &mut [[u8; 4]],
     look: &LitLook,
 ) {
-    lit_render_span(y, height, gx, gy, src, dst_row, look, 0..dst_row.len());
+    lit_render_span(source, gradients, dst_row, look, 0..dst_row.len());
 }
 
 /// [`lit_render_row`] for the columns in `columns` only; SIMD backends finish their rows with it.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn lit_render_span(
-    y: usize,
-    height: usize,
-    gx: &[f32],
-    gy: &[f32],
-    src: &[[u8; 4]],
+    SourceRow { src, y, height }: SourceRow<'_>,
+    gradients: [&[f32]; 2],
     dst_row: &mut [[u8; 4]],
     look: &LitLook,
     columns: Range<usize>,
 ) {
     let width = dst_row.len();
-    let (gx, gy) = (&gx[..width], &gy[..width]);
+    let [gx, gy] = gradients.map(|row| &row[..width]);
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
     let [light_x, light_y] = look.light;
     for x in columns {

@@ -178,12 +178,8 @@ impl TileJob<'_> {
                 }
                 kernels::classic_render_columns(
                     backend,
-                    y,
-                    height,
-                    grid_row(y - 1),
-                    grid_row(y),
-                    grid_row(y + 1),
-                    src,
+                    SourceRow { src, y, height },
+                    [grid_row(y - 1), grid_row(y), grid_row(y + 1)],
                     dst_row,
                     left..right,
                     writes,
@@ -239,12 +235,8 @@ pub(super) fn render_classic_row(
         let below = &heights[(y + 1) * width..(y + 2) * width];
         kernels::classic_render_columns(
             backend,
-            y,
-            height,
-            above,
-            row,
-            below,
-            src,
+            SourceRow { src, y, height },
+            [above, row, below],
             dst_row,
             0..width,
             writes,

@@ -56,13 +56,15 @@ impl FrameJob<'_> {
                     bottom: &below.gradient_y,
                     weight: weight_below,
                 };
+                let source = SourceRow {
+                    src: self.src,
+                    y,
+                    height: self.image_height,
+                };
                 kernels::resampled_classic_blended_row(
                     self.backend,
-                    y,
-                    self.image_height,
-                    gradient_x,
-                    gradient_y,
-                    self.src,
+                    source,
+                    [gradient_x, gradient_y],
                     dst_row,
                 );
                 return;
@@ -78,23 +80,18 @@ impl FrameJob<'_> {
             }
         }
         let (src, height) = (self.src, self.image_height);
+        let source = SourceRow { src, y, height };
         match self.look {
             Look::Classic(_) => kernels::resampled_classic_row(
                 self.backend,
-                y,
-                height,
-                gradient_x,
-                gradient_y,
-                src,
+                source,
+                [gradient_x, gradient_y],
                 dst_row,
             ),
             Look::Lit(_) => kernels::lit_render_row(
                 self.backend,
-                y,
-                height,
-                gradient_x,
-                gradient_y,
-                src,
+                source,
+                [gradient_x, gradient_y],
                 dst_row,
                 self.lit,
             ),

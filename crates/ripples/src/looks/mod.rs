@@ -30,7 +30,7 @@
 
 use crate::error::Error;
 use crate::kernels::natural::PixelOrder;
-use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook};
+use crate::kernels::{self, Backend, BlendedRow, FrameWrites, GridColumns, LitLook, SourceRow};
 use crate::limits::MAX_SIDE;
 use crate::parallel;
 use crate::simulation::classic::ClassicSolver;
@@ -592,8 +592,7 @@ impl Renderer {
                     }
                 }
             } else if mode == RenderMode::Classic {
-                let [above, row, below] = rows;
-                kernels::classic_render_row(backend, y, height, above, row, below, src, dst_row);
+                kernels::classic_render_row(backend, SourceRow { src, y, height }, rows, dst_row);
                 return;
             } else {
                 let [above, row, below] = rows;
@@ -607,11 +606,8 @@ impl Renderer {
             }
             kernels::lit_render_row(
                 backend,
-                y,
-                height,
-                &scratch.gradient_x,
-                &scratch.gradient_y,
-                src,
+                SourceRow { src, y, height },
+                [&scratch.gradient_x, &scratch.gradient_y],
                 dst_row,
                 lit,
             );

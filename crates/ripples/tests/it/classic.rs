@@ -504,7 +504,15 @@ fn reference_scaled_classic(pool: &Pool, src: &[u8], width: usize, height: usize
         let [below_x, below_y] = &grid_gradient[below];
         scalar::gradient_row_scaled(above_x, below_x, weight, scale, &mut gx);
         scalar::gradient_row_scaled(above_y, below_y, weight, scale, &mut gy);
-        scalar::resampled_classic_row(y, height, &gx, &gy, &src, dst_row);
+        scalar::resampled_classic_row(
+            scalar::SourceRow {
+                src: &src,
+                y,
+                height,
+            },
+            [&gx, &gy],
+            dst_row,
+        );
     }
     frame.into_iter().flatten().collect()
 }

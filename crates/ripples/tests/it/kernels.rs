@@ -73,17 +73,24 @@ fn classic_render_row_matches_the_reference_on_every_backend() {
                     let down = random_row(&mut random, width, wild);
                     let mut expected = vec![[0u8; 4]; width];
                     kernels::scalar::classic_render_row(
-                        y,
-                        height,
-                        &up,
-                        &mid,
-                        &down,
-                        &src,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&up, &mid, &down],
                         &mut expected,
                     );
                     let mut got = vec![[0u8; 4]; width];
                     kernels::classic_render_row(
-                        backend, y, height, &up, &mid, &down, &src, &mut got,
+                        backend,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&up, &mid, &down],
+                        &mut got,
                     );
                     assert_eq!(got, expected, "{backend}, {width}x{height}, row {y}");
                 }
@@ -107,12 +114,12 @@ fn classic_render_columns_pieces_make_the_reference_row_on_every_backend() {
                     let [up, mid, down] = [(); 3].map(|_| random_row(&mut random, width, wild));
                     let mut expected = vec![[0u8; 4]; width];
                     kernels::scalar::classic_render_row(
-                        y,
-                        height,
-                        &up,
-                        &mid,
-                        &down,
-                        &src,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&up, &mid, &down],
                         &mut expected,
                     );
                     // Random pieces, each rendered into a row that is otherwise left alone. The
@@ -127,12 +134,12 @@ fn classic_render_columns_pieces_make_the_reference_row_on_every_backend() {
                         let before = got.to_vec();
                         kernels::classic_render_columns(
                             backend,
-                            y,
-                            height,
-                            &up,
-                            &mid,
-                            &down,
-                            &src,
+                            kernels::SourceRow {
+                                src: &src,
+                                y,
+                                height,
+                            },
+                            [&up, &mid, &down],
                             got,
                             start..end,
                             writes,
@@ -227,16 +234,27 @@ fn lit_render_row_matches_the_reference_on_every_backend() {
                         .collect();
                     let mut expected = vec![[0u8; 4]; width];
                     kernels::scalar::lit_render_row(
-                        y,
-                        height,
-                        &gx,
-                        &gy,
-                        &src,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&gx, &gy],
                         &mut expected,
                         &look,
                     );
                     let mut got = vec![[0u8; 4]; width];
-                    kernels::lit_render_row(backend, y, height, &gx, &gy, &src, &mut got, &look);
+                    kernels::lit_render_row(
+                        backend,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&gx, &gy],
+                        &mut got,
+                        &look,
+                    );
                     assert_eq!(
                         got, expected,
                         "{backend}, {width}x{height}, row {y}, trial {trial}"
@@ -257,7 +275,17 @@ fn flat_water_reproduces_the_source_in_the_lit_look() {
     for backend in Backend::available() {
         for y in 0..height {
             let mut row = vec![[0u8; 4]; width];
-            kernels::lit_render_row(backend, y, height, &zero, &zero, &src, &mut row, &look);
+            kernels::lit_render_row(
+                backend,
+                kernels::SourceRow {
+                    src: &src,
+                    y,
+                    height,
+                },
+                [&zero, &zero],
+                &mut row,
+                &look,
+            );
             assert_eq!(row, src[y * width..(y + 1) * width], "{backend}, row {y}");
         }
     }
@@ -300,9 +328,28 @@ fn lit_render_row_matches_the_reference_with_any_table() {
                     .map(|_| random_gradient(&mut random, 1))
                     .collect();
                 let mut expected = vec![[0u8; 4]; width];
-                kernels::scalar::lit_render_row(y, height, &gx, &gy, &src, &mut expected, &look);
+                kernels::scalar::lit_render_row(
+                    kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    },
+                    [&gx, &gy],
+                    &mut expected,
+                    &look,
+                );
                 let mut got = vec![[0u8; 4]; width];
-                kernels::lit_render_row(backend, y, height, &gx, &gy, &src, &mut got, &look);
+                kernels::lit_render_row(
+                    backend,
+                    kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    },
+                    [&gx, &gy],
+                    &mut got,
+                    &look,
+                );
                 assert_eq!(got, expected, "{backend}, {width}x{height}, trial {trial}");
             }
         }
@@ -338,15 +385,25 @@ fn resampled_classic_row_matches_the_reference_on_every_backend() {
                     let gy: Vec<f32> = (0..width).map(|_| gradient(&mut random)).collect();
                     let mut expected = vec![[0u8; 4]; width];
                     kernels::scalar::resampled_classic_row(
-                        y,
-                        height,
-                        &gx,
-                        &gy,
-                        &src,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&gx, &gy],
                         &mut expected,
                     );
                     let mut got = vec![[0u8; 4]; width];
-                    kernels::resampled_classic_row(backend, y, height, &gx, &gy, &src, &mut got);
+                    kernels::resampled_classic_row(
+                        backend,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&gx, &gy],
+                        &mut got,
+                    );
                     assert_eq!(
                         got, expected,
                         "{backend}, {width}x{height}, row {y}, trial {trial}"
@@ -388,15 +445,25 @@ fn resampled_classic_row_copies_undisplaced_pixels_on_every_backend() {
                     });
                     let mut expected = vec![[0u8; 4]; width];
                     kernels::scalar::resampled_classic_row(
-                        y,
-                        height,
-                        &gx,
-                        &gy,
-                        &src,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&gx, &gy],
                         &mut expected,
                     );
                     let mut got = vec![[0u8; 4]; width];
-                    kernels::resampled_classic_row(backend, y, height, &gx, &gy, &src, &mut got);
+                    kernels::resampled_classic_row(
+                        backend,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&gx, &gy],
+                        &mut got,
+                    );
                     assert_eq!(got, expected, "{backend}, {width}x{height}, run {calm_run}");
                 }
             }
@@ -440,11 +507,12 @@ fn resampled_classic_blended_row_is_the_blend_then_the_render_on_every_backend()
                     );
                     let mut expected = vec![[0u8; 4]; width];
                     kernels::scalar::resampled_classic_row(
-                        y,
-                        height,
-                        &gx,
-                        &gy,
-                        &src,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [&gx, &gy],
                         &mut expected,
                     );
                     let blended = |top, bottom| BlendedRow {
@@ -455,11 +523,12 @@ fn resampled_classic_blended_row_is_the_blend_then_the_render_on_every_backend()
                     let mut got = vec![[0u8; 4]; width];
                     kernels::resampled_classic_blended_row(
                         backend,
-                        y,
-                        height,
-                        blended(&top_x, &bottom_x),
-                        blended(&top_y, &bottom_y),
-                        &src,
+                        kernels::SourceRow {
+                            src: &src,
+                            y,
+                            height,
+                        },
+                        [blended(&top_x, &bottom_x), blended(&top_y, &bottom_y)],
                         &mut got,
                     );
                     assert_eq!(

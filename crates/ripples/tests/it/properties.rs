@@ -642,10 +642,10 @@ proptest! {
     ) {
         let (up, mid, down) = (&rows[0], &rows[1], &rows[2]);
         let mut expected = vec![[0u8; 4]; width];
-        kernels::scalar::classic_render_row(y, height, up, mid, down, &src, &mut expected);
+        kernels::scalar::classic_render_row(kernels::SourceRow { src: &src, y, height }, [up, mid, down], &mut expected);
         for backend in simd_backends() {
             let mut got = vec![[0u8; 4]; width];
-            kernels::classic_render_row(backend, y, height, up, mid, down, &src, &mut got);
+            kernels::classic_render_row(backend, kernels::SourceRow { src: &src, y, height }, [up, mid, down], &mut got);
             prop_assert_eq!(&got, &expected, "{}", backend);
         }
     }
@@ -656,10 +656,10 @@ proptest! {
     ) {
         let (gx, gy) = (&rows[0], &rows[1]);
         let mut expected = vec![[0u8; 4]; width];
-        kernels::scalar::resampled_classic_row(y, height, gx, gy, &src, &mut expected);
+        kernels::scalar::resampled_classic_row(kernels::SourceRow { src: &src, y, height }, [gx, gy], &mut expected);
         for backend in simd_backends() {
             let mut got = vec![[0u8; 4]; width];
-            kernels::resampled_classic_row(backend, y, height, gx, gy, &src, &mut got);
+            kernels::resampled_classic_row(backend, kernels::SourceRow { src: &src, y, height }, [gx, gy], &mut got);
             prop_assert_eq!(&got, &expected, "{}", backend);
         }
     }
@@ -677,10 +677,10 @@ proptest! {
             look.table = table;
         }
         let mut expected = vec![[0u8; 4]; width];
-        kernels::scalar::lit_render_row(y, height, gx, gy, &src, &mut expected, &look);
+        kernels::scalar::lit_render_row(kernels::SourceRow { src: &src, y, height }, [gx, gy], &mut expected, &look);
         for backend in simd_backends() {
             let mut got = vec![[0u8; 4]; width];
-            kernels::lit_render_row(backend, y, height, gx, gy, &src, &mut got, &look);
+            kernels::lit_render_row(backend, kernels::SourceRow { src: &src, y, height }, [gx, gy], &mut got, &look);
             prop_assert_eq!(&got, &expected, "{}", backend);
         }
     }

@@ -305,7 +305,9 @@ pub(crate) fn default_backend() -> Backend {
 }
 
 /// The backend a pool chose for the work running on this thread, if any (see
-/// [`with_backend`]).
+/// [`with_backend`]): what goes with the work to rayon's threads (`parallel::on_workers`), so
+/// only the `parallel` feature (and the tests) read it.
+#[cfg(any(feature = "parallel", test))]
 pub(crate) fn pool_backend() -> Option<Backend> {
     POOL_BACKEND.get()
 }

@@ -9,9 +9,10 @@
 //! [`scalar`] is the reference: plain, safe Rust that states the exact semantics the issues
 //! specify (other tools compare the classic solver and renderer bit for bit). Every SIMD
 //! kernel is written **once**, over the small vector layer in `wide/` (tiny-skia's shape):
-//! `wide/` holds one file per instruction set (`sse41`, `avx2` on x86-64, `neon` on aarch64,
-//! `simd128` on wasm32), whose vector types' methods are the only per-architecture code and,
-//! with the kernels' raw loads and stores, the only `unsafe` code of the crate. Each must give
+//! `wide/` holds the instruction sets (`sse41`, `avx2` on x86-64, `neon` on aarch64, `simd128`
+//! on wasm32), whose vector types' methods, written as one table of every set's instructions,
+//! are the only per-architecture code and, with the kernels' raw loads and stores, the only
+//! `unsafe` code of the crate. Each must give
 //! output identical to the reference, and the tests run every backend the CPU has against it on
 //! random rows. [`Backend::detect`] picks the best backend at run time (a binary built on one
 //! x86-64 runs on any other), and the functions in this module dispatch on a [`Backend`] value

@@ -12,10 +12,14 @@
 //! intrinsics land in a function compiled for the instruction set, and the code is the
 //! hand-written kernels' (see the benchmarks in `benches/kernels.rs`).
 //!
-//! A token can only be made where its instruction set was detected (`unsafe fn new`), and a
-//! vector only from a token or from other vectors, so holding a vector proves the CPU runs its
-//! instructions: that is what makes the methods safe to call, and why `unsafe` stays inside the
-//! files of this folder (and the kernels' raw loads and stores).
+//! A token is only made by its set's `run` (an `unsafe fn` whose caller has detected the set),
+//! and a vector only from a token or from other vectors, so holding a vector proves the CPU runs
+//! its instructions: that is what makes the methods safe to call, and why `unsafe` stays inside
+//! the files of this folder (and the kernels' raw loads and stores).
+//!
+//! The methods are written once for all the sets, as a table (`table.rs`): a row per operation
+//! with each set's instructions side by side, which each set's file instantiates with
+//! `vector_layer!`; the files hold what a set has of its own (its notes, its gathers' helpers).
 //!
 //! The types are named by what the kernels need, not by a fixed width: `F32`/`I32` hold
 //! [`Isa::LANES`] 32-bit lanes (4 on 128-bit sets, 8 on AVX2), `I16` twice as many 16-bit

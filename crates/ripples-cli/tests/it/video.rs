@@ -602,9 +602,13 @@ fn missing_ffmpeg_and_a_clip_that_breaks_while_decoding_are_refused_cleanly() {
     assert_eq!(names(path), ["clip.mp4"]);
 }
 
-/// The ids of live processes whose command line mentions `text`, from /proc.
+/// The ids of live processes working in `folder` whose command line mentions `text`, from
+/// /proc. The folder (the test's own temporary one, which `ripples` and its ffmpeg inherit)
+/// keeps another run of the same test beside this one, whose ffmpeg reads a clip of the same
+/// name, out of the count: two `cargo test` runs at once saw each other's ffmpeg.
 #[cfg(target_os = "linux")]
-fn processes_mentioning(text: &str) -> Vec<String> {
+fn processes_mentioning(folder: &Path, text: &str) -> Vec<String> {
+    let folder = folder.canonicalize().unwrap();
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -618,7 +622,8 @@ fn processes_mentioning(text: &str) -> Vec<String> {
         let zombie = stat
             .rsplit_once(") ")
             .is_some_and(|(_, rest)| rest.starts_with('Z'));
-        if !zombie && String::from_utf8_lossy(&command_line).contains(text) {
+        let here = std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == folder);
+        if !zombie && here && String::from_utf8_lossy(&command_line).contains(text) {
             found.push(name);
         }
     }
@@ -652,7 +657,7 @@ fn ctrl_c_while_decoding_stops_ffmpeg_and_keeps_the_previous_file() {
     // The decoding ffmpeg's input, as `ripples` names it (no other test uses this name).
     let clip = "file:long.mkv";
     assert!(
-        !processes_mentioning(clip).is_empty(),
+        !processes_mentioning(path, clip).is_empty(),
         "no ffmpeg decoding the clip"
     );
     let killed = Command::new("kill")
@@ -674,9 +679,9 @@ fn ctrl_c_while_decoding_stops_ffmpeg_and_keeps_the_previous_file() {
         b"the previous render"
     );
     assert!(
-        processes_mentioning(clip).is_empty(),
+        processes_mentioning(path, clip).is_empty(),
         "ffmpeg still runs: {:?}",
-        processes_mentioning(clip)
+        processes_mentioning(path, clip)
     );
 }
 

@@ -72,26 +72,14 @@ fn classic_render_row_matches_the_reference_on_every_backend() {
                     let mid = random_row(&mut random, width, wild);
                     let down = random_row(&mut random, width, wild);
                     let mut expected = vec![[0u8; 4]; width];
-                    kernels::scalar::classic_render_row(
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&up, &mid, &down],
-                        &mut expected,
-                    );
+                    let source = kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    };
+                    kernels::scalar::classic_render_row(source, [&up, &mid, &down], &mut expected);
                     let mut got = vec![[0u8; 4]; width];
-                    kernels::classic_render_row(
-                        backend,
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&up, &mid, &down],
-                        &mut got,
-                    );
+                    kernels::classic_render_row(backend, source, [&up, &mid, &down], &mut got);
                     assert_eq!(got, expected, "{backend}, {width}x{height}, row {y}");
                 }
             }
@@ -113,15 +101,12 @@ fn classic_render_columns_pieces_make_the_reference_row_on_every_backend() {
                     let wild = width % 2 == 0;
                     let [up, mid, down] = [(); 3].map(|_| random_row(&mut random, width, wild));
                     let mut expected = vec![[0u8; 4]; width];
-                    kernels::scalar::classic_render_row(
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&up, &mid, &down],
-                        &mut expected,
-                    );
+                    let source = kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    };
+                    kernels::scalar::classic_render_row(source, [&up, &mid, &down], &mut expected);
                     // Random pieces, each rendered into a row that is otherwise left alone. The
                     // row starts at a random pixel of its buffer, so streaming stores meet every
                     // alignment.
@@ -134,11 +119,7 @@ fn classic_render_columns_pieces_make_the_reference_row_on_every_backend() {
                         let before = got.to_vec();
                         kernels::classic_render_columns(
                             backend,
-                            kernels::SourceRow {
-                                src: &src,
-                                y,
-                                height,
-                            },
+                            source,
                             [&up, &mid, &down],
                             got,
                             start..end,
@@ -233,28 +214,14 @@ fn lit_render_row_matches_the_reference_on_every_backend() {
                         .map(|_| random_gradient(&mut random, kind))
                         .collect();
                     let mut expected = vec![[0u8; 4]; width];
-                    kernels::scalar::lit_render_row(
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&gx, &gy],
-                        &mut expected,
-                        &look,
-                    );
+                    let source = kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    };
+                    kernels::scalar::lit_render_row(source, [&gx, &gy], &mut expected, &look);
                     let mut got = vec![[0u8; 4]; width];
-                    kernels::lit_render_row(
-                        backend,
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&gx, &gy],
-                        &mut got,
-                        &look,
-                    );
+                    kernels::lit_render_row(backend, source, [&gx, &gy], &mut got, &look);
                     assert_eq!(
                         got, expected,
                         "{backend}, {width}x{height}, row {y}, trial {trial}"
@@ -328,28 +295,14 @@ fn lit_render_row_matches_the_reference_with_any_table() {
                     .map(|_| random_gradient(&mut random, 1))
                     .collect();
                 let mut expected = vec![[0u8; 4]; width];
-                kernels::scalar::lit_render_row(
-                    kernels::SourceRow {
-                        src: &src,
-                        y,
-                        height,
-                    },
-                    [&gx, &gy],
-                    &mut expected,
-                    &look,
-                );
+                let source = kernels::SourceRow {
+                    src: &src,
+                    y,
+                    height,
+                };
+                kernels::scalar::lit_render_row(source, [&gx, &gy], &mut expected, &look);
                 let mut got = vec![[0u8; 4]; width];
-                kernels::lit_render_row(
-                    backend,
-                    kernels::SourceRow {
-                        src: &src,
-                        y,
-                        height,
-                    },
-                    [&gx, &gy],
-                    &mut got,
-                    &look,
-                );
+                kernels::lit_render_row(backend, source, [&gx, &gy], &mut got, &look);
                 assert_eq!(got, expected, "{backend}, {width}x{height}, trial {trial}");
             }
         }
@@ -384,26 +337,14 @@ fn resampled_classic_row_matches_the_reference_on_every_backend() {
                     let gx: Vec<f32> = (0..width).map(|_| gradient(&mut random)).collect();
                     let gy: Vec<f32> = (0..width).map(|_| gradient(&mut random)).collect();
                     let mut expected = vec![[0u8; 4]; width];
-                    kernels::scalar::resampled_classic_row(
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&gx, &gy],
-                        &mut expected,
-                    );
+                    let source = kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    };
+                    kernels::scalar::resampled_classic_row(source, [&gx, &gy], &mut expected);
                     let mut got = vec![[0u8; 4]; width];
-                    kernels::resampled_classic_row(
-                        backend,
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&gx, &gy],
-                        &mut got,
-                    );
+                    kernels::resampled_classic_row(backend, source, [&gx, &gy], &mut got);
                     assert_eq!(
                         got, expected,
                         "{backend}, {width}x{height}, row {y}, trial {trial}"
@@ -444,26 +385,14 @@ fn resampled_classic_row_copies_undisplaced_pixels_on_every_backend() {
                             .collect()
                     });
                     let mut expected = vec![[0u8; 4]; width];
-                    kernels::scalar::resampled_classic_row(
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&gx, &gy],
-                        &mut expected,
-                    );
+                    let source = kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    };
+                    kernels::scalar::resampled_classic_row(source, [&gx, &gy], &mut expected);
                     let mut got = vec![[0u8; 4]; width];
-                    kernels::resampled_classic_row(
-                        backend,
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&gx, &gy],
-                        &mut got,
-                    );
+                    kernels::resampled_classic_row(backend, source, [&gx, &gy], &mut got);
                     assert_eq!(got, expected, "{backend}, {width}x{height}, run {calm_run}");
                 }
             }
@@ -506,15 +435,12 @@ fn resampled_classic_blended_row_is_the_blend_then_the_render_on_every_backend()
                         &mut gy,
                     );
                     let mut expected = vec![[0u8; 4]; width];
-                    kernels::scalar::resampled_classic_row(
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
-                        [&gx, &gy],
-                        &mut expected,
-                    );
+                    let source = kernels::SourceRow {
+                        src: &src,
+                        y,
+                        height,
+                    };
+                    kernels::scalar::resampled_classic_row(source, [&gx, &gy], &mut expected);
                     let blended = |top, bottom| BlendedRow {
                         top,
                         bottom,
@@ -523,11 +449,7 @@ fn resampled_classic_blended_row_is_the_blend_then_the_render_on_every_backend()
                     let mut got = vec![[0u8; 4]; width];
                     kernels::resampled_classic_blended_row(
                         backend,
-                        kernels::SourceRow {
-                            src: &src,
-                            y,
-                            height,
-                        },
+                        source,
                         [blended(&top_x, &bottom_x), blended(&top_y, &bottom_y)],
                         &mut got,
                     );

@@ -55,28 +55,44 @@
 /// `path::avx2::name`, `path::sse41::name` or `plain::name` (`self` for the module's own
 /// copies). The modules whose kernels the compiler vectorises from one plain body (`f32_rows`,
 /// `dispersive`, `natural`'s stages) compile that body once per set in such modules, and this
-/// is their one dispatch.
+/// is their one dispatch. `per_backend!(backend, path => name(args); also neon, simd128;
+/// else fallback)` also calls `path::neon::name` and `path::simd128::name` on those sets, and
+/// `fallback` for the rest.
 macro_rules! per_backend {
-    ($backend:expr, $path:ident => $name:ident $(::<$count:ident>)? ($($arg:expr),* $(,)?)) => {{
+    ($backend:expr, $path:ident => $name:ident $(::<$count:ident>)? $arguments:tt) => {
+        per_backend!($backend, $path => $name $(::<$count>)? $arguments;
+            else plain::$name $(::<$count>)? $arguments)
+    };
+    ($backend:expr, $path:ident => $name:ident $(::<$count:ident>)? $arguments:tt
+        $(; also $neon:ident, $simd128:ident)?; else $fallback:expr) => {{
         let backend: $crate::kernels::Backend = $backend;
         match backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F,
             // BW, VL, DQ and AVX2 on this CPU.
             $crate::kernels::Backend::Avx512 if backend.is_available() => unsafe {
-                $path::avx512::$name $(::<$count>)? ($($arg),*)
+                $path::avx512::$name $(::<$count>)? $arguments
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2.
             $crate::kernels::Backend::Avx2 if backend.is_available() => unsafe {
-                $path::avx2::$name $(::<$count>)? ($($arg),*)
+                $path::avx2::$name $(::<$count>)? $arguments
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, for SSE4.1.
             $crate::kernels::Backend::Sse41 if backend.is_available() => unsafe {
-                $path::sse41::$name $(::<$count>)? ($($arg),*)
+                $path::sse41::$name $(::<$count>)? $arguments
             },
-            _ => plain::$name $(::<$count>)? ($($arg),*),
+            $(
+                #[cfg(target_arch = "aarch64")]
+                // SAFETY: as above, for NEON.
+                $crate::kernels::Backend::Neon if backend.is_available() => unsafe {
+                    $path::$neon::$name $arguments
+                },
+                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                $crate::kernels::Backend::Simd128 => $path::$simd128::$name $arguments,
+            )?
+            _ => $fallback,
         }
     }};
 }

@@ -165,6 +165,28 @@ pub(crate) fn for_each_strip_with<T, S, F>(
     }
 }
 
+/// [`for_each_strip_with`] a row at a time: `work(y, row, state)` for each row `y` of `data`,
+/// with the state of its strip.
+pub(crate) fn for_each_row_with<T: Send, S: Send>(
+    data: &mut [T],
+    width: usize,
+    strip_rows: usize,
+    states: &mut [S],
+    work: impl Fn(usize, &mut [T], &mut S) + Sync + Send,
+) {
+    for_each_strip_with(
+        data,
+        width,
+        strip_rows,
+        states,
+        |first_row, strip, state| {
+            for (offset, row) in strip.chunks_exact_mut(width).enumerate() {
+                work(first_row + offset, row, state);
+            }
+        },
+    );
+}
+
 /// Like [`for_each_strip`] for two buffers of the same width, and with a scratch slice of
 /// `scratch_per_strip` items for each strip: `work(first_row, strip, extra_strip, scratch)`.
 ///

@@ -13,14 +13,14 @@
 //! - **Solver-agnostic.** The pressure reaches a solver through [`Solver::apply_pressure`]: one
 //!   impulse field, which each solver adds where it keeps its velocity (the current field of a
 //!   leapfrog scheme, divided among its substeps; the velocity field of the spring model). A new
-//!   solver adds one arm there and calls [`press_f32`] or [`press_i16`].
+//!   solver adds one arm there and hands a [`Press`] to its field.
 //! - **Smooth in space and time.** Positions are fractional (a body moving 0.3 pixels per frame
 //!   moves every frame), and a body that moves further than half its radius in one step presses
 //!   at evenly spaced points along the way, each with its share of the impulse: the time average
 //!   of the pressure over the step. A pointer that jumps 40 pixels between frames leaves an even
 //!   wake, not a dotted one.
 //! - **Integer water too.** The classic solver keeps `i16` heights; an impulse of 0.2 per step
-//!   rounded to the nearest integer is 0 for ever. [`press_i16`] rounds with a deterministic
+//!   rounded to the nearest integer is 0 for ever. [`Press::into_i16`] rounds with a deterministic
 //!   dither (a hash of the cell and the step), so the mean impulse is the exact one and the same
 //!   run gives the same water.
 //! - **Strength on the stones' scale.** The impulse per step at the centre is
@@ -364,40 +364,44 @@ fn for_each_weight(
     }
 }
 
-/// Adds a downward impulse to a float velocity-like field: `field -= impulse * weight` under
-/// the disc. For a leapfrog solver, `field` is its current heights and `impulse` the impulse
-/// per step divided by its substeps; for one that keeps velocities, its velocities.
-pub(crate) fn press_f32(
-    field: &mut [f32],
-    width: usize,
-    height: usize,
+/// One step of a body's push on the water: `impulse` at the centre of a raised-cosine disc of
+/// `radius` cells around `centre` (fractional cells), downward.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Press {
     centre: [f32; 2],
     radius: f32,
     impulse: f32,
-) {
-    for_each_weight(width, height, centre, radius, |i, weight| {
-        field[i] -= impulse * weight;
-    });
 }
 
-/// [`press_f32`] for an `i16` field: each cell's share rounded with a dither drawn from a
-/// hash of the cell and `seed` (the pool step), so small impulses are not lost to rounding and
-/// their mean is exact; saturating.
-pub(crate) fn press_i16(
-    field: &mut [i16],
-    width: usize,
-    height: usize,
-    centre: [f32; 2],
-    radius: f32,
-    impulse: f32,
-    seed: u64,
-) {
-    for_each_weight(width, height, centre, radius, |i, weight| {
-        let dither = unit_hash(seed, i as u64) - 0.5;
-        let amount = (impulse * weight + dither).round();
-        let amount = amount.clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
-        field[i] = field[i].saturating_sub(amount);
-    });
+impl Press {
+    pub(crate) fn new(centre: [f32; 2], radius: f32, impulse: f32) -> Self {
+        Self {
+            centre,
+            radius,
+            impulse,
+        }
+    }
+
+    /// Into a float velocity-like field: `field -= impulse * weight` under the disc. For a
+    /// leapfrog solver, `field` is its current heights and `impulse` the impulse per step
+    /// divided by its substeps; for one that keeps velocities, its velocities.
+    pub(crate) fn into_f32(self, field: &mut [f32], width: usize, height: usize) {
+        for_each_weight(width, height, self.centre, self.radius, |i, weight| {
+            field[i] -= self.impulse * weight;
+        });
+    }
+
+    /// [`into_f32`](Self::into_f32) for an `i16` field: each cell's share rounded with a
+    /// dither drawn from a hash of the cell and `seed` (the pool step), so small impulses are
+    /// not lost to rounding and their mean is exact; saturating.
+    pub(crate) fn into_i16(self, field: &mut [i16], width: usize, height: usize, seed: u64) {
+        for_each_weight(width, height, self.centre, self.radius, |i, weight| {
+            let dither = unit_hash(seed, i as u64) - 0.5;
+            let amount = (self.impulse * weight + dither).round();
+            let amount = amount.clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+            field[i] = field[i].saturating_sub(amount);
+        });
+    }
 }
 
 /// A number in `[0, 1)` from a hash of `seed` and `index` (SplitMix64's finaliser).
@@ -477,7 +481,7 @@ mod tests {
         let (w, h) = (9, 9);
         let mut field = vec![0i16; w * h];
         for step in 0..1000 {
-            press_i16(&mut field, w, h, [4.0, 4.0], 2.0, 0.3, step);
+            Press::new([4.0, 4.0], 2.0, 0.3).into_i16(&mut field, w, h, step);
         }
         let centre = -f64::from(field[4 * w + 4]);
         println!("dithered centre after 1000 presses of 0.3: {centre} (exact 300)");

@@ -77,6 +77,7 @@ compiled_per_backend! {
 
 pub(super) mod plain {
     use super::DispersiveCoefficients;
+    use crate::kernels::f32_row_bodies::stencil_sums;
 
     #[inline(always)]
     pub(super) fn weighted_rows<const N: usize>(
@@ -277,16 +278,16 @@ pub(super) mod plain {
         if width < 3 {
             return;
         }
-        let [above, row, below] = smoothed.map(|r| &r[..width]);
+        let smoothed = smoothed.map(|r| &r[..width]);
         let current = &current[..width];
         let DispersiveCoefficients {
             current: weight_current,
             laplacian,
             previous,
         } = *coefficients;
+        let row = smoothed[1];
         for x in 1..width - 1 {
-            let edges = above[x] + below[x] + row[x - 1] + row[x + 1];
-            let corners = above[x - 1] + above[x + 1] + below[x - 1] + below[x + 1];
+            let [edges, corners] = stencil_sums(smoothed, x);
             let lap = (4.0 * edges + corners - 20.0 * row[x]) * (1.0 / 6.0);
             out[x] = weight_current * current[x] + laplacian * lap - previous * out[x];
         }

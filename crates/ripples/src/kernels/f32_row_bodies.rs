@@ -32,18 +32,13 @@ pub enum RowValues<'a> {
 }
 
 #[inline(always)]
-pub(super) fn wave_step_row(
-    above: &[f32],
-    row: &[f32],
-    below: &[f32],
-    out: &mut [f32],
-    coefficients: &WaveCoefficients,
-) {
+pub(super) fn wave_step_row(rows: [&[f32]; 3], out: &mut [f32], coefficients: &WaveCoefficients) {
     let width = out.len();
     if width < 3 {
         return;
     }
-    let (above, row, below) = (&above[..width], &row[..width], &below[..width]);
+    let rows = rows.map(|r| &r[..width]);
+    let row = rows[1];
     let WaveCoefficients {
         centre,
         edge,
@@ -51,22 +46,32 @@ pub(super) fn wave_step_row(
         previous,
     } = *coefficients;
     for x in 1..width - 1 {
-        let edges = above[x] + below[x] + row[x - 1] + row[x + 1];
-        let corners = above[x - 1] + above[x + 1] + below[x - 1] + below[x + 1];
+        let [edges, corners] = stencil_sums(rows, x);
         out[x] = centre * row[x] + edge * edges + corner * corners - previous * out[x];
     }
 }
 
+/// The 9-point stencil's sums around column `x` of `[above, row, below]`, each left to right as
+/// written: `[edges, corners]`, with `edges = above[x] + below[x] + row[x-1] + row[x+1]` and
+/// `corners = above[x-1] + above[x+1] + below[x-1] + below[x+1]` (the wave and dispersive
+/// steps').
+#[inline(always)]
+pub(in crate::kernels) fn stencil_sums([above, row, below]: [&[f32]; 3], x: usize) -> [f32; 2] {
+    let edges = above[x] + below[x] + row[x - 1] + row[x + 1];
+    let corners = above[x - 1] + above[x + 1] + below[x - 1] + below[x + 1];
+    [edges, corners]
+}
+
 #[inline(always)]
 pub(super) fn spring_row(
-    heights: &[f32],
-    velocities: &[f32],
+    row: [&[f32]; 2],
     stiffness: RowValues<'_>,
     viscosity: RowValues<'_>,
-    heights_out: &mut [f32],
-    velocities_out: &mut [f32],
+    out: [&mut [f32]; 2],
 ) {
     use RowValues::{PerCell, Uniform};
+    let [heights, velocities] = row;
+    let [heights_out, velocities_out] = out;
     let rows = (heights, velocities, heights_out, velocities_out);
     // One loop per kind of coefficient, so a uniform one stays in a register.
     match (stiffness, viscosity) {
@@ -140,13 +145,8 @@ fn flush_to_zero(value: f32) -> f32 {
 }
 
 #[inline(always)]
-pub(super) fn spread_x_row(
-    spread: f32,
-    heights: &[f32],
-    velocities: &[f32],
-    heights_out: &mut [f32],
-    velocities_out: &mut [f32],
-) {
+pub(super) fn spread_x_row(spread: f32, row: [&[f32]; 2], out: [&mut [f32]; 2]) {
+    let ([heights, velocities], [heights_out, velocities_out]) = (row, out);
     let width = heights_out.len();
     let (h, w) = (&heights[..width], &velocities[..width]);
     let velocities_out = &mut velocities_out[..width];
@@ -207,12 +207,9 @@ pub(in crate::kernels) fn lerp_rows(top: &[f32], bottom: &[f32], weight: f32, ou
 #[inline(always)]
 pub(super) fn spread_y_row(
     spread: f32,
-    above: Option<&[f32]>,
-    heights: &[f32],
-    below: Option<&[f32]>,
-    velocities: &[f32],
-    heights_out: &mut [f32],
-    velocities_out: &mut [f32],
+    [above, below]: [Option<&[f32]>; 2],
+    [heights, velocities]: [&[f32]; 2],
+    [heights_out, velocities_out]: [&mut [f32]; 2],
 ) {
     let width = heights_out.len();
     let (h, w) = (&heights[..width], &velocities[..width]);

@@ -41,9 +41,9 @@ pub use super::f32_row_bodies::{FLUSH_TO_ZERO, RowValues, WaveCoefficients};
 use super::f32_row_bodies as plain;
 
 compiled_per_backend! {
-    /// Steps one interior row of the wave solver: `above`, `row` and `below` are rows `y-1`, `y`
-    /// and `y+1` of the current field; `out` is row `y` of the previous field, overwritten with the
-    /// next field. For `1 <= x <= width - 2`:
+    /// Steps one interior row of the wave solver: `rows` are `[above, row, below]`, rows `y-1`,
+    /// `y` and `y+1` of the current field; `out` is row `y` of the previous field, overwritten
+    /// with the next field. For `1 <= x <= width - 2`:
     ///
     /// ```text
     /// edges   = above[x] + below[x] + row[x-1] + row[x+1]
@@ -53,15 +53,10 @@ compiled_per_backend! {
     ///
     /// (left to right, as written). Border columns are not written; rows shorter than 3 are left
     /// alone. The input rows must be at least as long as `out`.
-    pub fn wave_step_row(
-        above: &[f32],
-        row: &[f32],
-        below: &[f32],
-        out: &mut [f32],
-        coefficients: &WaveCoefficients,
-    );
+    pub fn wave_step_row(rows: [&[f32]; 3], out: &mut [f32], coefficients: &WaveCoefficients);
 
-    /// Moves one row of springs (step 1 of the spring model): for every cell,
+    /// Moves one row of springs (step 1 of the spring model), `row` being `[h, w]` (heights and
+    /// velocities) and `out` `[h_out, w_out]`: for every cell,
     ///
     /// ```text
     /// a     = -k * h - m * w
@@ -69,18 +64,17 @@ compiled_per_backend! {
     /// w_out = flush(w + a)
     /// ```
     ///
-    /// where `flush` sets values smaller than [`FLUSH_TO_ZERO`] in magnitude to 0. `heights_out`
-    /// sets the row width; the other slices must be at least as long.
+    /// where `flush` sets values smaller than [`FLUSH_TO_ZERO`] in magnitude to 0. `h_out` sets
+    /// the row width; the other slices must be at least as long.
     pub fn spring_row(
-        heights: &[f32],
-        velocities: &[f32],
+        row: [&[f32]; 2],
         stiffness: RowValues<'_>,
         viscosity: RowValues<'_>,
-        heights_out: &mut [f32],
-        velocities_out: &mut [f32],
+        out: [&mut [f32]; 2],
     );
 
-    /// One spreading pass along x over one row of the spring model, as the seed computes it.
+    /// One spreading pass along x over one row of the spring model, as the seed computes it
+    /// (`row` is `[h, w]`, `out` `[h_out, w_out]`).
     ///
     /// Every cell `1 <= c <= width - 2` is a giver: it passes `spread * (h[c] - h[c-1])` to the
     /// cell before it and `spread * (h[c] - h[c+1])` to the cell after it, in height and velocity
@@ -94,18 +88,13 @@ compiled_per_backend! {
     ///
     /// (left to right), where a term whose giver is not in `1..=width-2` is left out, not added as
     /// 0 (adding 0 would turn a height of -0 into +0). Only `h` is read for the pulls.
-    /// `heights_out` sets the row width; rows shorter than 3 have no giver and are copied.
-    pub fn spread_x_row(
-        spread: f32,
-        heights: &[f32],
-        velocities: &[f32],
-        heights_out: &mut [f32],
-        velocities_out: &mut [f32],
-    );
+    /// `h_out` sets the row width; rows shorter than 3 have no giver and are copied.
+    pub fn spread_x_row(spread: f32, row: [&[f32]; 2], out: [&mut [f32]; 2]);
 
     /// One row of a spreading pass along y of the spring model, as the seed computes it: row `r`
-    /// receives from the giver row above it (`above`, row `r-1`), then from the giver row below it
-    /// (`below`, row `r+1`), in every column:
+    /// (`row`, `[h, w]`, into `out`, `[h_out, w_out]`) receives from the giver row above it
+    /// (`givers[0]`, the heights of row `r-1`), then from the giver row below it (`givers[1]`,
+    /// row `r+1`), in every column:
     ///
     /// ```text
     /// h_out[x] = h[x] + spread * (above[x] - h[x]) + spread * (below[x] - h[x])
@@ -114,15 +103,12 @@ compiled_per_backend! {
     ///
     /// (left to right). Pass `None` for a neighbour that is not a giver (the seed's givers are rows
     /// `1..=height-2`): its term is left out, not added as 0; with neither, the row is copied.
-    /// `heights_out` sets the row width; the other slices must be at least as long.
+    /// `h_out` sets the row width; the other slices must be at least as long.
     pub fn spread_y_row(
         spread: f32,
-        above: Option<&[f32]>,
-        heights: &[f32],
-        below: Option<&[f32]>,
-        velocities: &[f32],
-        heights_out: &mut [f32],
-        velocities_out: &mut [f32],
+        givers: [Option<&[f32]>; 2],
+        row: [&[f32]; 2],
+        out: [&mut [f32]; 2],
     );
 
     copies only:

@@ -3,8 +3,9 @@
 //!
 //! The float math (sample position, facing) runs in vector lanes in exactly the reference's
 //! order, one instruction per operation (no fused multiply-add on any set). The four corners
-//! are fetched with [`Isa::gather`] and blended in 16-bit lanes ([`lerp7`]): 7-bit weights keep
-//! every product inside `i16`, which is why the reference uses 1/128-pixel weights. The shade
+//! are fetched with [`Isa::gather`] and blended in 16-bit lanes ([`bilinear`], two
+//! [`lerp7`](super::wide::lerp7)s a row and one between): 7-bit weights keep every product
+//! inside `i16`, which is why the reference uses 1/128-pixel weights. The shade
 //! is `((sample << 8) * gain) >> 16` as a high multiply of 16-bit lanes, plus the highlight with
 //! unsigned saturation, and the pack to bytes saturates to 255 as the reference's `min` does.
 //! The loop stops where a full vector would leave the row and the reference finishes the row,
@@ -14,7 +15,7 @@ use super::LIT_MAX_SIDE;
 use super::scalar::{
     self, LIT_GAIN_BITS, LIT_GAIN_MASK, LIT_TABLE_HALF, LIT_TABLE_SPAN, LitLook, SourceRow,
 };
-use super::wide::{F32s, I32s, Isa, Kernel, U16s, lerp7};
+use super::wide::{F32s, I32s, Isa, Kernel, U16s, bilinear};
 
 /// [`scalar::lit_render_row`] as a [`Kernel`].
 pub(super) struct Lit<'a> {
@@ -119,7 +120,7 @@ impl Kernel for Lit<'_> {
                 let gain = entry & gain_mask;
                 // The result is at most 255, so a highlight above 255 acts as 255; capping it
                 // keeps the 16-bit lanes below exact for any table, not only those of
-                // `LitLook::new`.
+                // `LitLook::set_light`.
                 let highlight = entry
                     .shr_logical::<{ LIT_GAIN_BITS as i32 }>()
                     .min(max_highlight);
@@ -133,20 +134,12 @@ impl Kernel for Lit<'_> {
                 let (p01_low, p01_high) = p01.widen_pixels();
                 let (p11_low, p11_high) = p11.widen_pixels();
                 let low = shade::<S>(
-                    lerp7::<S>(
-                        lerp7::<S>(p00_low, p10_low, wx_low),
-                        lerp7::<S>(p01_low, p11_low, wx_low),
-                        wy_low,
-                    ),
+                    bilinear::<S>([p00_low, p10_low, p01_low, p11_low], wx_low, wy_low),
                     gain_low.with_alpha(alpha_gain),
                     light_low.with_alpha(no_highlight),
                 );
                 let high = shade::<S>(
-                    lerp7::<S>(
-                        lerp7::<S>(p00_high, p10_high, wx_high),
-                        lerp7::<S>(p01_high, p11_high, wx_high),
-                        wy_high,
-                    ),
+                    bilinear::<S>([p00_high, p10_high, p01_high, p11_high], wx_high, wy_high),
                     gain_high.with_alpha(alpha_gain),
                     light_high.with_alpha(no_highlight),
                 );

@@ -449,39 +449,12 @@ pub fn natural_render_row(
         look,
         sky,
     };
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx512` is only taken once `is_available` confirmed AVX-512 F, BW,
-        // VL, DQ and AVX2 on this CPU.
-        Backend::Avx512 if backend.is_available() => unsafe {
-            stages::avx512::render_row(row, dst_row)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Backend::Avx2` is only taken once `is_available` confirmed AVX2 on this CPU.
-        Backend::Avx2 if backend.is_available() => unsafe {
-            stages::avx2::render_row(row, dst_row)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, for SSE4.1.
-        Backend::Sse41 if backend.is_available() => unsafe {
-            stages::sse41::render_row(row, dst_row)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, for NEON.
-        Backend::Neon if backend.is_available() => unsafe {
-            stages::neon::render_row(row, dst_row)
-        },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Backend::Simd128 => stages::simd128::render_row(row, dst_row),
-        _ => plain::render_row(
-            row,
-            dst_row,
-            Samplers {
-                bilinear: bilinear_row,
-                nearest: nearest_row,
-            },
-        ),
-    }
+    let scalar_samplers = Samplers {
+        bilinear: bilinear_row,
+        nearest: nearest_row,
+    };
+    per_backend!(backend, stages => render_row(row, dst_row); also neon, simd128;
+        else plain::render_row(row, dst_row, scalar_samplers))
 }
 
 /// Samples `src` (`width x height` pixels) bilinearly at the positions `(xs[i], ys[i])` into
@@ -509,20 +482,6 @@ pub fn bilinear_row(
     ys: &[f32],
     out: &mut [[u8; 4]],
 ) {
-    bilinear_span(src, width, height, xs, ys, out, 0);
-}
-
-/// [`bilinear_row`] from position `start` on; SIMD backends finish their rows with it.
-#[inline]
-pub(crate) fn bilinear_span(
-    src: &[[u8; 4]],
-    width: usize,
-    height: usize,
-    xs: &[f32],
-    ys: &[f32],
-    out: &mut [[u8; 4]],
-    start: usize,
-) {
     let count = out.len();
     if width == 0 || height == 0 {
         return;
@@ -531,7 +490,7 @@ pub(crate) fn bilinear_span(
     let src = &src[..width * height];
     let (max_x, max_y) = (width as f32 - 1.0, height as f32 - 1.0);
     let (last_left, last_top) = (width.max(2) - 2, height.max(2) - 2);
-    for i in start..count {
+    for i in 0..count {
         let sx = clamp_position(xs[i], max_x);
         let sy = clamp_position(ys[i], max_y);
         let (fixed_x, fixed_y) = ((sx * 128.0) as i32, (sy * 128.0) as i32);
@@ -556,19 +515,6 @@ pub(crate) fn bilinear_span(
 /// backend's version.
 #[inline]
 pub fn nearest_row(table: &[[u8; 4]], side: usize, xs: &[f32], ys: &[f32], out: &mut [[u8; 4]]) {
-    nearest_span(table, side, xs, ys, out, 0);
-}
-
-/// [`nearest_row`] from position `start` on; SIMD backends finish their rows with it.
-#[inline]
-pub(crate) fn nearest_span(
-    table: &[[u8; 4]],
-    side: usize,
-    xs: &[f32],
-    ys: &[f32],
-    out: &mut [[u8; 4]],
-    start: usize,
-) {
     let count = out.len();
     if side == 0 {
         return;
@@ -576,7 +522,7 @@ pub(crate) fn nearest_span(
     let (xs, ys) = (&xs[..count], &ys[..count]);
     let table = &table[..side * side];
     let last = side as f32 - 1.0;
-    for i in start..count {
+    for i in 0..count {
         let x = clamp_position(xs[i], last) as usize;
         let y = clamp_position(ys[i], last) as usize;
         out[i] = table[y * side + x];
@@ -959,15 +905,7 @@ mod plain {
         let (down_left, below, down_right) =
             (&down[..count], &down[1..count + 1], &down[2..count + 2]);
         let offsets = &OFFSETS[..count];
-        let Outputs {
-            floor_x,
-            floor_y,
-            sky_x,
-            sky_y,
-            transmitted,
-            reflected,
-            sheen,
-        } = Outputs::new(chunk, count);
+        let mut outputs = Outputs::new(chunk, count);
         for i in 0..count {
             let (l, c, r) = (left[i], centre[i], right[i]);
             let (a, b) = (above[i], below[i]);
@@ -979,15 +917,7 @@ mod plain {
                 look.curvature_scale * ((b - c) - (c - a)),
             ];
             let light = optics(look, column + offsets[i], y, surface);
-            [
-                floor_x[i],
-                floor_y[i],
-                sky_x[i],
-                sky_y[i],
-                transmitted[i],
-                reflected[i],
-                sheen[i],
-            ] = light;
+            outputs.set(i, light);
         }
     }
 
@@ -1010,29 +940,13 @@ mod plain {
         let (q0, q1) = (&q[..count], &q[1..count + 1]);
         let (focus0, focus1) = (&focus[..count], &focus[1..count + 1]);
         let offsets = &OFFSETS[..count];
-        let Outputs {
-            floor_x,
-            floor_y,
-            sky_x,
-            sky_y,
-            transmitted,
-            reflected,
-            sheen,
-        } = Outputs::new(chunk, count);
+        let mut outputs = Outputs::new(chunk, count);
         for i in 0..count {
             let p = p0[i] + (p1[i] - p0[i]) * weight;
             let q = q0[i] + (q1[i] - q0[i]) * weight;
             let focus = focus0[i] + (focus1[i] - focus0[i]) * weight;
             let light = optics_with_focus(look, column + step * offsets[i], y, p, q, focus);
-            [
-                floor_x[i],
-                floor_y[i],
-                sky_x[i],
-                sky_y[i],
-                transmitted[i],
-                reflected[i],
-                sheen[i],
-            ] = light;
+            outputs.set(i, light);
         }
     }
 
@@ -1059,6 +973,20 @@ mod plain {
                 reflected: &mut chunk.reflected[..count],
                 sheen: &mut chunk.sheen[..count],
             }
+        }
+
+        /// Stores pixel `i`'s optics, in [`optics`]' order.
+        #[inline(always)]
+        fn set(&mut self, i: usize, light: [f32; 7]) {
+            [
+                self.floor_x[i],
+                self.floor_y[i],
+                self.sky_x[i],
+                self.sky_y[i],
+                self.transmitted[i],
+                self.reflected[i],
+                self.sheen[i],
+            ] = light;
         }
     }
 

@@ -414,24 +414,15 @@ mod tests {
             .collect();
         let water: Vec<bool> = (0..size * size).map(|i| i % size % 37 != 5).collect();
         let frame = frame(&src, &water, size);
-        let slope_x: Vec<f32> = (0..40)
-            .map(|i| {
-                if i < 7 {
-                    0.0
-                } else {
-                    ((i * 29 % 17) as f32 - 8.0) * 0.003
-                }
-            })
-            .collect();
-        let slope_z: Vec<f32> = (0..40)
-            .map(|i| {
-                if i < 7 {
-                    0.0
-                } else {
-                    ((i * 11 % 13) as f32 - 6.0) * 0.004
-                }
-            })
-            .collect();
+        // Flat for the first 7 cells, then a jagged slope of `scale` per step.
+        let slopes = |multiplier: usize, modulus: usize, scale: f32| -> Vec<f32> {
+            let centre = (modulus / 2) as f32;
+            let slope = |i: usize| ((i * multiplier % modulus) as f32 - centre) * scale;
+            (0..40)
+                .map(|i| if i < 7 { 0.0 } else { slope(i) })
+                .collect()
+        };
+        let (slope_x, slope_z) = (slopes(29, 17, 0.003), slopes(11, 13, 0.004));
         let row = PhotoRow {
             y: 100,
             down: 0.3 * 150.0,

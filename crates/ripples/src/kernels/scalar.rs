@@ -498,7 +498,7 @@ pub fn spring_render_row(
 /// sample  = lerp(lerp(p00, p10, wx), lerp(p01, p11, wx), wy)
 /// p, q    = slope*g.x, slope*g.y
 /// facing  = (p*light.x + q*light.y) * (1 / sqrt((1 + p*p) + q*q))       (in -1..1)
-/// entry   = table[round(clamp((facing + 1) * 2048, 0, 4096))]          (see LitLook::new)
+/// entry   = table[round(clamp((facing + 1) * 2048, 0, 4096))]          (see LitLook::set_light)
 /// rgb     = min(255, ((sample << 8) * gain) >> 16 + highlight),  alpha = sample.alpha
 /// ```
 ///
@@ -611,27 +611,9 @@ pub struct LitLook {
 }
 
 impl LitLook {
-    /// Precomputes the table. `shading` is clamped to `0..=4`, `specular` to `0..=16` and
-    /// `shininess` to at least `0.01` (the ranges [`crate::Look::validate`] accepts).
-    pub fn new(
-        refraction: f32,
-        slope: f32,
-        light: [f32; 2],
-        shading: f32,
-        specular: f32,
-        shininess: f32,
-    ) -> Self {
-        let mut look = Self {
-            refraction,
-            slope,
-            light,
-            table: Vec::with_capacity(LIT_TABLE_SPAN + 1),
-        };
-        look.set_light(shading, specular, shininess);
-        look
-    }
-
-    /// Recomputes the table in place (no allocation once it has its full size).
+    /// Computes the table in place (no allocation once it has its full size). `shading` is
+    /// clamped to `0..=4`, `specular` to `0..=16` and `shininess` to at least `0.01` (the
+    /// ranges [`crate::Look::validate`] accepts).
     pub fn set_light(&mut self, shading: f32, specular: f32, shininess: f32) {
         let shading = f64::from(shading.clamp(0.0, 4.0));
         let specular = f64::from(specular.clamp(0.0, 16.0));

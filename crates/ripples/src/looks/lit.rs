@@ -18,7 +18,12 @@ impl LitSettings {
 
 /// The lit look's parameters and light table for `look`, as the kernels take them.
 pub(super) fn new_lit_look(look: &LitSettings) -> LitLook {
-    let mut lit = LitLook::new(0.0, 0.0, [1.0, 0.0], 0.0, 0.0, 1.0);
+    let mut lit = LitLook {
+        refraction: 0.0,
+        slope: 0.0,
+        light: [1.0, 0.0],
+        table: Vec::with_capacity(kernels::LIT_TABLE_SPAN + 1),
+    };
     look.update_lit_look(&mut lit);
     lit
 }

@@ -455,18 +455,11 @@ impl Renderer {
             image_width,
             image_height,
         };
-        parallel::for_each_strip_with(
-            dst,
-            image_width,
-            strip_rows,
-            &mut self.strips,
-            |first_row, strip, scratch| {
-                for (offset, dst_row) in strip.chunks_exact_mut(image_width).enumerate() {
-                    prefetch_source(src, image_width, image_height, first_row + offset);
-                    job.render_row(first_row + offset, dst_row, scratch);
-                }
-            },
-        );
+        let render_row = |y: usize, dst_row: &mut [[u8; 4]], scratch: &mut StripScratch| {
+            prefetch_source(src, image_width, image_height, y);
+            job.render_row(y, dst_row, scratch);
+        };
+        parallel::for_each_row_with(dst, image_width, strip_rows, &mut self.strips, render_row);
         Ok(())
     }
 

@@ -353,20 +353,15 @@ impl NaturalRenderer {
             sky: self.sky.in_order(order),
             image_height,
         };
-        parallel::for_each_strip_with(
-            dst,
-            image_width,
-            strip_rows,
-            &mut self.strips,
-            |first_row, strip, rows| {
-                rows.forget();
-                for (offset, dst_row) in strip.chunks_exact_mut(image_width).enumerate() {
-                    let y = first_row + offset;
-                    prefetch_source(&frame, y);
-                    rows.render(&frame, y, dst_row);
-                }
-            },
-        );
+        // Each strip's rows start afresh: what they held is last frame's.
+        for rows in &mut self.strips {
+            rows.forget();
+        }
+        let render_row = |y: usize, dst_row: &mut [[u8; 4]], rows: &mut StripRows| {
+            prefetch_source(&frame, y);
+            rows.render(&frame, y, dst_row);
+        };
+        parallel::for_each_row_with(dst, image_width, strip_rows, &mut self.strips, render_row);
     }
 }
 

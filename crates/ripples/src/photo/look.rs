@@ -282,27 +282,25 @@ impl PhotoRenderer {
                 let start = strip_first * width;
                 strip.copy_from_slice(&src[start..start + strip.len()]);
             });
-            parallel::for_each_strip_with(
+            parallel::for_each_row_with(
                 water,
                 width,
                 strip_rows,
                 scratch,
-                |strip_first, strip, (slope_x, slope_z)| {
-                    for (offset, out) in strip.chunks_exact_mut(width).enumerate() {
-                        let place = &rows[strip_first + offset];
-                        let [from, to] = place.columns;
-                        slopes.average(place.grid_rows, from..to, slope_x, slope_z);
-                        let row = PhotoRow {
-                            y: first_row + strip_first + offset,
-                            down: place.down,
-                            forward: place.forward,
-                            grid_x0: place.grid_x0 - from as f32,
-                            grid_dx: place.grid_dx,
-                            slope_x: &slope_x[from..to],
-                            slope_z: &slope_z[from..to],
-                        };
-                        photo_row(&frame, &row, out);
-                    }
+                |water_row, out, (slope_x, slope_z)| {
+                    let place = &rows[water_row];
+                    let [from, to] = place.columns;
+                    slopes.average(place.grid_rows, from..to, slope_x, slope_z);
+                    let row = PhotoRow {
+                        y: first_row + water_row,
+                        down: place.down,
+                        forward: place.forward,
+                        grid_x0: place.grid_x0 - from as f32,
+                        grid_dx: place.grid_dx,
+                        slope_x: &slope_x[from..to],
+                        slope_z: &slope_z[from..to],
+                    };
+                    photo_row(&frame, &row, out);
                 },
             );
         });

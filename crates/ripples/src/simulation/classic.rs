@@ -274,15 +274,7 @@ impl WaterSolver for ClassicSolver {
 
     fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, seed: u64) {
         let (width, height) = (self.width, self.height);
-        body::press_i16(
-            &mut self.current,
-            width,
-            height,
-            centre,
-            radius,
-            impulse,
-            seed,
-        );
+        body::Press::new(centre, radius, impulse).into_i16(&mut self.current, width, height, seed);
     }
 }
 

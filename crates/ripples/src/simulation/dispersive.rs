@@ -223,11 +223,7 @@ impl DispersiveSolver {
         smooth(&self.water.current, &mut self.levels, &self.zeros, backend);
         let coefficients = self.coefficients();
         let smoothed = &self.levels[0].smoothed;
-        let TwoFields {
-            current, previous, ..
-        } = &mut self.water;
-        let current = &*current;
-        parallel::for_each_interior_row(previous, width, height, |y, out| {
+        self.water.step_rows(|y, current, out| {
             let rows = parallel::rows_around(smoothed, y, width);
             let now = &current[y * width..(y + 1) * width];
             kernels::dispersive::dispersive_step_row(backend, rows, now, out, &coefficients);

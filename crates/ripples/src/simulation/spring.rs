@@ -572,7 +572,7 @@ impl WaterSolver for SpringSolver {
 
     fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, _seed: u64) {
         let (width, height) = (self.width, self.height);
-        body::press_f32(&mut self.velocities, width, height, centre, radius, impulse);
+        body::Press::new(centre, radius, impulse).into_f32(&mut self.velocities, width, height);
     }
 }
 
@@ -680,15 +680,16 @@ impl Wavefront<'_> {
                 let cells = t * width..(t + 1) * width;
                 kernels::f32_rows::spring_row(
                     backend,
-                    &self.heights[cells.clone()],
-                    &self.velocities[cells.clone()],
+                    [
+                        &self.heights[cells.clone()],
+                        &self.velocities[cells.clone()],
+                    ],
                     row_values(self.stiffness, cells.clone()),
                     row_values(self.viscosity, cells),
-                    landing_heights,
-                    landing_velocities,
+                    [landing_heights, landing_velocities],
                 );
                 let ring = &mut rings[..ring_len];
-                self.spread_x_into(t, landing_heights, landing_velocities, ring);
+                self.spread_x_into(t, [landing_heights, landing_velocities], ring);
             }
             for stage in 0..self.passes {
                 // Pass `stage + 1` spreads along y row r, which needs row r + 1 of its ring,
@@ -709,7 +710,11 @@ impl Wavefront<'_> {
                     let (h_out, w_out) =
                         (&mut heights_out[cells.clone()], &mut velocities_out[cells]);
                     kernels::f32_rows::spread_y_row(
-                        backend, spread, above, h, below, w, h_out, w_out,
+                        backend,
+                        spread,
+                        [above, below],
+                        [h, w],
+                        [h_out, w_out],
                     );
                     self.dry(r, h_out, w_out);
                     rest_border(r, height, h_out, w_out);
@@ -717,39 +722,29 @@ impl Wavefront<'_> {
                     kernels::f32_rows::spread_y_row(
                         backend,
                         spread,
-                        above,
-                        h,
-                        below,
-                        w,
-                        landing_heights,
-                        landing_velocities,
+                        [above, below],
+                        [h, w],
+                        [landing_heights, landing_velocities],
                     );
                     let next_ring = &mut rings[(stage + 1) * ring_len..(stage + 2) * ring_len];
-                    self.spread_x_into(r, landing_heights, landing_velocities, next_ring);
+                    self.spread_x_into(r, [landing_heights, landing_velocities], next_ring);
                 }
             }
         }
     }
 
     /// What follows the springs and every spreading along y but the last pass's: the landing
-    /// row `row` dried, spread along x into its slot of `ring` (the next pass's input), and
-    /// that dried.
-    fn spread_x_into(
-        &self,
-        row: usize,
-        landing_heights: &mut [f32],
-        landing_velocities: &mut [f32],
-        ring: &mut [f32],
-    ) {
+    /// row `row` (heights and velocities) dried, spread along x into its slot of `ring` (the
+    /// next pass's input), and that dried.
+    fn spread_x_into(&self, row: usize, landing: [&mut [f32]; 2], ring: &mut [f32]) {
+        let [landing_heights, landing_velocities] = landing;
         self.dry(row, landing_heights, landing_velocities);
         let (heights, velocities) = ring_row_mut(ring, self.width, row);
         kernels::f32_rows::spread_x_row(
             self.backend,
             self.spread,
-            landing_heights,
-            landing_velocities,
-            heights,
-            velocities,
+            [landing_heights, landing_velocities],
+            [heights, velocities],
         );
         self.dry(row, heights, velocities);
     }

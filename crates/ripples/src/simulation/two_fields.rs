@@ -13,6 +13,7 @@ use crate::disturbances::swipe;
 use crate::error::Error;
 use crate::limits::MAX_SIDE;
 use crate::looks::Heights;
+use crate::parallel;
 use crate::simulation::boundary::{Obstacles, Sponge};
 use crate::simulation::interface::{Fields, WaterSolver, load_interior, loaded_heights};
 use crate::simulation::solver::SolverKind;
@@ -120,7 +121,23 @@ impl TwoFields {
     /// cosine: the velocity is `current - previous`, so it goes into the current field.
     pub(crate) fn press(&mut self, centre: [f32; 2], radius: f32, impulse: f32) {
         let (width, height) = (self.width, self.height);
-        body::press_f32(&mut self.current, width, height, centre, radius, impulse);
+        body::Press::new(centre, radius, impulse).into_f32(&mut self.current, width, height);
+    }
+
+    /// The body of a leapfrog step: `row_step(y, current, out)` for every interior row `y`, in
+    /// parallel, with `out` row `y` of the previous field, which it overwrites with the next
+    /// field's. Border rows stay as they are (at rest).
+    pub(crate) fn step_rows(&mut self, row_step: impl Fn(usize, &[f32], &mut [f32]) + Sync + Send) {
+        let Self {
+            width,
+            height,
+            current,
+            previous,
+        } = self;
+        let current = &*current;
+        parallel::for_each_interior_row(previous, *width, *height, |y, out| {
+            row_step(y, current, out)
+        });
     }
 
     /// The end of a leapfrog step: the new field (written into `previous`) becomes the current

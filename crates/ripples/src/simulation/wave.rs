@@ -156,14 +156,10 @@ impl WaveSolver {
         let coefficients = step_coefficients(self.courant_squared, self.keep);
         let backend = kernels::backend();
         for _ in 0..self.substeps {
-            let TwoFields {
-                current, previous, ..
-            } = &mut self.water;
-            let current = &*current;
             // Border rows stay 0.
-            parallel::for_each_interior_row(previous, width, height, |y, out| {
-                let [above, row, below] = parallel::rows_around(current, y, width);
-                kernels::f32_rows::wave_step_row(backend, above, row, below, out, &coefficients);
+            self.water.step_rows(|y, current, out| {
+                let rows = parallel::rows_around(current, y, width);
+                kernels::f32_rows::wave_step_row(backend, rows, out, &coefficients);
             });
             self.water.finish_step(obstacles, sponge);
         }

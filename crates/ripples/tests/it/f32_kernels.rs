@@ -73,16 +73,10 @@ fn wave_step_row_matches_the_scalar_kernel_on_every_backend() {
                 let below = random_row(&mut random, width);
                 let previous = random_row(&mut random, width);
                 let mut expected = previous.clone();
-                f32_rows::wave_step_row(
-                    Backend::Scalar,
-                    &above,
-                    &row,
-                    &below,
-                    &mut expected,
-                    &coefficients,
-                );
+                let rows = [&above[..], &row, &below];
+                f32_rows::wave_step_row(Backend::Scalar, rows, &mut expected, &coefficients);
                 let mut got = previous.clone();
-                f32_rows::wave_step_row(backend, &above, &row, &below, &mut got, &coefficients);
+                f32_rows::wave_step_row(backend, rows, &mut got, &coefficients);
                 assert_eq!(bits(&got), bits(&expected), "{backend}, width {width}");
                 if width >= 3 {
                     assert_eq!(got[0].to_bits(), previous[0].to_bits(), "border untouched");
@@ -111,15 +105,8 @@ fn spring_row_matches_the_scalar_kernel_on_every_backend() {
                 };
                 let run = |backend| {
                     let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-                    f32_rows::spring_row(
-                        backend,
-                        &heights,
-                        &velocities,
-                        stiffness,
-                        viscosity,
-                        &mut h,
-                        &mut w,
-                    );
+                    let row = [&heights[..], &velocities];
+                    f32_rows::spring_row(backend, row, stiffness, viscosity, [&mut h, &mut w]);
                     (bits(&h), bits(&w))
                 };
                 let expected = run(Backend::Scalar);
@@ -150,7 +137,12 @@ fn spreading_rows_match_the_scalar_kernel_on_every_backend() {
                 let velocities = random_row(&mut random, width);
                 let along_x = |backend| {
                     let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-                    f32_rows::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
+                    f32_rows::spread_x_row(
+                        backend,
+                        spread,
+                        [&heights, &velocities],
+                        [&mut h, &mut w],
+                    );
                     (bits(&h), bits(&w))
                 };
                 assert_eq!(
@@ -161,16 +153,12 @@ fn spreading_rows_match_the_scalar_kernel_on_every_backend() {
                 for (has_above, has_below) in [(true, true), (true, false), (false, true)] {
                     let along_y = |backend| {
                         let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-                        f32_rows::spread_y_row(
-                            backend,
-                            spread,
+                        let givers = [
                             has_above.then_some(&above[..]),
-                            &heights,
                             has_below.then_some(&below[..]),
-                            &velocities,
-                            &mut h,
-                            &mut w,
-                        );
+                        ];
+                        let row = [&heights[..], &velocities];
+                        f32_rows::spread_y_row(backend, spread, givers, row, [&mut h, &mut w]);
                         (bits(&h), bits(&w))
                     };
                     assert_eq!(
@@ -203,7 +191,7 @@ fn spreading_along_x_is_the_seed_loop() {
                 .collect();
             let mut velocities = random_row(&mut random, width);
             let (mut h, mut w) = (vec![0.0; width], vec![0.0; width]);
-            f32_rows::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
+            f32_rows::spread_x_row(backend, spread, [&heights, &velocities], [&mut h, &mut w]);
             let (mut lp, mut rp) = (vec![0.0f32; width], vec![0.0f32; width]);
             for i in 1..width.saturating_sub(1) {
                 lp[i] = spread * (heights[i] - heights[i - 1]);

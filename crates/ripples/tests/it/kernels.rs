@@ -271,7 +271,7 @@ fn backends_parse_and_report_their_names() {
 
 #[test]
 fn lit_render_row_matches_the_reference_with_any_table() {
-    // `LitLook`'s fields are public, so a table need not come from `LitLook::new`: gains up to the
+    // `LitLook`'s fields are public, so a table need not come from `LitLook::set_light`: gains up to the
     // mask and highlights far above 255 must still give the reference's pixels.
     let mut random = SplitMix64::new(5);
     for backend in simd_backends() {

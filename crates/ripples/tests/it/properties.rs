@@ -699,7 +699,7 @@ proptest! {
         let [above, row, below, previous] = <[Vec<f32>; 4]>::try_from(rows).unwrap();
         let run = |backend| {
             let mut out = previous.clone();
-            f32_rows::wave_step_row(backend, &above, &row, &below, &mut out, &coefficients);
+            f32_rows::wave_step_row(backend, [&above, &row, &below], &mut out, &coefficients);
             bits(&out)
         };
         let expected = run(Backend::Scalar);
@@ -731,26 +731,20 @@ proptest! {
         };
         let springs = |backend| {
             let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-            f32_rows::spring_row(backend, &heights, &velocities, stiffness, viscosity, &mut h, &mut w);
+            let row = [&heights[..], &velocities];
+            f32_rows::spring_row(backend, row, stiffness, viscosity, [&mut h, &mut w]);
             (bits(&h), bits(&w))
         };
         let along_x = |backend| {
             let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-            f32_rows::spread_x_row(backend, spread, &heights, &velocities, &mut h, &mut w);
+            f32_rows::spread_x_row(backend, spread, [&heights, &velocities], [&mut h, &mut w]);
             (bits(&h), bits(&w))
         };
         let along_y = |backend| {
             let (mut h, mut w) = (vec![7.0; width], vec![7.0; width]);
-            f32_rows::spread_y_row(
-                backend,
-                spread,
-                neighbours.0.then_some(&above[..]),
-                &heights,
-                neighbours.1.then_some(&below[..]),
-                &velocities,
-                &mut h,
-                &mut w,
-            );
+            let givers = [neighbours.0.then_some(&above[..]), neighbours.1.then_some(&below[..])];
+            let row = [&heights[..], &velocities];
+            f32_rows::spread_y_row(backend, spread, givers, row, [&mut h, &mut w]);
             (bits(&h), bits(&w))
         };
         for backend in simd_backends() {

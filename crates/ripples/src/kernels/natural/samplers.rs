@@ -3,7 +3,7 @@
 //! ([`super::nearest_row`]), `LANES` positions per iteration.
 //!
 //! The positions are clamped (NaN to 0) and turned into 1/128-pixel fixed point in vector
-//! lanes, and the corners blended in 16-bit lanes ([`lerp7`]: weights of at most 128 keep every
+//! lanes, and the corners blended in 16-bit lanes ([`bilinear`], [`super::super::wide::lerp7`]: weights of at most 128 keep every
 //! product inside `i16`), as the lit look does. The floor's corners are fetched in pairs
 //! ([`Isa::gather_pairs`]): the left corner is never the last column, so the two corners of a
 //! row are one 8-byte word. The sky's texels, one word per pixel, are gathered. Each loop stops
@@ -11,8 +11,8 @@
 //! reference's, bit for bit. AVX-512 has a floor sampler of its own (`avx512.rs`).
 
 use super::super::LIT_MAX_SIDE;
-use super::super::wide::{F32s, I32s, Isa, Kernel, U16s, lerp7};
-use super::{bilinear_span, nearest_span};
+use super::super::wide::{F32s, I32s, Isa, Kernel, U16s, bilinear};
+use super::{bilinear_row, nearest_row};
 
 /// [`super::bilinear_row`] as a [`Kernel`].
 pub(in crate::kernels) struct Bilinear<'a> {
@@ -50,7 +50,7 @@ impl<'a> Bilinear<'a> {
             || height > LIT_MAX_SIDE
             || cells > i32::MAX as usize
         {
-            bilinear_span(self.src, width, height, self.xs, self.ys, self.out, 0);
+            bilinear_row(self.src, width, height, self.xs, self.ys, self.out);
             return None;
         }
         let (src, xs, ys) = (&self.src[..cells], &self.xs[..count], &self.ys[..count]);
@@ -62,14 +62,13 @@ impl Kernel for Bilinear<'_> {
     type Output = ();
 
     fn scalar(self) {
-        bilinear_span(
+        bilinear_row(
             self.src,
             self.width,
             self.height,
             self.xs,
             self.ys,
             self.out,
-            0,
         );
     }
 
@@ -111,22 +110,15 @@ impl Kernel for Bilinear<'_> {
                 let (p10_low, p10_high) = p10.widen_pixels();
                 let (p01_low, p01_high) = p01.widen_pixels();
                 let (p11_low, p11_high) = p11.widen_pixels();
-                let low = lerp7::<S>(
-                    lerp7::<S>(p00_low, p10_low, wx_low),
-                    lerp7::<S>(p01_low, p11_low, wx_low),
-                    wy_low,
-                );
-                let high = lerp7::<S>(
-                    lerp7::<S>(p00_high, p10_high, wx_high),
-                    lerp7::<S>(p01_high, p11_high, wx_high),
-                    wy_high,
-                );
+                let low = bilinear::<S>([p00_low, p10_low, p01_low, p11_low], wx_low, wy_low);
+                let high =
+                    bilinear::<S>([p00_high, p10_high, p01_high, p11_high], wx_high, wy_high);
                 // Every lane is in 0..=255.
                 low.pack_u8(high).store(out.as_mut_ptr().add(i).cast());
             }
             i += S::LANES;
         }
-        bilinear_span(src, width, height, xs, ys, out, i);
+        bilinear_row(src, width, height, &xs[i..], &ys[i..], &mut out[i..]);
     }
 }
 
@@ -143,7 +135,7 @@ impl Kernel for Nearest<'_> {
     type Output = ();
 
     fn scalar(self) {
-        nearest_span(self.table, self.side, self.xs, self.ys, self.out, 0);
+        nearest_row(self.table, self.side, self.xs, self.ys, self.out);
     }
 
     #[inline(always)]
@@ -157,7 +149,7 @@ impl Kernel for Nearest<'_> {
         } = self;
         let count = out.len();
         if side == 0 || side > LIT_MAX_SIDE || side * side > i32::MAX as usize {
-            nearest_span(table, side, xs, ys, out, 0);
+            nearest_row(table, side, xs, ys, out);
             return;
         }
         let table = &table[..side * side];
@@ -185,6 +177,6 @@ impl Kernel for Nearest<'_> {
             }
             i += S::LANES;
         }
-        nearest_span(table, side, xs, ys, out, i);
+        nearest_row(table, side, &xs[i..], &ys[i..], &mut out[i..]);
     }
 }

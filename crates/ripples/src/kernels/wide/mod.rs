@@ -288,6 +288,14 @@ pub(crate) fn lerp7<S: Isa>(a: S::U16, b: S::U16, weight: S::U16) -> S::U16 {
     a + ((b - a) * weight).shr_signed::<7>()
 }
 
+/// The corners `[p00, p10, p01, p11]` blended along x by `wx`, then along y by `wy` (7-bit
+/// weights, see [`lerp7`]): the bilinear sample of the lit look and the natural look's floor.
+#[inline(always)]
+pub(crate) fn bilinear<S: Isa>(corners: [S::U16; 4], wx: S::U16, wy: S::U16) -> S::U16 {
+    let [p00, p10, p01, p11] = corners;
+    lerp7::<S>(lerp7::<S>(p00, p10, wx), lerp7::<S>(p01, p11, wx), wy)
+}
+
 /// A kernel written once: its scalar reference and its body over any [`Isa`].
 pub(crate) trait Kernel: Sized {
     /// What the kernel returns.

@@ -977,8 +977,8 @@ impl Pool {
         )
     }
 
-    /// Renders with a look the caller has validated (once per call: see
-    /// [`Renderer::render_validated`]).
+    /// Renders with a look the caller has validated before it stepped, so that a bad look
+    /// changes nothing ([`Renderer::render`] checks it again: a few comparisons).
     fn render_pixels(
         &mut self,
         look: &Look,
@@ -1046,14 +1046,8 @@ impl Pool {
             return Ok(());
         }
         kernels::with_backend(self.backend, || {
-            self.renderer.render_validated(
-                field,
-                self.sim_scale,
-                look,
-                src,
-                dst,
-                self.width as usize,
-            )
+            self.renderer
+                .render(field, self.sim_scale, look, src, dst, self.width as usize)
         })?;
         self.draw_walls(look, dst);
         crate::looks::floats::draw_floats(

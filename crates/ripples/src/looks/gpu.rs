@@ -42,7 +42,7 @@ impl<const N: usize> Floats for [f32; N] {
 /// [`flatten`](ShaderConstants::flatten) from one list of fields.
 macro_rules! shader_constants {
     ($($(#[doc = $doc:literal])* $field:ident: $ty:ty,)*) => {
-        /// The constants a look's shaders read (see the [module docs](self)), in the order
+        /// The constants a look's shaders read (the GLSL names come from their fields), in the order
         /// they are uploaded.
         #[repr(C)]
         #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -128,7 +128,7 @@ impl TryFrom<String> for RenderMode {
 impl Look {
     /// The constants a renderer that runs elsewhere (a GPU's shaders, fed by
     /// [`Renderer::surface`]) needs to draw this look at `scale` pixels per cell, flattened for
-    /// upload: [`ShaderConstants`], the GPU's interface (see [`gpu`]), field after field. The
+    /// upload: [`ShaderConstants`], the GPU's interface, field after field. The
     /// other looks' constants are their defaults ([`LookSettings::shader_constants`] gives
     /// every look's kept numbers).
     pub fn shader_constants(&self, scale: u32) -> [f32; SHADER_CONSTANTS] {
@@ -329,7 +329,8 @@ impl Renderer {
     /// bilinearly; with `scale == 1` that is exactly cell `(x, y)`.
     ///
     /// A field that does not cover the image, or a look [`Look::validate`] refuses, is an
-    /// error before anything is written.
+    /// error before anything is written. With the `parallel` feature, the frame is drawn in
+    /// strips on the worker threads.
     pub fn render(
         &mut self,
         field: FieldView<'_>,
@@ -340,127 +341,99 @@ impl Renderer {
         image_width: usize,
     ) -> Result<(), Error> {
         look.validate()?;
-        self.render_validated(field, scale, look, src, dst, image_width)
-    }
-
-    /// [`render`](Self::render) with a look already validated: the pool checks its look once
-    /// per call, before it steps, and renders through here.
-    pub(crate) fn render_validated(
-        &mut self,
-        field: FieldView<'_>,
-        scale: u32,
-        look: &Look,
-        src: &[[u8; 4]],
-        dst: &mut [[u8; 4]],
-        image_width: usize,
-    ) -> Result<(), Error> {
         parallel::on_workers(dst.len(), || {
-            self.render_here(field, scale, look, src, dst, image_width)
-        })
-    }
-
-    /// [`render_validated`](Self::render_validated) on the calling thread (see
-    /// [`parallel::on_workers`]).
-    fn render_here(
-        &mut self,
-        field: FieldView<'_>,
-        scale: u32,
-        look: &Look,
-        src: &[[u8; 4]],
-        dst: &mut [[u8; 4]],
-        image_width: usize,
-    ) -> Result<(), Error> {
-        let image_height = src.len().checked_div(image_width).unwrap_or(0);
-        // `max(1)`: a scale of 0 is refused below, not divided by.
-        let cell = scale.max(1) as usize;
-        let expected_grid = (image_width.div_ceil(cell), image_height.div_ceil(cell));
-        if scale == 0
-            || (field.width, field.height) != expected_grid
-            || field.heights.len() != field.width * field.height
-            || src.len() != dst.len()
-            || src.len() != image_width * image_height
-        {
-            return Err(Error::FieldImageMismatch {
-                field: [field.width, field.height],
-                scale,
-                image: [image_width, image_height],
-            });
-        }
-        if image_width == 0 {
-            return Ok(());
-        }
-        let backend = kernels::backend();
-        if let (Look::Classic(_), 1, Heights::I16(heights)) = (look, scale, field.heights) {
-            let (width, height) = (field.width, field.height);
-            let writes = FrameWrites::for_frame(dst.len());
-            let tiled = tiled_classic(width);
-            let strip_rows = classic_strip_rows(tiled, width, height);
-            parallel::for_each_strip(dst, width, strip_rows, |first_row, strip| {
-                if tiled {
-                    let rows = first_row..first_row + strip.len() / width;
-                    let grid_row = |y: usize| &heights[y * width..(y + 1) * width];
-                    let tiles = TileJob {
-                        backend,
-                        src,
-                        width,
-                        height,
-                        writes,
-                    };
-                    tiles.render(rows, grid_row, strip, first_row);
-                    return;
-                }
-                for (offset, dst_row) in strip.chunks_exact_mut(width).enumerate() {
-                    prefetch_source(src, width, height, first_row + offset);
-                    render_classic_row(
-                        backend,
-                        heights,
-                        width,
-                        height,
-                        first_row + offset,
-                        src,
-                        dst_row,
-                        writes,
-                    );
-                }
-            });
-            return Ok(());
-        }
-        if let Look::Natural(natural) = look {
-            let order = self.pixel_order;
-            self.natural
-                .render(field, scale, natural, order, src, dst, image_width);
-            return Ok(());
-        }
-        self.prepare_lit(look);
-        let strip_rows = parallel::strip_rows(image_width, image_height);
-        let strips = image_height.div_ceil(strip_rows);
-        self.ensure_scratch(image_width, field.width, strips);
-        if scale > 1 {
-            self.columns.set(image_width, field.width, scale);
-        }
-        for scratch in &mut self.strips {
-            for row in &mut scratch.upsampled {
-                row.grid_row = usize::MAX;
+            let image_height = src.len().checked_div(image_width).unwrap_or(0);
+            // `max(1)`: a scale of 0 is refused below, not divided by.
+            let cell = scale.max(1) as usize;
+            let expected_grid = (image_width.div_ceil(cell), image_height.div_ceil(cell));
+            if scale == 0
+                || (field.width, field.height) != expected_grid
+                || field.heights.len() != field.width * field.height
+                || src.len() != dst.len()
+                || src.len() != image_width * image_height
+            {
+                return Err(Error::FieldImageMismatch {
+                    field: [field.width, field.height],
+                    scale,
+                    image: [image_width, image_height],
+                });
             }
-        }
-        let job = FrameJob {
-            field,
-            scale,
-            mode: look.kind(),
-            look,
-            lit: &self.lit,
-            backend,
-            columns: &self.columns,
-            src,
-            image_width,
-            image_height,
-        };
-        let render_row = |y: usize, dst_row: &mut [[u8; 4]], scratch: &mut StripScratch| {
-            prefetch_source(src, image_width, image_height, y);
-            job.render_row(y, dst_row, scratch);
-        };
-        parallel::for_each_row_with(dst, image_width, strip_rows, &mut self.strips, render_row);
-        Ok(())
+            if image_width == 0 {
+                return Ok(());
+            }
+            let backend = kernels::backend();
+            if let (Look::Classic(_), 1, Heights::I16(heights)) = (look, scale, field.heights) {
+                let (width, height) = (field.width, field.height);
+                let writes = FrameWrites::for_frame(dst.len());
+                let tiled = tiled_classic(width);
+                let strip_rows = classic_strip_rows(tiled, width, height);
+                parallel::for_each_strip(dst, width, strip_rows, |first_row, strip| {
+                    if tiled {
+                        let rows = first_row..first_row + strip.len() / width;
+                        let grid_row = |y: usize| &heights[y * width..(y + 1) * width];
+                        let tiles = TileJob {
+                            backend,
+                            src,
+                            width,
+                            height,
+                            writes,
+                        };
+                        tiles.render(rows, grid_row, strip, first_row);
+                        return;
+                    }
+                    for (offset, dst_row) in strip.chunks_exact_mut(width).enumerate() {
+                        prefetch_source(src, width, height, first_row + offset);
+                        render_classic_row(
+                            backend,
+                            heights,
+                            width,
+                            height,
+                            first_row + offset,
+                            src,
+                            dst_row,
+                            writes,
+                        );
+                    }
+                });
+                return Ok(());
+            }
+            if let Look::Natural(natural) = look {
+                let order = self.pixel_order;
+                self.natural
+                    .render(field, scale, natural, order, src, dst, image_width);
+                return Ok(());
+            }
+            self.prepare_lit(look);
+            let strip_rows = parallel::strip_rows(image_width, image_height);
+            let strips = image_height.div_ceil(strip_rows);
+            self.ensure_scratch(image_width, field.width, strips);
+            if scale > 1 {
+                self.columns.set(image_width, field.width, scale);
+            }
+            for scratch in &mut self.strips {
+                for row in &mut scratch.upsampled {
+                    row.grid_row = usize::MAX;
+                }
+            }
+            let job = FrameJob {
+                field,
+                scale,
+                mode: look.kind(),
+                look,
+                lit: &self.lit,
+                backend,
+                columns: &self.columns,
+                src,
+                image_width,
+                image_height,
+            };
+            let render_row = |y: usize, dst_row: &mut [[u8; 4]], scratch: &mut StripScratch| {
+                prefetch_source(src, image_width, image_height, y);
+                job.render_row(y, dst_row, scratch);
+            };
+            parallel::for_each_row_with(dst, image_width, strip_rows, &mut self.strips, render_row);
+            Ok(())
+        })
     }
 
     /// What a renderer that runs elsewhere (a GPU's fragment shader) needs of `field` to draw
@@ -531,7 +504,8 @@ impl Renderer {
     ///
     /// Only for the classic and lit looks at scale 1 (the natural look smooths the field
     /// over seven rows, more than this pass keeps); returns `false` (doing nothing) for
-    /// anything else, so the caller can step and render separately.
+    /// anything else, so the caller can step and render separately. The work is done on the
+    /// worker pool (see [`parallel::on_workers`]).
     pub(crate) fn step_and_render_classic(
         &mut self,
         solver: &mut ClassicSolver,
@@ -540,143 +514,143 @@ impl Renderer {
         dst: &mut [[u8; 4]],
     ) -> bool {
         parallel::on_workers(dst.len(), || {
-            self.step_and_render_classic_here(solver, look, src, dst)
-        })
-    }
-
-    /// [`step_and_render_classic`](Self::step_and_render_classic) on the calling thread (see
-    /// [`parallel::on_workers`]).
-    fn step_and_render_classic_here(
-        &mut self,
-        solver: &mut ClassicSolver,
-        look: &Look,
-        src: &[[u8; 4]],
-        dst: &mut [[u8; 4]],
-    ) -> bool {
-        let (width, height) = (solver.width() as usize, solver.height() as usize);
-        if matches!(look, Look::Spring(_) | Look::Natural(_))
-            || width < 3
-            || height < 3
-            || src.len() != width * height
-            || dst.len() != src.len()
-        {
-            return false;
-        }
-        self.prepare_lit(look);
-        let backend = kernels::backend();
-        let tiled = matches!(look, Look::Classic(_)) && tiled_classic(width);
-        let strip_rows = classic_strip_rows(tiled, width, height);
-        self.ensure_scratch(width, width, height.div_ceil(strip_rows));
-        let (lit, mode) = (&self.lit, look.kind());
-        let render_row = |y: usize,
-                          rows: [&[i16]; 3],
-                          dst_row: &mut [[u8; 4]],
-                          scratch: &mut StripScratch| {
-            if y == 0 || y + 1 >= height {
-                // Border rows: the classic look copies them, the lit look sees flat water.
-                match mode {
-                    RenderMode::Classic => {
-                        dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
-                        return;
-                    }
-                    _ => {
-                        scratch.gradient_x.fill(0.0);
-                        scratch.gradient_y.fill(0.0);
-                    }
-                }
-            } else if mode == RenderMode::Classic {
-                kernels::classic_render_row(backend, SourceRow { src, y, height }, rows, dst_row);
-                return;
-            } else {
-                let [above, row, below] = rows;
-                kernels::gradient_row(
-                    above,
-                    row,
-                    below,
-                    &mut scratch.gradient_x,
-                    &mut scratch.gradient_y,
-                );
+            let (width, height) = (solver.width() as usize, solver.height() as usize);
+            if matches!(look, Look::Spring(_) | Look::Natural(_))
+                || width < 3
+                || height < 3
+                || src.len() != width * height
+                || dst.len() != src.len()
+            {
+                return false;
             }
-            kernels::lit_render_row(
-                backend,
-                SourceRow { src, y, height },
-                [&scratch.gradient_x, &scratch.gradient_y],
-                dst_row,
-                lit,
-            );
-        };
-        let (current, next, damping_shift) = solver.step_parts();
-        let current: &[i16] = current;
-        // A scratch of one `StripScratch` per strip.
-        parallel::for_each_strip_pair_with_scratch(
-            next,
-            dst,
-            width,
-            &mut self.strips,
-            1,
-            strip_rows,
-            |first_row, next_strip, dst_strip, scratch| {
-                let scratch = &mut scratch[0];
-                let rows = next_strip.len() / width;
-                if tiled {
-                    let strip = Strip {
-                        first_row,
-                        heights: next_strip,
-                        frame: dst_strip,
-                    };
-                    step_and_render_tiled(
+            self.prepare_lit(look);
+            let backend = kernels::backend();
+            let tiled = matches!(look, Look::Classic(_)) && tiled_classic(width);
+            let strip_rows = classic_strip_rows(tiled, width, height);
+            self.ensure_scratch(width, width, height.div_ceil(strip_rows));
+            let (lit, mode) = (&self.lit, look.kind());
+            let render_row = |y: usize,
+                              rows: [&[i16]; 3],
+                              dst_row: &mut [[u8; 4]],
+                              scratch: &mut StripScratch| {
+                if y == 0 || y + 1 >= height {
+                    // Border rows: the classic look copies them, the lit look sees flat water.
+                    match mode {
+                        RenderMode::Classic => {
+                            dst_row.copy_from_slice(&src[y * width..(y + 1) * width]);
+                            return;
+                        }
+                        _ => {
+                            scratch.gradient_x.fill(0.0);
+                            scratch.gradient_y.fill(0.0);
+                        }
+                    }
+                } else if mode == RenderMode::Classic {
+                    kernels::classic_render_row(
                         backend,
-                        current,
-                        damping_shift,
-                        src,
-                        width,
-                        height,
-                        strip,
+                        SourceRow { src, y, height },
+                        rows,
+                        dst_row,
                     );
                     return;
+                } else {
+                    let [above, row, below] = rows;
+                    kernels::gradient_row(
+                        above,
+                        row,
+                        below,
+                        &mut scratch.gradient_x,
+                        &mut scratch.gradient_y,
+                    );
                 }
-                for offset in 0..rows {
-                    let y = first_row + offset;
-                    if y > 0 && y + 1 < height {
-                        let out = &mut next_strip[offset * width..(offset + 1) * width];
-                        let above = &current[(y - 1) * width..y * width];
-                        let row = &current[y * width..(y + 1) * width];
-                        let below = &current[(y + 1) * width..(y + 2) * width];
-                        kernels::classic_step_row(backend, above, row, below, out, damping_shift);
+                kernels::lit_render_row(
+                    backend,
+                    SourceRow { src, y, height },
+                    [&scratch.gradient_x, &scratch.gradient_y],
+                    dst_row,
+                    lit,
+                );
+            };
+            let (current, next, damping_shift) = solver.step_parts();
+            let current: &[i16] = current;
+            // A scratch of one `StripScratch` per strip.
+            parallel::for_each_strip_pair_with_scratch(
+                next,
+                dst,
+                width,
+                &mut self.strips,
+                1,
+                strip_rows,
+                |first_row, next_strip, dst_strip, scratch| {
+                    let scratch = &mut scratch[0];
+                    let rows = next_strip.len() / width;
+                    if tiled {
+                        let strip = Strip {
+                            first_row,
+                            heights: next_strip,
+                            frame: dst_strip,
+                        };
+                        step_and_render_tiled(
+                            backend,
+                            current,
+                            damping_shift,
+                            src,
+                            width,
+                            height,
+                            strip,
+                        );
+                        return;
                     }
-                    // Row `offset - 1` now has its rows above and below in this strip.
-                    if offset >= 2 {
-                        let r = offset - 1;
-                        let strip_rows: &[i16] = next_strip;
-                        let grid =
-                            [r - 1, r, r + 1].map(|i| &strip_rows[i * width..(i + 1) * width]);
-                        let dst_row = &mut dst_strip[r * width..(r + 1) * width];
-                        prefetch_source(src, width, height, first_row + r);
-                        render_row(first_row + r, grid, dst_row, scratch);
+                    for offset in 0..rows {
+                        let y = first_row + offset;
+                        if y > 0 && y + 1 < height {
+                            let out = &mut next_strip[offset * width..(offset + 1) * width];
+                            let above = &current[(y - 1) * width..y * width];
+                            let row = &current[y * width..(y + 1) * width];
+                            let below = &current[(y + 1) * width..(y + 2) * width];
+                            kernels::classic_step_row(
+                                backend,
+                                above,
+                                row,
+                                below,
+                                out,
+                                damping_shift,
+                            );
+                        }
+                        // Row `offset - 1` now has its rows above and below in this strip.
+                        if offset >= 2 {
+                            let r = offset - 1;
+                            let strip_rows: &[i16] = next_strip;
+                            let grid =
+                                [r - 1, r, r + 1].map(|i| &strip_rows[i * width..(i + 1) * width]);
+                            let dst_row = &mut dst_strip[r * width..(r + 1) * width];
+                            prefetch_source(src, width, height, first_row + r);
+                            render_row(first_row + r, grid, dst_row, scratch);
+                        }
                     }
-                }
-            },
-        );
-        solver.finish_step();
-        // The first and last row of every strip.
-        let field = solver.heights();
-        parallel::for_each_strip_with(
-            dst,
-            width,
-            strip_rows,
-            &mut self.strips,
-            |first_row, dst_strip, scratch| {
-                let rows = dst_strip.len() / width;
-                for offset in [0, rows - 1] {
-                    let y = first_row + offset;
-                    let grid = [y.saturating_sub(1), y, (y + 1).min(height - 1)]
-                        .map(|i| &field[i * width..(i + 1) * width]);
-                    let dst_row = &mut dst_strip[offset * width..(offset + 1) * width];
-                    render_row(y, grid, dst_row, scratch);
-                }
-            },
-        );
-        true
+                },
+            );
+            solver.finish_step();
+            // The first and last row of every strip.
+            let field = solver.heights();
+            parallel::for_each_strip_with(
+                dst,
+                width,
+                strip_rows,
+                &mut self.strips,
+                |first_row, dst_strip, scratch| {
+                    let rows = dst_strip.len() / width;
+                    for offset in [0, rows - 1] {
+                        let y = first_row + offset;
+                        let grid = [y.saturating_sub(1), y, (y + 1).min(height - 1)]
+                            .map(|i| &field[i * width..(i + 1) * width]);
+                        let dst_row = &mut dst_strip[offset * width..(offset + 1) * width];
+                        render_row(y, grid, dst_row, scratch);
+                    }
+                },
+            );
+            true
+        })
     }
 
     /// Rebuilds the lit look's light table when the look changed since the last frame.

@@ -1,8 +1,8 @@
 //! Every number of a [`Look`](super::Look), its range and its default, stated once.
 //!
 //! A look parameter is read in many places: the library makes each look's defaults from it and
-//! checks it ([`Look::validate`](super::Look::validate), [`LookSettings::validate`]
-//! (super::LookSettings::validate)), the command's `--help` states its range and default and its
+//! checks it ([`Look::validate`](super::Look::validate),
+//! [`LookSettings::validate`](super::LookSettings::validate)), the command's `--help` states its range and default and its
 //! parser refuses what is out of range, the page's `options.rs` checks what a page passes, and
 //! the published TypeScript types and the guides (`docs/command.md`, `docs/web.md`) tell users
 //! the same range. So each one is a [`Parameter`] here, in [`LOOK_PARAMETERS`]: the core checks

@@ -129,8 +129,8 @@ impl DispersiveSolver {
     pub const DEFAULT_GRAVITY: f32 = 0.1;
     /// Default damping: the fraction of amplitude lost per step.
     pub const DEFAULT_DAMPING: f32 = 0.005;
-    /// The weights of the pyramid's levels ([`LEVEL_WEIGHTS`]), for a GPU that steps this
-    /// solver (the page's `web/gl/dispersive-step.glsl.js`).
+    /// The weights of the pyramid's levels (see the solver's documentation), for a GPU that
+    /// steps this solver (the page's `web/gl/dispersive-step.glsl.js`).
     pub const LEVEL_WEIGHTS: [f32; 8] = LEVEL_WEIGHTS;
 
     /// Calm water on a `width x height` grid with [`DEFAULT_GRAVITY`](Self::DEFAULT_GRAVITY)

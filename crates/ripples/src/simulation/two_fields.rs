@@ -297,7 +297,7 @@ macro_rules! two_fields_solver {
                 $crate::simulation::solver::Solver::WAVE_STONE_DEPTH
             }
 
-            /// A stone (as [`drop_stone`](Self::drop_stone)) at every cell of a path narrower
+            /// A stone (as `drop_stone`) at every cell of a path narrower
             /// than 16 cells (`SWEEP_RADIUS`); a wider one is swept through the path's
             /// distance transform, which presses the raised-cosine dents only (the dispersive
             /// solver's rims belong to one centre and are not raised).

@@ -221,7 +221,7 @@ impl WaveSolver {
 two_fields_solver! {
     WaveSolver, SolverKind::Wave;
 
-    /// Presses the smooth dent of [`TwoFields`]: the raised cosine
+    /// Presses the smooth dent of the two-field solvers: the raised cosine
     /// `-strength * (0.5 + 0.5 cos(pi d / radius))` at a distance `d < radius`, at rest, where
     /// it is deeper than the water already there (so a swipe is as deep as one stone).
     fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {

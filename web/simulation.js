@@ -6,20 +6,17 @@
 // (the fields live in one place at a time).
 //
 // The GPU steps what gl/dispersive-step.glsl.js implements so far: the dispersive solver under
-// the natural look, seen from above, with reflecting edges, no walls and no pointer swipes.
+// the natural look, seen from above, with reflecting edges and no walls, its stones, rain and
+// the pointer's fingertips.
 // Anything else is the CPU's, with a reason that says what, so 'auto' keeps today's behaviour
-// wherever the GPU cannot do the same yet. Rain is one such case for 'auto': a raindrop lands on
-// moving water, where the GPU's stone (its rims sized for calm, open water) is not yet the
-// CPU's within the parity bounds (web/e2e/gpu-water.mjs prints the figures); 'gpu' steps it
-// anyway.
+// wherever the GPU cannot do the same yet.
 
 /**
  * Why the CPU steps the water: 'option' (simulation 'cpu'), 'renderer' (the CPU draws),
  * 'no-float-targets' (no RGBA32F render target passed the probe), 'context-lost', or the option
- * the GPU does not step yet: 'solver', 'look', 'obstacles', 'border', 'water-mask',
- * 'interactive', and for 'auto' 'rain'.
+ * the GPU does not step yet: 'solver', 'look', 'obstacles', 'border', 'water-mask'.
  * @typedef {'option' | 'renderer' | 'no-float-targets' | 'context-lost' | 'solver' | 'look' |
- *   'obstacles' | 'border' | 'water-mask' | 'interactive' | 'rain'} SimulationReason
+ *   'obstacles' | 'border' | 'water-mask'} SimulationReason
  */
 
 /**
@@ -37,9 +34,6 @@ function whyCpu(gl, options, pool) {
   if (options.obstacles !== null) return 'obstacles';
   if (options.border !== 'reflect') return 'border';
   if (options.waterMask !== null || options.horizon !== null || pool.hasWaterRegion) return 'water-mask';
-  // A finger is a body pressed into the water every step (the wasm pool's): not on the GPU yet.
-  if (options.interactive) return 'interactive';
-  if (options.simulation === 'auto' && options.rain > 0) return 'rain';
   return /** @type {SimulationReason | null} */ (gl.gpuWaterUnsupported);
 }
 

@@ -4,10 +4,10 @@
 //    paused, step(600): one with simulation 'gpu', one with 'cpu' (the wasm solver), both drawn
 //    by WebGL2. The frames must agree within a mean of 1 level and a 99.9th percentile of 8
 //    levels per channel (issue 36), and the water must have moved (the check could not pass on
-//    calm water). For the dispersive solver under the natural look, at simulation scale 2; with
-//    rain the figures are printed, not yet held (see `held` below).
-// 2. stats().simulation: 'gpu' where asked and possible; 'cpu' with its reason for 'cpu', for
-//    what the GPU does not step yet (another solver, the pointer's swipes), and by default.
+//    calm water). For the dispersive solver under the natural look, at simulation scale 2: with
+//    drops, with rain (its stones on moving water and at the edges), and with the pointer.
+// 2. stats().simulation: 'gpu' where asked and possible, and by default; 'cpu' with its reason
+//    for 'cpu', and for what the GPU does not step yet (another solver, another look, ...).
 // 3. the option and step(n) refuse bad values with errors that name them.
 // 4. asleep when calm on the GPU: after a drop and no rain, the loop sleeps once the damping has
 //    taken the water below the calm tolerance (nothing read back), and a drop wakes it.
@@ -57,13 +57,15 @@ try {
   );
 
   // 1. Parity.
-  // `held`: whether the bounds are checked (else the figures are printed only). With rain the
-  // stones fall on moving water and near the edges, where the GPU's stamp (the stone on calm,
-  // open water) is not yet the CPU's stone (its rims sized for the water under it, cut at the
-  // edge): issue 36 keeps that open.
   const cases = [
-    { name: 'dispersive natural, scale 2, drops only', options: { resolution: 2, rain: 0 }, held: true },
-    { name: 'dispersive natural, scale 2, rain 4/s', options: { resolution: 2, rain: 4 }, held: false },
+    { name: 'dispersive natural, scale 2, drops only', options: { resolution: 2, rain: 0 }},
+    { name: 'dispersive natural, scale 2, rain 4/s', options: { resolution: 2, rain: 4 }},
+    // The pointer alone (no stone: no click), a drag across the water and a hover that leaves:
+    // its fingertips, pressed every step. The same pointer events on both instances.
+    // Its wake is faint by design (input.js: a drag presses at strength 48, where a drop is 96):
+    // 300 steps after the drag began, some 0.8% of the channels still differ from calm by more
+    // than 8 levels.
+    { name: 'dispersive natural, scale 2, the pointer', options: { resolution: 2, rain: 0, interactive: true }, pointer: true, moved: 0.004 },
   ];
   const parity = await page.evaluate(async (cases) => {
     const { Ripples } = await import('/ripples.js');
@@ -77,8 +79,14 @@ try {
       context.drawImage(ripples.element.querySelector('canvas') ?? ripples.element, 0, 0);
       return context.getImageData(0, 0, width, height).data;
     };
+    // Pointer events at (x, y) of the element, `buttons` held.
+    const pointer = (element, type, [x, y], buttons) => {
+      const box = element.getBoundingClientRect();
+      const init = { clientX: box.left + x, clientY: box.top + y, pointerId: 1, pointerType: 'mouse', buttons, bubbles: true };
+      element.dispatchEvent(new PointerEvent(type, init));
+    };
     const results = [];
-    for (const { name, options } of cases) {
+    for (const { name, options, pointer: withPointer } of cases) {
       const frames = {};
       const stats = {};
       for (const simulation of ['gpu', 'cpu']) {
@@ -86,16 +94,31 @@ try {
         element.style.cssText = `width: ${width}px; height: ${height}px; background: url(/assets/coffee.jpg) center / cover`;
         document.body.append(element);
         setSeedForTests(20260);
-        const ripples = await Ripples.attach(element, { ...options, simulation, interactive: false, pixelRatio: 1 });
+        const ripples = await Ripples.attach(element, { interactive: false, ...options, simulation, pixelRatio: 1 });
         setSeedForTests(null);
         ripples.pause();
         ripples.step(0);
         const calm = frameOf(ripples);
-        ripples.drop(120, 100);
-        ripples.drop(300, 200, 20, 300);
-        ripples.step(300);
-        ripples.drop(200, 150, 8);
-        ripples.step(300);
+        if (withPointer) {
+          for (let i = 1; i <= 20; i++) {
+            pointer(element, 'pointermove', [60 + 14 * i, 60 + 6 * i], 1);
+            ripples.step(3);
+          }
+          pointer(element, 'pointerup', [340, 180], 0);
+          for (let i = 0; i < 10; i++) {
+            pointer(element, 'pointermove', [340 - 20 * i, 180 + 5 * i], 0);
+            ripples.step(2);
+          }
+          pointer(element, 'pointerleave', [160, 230], 0);
+          ripples.step(220);
+          ripples.step(300);
+        } else {
+          ripples.drop(120, 100);
+          ripples.drop(300, 200, 20, 300);
+          ripples.step(300);
+          ripples.drop(200, 150, 8);
+          ripples.step(300);
+        }
         frames[simulation] = frameOf(ripples);
         const s = ripples.stats();
         stats[simulation] = { simulation: s.simulation, reason: s.simulationReason, steps: s.steps, renderer: s.renderer };
@@ -115,11 +138,12 @@ try {
         histogram[d]++;
         sum += d;
       }
-      results.push({ name, held: cases.find((c) => c.name === name).held, mean: sum / (width * height * 3), histogram, stats });
+      results.push({ name, mean: sum / (width * height * 3), histogram, stats });
     }
     return results;
   }, cases);
-  for (const { name, held, mean, histogram, stats } of parity) {
+  for (const { name, mean, histogram, stats } of parity) {
+    const moved = cases.find((c) => c.name === name).moved ?? 0.01;
     const { p999, max } = differenceSummary(histogram);
     check(
       `${name}: the GPU steps it (stats().simulation)`,
@@ -127,10 +151,9 @@ try {
       JSON.stringify(stats),
     );
     check(`${name}: both stepped 600 steps`, stats.gpu.steps === 600 && stats.cpu.steps === 600, `${stats.gpu.steps} and ${stats.cpu.steps}`);
-    check(`${name}: the water moved`, stats.moved > 0.01, `${(100 * stats.moved).toFixed(1)}% of channels by more than 8 levels`);
+    check(`${name}: the water moved`, stats.moved > moved, `${(100 * stats.moved).toFixed(1)}% of channels by more than 8 levels`);
     const figures = `mean ${mean.toFixed(3)} levels, 99.9th percentile ${p999}, max ${max}`;
-    if (held) check(`${name}: GPU-stepped frame = wasm-stepped frame after step(600)`, mean <= 1 && p999 <= 8, figures);
-    else console.log(`     ${name}: GPU-stepped against wasm-stepped after step(600), not yet held: ${figures}`);
+    check(`${name}: GPU-stepped frame = wasm-stepped frame after step(600)`, mean <= 1 && p999 <= 8, figures);
   }
 
   // 2. What stats() says where the GPU does not step the water.
@@ -158,9 +181,9 @@ try {
     const pick = (s) => `${s.simulation}/${s.simulationReason}`;
     return Object.fromEntries(Object.entries(out).map(([k, s]) => [k, pick(s)]));
   });
-  check('stats(): the defaults step on the CPU (the pointer is not on the GPU yet)', fallbacks.defaults === 'cpu/interactive', fallbacks.defaults);
+  check('stats(): the defaults (the pointer on) step on the GPU', fallbacks.defaults === 'gpu/null', fallbacks.defaults);
   check("stats(): 'auto' steps on the GPU where it can", fallbacks.auto === 'gpu/null', fallbacks.auto);
-  check("stats(): 'auto' leaves rain on the CPU (its stones are not yet within the parity bounds)", fallbacks.rain === 'cpu/rain', fallbacks.rain);
+  check("stats(): 'auto' steps rain on the GPU", fallbacks.rain === 'gpu/null', fallbacks.rain);
   check("stats(): 'gpu' steps rain on the GPU", fallbacks.rainGpu === 'gpu/null', fallbacks.rainGpu);
   check('stats(): another solver steps on the CPU, saying so', fallbacks.wave === 'cpu/solver', fallbacks.wave);
   check("stats(): 'gpu' with another look falls back, saying so", fallbacks.lit === 'cpu/look', fallbacks.lit);

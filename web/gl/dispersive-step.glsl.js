@@ -118,35 +118,132 @@ void main() {
 }
 `;
 
+// A stone (dispersive.rs drop_stone) in three passes: STONE_ROWS and STONE_MOMENTS sum what
+// its dent pushes aside of the water under it (the volume and second moment that
+// `moments(before) - moments(after)` gives the CPU: only the dent's cells change), and STONE
+// presses the dent and raises the two rims that put that back, their cells and solve from the
+// wasm module (DispersiveSolver::stone_rims). The dent shared by the three:
+const DENT = `
+uniform ivec2 u_cell;
+uniform int u_radius;
+uniform float u_depth;
+// two_fields.rs press_cell: the raised cosine at d^2 cells^2 from the centre, and whether it
+// is deeper than the water there (higher, for a negative strength).
+float dent(int d_squared) {
+  return u_depth * (0.5 + 0.5 * cos(sqrt(float(d_squared)) * (PI / float(u_radius))));
+}
+bool deeper(float dent_height, float water) {
+  return u_depth < 0.0 ? dent_height < water : dent_height > water;
+}
+`;
+
 /**
- * The dispersive solver's drop_stone, as a stamp (the wasm module's stoneStamp: the core's own
- * stone dropped into calm water, R its height, G 1 under the dent): under the dent, both fields
- * take the dent where it is deeper than the water now (press_cell; higher, for a negative
- * strength); in the rims, the stamp is added to both fields (raise_rims). Only interior cells
- * are touched; u_origin is the stamp's top-left cell in the grid.
+ * STONE_ROWS: for each row of the dent's cells (u_first_row + x of this target), clipped to the
+ * interior (columns u_columns.x to u_columns.y), the sums of `h - dent` and `(h - dent) d^2`
+ * over the cells the dent presses: [volume, second moment].
  */
-export const DROP_STONE = `${HEADER}
+export const STONE_ROWS = `${HEADER}
+const float PI = 3.14159265358979;
 uniform sampler2D u_water;
-uniform sampler2D u_stamp;
-uniform ivec2 u_origin;
-uniform int u_side;
+uniform int u_first_row;
+uniform ivec2 u_columns;
+${DENT}
+void main() {
+  int y = u_first_row + int(gl_FragCoord.x);
+  int dy = y - u_cell.y;
+  vec2 sums = vec2(0.0);
+  for (int x = u_columns.x; x <= u_columns.y; x++) {
+    int dx = x - u_cell.x;
+    int d_squared = dx * dx + dy * dy;
+    if (d_squared >= u_radius * u_radius) continue;
+    float h = texelFetch(u_water, ivec2(x, y), 0).r;
+    float pressed = dent(d_squared);
+    if (deeper(pressed, h)) sums += (h - pressed) * vec2(1.0, float(d_squared));
+  }
+  out_value = vec4(sums, 0.0, 0.0);
+}
+`;
+
+/** STONE_MOMENTS: the sum of STONE_ROWS' u_rows rows, into one texel. */
+export const STONE_MOMENTS = `${HEADER}
+uniform sampler2D u_row_sums;
+uniform int u_rows;
+void main() {
+  vec2 sums = vec2(0.0);
+  for (int k = 0; k < u_rows; k++) sums += texelFetch(u_row_sums, ivec2(k, 0), 0).rg;
+  out_value = vec4(sums, 0.0, 0.0);
+}
+`;
+
+/**
+ * STONE: under the dent, both fields take the dent where it is deeper (press_cell); in the
+ * rims' cells (u_rim_cells: columns x0..x1, rows y0..y1, ends excluded), both fields rise by
+ * `a ring(d, r) + b ring(d, 2r)` (raise_rims, rim_profiles), the heights `a`, `b` from the
+ * pushed-aside sums of STONE_MOMENTS (u_pushed) through u_solve ([a0, a1, b0, b1]: StoneRims).
+ * Only interior cells are touched.
+ */
+export const STONE = `${HEADER}
+const float PI = 3.14159265358979;
+uniform sampler2D u_water;
+uniform sampler2D u_pushed;
 uniform ivec2 u_grid;
-uniform float u_strength;
+uniform ivec4 u_rim_cells;
+uniform vec4 u_solve;
+${DENT}
+// rim_profiles: sin^2 across the ring from \`from\` to \`from + r\`.
+float ring(float d, float from, float r) {
+  if (d <= from || d >= from + r) return 0.0;
+  float s = sin(PI * (d - from) / r);
+  return s * s;
+}
 void main() {
   ivec2 cell = ivec2(gl_FragCoord.xy);
-  vec2 water = texelFetch(u_water, cell, 0).rg;
-  ivec2 at = cell - u_origin;
+  vec4 water = texelFetch(u_water, cell, 0);
   bool interior = cell.x >= 1 && cell.y >= 1 && cell.x <= u_grid.x - 2 && cell.y <= u_grid.y - 2;
-  if (interior && at.x >= 0 && at.y >= 0 && at.x < u_side && at.y < u_side) {
-    vec2 stamp = texelFetch(u_stamp, at, 0).rg;
-    if (stamp.g > 0.5) {
-      bool deeper = u_strength > 0.0 ? stamp.r < water.r : stamp.r > water.r;
-      if (deeper) water = vec2(stamp.r);
-    } else {
-      water += stamp.r;
+  ivec2 offset = cell - u_cell;
+  int d_squared = offset.x * offset.x + offset.y * offset.y;
+  if (interior && d_squared < u_radius * u_radius) {
+    float pressed = dent(d_squared);
+    if (deeper(pressed, water.r)) water.rg = vec2(pressed);
+  } else if (cell.x >= u_rim_cells.x && cell.x < u_rim_cells.y && cell.y >= u_rim_cells.z && cell.y < u_rim_cells.w) {
+    vec2 pushed = texelFetch(u_pushed, ivec2(0), 0).rg;
+    float inner = u_solve.x * pushed.x + u_solve.y * pushed.y;
+    float outer = u_solve.z * pushed.x + u_solve.w * pushed.y;
+    float r = float(u_radius);
+    float d = sqrt(float(d_squared));
+    water.rg += inner * ring(d, r, r) + outer * ring(d, 2.0 * r, r);
+  }
+  out_value = water;
+}
+`;
+
+/** Presses one PRESS pass takes (more are pressed in several passes, in their order). */
+export const MAX_PRESSES_PER_PASS = 16;
+
+/**
+ * Bodies pressing the water (disturbances/body.rs Press::into_f32, as TwoFields::press applies
+ * it): for each press (u_presses[k]: centre x, y and radius in cells, impulse), in order, every
+ * interior cell closer to the centre than the radius loses `impulse * (0.5 + 0.5 cos(pi d /
+ * radius))` of its current height (R); the previous field (G) stays.
+ */
+export const PRESS = `${HEADER}
+uniform sampler2D u_water;
+uniform ivec2 u_grid;
+uniform int u_count;
+uniform vec4 u_presses[${MAX_PRESSES_PER_PASS}];
+const float PI = 3.14159265358979;
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  vec4 water = texelFetch(u_water, cell, 0);
+  bool interior = cell.x >= 1 && cell.y >= 1 && cell.x <= u_grid.x - 2 && cell.y <= u_grid.y - 2;
+  if (interior) {
+    for (int k = 0; k < u_count; k++) {
+      vec4 press = u_presses[k];
+      float d = length(vec2(cell) - press.xy);
+      if (d < press.z) water.r -= press.w * (0.5 + 0.5 * cos(d * (PI / press.z)));
     }
   }
-  out_value = vec4(water, 0.0, 0.0);
+  out_value = water;
 }
 `;
 

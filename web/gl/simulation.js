@@ -4,13 +4,14 @@
 // surface the wasm module would upload every frame.
 //
 // Why it is shaped like this:
-// - Per frame nothing goes to the GPU but that frame's work: the wasm module keeps the clock
-//   and the rain's seeded stream and queues the steps due and the stones that fall
-//   (takeGpuWork: a few floats), and a stone's shape comes from the core's own drop_stone as a
-//   stamp (stoneStamp), uploaded once per radius and strength and cached. So each rule (the
-//   clock, the rain, where a stone lands, its shape, the step's constants, the options' ranges)
-//   has one implementation, in Rust, for both paths (crates/ripples-web/src/gpu_water.rs says
-//   how); the GLSL only applies them.
+// - Per frame nothing goes to the GPU but that frame's work: the wasm module keeps the clock,
+//   the rain's seeded stream and the fingers, and queues the steps due, the stones that fall
+//   and the fingers' presses (takeGpuWork: a few floats each). A stone's dent and rims are
+//   summed and pressed here, over the water the GPU holds, with the rims' geometry from the
+//   core (DispersiveSolver::stone_rims, queued with the stone). So each rule (the clock, the
+//   rain, where a stone lands and how its rims are cut, the fingers' motion, the step's
+//   constants, the options' ranges) has one implementation, in Rust, for both paths
+//   (crates/ripples-web/src/gpu_water.rs says how); the GLSL only applies them.
 // - RGBA32F targets, probed once at start (GpuWater.probe): EXT_color_buffer_float, a complete
 //   framebuffer and a test pixel drawn and read back. Half floats (RGBA16F) keep 11 bits, too
 //   few for waves a hundred times their smallest ripple over thousands of steps, so where only
@@ -20,22 +21,28 @@
 //   wasm module's GpuQueue), so the frame loop never waits on the GPU.
 // - Texture units 10 and 11 only, so the renderer's own bindings (units 0 to 7) stay put.
 
-import { dispersiveLevelWeights, stampReach, stoneStamp } from '../ripples_web.js';
+import { dispersiveLevelWeights } from '../ripples_web.js';
 import {
   CALM,
   DISPERSIVE_STEP,
-  DROP_STONE,
   GO_DOWN,
   GO_UP,
+  MAX_PRESSES_PER_PASS,
   NATURAL_SURFACE,
+  PRESS,
   SMOOTH,
+  STONE,
+  STONE_MOMENTS,
+  STONE_ROWS,
   VERTEX_SHADER,
 } from './dispersive-step.glsl.js';
 
 const INPUT_UNIT = 10;
 const SECOND_UNIT = 11;
-/** Stamps kept on the GPU (rain has a few radii and strengths; a page's drops a few more). */
-const MAX_STAMPS = 64;
+/** Floats a queued stone takes in takeGpuWork (gpu_water.rs STONE_FLOATS). */
+const STONE_FLOATS = 13;
+/** Floats a queued press takes (gpu_water.rs PRESS_FLOATS). */
+const PRESS_FLOATS = 5;
 
 /**
  * What the probe found: the format the water is stepped in (null: none renders floats well
@@ -58,8 +65,11 @@ export class GpuWater {
   #smoothed = null;
   /** The natural look's surface, [p, q, focus, 0] per cell: what the look's shader reads. */
   surface = null;
-  /** @type {Map<string, { texture: WebGLTexture, side: number, reach: number }>} */
-  #stamps = new Map();
+  /** A stone's sums, a texel per row of its dent (STONE_ROWS), as wide as the widest yet. */
+  #rowSums = null;
+  #rowSumsWidth = 0;
+  /** A stone's pushed-aside volume and second moment (STONE_MOMENTS), one texel. */
+  #pushed = null;
   /** The pyramid's level weights (dispersive.rs LEVEL_WEIGHTS, from the wasm module). */
   #weights = dispersiveLevelWeights();
 
@@ -85,8 +95,8 @@ export class GpuWater {
   }
 
   /**
-   * Does what the pool queued (`pool.takeGpuWork()`: calm first, stones before the steps they
-   * fall before, the steps) and makes the surface of the water now for `look` (natural only,
+   * Does what the pool queued (`pool.takeGpuWork()`: calm first, then each step's stones and
+   * the fingers' presses before it, and the step) and makes the surface of the water now for `look` (natural only,
    * for now). Leaves the framebuffer unbound.
    * @param {any} pool the WasmPool, its water on the GPU (gpuWater)
    */
@@ -97,15 +107,21 @@ export class GpuWater {
     const work = pool.takeGpuWork();
     const coefficients = pool.dispersiveCoefficients();
     if (fresh || work[0] === 1) this.#calm();
+    // [clear, steps, stones, the stones, presses, the presses] (gpu_water.rs GpuQueue::take).
     const steps = work[1];
-    const count = work[2];
+    const stones = work[2];
+    const pressesAt = 4 + STONE_FLOATS * stones;
+    const presses = work[pressesAt - 1];
     let stone = 0;
+    let press = 0;
     for (let step = 0; step <= steps; step++) {
-      while (stone < count && work[3 + 5 * stone] <= step) {
-        const at = 3 + 5 * stone;
-        this.#dropStone(work[at + 1], work[at + 2], work[at + 3], work[at + 4]);
+      while (stone < stones && work[3 + STONE_FLOATS * stone] <= step) {
+        this.#dropStone(work.subarray(3 + STONE_FLOATS * stone, 3 + STONE_FLOATS * (stone + 1)));
         stone++;
       }
+      const first = press;
+      while (press < presses && work[pressesAt + PRESS_FLOATS * press] <= step) press++;
+      if (press > first) this.#press(work, pressesAt, first, press);
       if (step < steps) this.#step(coefficients);
     }
     this.#makeSurface(pool.naturalSurfaceConstants());
@@ -125,6 +141,7 @@ export class GpuWater {
     }
     this.#levels = sizes.map((size) => ({ size, band: this.#texture(size), up: this.#texture(size) }));
     this.#water = [this.#texture([width, height]), this.#texture([width, height])];
+    this.#pushed = this.#texture([1, 1]);
     this.#smoothed = this.#texture([width, height]);
     this.surface = this.#texture([width, height]);
     return true;
@@ -237,47 +254,84 @@ export class GpuWater {
     this.#swap();
   }
 
-  /** A stone at cell (x, y) of `radius` cells: the solver's stamp pressed into the water. */
-  #dropStone(x, y, radius, strength) {
+  /**
+   * A stone (dispersive.rs drop_stone): `stone` is its queued floats, [step, x, y, radius,
+   * depth, the rims' cells x0, x1, y0, y1, their solve a0, a1, b0, b1] (gpu_water.rs). The
+   * dent's sums over the water now (STONE_ROWS, a texel a row, then STONE_MOMENTS), then the
+   * dent and the rims (STONE).
+   * @param {Float32Array} stone
+   */
+  #dropStone(stone) {
     const gl = this.#gl;
-    const stamp = this.#stamp(radius, strength);
-    if (!stamp) return;
-    const at = this.#use(DROP_STONE);
+    const [, x, y, radius, depth] = stone;
+    const [width, height] = this.#grid;
+    // The dent's cells, clipped to the interior (two_fields.rs press_stone); none, and the CPU
+    // changes nothing either.
+    const columns = [Math.max(1, x - radius + 1), Math.min(width - 2, x + radius - 1)];
+    const rows = [Math.max(1, y - radius + 1), Math.min(height - 2, y + radius - 1)];
+    if (columns[0] > columns[1] || rows[0] > rows[1]) return;
+    const rowCount = rows[1] - rows[0] + 1;
+    const setDent = (uniform) => {
+      gl.uniform2i(uniform('u_cell'), x, y);
+      gl.uniform1i(uniform('u_radius'), radius);
+      gl.uniform1f(uniform('u_depth'), depth);
+    };
+    if (this.#rowSumsWidth < rowCount) {
+      if (this.#rowSums) this.#release(this.#rowSums);
+      this.#rowSums = this.#texture([rowCount, 1]);
+      this.#rowSumsWidth = rowCount;
+    }
+    let uniform = this.#use(STONE_ROWS);
     this.#input(INPUT_UNIT, this.#water[this.#current]);
-    this.#input(SECOND_UNIT, stamp.texture);
-    gl.uniform1i(at('u_water'), INPUT_UNIT);
-    gl.uniform1i(at('u_stamp'), SECOND_UNIT);
-    gl.uniform2i(at('u_origin'), x - stamp.reach, y - stamp.reach);
-    gl.uniform1i(at('u_side'), stamp.side);
-    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
-    gl.uniform1f(at('u_strength'), strength);
+    gl.uniform1i(uniform('u_water'), INPUT_UNIT);
+    gl.uniform1i(uniform('u_first_row'), rows[0]);
+    gl.uniform2i(uniform('u_columns'), columns[0], columns[1]);
+    setDent(uniform);
+    this.#drawInto(this.#rowSums, [rowCount, 1]);
+    uniform = this.#use(STONE_MOMENTS);
+    this.#input(INPUT_UNIT, this.#rowSums);
+    gl.uniform1i(uniform('u_row_sums'), INPUT_UNIT);
+    gl.uniform1i(uniform('u_rows'), rowCount);
+    this.#drawInto(this.#pushed, [1, 1]);
+    uniform = this.#use(STONE);
+    this.#input(INPUT_UNIT, this.#water[this.#current]);
+    this.#input(SECOND_UNIT, this.#pushed);
+    gl.uniform1i(uniform('u_water'), INPUT_UNIT);
+    gl.uniform1i(uniform('u_pushed'), SECOND_UNIT);
+    gl.uniform2i(uniform('u_grid'), width, height);
+    gl.uniform4i(uniform('u_rim_cells'), stone[5], stone[6], stone[7], stone[8]);
+    gl.uniform4f(uniform('u_solve'), stone[9], stone[10], stone[11], stone[12]);
+    setDent(uniform);
     this.#drawInto(this.#water[1 - this.#current], this.#grid);
     this.#swap();
   }
 
-  /** The stamp of a stone (the wasm module's stoneStamp), uploaded on first use and kept. */
-  #stamp(radius, strength) {
-    const key = `${radius}:${strength}`;
-    let stamp = this.#stamps.get(key);
-    if (stamp) return stamp;
+  /**
+   * Presses `first` to `end` (exclusive) of the queue's presses, which start at `work[at]`
+   * ([step, x, y, radius, impulse] each), in order, MAX_PRESSES_PER_PASS a pass.
+   * @param {Float32Array} work
+   * @param {number} at
+   * @param {number} first
+   * @param {number} end
+   */
+  #press(work, at, first, end) {
     const gl = this.#gl;
-    const values = stoneStamp(radius, strength);
-    const reach = stampReach(radius);
-    const side = 2 * reach + 1;
-    if (values.length !== 2 * side * side) return null;
-    if (this.#stamps.size >= MAX_STAMPS) {
-      const [oldest, old] = this.#stamps.entries().next().value;
-      gl.deleteTexture(old.texture);
-      this.#stamps.delete(oldest);
+    const presses = new Float32Array(4 * MAX_PRESSES_PER_PASS);
+    for (let from = first; from < end; from += MAX_PRESSES_PER_PASS) {
+      const count = Math.min(MAX_PRESSES_PER_PASS, end - from);
+      for (let k = 0; k < count; k++) {
+        const press = at + PRESS_FLOATS * (from + k);
+        presses.set(work.subarray(press + 1, press + PRESS_FLOATS), 4 * k);
+      }
+      const uniform = this.#use(PRESS);
+      this.#input(INPUT_UNIT, this.#water[this.#current]);
+      gl.uniform1i(uniform('u_water'), INPUT_UNIT);
+      gl.uniform2i(uniform('u_grid'), this.#grid[0], this.#grid[1]);
+      gl.uniform1i(uniform('u_count'), count);
+      gl.uniform4fv(uniform('u_presses'), presses);
+      this.#drawInto(this.#water[1 - this.#current], this.#grid);
+      this.#swap();
     }
-    const texture = gl.createTexture();
-    gl.activeTexture(gl.TEXTURE0 + SECOND_UNIT);
-    gl.bindTexture(gl.TEXTURE_2D, texture);
-    setNearest(gl);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RG32F, side, side, 0, gl.RG, gl.FLOAT, values);
-    stamp = { texture, side, reach };
-    this.#stamps.set(key, stamp);
-    return stamp;
   }
 
   /** The natural look's surface of the water now (looks/natural.rs surface), into `surface`. */
@@ -296,20 +350,32 @@ export class GpuWater {
     this.#drawInto(this.surface, this.#grid);
   }
 
-  #releaseTextures() {
+  /** Deletes `texture` and its framebuffer. */
+  #release(texture) {
     const gl = this.#gl;
-    const textures = [...this.#water, this.#smoothed, this.surface, ...this.#levels.flatMap((l) => [l.band, l.up])];
-    for (const texture of textures) {
-      if (!texture) continue;
-      const framebuffer = this.#framebuffers.get(texture);
-      if (framebuffer) gl.deleteFramebuffer(framebuffer);
-      this.#framebuffers.delete(texture);
-      gl.deleteTexture(texture);
-    }
+    const framebuffer = this.#framebuffers.get(texture);
+    if (framebuffer) gl.deleteFramebuffer(framebuffer);
+    this.#framebuffers.delete(texture);
+    gl.deleteTexture(texture);
+  }
+
+  #releaseTextures() {
+    const textures = [
+      ...this.#water,
+      this.#smoothed,
+      this.surface,
+      this.#pushed,
+      this.#rowSums,
+      ...this.#levels.flatMap((l) => [l.band, l.up]),
+    ];
+    for (const texture of textures) if (texture) this.#release(texture);
     this.#levels = [];
     this.#water = [];
     this.#smoothed = null;
     this.surface = null;
+    this.#pushed = null;
+    this.#rowSums = null;
+    this.#rowSumsWidth = 0;
   }
 
   /** Frees the textures, framebuffers and programs (the context stays). */
@@ -317,8 +383,6 @@ export class GpuWater {
     const gl = this.#gl;
     if (gl.isContextLost()) return;
     this.#releaseTextures();
-    for (const { texture } of this.#stamps.values()) gl.deleteTexture(texture);
-    this.#stamps.clear();
     for (const { program } of this.#programs.values()) gl.deleteProgram(program);
     this.#programs.clear();
     this.#grid = [0, 0];

@@ -283,7 +283,7 @@ export interface RipplesStats {
    * Why the CPU steps the water (null on the GPU): 'option' (simulation 'cpu'), 'renderer' (the
    * CPU draws), 'no-float-targets' (no RGBA32F render target passed the probe),
    * 'context-lost', or what the GPU does not step yet: 'solver', 'look', 'obstacles', 'border',
-   * 'water-mask', 'interactive', and for 'auto' 'rain'.
+   * 'water-mask'.
    */
   simulationReason:
     | 'option'
@@ -295,8 +295,6 @@ export interface RipplesStats {
     | 'obstacles'
     | 'border'
     | 'water-mask'
-    | 'interactive'
-    | 'rain'
     | null;
   /**
    * Whether the WebGL2 that draws is a software rasterizer (SwiftShader, llvmpipe, WARP: no

@@ -680,20 +680,6 @@ pub fn limits() -> Vec<u32> {
     vec![MAX_SIDE, MAX_PIXELS]
 }
 
-/// The dispersive solver's stone of `radius` cells and `strength` on calm water, as a stamp for
-/// the GPU (see [`crate::gpu_water::stone_stamp`]): `(2 stampReach(radius) + 1)^2` cells, two
-/// floats each (height, under the dent).
-#[wasm_bindgen(js_name = stoneStamp)]
-pub fn stone_stamp(radius: u32, strength: f32) -> Vec<f32> {
-    crate::gpu_water::stone_stamp(radius, strength)
-}
-
-/// Cells on each side of a stamp's centre (see [`crate::gpu_water::stamp_reach`]).
-#[wasm_bindgen(js_name = stampReach)]
-pub fn stamp_reach(radius: u32) -> u32 {
-    crate::gpu_water::stamp_reach(radius)
-}
-
 /// The dispersive solver's pyramid level weights (see `DispersiveSolver::LEVEL_WEIGHTS`), for
 /// the GPU's passes.
 #[wasm_bindgen(js_name = dispersiveLevelWeights)]

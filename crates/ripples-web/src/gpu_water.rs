@@ -9,24 +9,35 @@
 //!   the step it falls before, instead of pressing it;
 //! - **where a stone lands and its radius in cells**: [`ripples::Pool::stone_in_grid`], which the
 //!   CPU path's `drop_stone` uses too;
-//! - **a stone's shape** (the raised-cosine dent and the dispersive solver's two rims that keep
-//!   its volume and second moment): [`stone_stamp`] drops the stone into a small calm
-//!   [`DispersiveSolver`] with the core's own `drop_stone` and hands the result to the GPU as a
-//!   stamp, which the GPU presses as the core does (the dent where it is deeper than the water,
-//!   in both fields; the rims added to both). The rims are sized for calm water under the stone:
-//!   where the stone falls on waves, the CPU sizes them for the water it actually pushed aside,
-//!   a difference of the waves' own volume under the dent;
+//! - **the fingers**: the pointer's fingertips are the core's bodies, moved and pressed by the
+//!   core ([`ripples::Pool::take_body_presses`]), and each press (its centre, radius and
+//!   impulse, in cells) is queued with its step; the GPU adds it to the current heights as
+//!   the core's `Press::into_f32` does, a raised cosine under the disc;
+//! - **a stone's shape**: the raised-cosine dent, which the GPU presses where it is deeper than
+//!   the water (in both fields), and the dispersive solver's two rims, which put back the
+//!   volume and second moment the dent pushed aside. What the dent pushed aside depends on the
+//!   water under it, which only the GPU holds: it sums it there. The rest is the grid's
+//!   geometry, [`DispersiveSolver::stone_rims`] (the cells the rims cover, cut at the edges,
+//!   and the solve that turns the two sums into the rims' heights), queued with the stone.
+//!   The core's own test (`tests/it/dispersive.rs`) holds the GPU's recipe, written in Rust,
+//!   to `drop_stone`'s on moving water and at an edge;
 //! - **the step's constants**: [`DispersiveSolver::coefficients`]; **the natural look's surface
 //!   constants**: [`ripples::Pool::natural_surface_constants`];
 //! - **calm**: the GPU is never read back; the water is calm once the strongest event since the
-//!   water was last calm has decayed by the solver's damping (every wave loses the fraction
+//!   water was last calm (a stone, or a finger's press on the scale of the dent it makes)
+//!   has decayed by the solver's damping (every wave loses the fraction
 //!   `damping` of its amplitude per step) below the calm tolerance ([`GpuQueue::is_calm`]).
 
-use ripples::{Solver, SolverKind};
+use ripples::{BODY_PRESSURE, Solver, StoneRims};
 
 /// Floats per queued stone in [`GpuQueue::take`]: the step it falls before, its cell (x, y),
-/// its radius in cells and its strength.
-pub const STONE_FLOATS: usize = 5;
+/// its radius in cells, its depth (negative: down; see [`Solver::drop_stone`]), then its
+/// rims' cells `[x0, x1, y0, y1]` and solve `[a0, a1, b0, b1]` (see [`StoneRims`]).
+pub const STONE_FLOATS: usize = 13;
+
+/// Floats per queued press in [`GpuQueue::take`]: the step it presses before, its centre (x,
+/// y) and radius in cells (fractional), and its impulse.
+pub const PRESS_FLOATS: usize = 5;
 
 /// Steps and events waiting for the GPU.
 #[derive(Debug, Clone, Default)]
@@ -37,6 +48,8 @@ pub struct GpuQueue {
     steps: u32,
     /// `STONE_FLOATS` per stone, in the order they fall.
     stones: Vec<f32>,
+    /// `PRESS_FLOATS` per press, in the order they press.
+    presses: Vec<f32>,
     /// The largest |strength| of a stone since the water was last calm (0: calm).
     strongest: f32,
     /// Steps since that stone.
@@ -46,15 +59,46 @@ pub struct GpuQueue {
 }
 
 impl GpuQueue {
-    /// A stone at cell `(x, y)` of `radius` cells, before the next step that is queued after it.
-    pub fn stone(&mut self, (x, y, radius): (i32, i32, u32), strength: f32) {
+    /// A stone at cell `(x, y)` of `radius` cells with its `rims` (see
+    /// [`DispersiveSolver::stone_rims`](ripples::DispersiveSolver::stone_rims)), before the next
+    /// step that is queued after it. A stone of no radius or strength moves nothing (as in the
+    /// core) and is not queued.
+    pub fn stone(&mut self, (x, y, radius): (i32, i32, u32), strength: f32, rims: StoneRims) {
+        // The solver's stone is WAVE_STONE_DEPTH times its strength deep: see
+        // Solver::drop_stone.
+        let depth = -strength * Solver::WAVE_STONE_DEPTH;
+        if radius == 0 || depth == 0.0 || !depth.is_finite() {
+            return;
+        }
         let at = self.steps as f32;
         self.stones
-            .extend_from_slice(&[at, x as f32, y as f32, radius as f32, strength]);
-        // A later stone this deep or deeper resets the decay; a shallower one is covered by
-        // the deeper one's decay as long as that stays above it. (The solver's stone is
-        // WAVE_STONE_DEPTH times its strength deep: see Solver::drop_stone.)
-        let depth = (strength * Solver::WAVE_STONE_DEPTH).abs();
+            .extend_from_slice(&[at, x as f32, y as f32, radius as f32, depth]);
+        self.stones.extend(rims.cells.map(|c| c as f32));
+        self.stones.extend(rims.solve.map(|c| c as f32));
+        self.disturbed(depth.abs());
+    }
+
+    /// A body's press (see [`ripples::Pool::take_body_presses`]) before the next step that is
+    /// queued after it. One that is not finite, or of no radius, presses nothing (as in the
+    /// core) and is not queued.
+    pub fn press(&mut self, centre: [f32; 2], radius: f32, impulse: f32) {
+        if !(centre.iter().all(|c| c.is_finite()) && radius > 0.0 && impulse.is_finite()) {
+            return;
+        }
+        let at = self.steps as f32;
+        self.presses
+            .extend_from_slice(&[at, centre[0], centre[1], radius, impulse]);
+        // The impulse at a body's centre is strength * BODY_PRESSURE / radius^2 (body.rs), and
+        // a body held still sinks about as deep as a stone of its strength: the press's
+        // strength, on the stones' scale.
+        let strength = impulse * radius * radius / BODY_PRESSURE;
+        self.disturbed((strength * Solver::WAVE_STONE_DEPTH).abs());
+    }
+
+    /// Something `depth` deep moved the water: a later event this deep or deeper resets the
+    /// decay; a shallower one is covered by the deeper one's decay as long as that stays
+    /// above it.
+    fn disturbed(&mut self, depth: f32) {
         if depth >= self.left_of_strongest(None) {
             self.strongest = depth;
             self.since_strongest = 0;
@@ -83,16 +127,19 @@ impl GpuQueue {
     }
 
     /// What the GPU does next, emptied from the queue: `[clear (0 or 1), steps, stone count,
-    /// then STONE_FLOATS per stone]`.
+    /// then STONE_FLOATS per stone, press count, then PRESS_FLOATS per press]`.
     pub fn take(&mut self) -> Vec<f32> {
-        let count = self.stones.len() / STONE_FLOATS;
-        let mut work = Vec::with_capacity(3 + self.stones.len());
+        let stones = self.stones.len() / STONE_FLOATS;
+        let presses = self.presses.len() / PRESS_FLOATS;
+        let mut work = Vec::with_capacity(4 + self.stones.len() + self.presses.len());
         work.extend_from_slice(&[
             f32::from(u8::from(self.clear)),
             self.steps as f32,
-            count as f32,
+            stones as f32,
         ]);
         work.append(&mut self.stones);
+        work.push(presses as f32);
+        work.append(&mut self.presses);
         self.clear = false;
         self.steps = 0;
         work
@@ -106,84 +153,42 @@ impl GpuQueue {
         (f64::from(self.strongest) * keep.powi(steps)) as f32
     }
 
-    /// Whether the water the GPU steps is calm: nothing queued, and the strongest stone since
-    /// the last calm decayed below `tolerance` at `damping` per step.
+    /// Whether the water the GPU steps is calm: nothing queued, and the strongest stone or
+    /// press since the last calm decayed below `tolerance` at `damping` per step.
     pub fn is_calm(&self, damping: f32, tolerance: f32) -> bool {
-        self.stones.is_empty() && self.left_of_strongest(Some(damping)) <= tolerance
+        self.stones.is_empty()
+            && self.presses.is_empty()
+            && self.left_of_strongest(Some(damping)) <= tolerance
     }
-}
-
-/// Cells on each side of a stamp's centre for a stone of `radius` cells: the rims reach three
-/// radii.
-pub fn stamp_reach(radius: u32) -> u32 {
-    3 * radius.max(1)
-}
-
-/// The stone of `radius` cells and `strength` as the dispersive solver drops it into calm water,
-/// for the GPU to press: `(2 reach + 1)^2` cells (see [`stamp_reach`]) row by row, two floats
-/// each: the height, and 1 where the cell is under the stone's dent (its height is the dent,
-/// which presses down to it) or 0 where it is in a rim (its height is added).
-pub fn stone_stamp(radius: u32, strength: f32) -> Vec<f32> {
-    let radius = radius.max(1);
-    let reach = stamp_reach(radius);
-    let side = 2 * reach + 1;
-    // A calm grid one cell wider on each side: the solver keeps its border at rest. The
-    // stone goes in through Solver::drop_stone, which scales its strength to the solver's
-    // depth as the pool's stones are.
-    let Ok(mut water) = Solver::new(SolverKind::Dispersive, side + 2, side + 2) else {
-        return Vec::new();
-    };
-    let centre = (reach + 1) as i32;
-    water.drop_stone(centre, centre, radius, strength);
-    let Solver::Dispersive(water) = &water else {
-        return Vec::new();
-    };
-    let heights = water.heights();
-    let grid = (side + 2) as usize;
-    let r_squared = i64::from(radius) * i64::from(radius);
-    let mut stamp = Vec::with_capacity(2 * (side * side) as usize);
-    for y in 1..=side as usize {
-        for x in 1..=side as usize {
-            let (dx, dy) = (x as i64 - i64::from(centre), y as i64 - i64::from(centre));
-            let under_dent = dx * dx + dy * dy < r_squared;
-            stamp.extend_from_slice(&[heights[y * grid + x], f32::from(u8::from(under_dent))]);
-        }
-    }
-    stamp
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_stamp_is_the_solvers_stone_on_calm_water() {
-        let stamp = stone_stamp(4, 96.0);
-        let side = 2 * 12 + 1;
-        assert_eq!(stamp.len(), 2 * side * side);
-        let centre = 12 * side + 12;
-        // The dent's bottom at the centre (the solver's stone depth times the strength), under
-        // the dent; rims around, which the stamp adds.
-        assert_eq!(stamp[2 * centre], -96.0 * Solver::WAVE_STONE_DEPTH);
-        assert_eq!(stamp[2 * centre + 1], 1.0);
-        let rim = 12 * side + 12 + 6;
-        assert!(stamp[2 * rim] > 0.0, "{}", stamp[2 * rim]);
-        assert_eq!(stamp[2 * rim + 1], 0.0);
-        // The stone moves no water in all.
-        let volume: f64 = stamp.chunks(2).map(|c| f64::from(c[0])).sum();
-        assert!(volume.abs() < 1e-2, "{volume}");
-    }
+    use ripples::DispersiveSolver;
 
     #[test]
     fn the_queue_says_calm_once_the_strongest_stone_decayed() {
         let mut queue = GpuQueue::default();
         assert!(queue.is_calm(0.005, 0.5));
-        queue.stone((10, 10, 3), 100.0);
+        let water = DispersiveSolver::new(40, 30).unwrap();
+        let rims = water.stone_rims(10, 10, 3);
+        queue.stone((10, 10, 3), 100.0, rims);
+        queue.stone((10, 10, 0), 100.0, rims);
         queue.steps(1);
         assert!(!queue.is_calm(0.005, 0.5));
         let work = queue.take();
-        assert_eq!(&work[..3], &[0.0, 1.0, 1.0]);
-        assert_eq!(&work[3..], &[0.0, 10.0, 10.0, 3.0, 100.0]);
+        assert_eq!(
+            &work[..3],
+            &[0.0, 1.0, 1.0],
+            "one stone queued (not the one of radius 0)"
+        );
+        let depth = -100.0 * Solver::WAVE_STONE_DEPTH;
+        assert_eq!(&work[3..8], &[0.0, 10.0, 10.0, 3.0, depth]);
+        // The rims reach 3 radii, inside the interior: columns and rows 1..=19.
+        assert_eq!(&work[8..12], &[1.0, 20.0, 1.0, 20.0]);
+        assert_eq!(work[12..16], rims.solve.map(|c| c as f32));
+        assert_eq!(&work[16..], &[0.0], "no press");
         // The stone is WAVE_STONE_DEPTH times 100 deep: d * 0.995^n <= 0.5 from n > log(2d) /
         // -log(0.995).
         let depth = 100.0 * f64::from(Solver::WAVE_STONE_DEPTH);
@@ -193,6 +198,30 @@ mod tests {
         queue.steps(1);
         assert!(queue.is_calm(0.005, 0.5));
         queue.clear();
-        assert_eq!(queue.take(), vec![1.0, 0.0, 0.0]);
+        assert_eq!(queue.take(), vec![1.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn presses_are_queued_with_their_step_and_keep_the_water_awake() {
+        let mut queue = GpuQueue::default();
+        queue.steps(2);
+        // A finger of strength 48 and radius 4 cells: the impulse body.rs gives it.
+        let impulse = 48.0 * BODY_PRESSURE / 16.0;
+        queue.press([10.5, 7.25], 4.0, impulse);
+        queue.press([f32::NAN, 7.0], 4.0, impulse);
+        queue.press([10.0, 7.0], 0.0, impulse);
+        assert!(!queue.is_calm(0.005, 0.5), "a press is not calm");
+        queue.steps(1);
+        let work = queue.take();
+        assert_eq!(&work[..4], &[0.0, 3.0, 0.0, 1.0], "one press queued");
+        assert_eq!(&work[4..], &[2.0, 10.5, 7.25, 4.0, impulse]);
+        // Taken, it still moved the water: calm only once a stone of strength 48 would be.
+        assert!(!queue.is_calm(0.005, 0.5));
+        let depth = 48.0 * f64::from(Solver::WAVE_STONE_DEPTH);
+        let calm_from = ((2.0 * depth).ln() / -(0.995f64.ln())).ceil() as u32;
+        queue.steps(calm_from - 2);
+        assert!(!queue.is_calm(0.005, 0.5));
+        queue.steps(1);
+        assert!(queue.is_calm(0.005, 0.5));
     }
 }

@@ -31,7 +31,7 @@ mod web_pool;
 
 pub use bindings::{
     FRAME_DRAWN, FRAME_FAILED, FRAME_UNCHANGED, WasmPool, backend, background_layout,
-    calm_check_frames, check_option, dispersive_level_weights, limits, stamp_reach, stone_stamp,
+    calm_check_frames, check_option, dispersive_level_weights, limits,
 };
 pub use options::{OptionValue, Rule, WebError};
 pub use web_pool::{MAX_PIXELS, MAX_SIDE, WebPool, check_pool_size};

@@ -707,10 +707,9 @@ impl WebPool {
     ) -> Result<(), WebError> {
         let (x, y) = (position("x", x)?, position("y", y)?);
         let (radius, strength) = (options::stone_radius(radius)?, options::strength(strength)?);
-        if let Some(queue) = &mut self.gpu_water {
-            if let Some(stone) = self.pool.stone_in_grid(x, y, radius) {
-                queue.stone(stone, f32::from(strength));
-            }
+        if let Some(mut queue) = self.gpu_water.take() {
+            Self::queue_stone(&self.pool, &mut queue, (x, y, radius), strength);
+            self.gpu_water = Some(queue);
             return Ok(());
         }
         self.pool.drop_stone(x, y, radius, strength)?;
@@ -1009,22 +1008,15 @@ impl WebPool {
     /// Runs `steps` solver steps with rain and renders the result (also when `steps` is 0).
     pub fn advance(&mut self, steps: u32) -> Result<(), WebError> {
         let look = self.look();
-        // Over the water plane in perspective, so rain falls evenly on it.
-        let (width, height) = self.pool.rain_area();
-        if let Some(queue) = &mut self.gpu_water {
-            // The same clock and rain, queued for the GPU (see crate::gpu_water).
-            for _ in 0..steps {
-                for stone in self.rain.stones(width, height) {
-                    if let Some(cell) = self.pool.stone_in_grid(stone.x, stone.y, stone.radius) {
-                        queue.stone(cell, f32::from(stone.strength));
-                    }
-                    queue.steps(0);
-                }
-                queue.steps(1);
-            }
+        if let Some(mut queue) = self.gpu_water.take() {
+            let queued = self.queue_steps(&mut queue, steps);
+            self.gpu_water = Some(queue);
+            queued?;
             self.stale = false;
             return Ok(());
         }
+        // Over the water plane in perspective, so rain falls evenly on it.
+        let (width, height) = self.pool.rain_area();
         for step in 0..steps {
             for stone in self.rain.stones(width, height) {
                 self.pool.drop_rain(stone)?;
@@ -1041,6 +1033,47 @@ impl WebPool {
             self.pool.render(&look, &self.image, &mut self.frame)?;
         }
         self.stale = false;
+        Ok(())
+    }
+
+    /// A stone at `(x, y)` (pool pixels) of `radius` pixels queued for the GPU, in the cell
+    /// and with the rims the CPU's would have (see [`crate::gpu_water`]).
+    fn queue_stone(
+        pool: &Pool,
+        queue: &mut GpuQueue,
+        (x, y, radius): (i32, i32, u32),
+        strength: i16,
+    ) {
+        let Solver::Dispersive(water) = pool.solver() else {
+            return;
+        };
+        if let Some(cell @ (cx, cy, r)) = pool.stone_in_grid(x, y, radius) {
+            queue.stone(cell, f32::from(strength), water.stone_rims(cx, cy, r));
+        }
+    }
+
+    /// [`advance`](Self::advance) for the GPU (see [`crate::gpu_water`]): the same clock, rain
+    /// and fingers, each step's raindrops and the fingers' presses queued for the GPU instead of
+    /// dropped and pressed here.
+    fn queue_steps(&mut self, queue: &mut GpuQueue, steps: u32) -> Result<(), WebError> {
+        let (width, height) = self.pool.rain_area();
+        for _ in 0..steps {
+            for stone in self.rain.stones(width, height) {
+                Self::queue_stone(
+                    &self.pool,
+                    queue,
+                    (stone.x, stone.y, stone.radius),
+                    stone.strength,
+                );
+            }
+            self.move_fingers()?;
+            let step = self.pool.steps() + queue.stepped();
+            self.pool
+                .take_body_presses(step, |centre, radius, impulse| {
+                    queue.press(centre, radius, impulse);
+                });
+            queue.steps(1);
+        }
         Ok(())
     }
 

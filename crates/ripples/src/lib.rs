@@ -144,7 +144,7 @@ pub use scene::{
 pub use simulation::boundary::Sponge;
 pub use simulation::boundary::{Boundary, Obstacles};
 pub use simulation::classic::ClassicSolver;
-pub use simulation::dispersive::{DispersiveSolver, MAX_GRAVITY};
+pub use simulation::dispersive::{DispersiveSolver, MAX_GRAVITY, StoneRims};
 pub use simulation::interface::{Fields, SpringFields, WaterSolver};
 pub use simulation::resample::{resample_field, resample_field_by};
 pub use simulation::solver::{Solver, SolverKind};

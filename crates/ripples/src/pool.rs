@@ -748,6 +748,15 @@ impl Pool {
         }
     }
 
+    /// What the bodies press into the water in step number `step` (the next one), handed to
+    /// `visit(centre, radius, impulse)` in grid cells, as [`step`](Self::step) hands them to
+    /// [`Solver::apply_pressure`], instead of pressed: for water that is stepped elsewhere
+    /// (the page's GPU), which keeps this pool for its rules. Path bodies walk to where they are
+    /// at `step`, and those that have left the water go, as in a step.
+    pub fn take_body_presses(&mut self, step: u64, visit: impl FnMut([f32; 2], f32, f32)) {
+        self.bodies.press_all(step, self.sim_scale, visit);
+    }
+
     /// Bodies press the water for this step (see [`Body`]).
     fn press_bodies(&mut self) {
         if self.bodies.is_empty() {

@@ -213,6 +213,35 @@ impl DispersiveSolver {
         }
     }
 
+    /// The rims of a stone of `radius` cells at cell `(x, y)`, as
+    /// [`drop_stone`](crate::WaterSolver::drop_stone) raises them, for a GPU that steps this
+    /// solver (the page's `web/gl/dispersive-step.glsl.js`): the stone presses its dent where it
+    /// is deeper than the water and then raises two rims at rest, from one to two radii and
+    /// from two to three, that put back the volume and the second moment (about its centre)
+    /// the dent pushed aside; those depend on the water under the dent, which the GPU sums, and
+    /// the rims' own shape on the grid only (cut at its edges), which this gives.
+    pub fn stone_rims(&self, x: i32, y: i32, radius: u32) -> StoneRims {
+        let (width, height) = (self.water.width, self.water.height);
+        let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
+        let bounds = (span(x, reach, width), span(y, reach, height));
+        let ((x0, x1), (y0, y1)) = bounds;
+        let rims = rim_moments((x, y), radius, bounds);
+        let [[v0, m0], [v1, m1]] = rims;
+        let det = v0 * m1 - v1 * m0;
+        let solve = if rims_apart(rims) {
+            [m1 / det, -v1 / det, -m0 / det, v0 / det]
+        } else if v0 + v1 > 0.0 {
+            let share = 1.0 / (v0 + v1);
+            [share, 0.0, share, 0.0]
+        } else {
+            [0.0; 4]
+        };
+        StoneRims {
+            cells: [x0, x1, y0, y1],
+            solve,
+        }
+    }
+
     /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]).
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
         let (width, height) = (self.water.width, self.water.height);
@@ -293,6 +322,7 @@ two_fields_solver! {
     fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
         let water = &mut self.water;
         let (width, height) = (water.width, water.height);
+        // The rims' reach (see stone_rims).
         let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
         let bounds = (span(x, reach, width), span(y, reach, height));
         let before = moments(&water.current, width, (x, y), bounds);
@@ -562,37 +592,69 @@ fn rim_profiles(d: f64, r: f64) -> [f64; 2] {
     [ring(r), ring(2.0 * r)]
 }
 
-/// Adds water at rest in the two rims around `centre` (inside the interior cells of `bounds`),
-/// with the volume and second moment `wanted`.
-fn raise_rims(
-    water: &mut TwoFields,
-    (x, y): (i32, i32),
+/// The interior cells a stone's rims may cover, and the rims' solve, as
+/// [`DispersiveSolver::stone_rims`] gives them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StoneRims {
+    /// `[x0, x1, y0, y1]`: columns `x0..x1` and rows `y0..y1`.
+    pub cells: [usize; 4],
+    /// `[a0, a1, b0, b1]`: the inner rim's height is `a0 v + a1 m` and the outer one's
+    /// `b0 v + b1 m`, for the volume `v` and second moment `m` the dent pushed aside (all 0
+    /// where no rim fits).
+    pub solve: [f64; 4],
+}
+
+/// The distance of cell `(column, row)` from `(x, y)`.
+fn distance_from((x, y): (i32, i32), column: usize, row: usize) -> f64 {
+    let (dx, dy) = (column as f64 - f64::from(x), row as f64 - f64::from(y));
+    (dx * dx + dy * dy).sqrt()
+}
+
+/// The volume and second moment of each rim around `centre` at unit height, over the cells
+/// of `bounds`.
+fn rim_moments(
+    centre: (i32, i32),
     radius: u32,
-    wanted: [f64; 2],
     ((x0, x1), (y0, y1)): ((usize, usize), (usize, usize)),
-) {
-    let width = water.width;
+) -> [[f64; 2]; 2] {
     let r = f64::from(radius.max(1));
-    let distance = |column: usize, row: usize| {
-        let (dx, dy) = (column as f64 - f64::from(x), row as f64 - f64::from(y));
-        (dx * dx + dy * dy).sqrt()
-    };
-    // The volume and second moment of each rim at unit height.
     let mut rims = [[0.0; 2]; 2];
     for row in y0..y1 {
         for column in x0..x1 {
-            let d = distance(column, row);
+            let d = distance_from(centre, column, row);
             for (rim, profile) in rims.iter_mut().zip(rim_profiles(d, r)) {
                 rim[0] += profile;
                 rim[1] += profile * d * d;
             }
         }
     }
-    // Heights a, b with a rims[0] + b rims[1] = wanted, moment by moment; near an edge, where a
-    // rim is cut off, the outer one alone keeps the volume.
+    rims
+}
+
+/// Whether the two rims of `rims` (see [`rim_moments`]) can be solved for apart: both have
+/// cells, and their moments differ enough. Near an edge, where a rim is cut off, the outer one
+/// alone keeps the volume.
+fn rims_apart([[v0, m0], [v1, m1]]: [[f64; 2]; 2]) -> bool {
+    let det = v0 * m1 - v1 * m0;
+    det.abs() > 1e-9 * (v0 * m1).abs() && v0 > 0.0 && v1 > 0.0
+}
+
+/// Adds water at rest in the two rims around `centre` (inside the interior cells of `bounds`),
+/// with the volume and second moment `wanted`.
+fn raise_rims(
+    water: &mut TwoFields,
+    centre: (i32, i32),
+    radius: u32,
+    wanted: [f64; 2],
+    bounds: ((usize, usize), (usize, usize)),
+) {
+    let width = water.width;
+    let r = f64::from(radius.max(1));
+    let rims = rim_moments(centre, radius, bounds);
+    // Heights a, b with a rims[0] + b rims[1] = wanted, moment by moment.
     let [[v0, m0], [v1, m1]] = rims;
     let det = v0 * m1 - v1 * m0;
-    let heights = if det.abs() > 1e-9 * (v0 * m1).abs() && v0 > 0.0 && v1 > 0.0 {
+    let heights = if rims_apart(rims) {
         [
             (wanted[0] * m1 - v1 * wanted[1]) / det,
             (v0 * wanted[1] - wanted[0] * m0) / det,
@@ -603,9 +665,10 @@ fn raise_rims(
     } else {
         return;
     };
+    let ((x0, x1), (y0, y1)) = bounds;
     for row in y0..y1 {
         for column in x0..x1 {
-            let [a, b] = rim_profiles(distance(column, row), r);
+            let [a, b] = rim_profiles(distance_from(centre, column, row), r);
             let lift = (heights[0] * a + heights[1] * b) as f32;
             if lift != 0.0 {
                 let cell = row * width + column;

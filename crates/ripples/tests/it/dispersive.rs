@@ -369,3 +369,106 @@ fn bad_parameters_are_refused_with_the_value() {
         SolverKind::Dispersive
     );
 }
+
+/// The stone as a GPU drops it (`web/gl/dispersive-step.glsl.js`, STONE_MOMENTS and STONE),
+/// written out here in `f32` as the shaders compute it: the dent pressed where it is deeper,
+/// the volume and second moment it pushed aside summed over the dent, and the rims raised from
+/// [`DispersiveSolver::stone_rims`]' solve.
+fn gpu_stone(water: &mut DispersiveSolver, (x, y): (i32, i32), radius: u32, strength: f32) {
+    let width = water.width() as usize;
+    let height = water.height() as usize;
+    let rims = water.stone_rims(x, y, radius);
+    let depth = -strength * Solver::WAVE_STONE_DEPTH;
+    let r = radius as i32;
+    let to_phase = std::f32::consts::PI / r as f32;
+    let interior =
+        |cx: i32, cy: i32| cx >= 1 && cy >= 1 && cx <= width as i32 - 2 && cy <= height as i32 - 2;
+    let fields = water.fields_mut();
+    let (mut volume, mut moment) = (0.0f32, 0.0f32);
+    let mut dent_cells = Vec::new();
+    for dy in -r + 1..r {
+        for dx in -r + 1..r {
+            let (cx, cy) = (x + dx, y + dy);
+            let d_squared = dx * dx + dy * dy;
+            if !interior(cx, cy) || d_squared >= r * r {
+                continue;
+            }
+            let dent = depth * (0.5 + 0.5 * ((d_squared as f32).sqrt() * to_phase).cos());
+            let cell = cy as usize * width + cx as usize;
+            let h = fields.current[cell];
+            if dent < h {
+                volume += h - dent;
+                moment += (h - dent) * d_squared as f32;
+                dent_cells.push((cell, dent));
+            }
+        }
+    }
+    for (cell, dent) in dent_cells {
+        fields.current[cell] = dent;
+        fields.previous[cell] = dent;
+    }
+    let [a0, a1, b0, b1] = rims.solve.map(|c| c as f32);
+    let (inner, outer) = (a0 * volume + a1 * moment, b0 * volume + b1 * moment);
+    let [x0, x1, y0, y1] = rims.cells;
+    let r = r as f32;
+    let ring = |d: f32, from: f32| {
+        if d <= from || d >= from + r {
+            0.0
+        } else {
+            (std::f32::consts::PI * (d - from) / r).sin().powi(2)
+        }
+    };
+    for row in y0..y1 {
+        for column in x0..x1 {
+            let (dx, dy) = (column as f32 - x as f32, row as f32 - y as f32);
+            let d = (dx * dx + dy * dy).sqrt();
+            let lift = inner * ring(d, r) + outer * ring(d, 2.0 * r);
+            fields.current[row * width + column] += lift;
+            fields.previous[row * width + column] += lift;
+        }
+    }
+}
+
+#[test]
+fn a_gpu_stone_from_stone_rims_is_the_solvers_on_moving_water_and_at_an_edge() {
+    // Water with waves on it: three stones and 40 steps.
+    let mut waves = DispersiveSolver::new(96, 80).unwrap();
+    for (x, y, r) in [(30, 30, 6), (60, 50, 9), (20, 60, 4)] {
+        waves.drop_stone(x, y, r, 90.0 * Solver::WAVE_STONE_DEPTH);
+    }
+    let open = Obstacles::new(96, 80).unwrap();
+    for _ in 0..40 {
+        waves.step(&open, None);
+    }
+    let mut worst = 0.0f32;
+    let mut deepest = 0.0f32;
+    // In open water on the waves, over a crest and a trough, and cut by the left and top edges.
+    for (x, y, radius, strength) in [
+        (48, 40, 5, 96.0),
+        (34, 44, 3, 60.0),
+        (3, 2, 6, 128.0),
+        (90, 76, 8, 40.0),
+    ] {
+        let mut cpu = waves.clone();
+        cpu.drop_stone(x, y, radius, strength * Solver::WAVE_STONE_DEPTH);
+        let mut gpu = waves.clone();
+        gpu_stone(&mut gpu, (x, y), radius, strength);
+        for (field, (a, b)) in [
+            ("heights", (cpu.heights(), gpu.heights())),
+            ("previous", (cpu.previous_heights(), gpu.previous_heights())),
+        ] {
+            let error = a
+                .iter()
+                .zip(b)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            let size = a.iter().map(|a| a.abs()).fold(0.0, f32::max);
+            println!(
+                "stone at ({x}, {y}), radius {radius}: {field} differ by at most {error:.2e} (largest {size:.1})"
+            );
+            worst = worst.max(error);
+            deepest = deepest.max(size);
+        }
+    }
+    assert!(worst <= 1e-4 * deepest, "{worst} against {deepest}");
+}

@@ -125,7 +125,7 @@ export const DEFAULTS = Object.freeze({
    * draws with WebGL2 and can step this water; else in the wasm module on the CPU), 'gpu' (the
    * same, said outright) or 'cpu' (always the wasm module). stats().simulation says which, and
    * why the CPU does (the GPU steps the dispersive solver under the natural look, seen from
-   * above, with its stones, rain and the pointer, without walls or an absorbing border, so far).
+   * above, with its stones, rain, the pointer, walls and either border, so far).
    */
   simulation: 'auto',
   /**

@@ -285,7 +285,7 @@ export class Ripples extends EventTargetBase {
   #useCpu(reason) {
     if (!this.#renderer?.toCpu(reason)) return;
     this.#pool.setGpu(false);
-    this.#simulation.choose(this.#pool, null, this.#options);
+    this.#simulation.choose(this.#pool, null, this.#options, reason);
     // The video's frame went to the lost renderer only: the CPU reads it from the pool's image.
     if (this.#picture.video) this.#picture.composeVideo(this.#pool, this.#cssSize, 'Ripples');
     this.#pool.advance(0);
@@ -348,7 +348,7 @@ export class Ripples extends EventTargetBase {
     try {
       pool.setGpu(!!this.#gl);
       this.#picture.composeAll(pool, size, where);
-      this.#simulation.choose(pool, this.#gl, this.#options);
+      this.#simulation.choose(pool, this.#gl, this.#options, this.#renderer?.cpuReason);
       // The ripples go on in the new pool (a new size, pixel ratio or resolution), resampled
       // onto its grid; only a pool of another solver cannot take them.
       const old = this.#pool;
@@ -781,7 +781,7 @@ export class Ripples extends EventTargetBase {
         if (changed('pixelRatio')) this.#watchPixelRatio();
       } else {
         this.#picture.configure(this.#pool, this.#cssSize);
-        this.#simulation.choose(this.#pool, this.#gl, options);
+        this.#simulation.choose(this.#pool, this.#gl, options, this.#renderer?.cpuReason);
         // A new mask is put in once it loads (Composer.loadInto); a new horizon or focal length now.
         if ((changed('horizon') || changed('focal')) && !changed('waterMask')) {
           this.#recomposeWater(where);

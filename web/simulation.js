@@ -6,17 +6,17 @@
 // (the fields live in one place at a time).
 //
 // The GPU steps what gl/dispersive-step.glsl.js implements so far: the dispersive solver under
-// the natural look, seen from above, with reflecting edges and no walls, its stones, rain and
-// the pointer's fingertips.
+// the natural look, seen from above, with its stones, rain and the pointer's fingertips, its
+// walls and both edges.
 // Anything else is the CPU's, with a reason that says what, so 'auto' keeps today's behaviour
 // wherever the GPU cannot do the same yet.
 
 /**
  * Why the CPU steps the water: 'option' (simulation 'cpu'), 'renderer' (the CPU draws),
  * 'no-float-targets' (no RGBA32F render target passed the probe), 'context-lost', or the option
- * the GPU does not step yet: 'solver', 'look', 'obstacles', 'border', 'water-mask'.
+ * the GPU does not step yet: 'solver', 'look', 'water-mask'.
  * @typedef {'option' | 'renderer' | 'no-float-targets' | 'context-lost' | 'solver' | 'look' |
- *   'obstacles' | 'border' | 'water-mask'} SimulationReason
+ *   'water-mask'} SimulationReason
  */
 
 /**
@@ -24,15 +24,14 @@
  * @param {import('./gl-renderer.js').GlRenderer | null} gl
  * @param {import('./options.js').Options} options
  * @param {any} pool the WasmPool
+ * @param {import('./renderer.js').CpuReason | undefined} cpuReason why the CPU draws, if it does
  * @returns {SimulationReason | null}
  */
-function whyCpu(gl, options, pool) {
+function whyCpu(gl, options, pool, cpuReason) {
   if (options.simulation === 'cpu') return 'option';
-  if (!gl) return 'renderer';
+  if (!gl) return cpuReason === 'context-lost' ? 'context-lost' : 'renderer';
   if (options.solver !== 'dispersive') return 'solver';
   if (options.look !== 'natural') return 'look';
-  if (options.obstacles !== null) return 'obstacles';
-  if (options.border !== 'reflect') return 'border';
   if (options.waterMask !== null || options.horizon !== null || pool.hasWaterRegion) return 'water-mask';
   return /** @type {SimulationReason | null} */ (gl.gpuWaterUnsupported);
 }
@@ -46,9 +45,10 @@ export class Simulation {
    * @param {any} pool the WasmPool
    * @param {import('./gl-renderer.js').GlRenderer | null} gl
    * @param {import('./options.js').Options} options
+   * @param {import('./renderer.js').CpuReason} [cpuReason] why the CPU draws, where it does
    */
-  choose(pool, gl, options) {
-    const reason = whyCpu(gl, options, pool);
+  choose(pool, gl, options, cpuReason) {
+    const reason = whyCpu(gl, options, pool, cpuReason);
     const gpu = reason === null;
     gl?.useGpuWater(gpu);
     if (pool.gpuWater !== gpu) pool.setGpuWater(gpu);

@@ -5,12 +5,15 @@
 //    by WebGL2. The frames must agree within a mean of 1 level and a 99.9th percentile of 8
 //    levels per channel (issue 36), and the water must have moved (the check could not pass on
 //    calm water). For the dispersive solver under the natural look, at simulation scale 2: with
-//    drops, with rain (its stones on moving water and at the edges), and with the pointer.
+//    drops, with rain (its stones on moving water and at the edges), with walls and an absorbing
+//    edge, and with the pointer.
 // 2. stats().simulation: 'gpu' where asked and possible, and by default; 'cpu' with its reason
 //    for 'cpu', and for what the GPU does not step yet (another solver, another look, ...).
 // 3. the option and step(n) refuse bad values with errors that name them.
 // 4. asleep when calm on the GPU: after a drop and no rain, the loop sleeps once the damping has
 //    taken the water below the calm tolerance (nothing read back), and a drop wakes it.
+// 5. a lost context (WEBGL_lose_context) while the GPU steps the water: the wasm solver and the
+//    CPU renderer carry on, calm at worst, stats() saying why, with no error.
 //
 //   node web/e2e/gpu-water.mjs        (after web/build.sh)
 
@@ -56,10 +59,45 @@ try {
     JSON.stringify(asleep),
   );
 
+  // 5. A lost context while the GPU steps the water: the wasm solver and the CPU renderer carry
+  // on (from calm water: the fields were the GPU's), saying why, with no error.
+  const lost = await page.evaluate(async (patience) => {
+    const { Ripples } = await import('/ripples.js');
+    const element = document.createElement('div');
+    element.style.cssText = 'width: 240px; height: 160px; background: url(/assets/coffee.jpg) center / cover';
+    document.body.append(element);
+    const ripples = await Ripples.attach(element, { interactive: false });
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    ripples.drop(120, 80, 12, 200);
+    await wait(200);
+    const before = ripples.stats();
+    element.querySelector('canvas').getContext('webgl2').getExtension('WEBGL_lose_context').loseContext();
+    await wait(200);
+    for (let waited = 0; waited < patience && ripples.stats().renderer !== 'cpu'; waited += 20) await wait(20);
+    const switched = ripples.stats();
+    ripples.drop(120, 80, 12, 200);
+    for (let waited = 0; waited < patience && ripples.stats().steps <= switched.steps; waited += 20) await wait(20);
+    const after = ripples.stats();
+    ripples.destroy();
+    element.remove();
+    return {
+      before: `${before.renderer}/${before.simulation}`,
+      after: `${after.renderer}/${after.simulation}/${after.simulationReason}/${after.cpuReason}`,
+      stepsGoOn: after.steps > switched.steps,
+    };
+  }, PATIENCE_MS);
+  check(
+    'a lost context: the water the GPU stepped goes on in the wasm solver, drawn by the CPU, saying why',
+    lost.before === 'webgl/gpu' && lost.after === 'cpu/cpu/context-lost/context-lost' && lost.stepsGoOn,
+    JSON.stringify(lost),
+  );
+
   // 1. Parity.
   const cases = [
-    { name: 'dispersive natural, scale 2, drops only', options: { resolution: 2, rain: 0 }},
-    { name: 'dispersive natural, scale 2, rain 4/s', options: { resolution: 2, rain: 4 }},
+    { name: 'dispersive natural, scale 2, drops only', options: { resolution: 2, rain: 0 } },
+    { name: 'dispersive natural, scale 2, rain 4/s', options: { resolution: 2, rain: 4 } },
+    // Walls (a barrier with two slits) and an absorbing edge.
+    { name: 'dispersive natural, scale 2, walls and absorb', options: { resolution: 2, rain: 0, obstacles: '/assets/slits.svg', border: 'absorb' } },
     // The pointer alone (no stone: no click), a drag across the water and a hover that leaves:
     // its fingertips, pressed every step. The same pointer events on both instances.
     // Its wake is faint by design (input.js: a drag presses at strength 48, where a drop is 96):

@@ -91,30 +91,43 @@ void main() {
 }
 `;
 
+/** The widest damping band of an absorbing edge the step takes (the pool's is at most 40). */
+export const MAX_SPONGE_BAND = 64;
+
 /**
  * dispersive_step_row (kernels/dispersive.rs) and TwoFields::finish_step: on interior cells,
  * `next = current * u + laplacian * lap(S) - previous * p` with lap the 9-point Laplacian of
  * the smoothed field (u_smoothed's G), and the fields swapped: (next, u). Border cells are not
- * stepped: they swap as the Rust's do (both at rest).
+ * stepped: they swap as the Rust's do (both at rest). Then, as finish_step: both fields at
+ * rest on walls (u_walls' R above a half, where u_has_walls), and multiplied by the sponge's
+ * factor (u_sponge[d], d cells from the nearest edge, for d below u_band: Sponge::apply_f32).
  */
 export const DISPERSIVE_STEP = `${HEADER}
 uniform sampler2D u_water;
 uniform sampler2D u_smoothed;
+uniform sampler2D u_walls;
+uniform bool u_has_walls;
+uniform int u_band;
+uniform float u_sponge[${MAX_SPONGE_BAND}];
 uniform ivec2 u_grid;
 uniform vec3 u_coefficients; // DispersiveCoefficients: current, laplacian, previous
 float s(ivec2 cell) { return texelFetch(u_smoothed, cell, 0).g; }
-void main() {
-  ivec2 cell = ivec2(gl_FragCoord.xy);
+vec2 step_here(ivec2 cell) {
   vec2 water = texelFetch(u_water, cell, 0).rg;
-  if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) {
-    out_value = vec4(water.g, water.r, 0.0, 0.0);
-    return;
-  }
+  if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) return water.gr;
   float edges = s(cell + ivec2(0, -1)) + s(cell + ivec2(0, 1)) + s(cell + ivec2(-1, 0)) + s(cell + ivec2(1, 0));
   float corners = s(cell + ivec2(-1, -1)) + s(cell + ivec2(1, -1)) + s(cell + ivec2(-1, 1)) + s(cell + ivec2(1, 1));
   float lap = (4.0 * edges + corners - 20.0 * s(cell)) / 6.0;
   float next = u_coefficients.x * water.r + u_coefficients.y * lap - u_coefficients.z * water.g;
-  out_value = vec4(next, water.r, 0.0, 0.0);
+  return vec2(next, water.r);
+}
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  vec2 water = step_here(cell);
+  if (u_has_walls && texelFetch(u_walls, cell, 0).r > 0.5) water = vec2(0.0);
+  int d = min(min(cell.x, cell.y), min(u_grid.x - 1 - cell.x, u_grid.y - 1 - cell.y));
+  if (d < u_band) water *= u_sponge[d];
+  out_value = vec4(water, 0.0, 0.0);
 }
 `;
 

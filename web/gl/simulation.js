@@ -19,7 +19,7 @@
 //   filtering of float textures is needed (iOS lacks it), the cells are sampled by hand.
 // - Nothing is read back per frame: whether the water is calm is known from the damping (the
 //   wasm module's GpuQueue), so the frame loop never waits on the GPU.
-// - Texture units 10 and 11 only, so the renderer's own bindings (units 0 to 7) stay put.
+// - Texture units 10 to 12 only, so the renderer's own bindings (units 0 to 7) stay put.
 
 import { dispersiveLevelWeights } from '../ripples_web.js';
 import {
@@ -28,6 +28,7 @@ import {
   GO_DOWN,
   GO_UP,
   MAX_PRESSES_PER_PASS,
+  MAX_SPONGE_BAND,
   NATURAL_SURFACE,
   PRESS,
   SMOOTH,
@@ -39,6 +40,7 @@ import {
 
 const INPUT_UNIT = 10;
 const SECOND_UNIT = 11;
+const WALLS_UNIT = 12;
 /** Floats a queued stone takes in takeGpuWork (gpu_water.rs STONE_FLOATS). */
 const STONE_FLOATS = 13;
 /** Floats a queued press takes (gpu_water.rs PRESS_FLOATS). */
@@ -70,6 +72,13 @@ export class GpuWater {
   #rowSumsWidth = 0;
   /** A stone's pushed-aside volume and second moment (STONE_MOMENTS), one texel. */
   #pushed = null;
+  /** The walls (R8, 1 on a wall; pool.wallMask()), or null without walls. */
+  #walls = null;
+  /** The sponge's factors (pool.spongeProfile()), MAX_SPONGE_BAND long, and its band. */
+  #sponge = new Float32Array(MAX_SPONGE_BAND);
+  #band = 0;
+  /** The pool and its boundaryVersion the walls and the sponge were taken from. */
+  #boundaryOf = { pool: null, version: -1 };
   /** The pyramid's level weights (dispersive.rs LEVEL_WEIGHTS, from the wasm module). */
   #weights = dispersiveLevelWeights();
 
@@ -104,6 +113,9 @@ export class GpuWater {
     const gl = this.#gl;
     const { gridWidth, gridHeight } = pool;
     const fresh = this.#ensure(gridWidth, gridHeight);
+    if (fresh || this.#boundaryOf.pool !== pool || this.#boundaryOf.version !== pool.boundaryVersion) {
+      this.#takeBoundary(pool);
+    }
     const work = pool.takeGpuWork();
     const coefficients = pool.dispersiveCoefficients();
     if (fresh || work[0] === 1) this.#calm();
@@ -126,6 +138,32 @@ export class GpuWater {
     }
     this.#makeSurface(pool.naturalSurfaceConstants());
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
+
+  /**
+   * The pool's walls and absorbing edge, as the step applies them (TwoFields::finish_step):
+   * uploaded when they change (pool.boundaryVersion), not per frame.
+   * @param {any} pool the WasmPool
+   */
+  #takeBoundary(pool) {
+    const gl = this.#gl;
+    this.#boundaryOf = { pool, version: pool.boundaryVersion };
+    const profile = pool.spongeProfile();
+    this.#band = Math.min(profile.length, MAX_SPONGE_BAND);
+    this.#sponge.fill(1);
+    this.#sponge.set(profile.subarray(0, this.#band));
+    const mask = pool.wallMask();
+    if (this.#walls) gl.deleteTexture(this.#walls);
+    this.#walls = null;
+    if (mask.length === 0) return;
+    this.#walls = gl.createTexture();
+    gl.activeTexture(gl.TEXTURE0 + WALLS_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, this.#walls);
+    setNearest(gl);
+    const alignment = gl.getParameter(gl.UNPACK_ALIGNMENT);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8, this.#grid[0], this.#grid[1], 0, gl.RED, gl.UNSIGNED_BYTE, mask);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, alignment);
   }
 
   /** Textures for a grid of `width x height` cells; returns whether they are new (calm). */
@@ -248,6 +286,11 @@ export class GpuWater {
     this.#input(SECOND_UNIT, levels[0].up);
     gl.uniform1i(at('u_water'), INPUT_UNIT);
     gl.uniform1i(at('u_smoothed'), SECOND_UNIT);
+    if (this.#walls) this.#input(WALLS_UNIT, this.#walls);
+    gl.uniform1i(at('u_walls'), WALLS_UNIT);
+    gl.uniform1i(at('u_has_walls'), this.#walls ? 1 : 0);
+    gl.uniform1i(at('u_band'), this.#band);
+    gl.uniform1fv(at('u_sponge'), this.#sponge);
     gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
     gl.uniform3f(at('u_coefficients'), coefficients[0], coefficients[1], coefficients[2]);
     this.#drawInto(this.#water[1 - this.#current], this.#grid);
@@ -383,6 +426,9 @@ export class GpuWater {
     const gl = this.#gl;
     if (gl.isContextLost()) return;
     this.#releaseTextures();
+    if (this.#walls) gl.deleteTexture(this.#walls);
+    this.#walls = null;
+    this.#boundaryOf = { pool: null, version: -1 };
     for (const { program } of this.#programs.values()) gl.deleteProgram(program);
     this.#programs.clear();
     this.#grid = [0, 0];

@@ -282,8 +282,7 @@ export interface RipplesStats {
   /**
    * Why the CPU steps the water (null on the GPU): 'option' (simulation 'cpu'), 'renderer' (the
    * CPU draws), 'no-float-targets' (no RGBA32F render target passed the probe),
-   * 'context-lost', or what the GPU does not step yet: 'solver', 'look', 'obstacles', 'border',
-   * 'water-mask'.
+   * 'context-lost', or what the GPU does not step yet: 'solver', 'look', 'water-mask'.
    */
   simulationReason:
     | 'option'
@@ -292,8 +291,6 @@ export interface RipplesStats {
     | 'context-lost'
     | 'solver'
     | 'look'
-    | 'obstacles'
-    | 'border'
     | 'water-mask'
     | null;
   /**

@@ -512,6 +512,26 @@ impl WasmPool {
         self.inner.water_version()
     }
 
+    /// Counts changes of the walls and the edges, for a GPU that steps the water.
+    #[wasm_bindgen(getter, js_name = boundaryVersion)]
+    pub fn boundary_version(&self) -> u32 {
+        self.inner.boundary_version()
+    }
+
+    /// The walls for a GPU that steps the water: a byte per grid cell, 255 on a wall (empty
+    /// without walls).
+    #[wasm_bindgen(js_name = wallMask)]
+    pub fn wall_mask(&self) -> Vec<u8> {
+        self.inner.wall_mask()
+    }
+
+    /// The absorbing edge's damping factors at 0, 1, ... cells from the edge (empty for
+    /// reflecting edges), for a GPU that steps the water.
+    #[wasm_bindgen(js_name = spongeProfile)]
+    pub fn sponge_profile(&self) -> Vec<f32> {
+        self.inner.sponge_profile()
+    }
+
     /// Whether `setWater` limited the water to a mask or laid it in perspective.
     #[wasm_bindgen(getter, js_name = hasWaterRegion)]
     pub fn has_water_region(&self) -> bool {

@@ -98,6 +98,10 @@ pub struct WebPool {
     /// Counts changes of the water region, so that a GPU renderer knows when to upload its mask
     /// and tables again.
     water_version: u32,
+    /// Counts changes of the walls and the edges, so that a GPU that steps the water knows
+    /// when to take them again ([`wall_mask`](Self::wall_mask),
+    /// [`sponge_profile`](Self::sponge_profile)).
+    boundary_version: u32,
     /// A resize dropped the pool's water region: the next [`set_water`](Self::set_water) puts
     /// it back and keeps the water instead of calming it.
     water_region_resized: bool,
@@ -268,6 +272,7 @@ impl WebPool {
             has_water_region: false,
             gpu_photo: None,
             water_version: 0,
+            boundary_version: 0,
             water_region_resized: false,
             gpu_water: None,
         };
@@ -467,6 +472,7 @@ impl WebPool {
         let boundary = options::border(name)?;
         if boundary != self.pool.boundary() {
             self.pool.set_boundary(boundary);
+            self.boundary_version = self.boundary_version.wrapping_add(1);
         }
         Ok(())
     }
@@ -646,6 +652,7 @@ impl WebPool {
             })
             .collect();
         self.pool.set_obstacle_mask(&mask)?;
+        self.boundary_version = self.boundary_version.wrapping_add(1);
         Ok(())
     }
 
@@ -689,6 +696,41 @@ impl WebPool {
     /// Removes every wall.
     pub fn clear_obstacles(&mut self) {
         self.pool.obstacles_mut().clear();
+        self.boundary_version = self.boundary_version.wrapping_add(1);
+    }
+
+    /// Counts changes of the walls and the edges (`set_obstacles`, `clear_obstacles`,
+    /// `set_border`), for a GPU that steps the water.
+    pub fn boundary_version(&self) -> u32 {
+        self.boundary_version
+    }
+
+    /// The walls for a GPU that steps the water: a byte per grid cell, row-major, 255 on a
+    /// wall and 0 on water; empty without walls.
+    pub fn wall_mask(&self) -> Vec<u8> {
+        let walls = self.pool.obstacles();
+        if walls.is_empty() {
+            return Vec::new();
+        }
+        walls
+            .cells()
+            .iter()
+            .map(|&wall| if wall { 255 } else { 0 })
+            .collect()
+    }
+
+    /// The absorbing edge's damping band (see [`ripples::Sponge`]) for a GPU that steps the
+    /// water: the factor both fields are multiplied by each step at `d` cells from the nearest
+    /// edge, for `d` from 0 to the band's width less one (1 beyond); empty for reflecting edges.
+    pub fn sponge_profile(&self) -> Vec<f32> {
+        let Some(sponge) = self.pool.sponge() else {
+            return Vec::new();
+        };
+        // Cell (d, d) of a grid 2 band + 2 cells wide is d cells from its nearest edge.
+        let side = 2 * sponge.band() + 2;
+        (0..sponge.band())
+            .map(|d| sponge.factor(d, d, side, side))
+            .collect()
     }
 
     /// Wall cells in the grid.

@@ -355,6 +355,12 @@ impl Pool {
         self.boundary
     }
 
+    /// The damping band of an absorbing edge (`None` for reflecting edges), as the solver's
+    /// step applies it: for water stepped elsewhere (the page's GPU).
+    pub fn sponge(&self) -> Option<&Sponge> {
+        self.sponge.as_ref()
+    }
+
     /// The walls, in grid cells.
     pub fn obstacles(&self) -> &Obstacles {
         &self.obstacles

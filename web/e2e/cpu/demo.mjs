@@ -9,9 +9,11 @@ import { compare, figures, outDir } from './shared.mjs';
 
 // The wasm's budget. It was 334 KiB before the living photographs (the photo look's kernel,
 // the plane's perspective), the GPU renderer's surface and the swept swipes added 72 KiB
-// (406 KiB, 166 KiB gzipped, on 2026-11-26); the budget leaves room for small changes and
-// still fails a new dependency or a duplicated kernel.
-const MAX_WASM_BYTES = 440 * 1024;
+// (406 KiB, 166 KiB gzipped, on 2026-11-26); the kernels over the vector layer and the GPU
+// simulation's rules (the fingers' presses, a stone's rims) took it to 445.1 KiB (182 KiB
+// gzipped, 2026-12-02). The budget leaves room for small changes and still fails a new
+// dependency or a duplicated kernel.
+const MAX_WASM_BYTES = 450 * 1024;
 
 /** The demo's module, defaults, overlays, a click, and its figures (`suite`: see e2e.mjs). */
 export async function theDemo({ page, main }) {

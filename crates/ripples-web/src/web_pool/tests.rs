@@ -1192,3 +1192,42 @@ fn in_perspective_a_coarser_grid_makes_the_same_ring_on_the_plane() {
     assert!(fine > 20.0, "{fine}");
     assert!((coarse - fine).abs() <= 8.0, "{coarse} against {fine}");
 }
+
+#[test]
+fn a_gpu_takes_the_walls_and_the_sponge_as_the_solver_applies_them() {
+    let mut water = WebPool::new(64.0, 48.0, 1.0, 1).unwrap();
+    assert!(water.wall_mask().is_empty(), "no walls");
+    assert!(water.sponge_profile().is_empty(), "reflecting edges");
+    let version = water.boundary_version();
+    water.set_border("absorb").unwrap();
+    assert_ne!(
+        water.boundary_version(),
+        version,
+        "a new edge is a new boundary"
+    );
+    let profile = water.sponge_profile();
+    let sponge = water.pool().sponge().unwrap();
+    assert_eq!(profile.len(), sponge.band());
+    // The factors the solver multiplies by, cell by cell along the left edge's middle row.
+    for (d, &factor) in profile.iter().enumerate() {
+        assert_eq!(factor, sponge.factor(d, 24, 64, 48), "{d} cells in");
+    }
+    assert!(profile[0] < profile[profile.len() - 1] && profile[profile.len() - 1] < 1.0);
+    // A dark square of wall in the middle of a light mask.
+    let mut rgba = vec![255u8; 64 * 48 * 4];
+    for y in 20..28 {
+        for x in 30..40 {
+            rgba[(y * 64 + x) * 4..(y * 64 + x) * 4 + 3].fill(0);
+        }
+    }
+    let version = water.boundary_version();
+    water.set_obstacles(&rgba).unwrap();
+    assert_ne!(water.boundary_version(), version);
+    let mask = water.wall_mask();
+    assert_eq!(mask.len(), 64 * 48);
+    assert_eq!(mask.iter().filter(|&&cell| cell == 255).count(), 80);
+    assert_eq!(mask[24 * 64 + 35], 255);
+    assert_eq!(mask[10 * 64 + 10], 0);
+    water.clear_obstacles();
+    assert!(water.wall_mask().is_empty());
+}

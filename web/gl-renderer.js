@@ -71,6 +71,8 @@ export class GlRenderer {
   #released = false;
   #onLost;
   #software = null;
+  /** Bytes of the water sent to the GPU since the start: surfaces, or the GPU water's work. */
+  uploadedBytes = 0;
   // A video's frames fill the picture texture (placeVideo), not the pool's image in wasm.
   #videoTexture = null;
   #imageFromVideo = false;
@@ -247,8 +249,9 @@ export class GlRenderer {
     if (hasLand && (this.#waterPool !== pool || this.#waterVersion !== pool.waterVersion)) this.#uploadWater(pool);
     const photo = pool.inPerspective;
     if (!photo && this.#water && pool.gpuWater) {
-      // The water is stepped here: its surface is a texture already, nothing is uploaded.
-      this.#water.run(pool);
+      // The water is stepped here: its surface is a texture already; only the frame's work
+      // (steps, stones, presses) goes up.
+      this.uploadedBytes += this.#water.run(pool);
       gl.activeTexture(gl.TEXTURE0 + SURFACE_UNIT);
       gl.bindTexture(gl.TEXTURE_2D, this.#water.surface);
     } else if (!photo) {
@@ -304,6 +307,7 @@ export class GlRenderer {
     const surfaceAt = pool.prepareSurface();
     if (surfaceAt === 0) throw new Error(`Ripples: ${pool.takeError()}`);
     const surface = new Float32Array(memory.buffer, surfaceAt, pool.surfaceLen);
+    this.uploadedBytes += surface.byteLength;
     gl.activeTexture(gl.TEXTURE0 + SURFACE_UNIT);
     gl.bindTexture(gl.TEXTURE_2D, this.#textures.surface);
     if (this.#surfaceSize[0] !== gridWidth || this.#surfaceSize[1] !== gridHeight) {

@@ -843,6 +843,7 @@ export class Ripples extends EventTargetBase {
       cpuReason: this.#gl ? null : this.#renderer?.cpuReason,
       ...this.#simulation.stats(), // who steps the water, and why the CPU does
       softwareWebGl: this.#gl ? this.#gl.software : false,
+      uploadedBytes: this.#gl ? this.#gl.uploadedBytes : 0,
       asleep: this.#loop.asleep,
       solver: this.#options.solver,
       look: this.#options.look,

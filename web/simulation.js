@@ -5,9 +5,9 @@
 // nothing when the answer stays the same. Switching between the two starts from calm water
 // (the fields live in one place at a time).
 //
-// The GPU steps what gl/dispersive-step.glsl.js implements so far: the dispersive solver under
-// the natural look, seen from above, with its stones, rain and the pointer's fingertips, its
-// walls and both edges.
+// The GPU steps what gl/water-steps.glsl.js implements so far: the dispersive and wave solvers
+// under the natural look, seen from above, with their stones, rain and the pointer's
+// fingertips, walls and both edges.
 // Anything else is the CPU's, with a reason that says what, so 'auto' keeps today's behaviour
 // wherever the GPU cannot do the same yet.
 
@@ -30,7 +30,7 @@
 function whyCpu(gl, options, pool, cpuReason) {
   if (options.simulation === 'cpu') return 'option';
   if (!gl) return cpuReason === 'context-lost' ? 'context-lost' : 'renderer';
-  if (options.solver !== 'dispersive') return 'solver';
+  if (options.solver !== 'dispersive' && options.solver !== 'wave') return 'solver';
   if (options.look !== 'natural') return 'look';
   if (options.waterMask !== null || options.horizon !== null || pool.hasWaterRegion) return 'water-mask';
   return /** @type {SimulationReason | null} */ (gl.gpuWaterUnsupported);

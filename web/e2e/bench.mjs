@@ -35,8 +35,11 @@
 // to SLOW_RUN_SECONDS): the canvas's size, frames per second (the page's animation frames;
 // 0 while Ripples sleeps on calm water), and the CPU time of the renderer processes and of the
 // GPU process from /proc (every thread's schedstat, as % of one core and as ms per frame). Ripples runs
-// with its defaults (renderer 'auto': WebGL2, here SwiftShader's, at full device pixels), and
-// with renderer 'cpu' for comparison. The browser runs its GPU pipeline (harness.mjs's
+// with its defaults (renderer 'auto': WebGL2, here SwiftShader's, at full device pixels, the
+// water stepped on the GPU), with simulation 'cpu' (the water stepped in the wasm module, its
+// surface uploaded every frame), and with renderer 'cpu' for comparison; for each, where the
+// water is stepped (stats().simulation) and the bytes of it sent to the GPU per drawn frame
+// (stats().uploadedBytes). The browser runs its GPU pipeline (harness.mjs's
 // GPU_PIPELINE_FLAGS: SwiftShader through ANGLE, compositing included), so the WebGL canvas stays
 // in the GPU process as on a device with a GPU (with --disable-gpu the renderer process would
 // read every frame back for a software compositor). SwiftShader draws on the CPU, in the GPU
@@ -315,7 +318,8 @@ async function processRun(browser, origin, viewport, contender, seconds) {
   }, contender.drops ?? 0);
   await page.waitForTimeout(1500);
   const steps = () => page.evaluate(() => window.effect?.stats().steps ?? 0);
-  const from = { times: processTimes(), frames: await page.evaluate(() => window.frames), steps: await steps(), at: performance.now() };
+  const uploaded = () => page.evaluate(() => window.effect?.stats().uploadedBytes ?? null);
+  const from = { times: processTimes(), frames: await page.evaluate(() => window.frames), steps: await steps(), uploaded: await uploaded(), at: performance.now() };
   await page.waitForTimeout(seconds * 1000);
   // Slow frames (SwiftShader at 14.7 million pixels): on until MIN_FRAMES were drawn.
   let framesNow = await page.evaluate(() => window.frames);
@@ -323,7 +327,7 @@ async function processRun(browser, origin, viewport, contender, seconds) {
     await page.waitForTimeout(1000);
     framesNow = await page.evaluate(() => window.frames);
   }
-  const to = { times: processTimes(), frames: framesNow, steps: await steps(), at: performance.now() };
+  const to = { times: processTimes(), frames: framesNow, steps: await steps(), uploaded: await uploaded(), at: performance.now() };
   const elapsed = (to.at - from.at) / 1000;
   const stats = await page.evaluate(() => {
     const s = window.effect?.stats();
@@ -336,6 +340,7 @@ async function processRun(browser, origin, viewport, contender, seconds) {
       // surface's upload, or putImageData).
       oneStepFrameMs: s && s.fps > 0 ? (s.stepRenderMs * Math.min(60, s.fps)) / 60 + s.drawMs : null,
       stepRenderMs: s ? s.stepRenderMs : 0,
+      simulation: s ? s.simulation : '-',
     };
   });
   await context.close();
@@ -358,7 +363,9 @@ async function processRun(browser, origin, viewport, contender, seconds) {
       : stepsPerFrame > 1
         ? perFrame - ((stepsPerFrame - 1) * stats.stepRenderMs) / stepsPerFrame
         : perFrame;
-  return { canvas: stats.canvas, fps, frames: to.frames - from.frames, elapsed, renderer, gpu, perFrame, stepsPerFrame, oneStepPerFrame, oneStepFrameMs: stats.oneStepFrameMs };
+  // What the page sent the GPU of its water per drawn frame (Ripples' WebGL renderer only).
+  const uploadPerFrame = webgl && to.frames > from.frames && to.uploaded !== null ? (to.uploaded - from.uploaded) / (to.frames - from.frames) : null;
+  return { canvas: stats.canvas, fps, frames: to.frames - from.frames, elapsed, renderer, gpu, perFrame, stepsPerFrame, oneStepPerFrame, oneStepFrameMs: stats.oneStepFrameMs, simulation: stats.simulation, uploadPerFrame };
 }
 
 /** `--processes`: the table of every viewport and contender. */
@@ -388,6 +395,7 @@ async function compareProcesses(settings) {
     { name: `jquery.ripples, ${rain} drops/s`, effect: 'jquery', drops: rain },
     { name: 'Ripples, calm', effect: 'ripples', options: {} },
     { name: `Ripples, rain ${rain}/s`, effect: 'ripples', options: { rain } },
+    { name: `Ripples wasm-stepped, rain ${rain}/s`, effect: 'ripples', options: { rain, simulation: 'cpu' } },
   ];
   const launchBrowser = () => launch([], { gpuPipeline: true });
   let browser = await launchBrowser();
@@ -396,7 +404,7 @@ async function compareProcesses(settings) {
       `web bench --processes: a hero page, ${settings.seconds} s per run after 1.5 s, ${browser.version()} headless ` +
         `with its GPU pipeline (SwiftShader: on the CPU, in the GPU process); CPU as % of one core (threads' schedstat, /proc)`,
     );
-    console.log('viewport       contender                        canvas              fps  renderer %  ms/frame  steps/frame  ms/one-step frame  GPU proc %  main ms/frame at 60 fps');
+    console.log('viewport       contender                         canvas              fps  renderer %  ms/frame  steps/frame  ms/one-step frame  GPU proc %  main ms/frame at 60 fps  steps on  upload B/frame');
     for (const viewport of VIEWPORTS) {
       // A fresh browser (and GPU process) per viewport.
       await browser.close();
@@ -415,11 +423,12 @@ async function compareProcesses(settings) {
         }
         const r = await processRun(browser, origin, viewport, contender, settings.seconds);
         console.log(
-          `${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(32)} ${r.canvas.padEnd(17)}` +
+          `${`${viewport.width}x${viewport.height}@${viewport.ratio}`.padEnd(14)} ${contender.name.padEnd(33)} ${r.canvas.padEnd(17)}` +
             ` ${r.fps.toFixed(1).padStart(5)}  ${(100 * r.renderer).toFixed(1).padStart(9)}  ${r.perFrame === null ? '       -' : r.perFrame.toFixed(2).padStart(8)}` +
             `  ${r.stepsPerFrame > 0 ? r.stepsPerFrame.toFixed(2).padStart(11) : '          -'}  ${r.oneStepPerFrame === null ? '                -' : r.oneStepPerFrame.toFixed(2).padStart(17)}` +
             `  ${(100 * r.gpu).toFixed(1).padStart(9)}` +
             `  ${r.oneStepFrameMs === null || r.oneStepFrameMs === undefined || r.fps === 0 ? '       -' : r.oneStepFrameMs.toFixed(2).padStart(8)}` +
+            `                ${contender.effect === 'ripples' ? String(r.simulation).padEnd(8) : '-       '}  ${r.uploadPerFrame === null ? '             -' : r.uploadPerFrame.toFixed(0).padStart(14)}` +
             `  (${r.frames} frames in ${r.elapsed.toFixed(1)} s)`,
         );
       }

@@ -6,7 +6,7 @@
 //    levels per channel (issue 36), and the water must have moved (the check could not pass on
 //    calm water). For the dispersive solver under the natural look, at simulation scale 2: with
 //    drops, with rain (its stones on moving water and at the edges), with walls and an absorbing
-//    edge, and with the pointer.
+//    edge, and with the pointer; and the wave solver in the rain.
 // 2. stats().simulation: 'gpu' where asked and possible, and by default; 'cpu' with its reason
 //    for 'cpu', and for what the GPU does not step yet (another solver, another look, ...).
 // 3. the option and step(n) refuse bad values with errors that name them.
@@ -96,6 +96,8 @@ try {
   const cases = [
     { name: 'dispersive natural, scale 2, drops only', options: { resolution: 2, rain: 0 } },
     { name: 'dispersive natural, scale 2, rain 4/s', options: { resolution: 2, rain: 4 } },
+    // The wave solver (its substeps, its stone the dent alone), in the rain at an absorbing edge.
+    { name: 'wave natural, scale 2, rain 4/s, absorb', options: { resolution: 2, rain: 4, solver: 'wave', border: 'absorb' } },
     // Walls (a barrier with two slits) and an absorbing edge.
     { name: 'dispersive natural, scale 2, walls and absorb', options: { resolution: 2, rain: 0, obstacles: '/assets/slits.svg', border: 'absorb' } },
     // The pointer alone (no stone: no click), a drag across the water and a hover that leaves:
@@ -104,6 +106,8 @@ try {
     // 300 steps after the drag began, some 0.8% of the channels still differ from calm by more
     // than 8 levels.
     { name: 'dispersive natural, scale 2, the pointer', options: { resolution: 2, rain: 0, interactive: true }, pointer: true, moved: 0.004 },
+    // The wave solver presses a share of a step's impulse into each substep's field.
+    { name: 'wave natural, scale 2, the pointer', options: { resolution: 2, rain: 0, interactive: true, solver: 'wave' }, pointer: true, moved: 0.004 },
   ];
   const parity = await page.evaluate(async (cases) => {
     const { Ripples } = await import('/ripples.js');
@@ -210,6 +214,8 @@ try {
     out.rainGpu = ripples.stats();
     await ripples.set({ simulation: 'auto', rain: 0, solver: 'wave' });
     out.wave = ripples.stats();
+    await ripples.set({ solver: 'spring' });
+    out.spring = ripples.stats();
     await ripples.set({ solver: 'dispersive', simulation: 'gpu', look: 'lit' });
     out.lit = ripples.stats();
     await ripples.set({ look: 'natural', renderer: 'cpu' });
@@ -223,7 +229,8 @@ try {
   check("stats(): 'auto' steps on the GPU where it can", fallbacks.auto === 'gpu/null', fallbacks.auto);
   check("stats(): 'auto' steps rain on the GPU", fallbacks.rain === 'gpu/null', fallbacks.rain);
   check("stats(): 'gpu' steps rain on the GPU", fallbacks.rainGpu === 'gpu/null', fallbacks.rainGpu);
-  check('stats(): another solver steps on the CPU, saying so', fallbacks.wave === 'cpu/solver', fallbacks.wave);
+  check("stats(): 'auto' steps the wave solver on the GPU", fallbacks.wave === 'gpu/null', fallbacks.wave);
+  check('stats(): another solver steps on the CPU, saying so', fallbacks.spring === 'cpu/solver', fallbacks.spring);
   check("stats(): 'gpu' with another look falls back, saying so", fallbacks.lit === 'cpu/look', fallbacks.lit);
   check('stats(): the CPU renderer steps on the CPU', fallbacks.cpuRenderer === 'cpu/renderer', fallbacks.cpuRenderer);
 

@@ -1,5 +1,5 @@
 // The water stepped on the GPU, in the WebGL2 context that draws it: the dispersive solver's
-// passes (gl/dispersive-step.glsl.js) over float render targets, ping-ponged, and the natural
+// passes (gl/water-steps.glsl.js) over float render targets, ping-ponged, and the natural
 // look's surface made from them on the GPU, which the look's shader then reads in place of the
 // surface the wasm module would upload every frame.
 //
@@ -36,7 +36,8 @@ import {
   STONE_MOMENTS,
   STONE_ROWS,
   VERTEX_SHADER,
-} from './dispersive-step.glsl.js';
+  WAVE_STEP,
+} from './water-steps.glsl.js';
 
 const INPUT_UNIT = 10;
 const SECOND_UNIT = 11;
@@ -105,19 +106,25 @@ export class GpuWater {
 
   /**
    * Does what the pool queued (`pool.takeGpuWork()`: calm first, then each step's stones and
-   * the fingers' presses before it, and the step) and makes the surface of the water now for `look` (natural only,
-   * for now). Leaves the framebuffer unbound.
+   * the fingers' presses before it, and the step) and makes the surface of the water now for
+   * the natural look. Leaves the framebuffer unbound. Returns the bytes it sent the GPU: the
+   * queue's floats and the walls when they changed (the passes' few constants aside).
    * @param {any} pool the WasmPool, its water on the GPU (gpuWater)
+   * @returns {number}
    */
   run(pool) {
     const gl = this.#gl;
     const { gridWidth, gridHeight } = pool;
     const fresh = this.#ensure(gridWidth, gridHeight);
+    let sent = 0;
     if (fresh || this.#boundaryOf.pool !== pool || this.#boundaryOf.version !== pool.boundaryVersion) {
-      this.#takeBoundary(pool);
+      sent += this.#takeBoundary(pool);
     }
     const work = pool.takeGpuWork();
-    const coefficients = pool.dispersiveCoefficients();
+    sent += work.byteLength;
+    // The dispersive solver's step constants, or the wave solver's substep's and substeps.
+    const dispersive = pool.dispersiveCoefficients();
+    const wave = dispersive ? null : pool.waveCoefficients();
     if (fresh || work[0] === 1) this.#calm();
     // [clear, steps, stones, the stones, presses, the presses] (gpu_water.rs GpuQueue::take).
     const steps = work[1];
@@ -134,16 +141,19 @@ export class GpuWater {
       const first = press;
       while (press < presses && work[pressesAt + PRESS_FLOATS * press] <= step) press++;
       if (press > first) this.#press(work, pressesAt, first, press);
-      if (step < steps) this.#step(coefficients);
+      if (step < steps && dispersive) this.#step(dispersive);
+      if (step < steps && wave) for (let substep = 0; substep < wave[4]; substep++) this.#waveSubstep(wave);
     }
     this.#makeSurface(pool.naturalSurfaceConstants());
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    return sent;
   }
 
   /**
    * The pool's walls and absorbing edge, as the step applies them (TwoFields::finish_step):
-   * uploaded when they change (pool.boundaryVersion), not per frame.
+   * uploaded when they change (pool.boundaryVersion), not per frame. Returns the bytes sent.
    * @param {any} pool the WasmPool
+   * @returns {number}
    */
   #takeBoundary(pool) {
     const gl = this.#gl;
@@ -155,7 +165,7 @@ export class GpuWater {
     const mask = pool.wallMask();
     if (this.#walls) gl.deleteTexture(this.#walls);
     this.#walls = null;
-    if (mask.length === 0) return;
+    if (mask.length === 0) return this.#sponge.byteLength;
     this.#walls = gl.createTexture();
     gl.activeTexture(gl.TEXTURE0 + WALLS_UNIT);
     gl.bindTexture(gl.TEXTURE_2D, this.#walls);
@@ -164,6 +174,7 @@ export class GpuWater {
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8, this.#grid[0], this.#grid[1], 0, gl.RED, gl.UNSIGNED_BYTE, mask);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, alignment);
+    return this.#sponge.byteLength + mask.byteLength;
   }
 
   /** Textures for a grid of `width x height` cells; returns whether they are new (calm). */
@@ -286,22 +297,42 @@ export class GpuWater {
     this.#input(SECOND_UNIT, levels[0].up);
     gl.uniform1i(at('u_water'), INPUT_UNIT);
     gl.uniform1i(at('u_smoothed'), SECOND_UNIT);
-    if (this.#walls) this.#input(WALLS_UNIT, this.#walls);
-    gl.uniform1i(at('u_walls'), WALLS_UNIT);
-    gl.uniform1i(at('u_has_walls'), this.#walls ? 1 : 0);
-    gl.uniform1i(at('u_band'), this.#band);
-    gl.uniform1fv(at('u_sponge'), this.#sponge);
+    this.#finishUniforms(at);
     gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
     gl.uniform3f(at('u_coefficients'), coefficients[0], coefficients[1], coefficients[2]);
     this.#drawInto(this.#water[1 - this.#current], this.#grid);
     this.#swap();
   }
 
+  /** A substep of the wave solver (WaveSolver::step_here), `wave` its constants. */
+  #waveSubstep(wave) {
+    const gl = this.#gl;
+    const at = this.#use(WAVE_STEP);
+    this.#input(INPUT_UNIT, this.#water[this.#current]);
+    gl.uniform1i(at('u_water'), INPUT_UNIT);
+    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
+    gl.uniform4f(at('u_coefficients'), wave[0], wave[1], wave[2], wave[3]);
+    this.#finishUniforms(at);
+    this.#drawInto(this.#water[1 - this.#current], this.#grid);
+    this.#swap();
+  }
+
+  /** The walls and the sponge of FINISH_STEP, for the step's program whose uniforms `at` finds. */
+  #finishUniforms(at) {
+    const gl = this.#gl;
+    if (this.#walls) this.#input(WALLS_UNIT, this.#walls);
+    gl.uniform1i(at('u_walls'), WALLS_UNIT);
+    gl.uniform1i(at('u_has_walls'), this.#walls ? 1 : 0);
+    gl.uniform1i(at('u_band'), this.#band);
+    gl.uniform1fv(at('u_sponge'), this.#sponge);
+  }
+
   /**
-   * A stone (dispersive.rs drop_stone): `stone` is its queued floats, [step, x, y, radius,
-   * depth, the rims' cells x0, x1, y0, y1, their solve a0, a1, b0, b1] (gpu_water.rs). The
-   * dent's sums over the water now (STONE_ROWS, a texel a row, then STONE_MOMENTS), then the
-   * dent and the rims (STONE).
+   * A stone (dispersive.rs drop_stone, or the wave solver's dent alone): `stone` is its queued
+   * floats, [step, x, y, radius, depth, the rims' cells x0, x1, y0, y1, their solve a0, a1, b0,
+   * b1] (gpu_water.rs). The dent's sums over the water now (STONE_ROWS, a texel a row, then
+   * STONE_MOMENTS), then the dent and the rims (STONE). A stone without rims (no rim cells)
+   * needs no sums.
    * @param {Float32Array} stone
    */
   #dropStone(stone) {
@@ -319,23 +350,27 @@ export class GpuWater {
       gl.uniform1i(uniform('u_radius'), radius);
       gl.uniform1f(uniform('u_depth'), depth);
     };
-    if (this.#rowSumsWidth < rowCount) {
-      if (this.#rowSums) this.#release(this.#rowSums);
-      this.#rowSums = this.#texture([rowCount, 1]);
-      this.#rowSumsWidth = rowCount;
+    const rims = stone[5] < stone[6] && stone[7] < stone[8];
+    let uniform;
+    if (rims) {
+      if (this.#rowSumsWidth < rowCount) {
+        if (this.#rowSums) this.#release(this.#rowSums);
+        this.#rowSums = this.#texture([rowCount, 1]);
+        this.#rowSumsWidth = rowCount;
+      }
+      uniform = this.#use(STONE_ROWS);
+      this.#input(INPUT_UNIT, this.#water[this.#current]);
+      gl.uniform1i(uniform('u_water'), INPUT_UNIT);
+      gl.uniform1i(uniform('u_first_row'), rows[0]);
+      gl.uniform2i(uniform('u_columns'), columns[0], columns[1]);
+      setDent(uniform);
+      this.#drawInto(this.#rowSums, [rowCount, 1]);
+      uniform = this.#use(STONE_MOMENTS);
+      this.#input(INPUT_UNIT, this.#rowSums);
+      gl.uniform1i(uniform('u_row_sums'), INPUT_UNIT);
+      gl.uniform1i(uniform('u_rows'), rowCount);
+      this.#drawInto(this.#pushed, [1, 1]);
     }
-    let uniform = this.#use(STONE_ROWS);
-    this.#input(INPUT_UNIT, this.#water[this.#current]);
-    gl.uniform1i(uniform('u_water'), INPUT_UNIT);
-    gl.uniform1i(uniform('u_first_row'), rows[0]);
-    gl.uniform2i(uniform('u_columns'), columns[0], columns[1]);
-    setDent(uniform);
-    this.#drawInto(this.#rowSums, [rowCount, 1]);
-    uniform = this.#use(STONE_MOMENTS);
-    this.#input(INPUT_UNIT, this.#rowSums);
-    gl.uniform1i(uniform('u_row_sums'), INPUT_UNIT);
-    gl.uniform1i(uniform('u_rows'), rowCount);
-    this.#drawInto(this.#pushed, [1, 1]);
     uniform = this.#use(STONE);
     this.#input(INPUT_UNIT, this.#water[this.#current]);
     this.#input(SECOND_UNIT, this.#pushed);

@@ -299,6 +299,13 @@ export interface RipplesStats {
    * software WebGL only where the user or an administrator turned it on.
    */
   softwareWebGl: boolean;
+  /**
+   * Bytes of the water the page has sent to the GPU since this renderer started: the surface
+   * of every frame where the CPU steps the water (16 bytes a grid cell), only the frames'
+   * steps and events where the GPU does (and the walls when they change). 0 with the CPU
+   * renderer.
+   */
+  uploadedBytes: number;
   /** Calm water with nothing scheduled: the loop sleeps (no steps, no renders) until the water moves. */
   asleep: boolean;
   /** The solver option. */

@@ -453,6 +453,13 @@ impl WasmPool {
         self.inner.dispersive_coefficients().map(|c| c.to_vec())
     }
 
+    /// The wave solver's substep constants and substeps per step, for the GPU's steps (see
+    /// `WebPool::wave_coefficients`), or undefined for another solver.
+    #[wasm_bindgen(js_name = waveCoefficients)]
+    pub fn wave_coefficients(&self) -> Option<Vec<f32>> {
+        self.inner.wave_coefficients().map(|c| c.to_vec())
+    }
+
     /// The natural look's surface constants for the GPU's surface pass (see
     /// [`ripples::Pool::natural_surface_constants`]).
     #[wasm_bindgen(js_name = naturalSurfaceConstants)]

@@ -152,7 +152,7 @@ pub enum WebError {
     /// The photo look's tables asked for before they were built.
     NoPhotoTables,
     /// The GPU asked to step a solver it does not step: "the GPU steps only the dispersive
-    /// solver, not 'wave'".
+    /// and wave solvers, not 'spring'".
     NotOnGpu {
         /// The solver's name.
         solver: &'static str,
@@ -293,7 +293,7 @@ impl fmt::Display for WebError {
             WebError::NoPhotoTables => f.write_str("the photo look's tables are missing"),
             WebError::NotOnGpu { solver } => write!(
                 f,
-                "the GPU steps only the dispersive solver, not '{solver}'"
+                "the GPU steps only the dispersive and wave solvers, not '{solver}'"
             ),
         }
     }

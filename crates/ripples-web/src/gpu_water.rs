@@ -35,6 +35,12 @@ use ripples::{BODY_PRESSURE, Solver, StoneRims};
 /// rims' cells `[x0, x1, y0, y1]` and solve `[a0, a1, b0, b1]` (see [`StoneRims`]).
 pub const STONE_FLOATS: usize = 13;
 
+/// The rims of a stone that has none (the wave solver's): no cells.
+pub const NO_RIMS: StoneRims = StoneRims {
+    cells: [0; 4],
+    solve: [0.0; 4],
+};
+
 /// Floats per queued press in [`GpuQueue::take`]: the step it presses before, its centre (x,
 /// y) and radius in cells (fractional), and its impulse.
 pub const PRESS_FLOATS: usize = 5;

@@ -1086,12 +1086,15 @@ impl WebPool {
         (x, y, radius): (i32, i32, u32),
         strength: i16,
     ) {
-        let Solver::Dispersive(water) = pool.solver() else {
+        let Some(cell @ (cx, cy, r)) = pool.stone_in_grid(x, y, radius) else {
             return;
         };
-        if let Some(cell @ (cx, cy, r)) = pool.stone_in_grid(x, y, radius) {
-            queue.stone(cell, f32::from(strength), water.stone_rims(cx, cy, r));
-        }
+        // The wave solver's stone is the dent alone (TwoFields::press_stone).
+        let rims = match pool.solver() {
+            Solver::Dispersive(water) => water.stone_rims(cx, cy, r),
+            _ => crate::gpu_water::NO_RIMS,
+        };
+        queue.stone(cell, f32::from(strength), rims);
     }
 
     /// [`advance`](Self::advance) for the GPU (see [`crate::gpu_water`]): the same clock, rain
@@ -1110,10 +1113,19 @@ impl WebPool {
             }
             self.move_fingers()?;
             let step = self.pool.steps() + queue.stepped();
+            let mut presses = Vec::new();
             self.pool
                 .take_body_presses(step, |centre, radius, impulse| {
-                    queue.press(centre, radius, impulse);
+                    presses.push((centre, radius, impulse));
                 });
+            for (centre, radius, impulse) in presses {
+                // As the solver's apply_pressure takes it.
+                let impulse = match self.pool.solver() {
+                    Solver::Wave(water) => water.impulse_per_substep(impulse),
+                    _ => impulse,
+                };
+                queue.press(centre, radius, impulse);
+            }
             queue.steps(1);
         }
         Ok(())
@@ -1282,6 +1294,7 @@ impl WebPool {
             (Some(queue), Solver::Dispersive(solver)) => {
                 queue.is_calm(solver.damping(), CALM_TOLERANCE)
             }
+            (Some(queue), Solver::Wave(solver)) => queue.is_calm(solver.damping(), CALM_TOLERANCE),
             _ => self.pool.is_calm(CALM_TOLERANCE),
         };
         self.rain_per_second == 0.0 && self.fingers.is_empty() && still
@@ -1290,10 +1303,10 @@ impl WebPool {
     /// Whether the page's GPU steps the water from now on (see [`crate::gpu_water`]): then
     /// [`advance`](Self::advance) and [`drop_stone`](Self::drop_stone) queue steps and stones
     /// for it ([`take_gpu_work`](Self::take_gpu_work)) and the solver here stays calm. Only the
-    /// dispersive solver is stepped on a GPU: for another, this is an error naming it. Either
-    /// way the water starts calm.
+    /// dispersive and wave solvers are stepped on a GPU: for another, this is an error naming
+    /// it. Either way the water starts calm.
     pub fn set_gpu_water(&mut self, on: bool) -> Result<(), WebError> {
-        if on && !matches!(self.pool.solver(), Solver::Dispersive(_)) {
+        if on && !matches!(self.pool.solver(), Solver::Dispersive(_) | Solver::Wave(_)) {
             return Err(WebError::NotOnGpu {
                 solver: self.pool.solver().kind().name(),
             });
@@ -1328,6 +1341,24 @@ impl WebPool {
             Solver::Dispersive(solver) => {
                 let c = solver.coefficients();
                 Some([c.current, c.laplacian, c.previous])
+            }
+            _ => None,
+        }
+    }
+
+    /// The wave solver's substep constants `[centre, edge, corner, previous]` and its substeps
+    /// per step (see [`ripples::WaveSolver::coefficients`]), or `None` for another solver.
+    pub fn wave_coefficients(&self) -> Option<[f32; 5]> {
+        match self.pool.solver() {
+            Solver::Wave(solver) => {
+                let c = solver.coefficients();
+                Some([
+                    c.centre,
+                    c.edge,
+                    c.corner,
+                    c.previous,
+                    solver.substeps() as f32,
+                ])
             }
             _ => None,
         }

@@ -632,7 +632,7 @@ impl Pool {
     }
 
     /// What a GPU that makes the natural look's surface itself, from heights it steps (the
-    /// page's `web/gl/dispersive-step.glsl.js`), needs of the natural look's numbers at this pool's scale: the
+    /// page's `web/gl/water-steps.glsl.js`), needs of the natural look's numbers at this pool's scale: the
     /// natural kernels' `[slope_scale, curvature_scale, cross_scale, caustic_trace (3),
     /// caustic_det, MIN_SPREAD]`, as [`surface`](Self::surface) uses them.
     pub fn natural_surface_constants(&self, natural: &crate::NaturalSettings) -> [f32; 8] {

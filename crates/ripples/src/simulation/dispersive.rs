@@ -130,7 +130,7 @@ impl DispersiveSolver {
     /// Default damping: the fraction of amplitude lost per step.
     pub const DEFAULT_DAMPING: f32 = 0.005;
     /// The weights of the pyramid's levels (see the solver's documentation), for a GPU that
-    /// steps this solver (the page's `web/gl/dispersive-step.glsl.js`).
+    /// steps this solver (the page's `web/gl/water-steps.glsl.js`).
     pub const LEVEL_WEIGHTS: [f32; 8] = LEVEL_WEIGHTS;
 
     /// Calm water on a `width x height` grid with [`DEFAULT_GRAVITY`](Self::DEFAULT_GRAVITY)
@@ -203,7 +203,7 @@ impl DispersiveSolver {
 
     /// The constants of one leapfrog step from the gravity and the damping (`keep = 1 -
     /// damping`): `2 keep`, `keep * gravity` and `keep^2`. A GPU that steps this solver (the
-    /// page's `web/gl/dispersive-step.glsl.js`) takes them from here.
+    /// page's `web/gl/water-steps.glsl.js`) takes them from here.
     pub fn coefficients(&self) -> DispersiveCoefficients {
         let keep = 1.0 - f64::from(self.damping);
         DispersiveCoefficients {
@@ -215,7 +215,7 @@ impl DispersiveSolver {
 
     /// The rims of a stone of `radius` cells at cell `(x, y)`, as
     /// [`drop_stone`](crate::WaterSolver::drop_stone) raises them, for a GPU that steps this
-    /// solver (the page's `web/gl/dispersive-step.glsl.js`): the stone presses its dent where it
+    /// solver (the page's `web/gl/water-steps.glsl.js`): the stone presses its dent where it
     /// is deeper than the water and then raises two rims at rest, from one to two radii and
     /// from two to three, that put back the volume and the second moment (about its centre)
     /// the dent pushed aside; those depend on the water under the dent, which the GPU sums, and

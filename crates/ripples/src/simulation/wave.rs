@@ -146,6 +146,19 @@ impl WaveSolver {
         self.substeps
     }
 
+    /// The constants of one substep, for a GPU that steps this solver (the page's
+    /// `web/gl/water-steps.glsl.js`, WAVE_STEP): [`substeps`](Self::substeps) of them make
+    /// a step.
+    pub fn coefficients(&self) -> WaveCoefficients {
+        step_coefficients(self.courant_squared, self.keep)
+    }
+
+    /// What a body's `impulse` per step adds to the current field, once a step: its share of
+    /// one substep (leapfrog's velocity is `current - previous` per substep).
+    pub fn impulse_per_substep(&self, impulse: f32) -> f32 {
+        impulse / self.substeps as f32
+    }
+
     /// [`step`](crate::WaterSolver::step) on the calling thread (see [`parallel::on_workers`]):
     /// [`substeps`](Self::substeps) leapfrog substeps, each followed by the walls and the sponge.
     fn step_here(&mut self, obstacles: &Obstacles, sponge: Option<&Sponge>) {
@@ -153,7 +166,7 @@ impl WaveSolver {
         if width < 3 || height < 3 {
             return;
         }
-        let coefficients = step_coefficients(self.courant_squared, self.keep);
+        let coefficients = self.coefficients();
         let backend = kernels::backend();
         for _ in 0..self.substeps {
             // Border rows stay 0.
@@ -229,10 +242,8 @@ two_fields_solver! {
     }
 
     fn apply_pressure(&mut self, centre: [f32; 2], radius: f32, impulse: f32, _seed: u64) {
-        // Leapfrog's velocity is (current - previous) per substep: an impulse J per step is
-        // J / n per substep.
-        let per_substep = impulse / self.substeps as f32;
-        self.water.press(centre, radius, per_substep);
+        self.water
+            .press(centre, radius, self.impulse_per_substep(impulse));
     }
 }
 

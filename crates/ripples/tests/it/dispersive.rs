@@ -370,7 +370,7 @@ fn bad_parameters_are_refused_with_the_value() {
     );
 }
 
-/// The stone as a GPU drops it (`web/gl/dispersive-step.glsl.js`, STONE_MOMENTS and STONE),
+/// The stone as a GPU drops it (`web/gl/water-steps.glsl.js`, STONE_MOMENTS and STONE),
 /// written out here in `f32` as the shaders compute it: the dent pressed where it is deeper,
 /// the volume and second moment it pushed aside summed over the dent, and the rims raised from
 /// [`DispersiveSolver::stone_rims`]' solve.

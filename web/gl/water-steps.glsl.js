@@ -1,6 +1,8 @@
-// The dispersive solver stepped on the GPU: the passes of
-// crates/ripples/src/simulation/dispersive.rs and its kernels (kernels/dispersive.rs), and the
-// natural look's surface (kernels/natural.rs smooth_columns, smooth_row, surface_row), one small
+// The water stepped on the GPU: the passes of the two-field solvers
+// (crates/ripples/src/simulation/two_fields.rs: stones, bodies' presses, the step's walls and
+// sponge), of the dispersive solver (simulation/dispersive.rs and kernels/dispersive.rs) and of
+// the wave solver (simulation/wave.rs, kernels/f32_rows.rs wave_step_row), and the natural
+// look's surface (kernels/natural.rs smooth_columns, smooth_row, surface_row), one small
 // program each, named after the Rust they mirror so that the two read side by side. The parity
 // test (web/e2e/gpu-water.mjs) holds the frames drawn from here to the wasm solver's.
 //
@@ -94,21 +96,34 @@ void main() {
 /** The widest damping band of an absorbing edge the step takes (the pool's is at most 40). */
 export const MAX_SPONGE_BAND = 64;
 
-/**
- * dispersive_step_row (kernels/dispersive.rs) and TwoFields::finish_step: on interior cells,
- * `next = current * u + laplacian * lap(S) - previous * p` with lap the 9-point Laplacian of
- * the smoothed field (u_smoothed's G), and the fields swapped: (next, u). Border cells are not
- * stepped: they swap as the Rust's do (both at rest). Then, as finish_step: both fields at
- * rest on walls (u_walls' R above a half, where u_has_walls), and multiplied by the sponge's
- * factor (u_sponge[d], d cells from the nearest edge, for d below u_band: Sponge::apply_f32).
- */
-export const DISPERSIVE_STEP = `${HEADER}
-uniform sampler2D u_water;
-uniform sampler2D u_smoothed;
+// TwoFields::finish_step, after a (sub)step's step_here(cell) has made (next, current) of a
+// cell (u_grid, the grid's size, declared by the step): both fields at rest on walls (u_walls'
+// R above a half, where u_has_walls), and multiplied by the sponge's factor (u_sponge[d], d
+// cells from the nearest edge, for d below u_band: Sponge::apply_f32).
+const FINISH_STEP = `
 uniform sampler2D u_walls;
 uniform bool u_has_walls;
 uniform int u_band;
 uniform float u_sponge[${MAX_SPONGE_BAND}];
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  vec2 water = step_here(cell);
+  if (u_has_walls && texelFetch(u_walls, cell, 0).r > 0.5) water = vec2(0.0);
+  int d = min(min(cell.x, cell.y), min(u_grid.x - 1 - cell.x, u_grid.y - 1 - cell.y));
+  if (d < u_band) water *= u_sponge[d];
+  out_value = vec4(water, 0.0, 0.0);
+}
+`;
+
+/**
+ * dispersive_step_row (kernels/dispersive.rs), then FINISH_STEP: on interior cells,
+ * `next = current * u + laplacian * lap(S) - previous * p` with lap the 9-point Laplacian of
+ * the smoothed field (u_smoothed's G), and the fields swapped: (next, u). Border cells are not
+ * stepped: they swap as the Rust's do (both at rest).
+ */
+export const DISPERSIVE_STEP = `${HEADER}
+uniform sampler2D u_water;
+uniform sampler2D u_smoothed;
 uniform ivec2 u_grid;
 uniform vec3 u_coefficients; // DispersiveCoefficients: current, laplacian, previous
 float s(ivec2 cell) { return texelFetch(u_smoothed, cell, 0).g; }
@@ -121,15 +136,29 @@ vec2 step_here(ivec2 cell) {
   float next = u_coefficients.x * water.r + u_coefficients.y * lap - u_coefficients.z * water.g;
   return vec2(next, water.r);
 }
-void main() {
-  ivec2 cell = ivec2(gl_FragCoord.xy);
-  vec2 water = step_here(cell);
-  if (u_has_walls && texelFetch(u_walls, cell, 0).r > 0.5) water = vec2(0.0);
-  int d = min(min(cell.x, cell.y), min(u_grid.x - 1 - cell.x, u_grid.y - 1 - cell.y));
-  if (d < u_band) water *= u_sponge[d];
-  out_value = vec4(water, 0.0, 0.0);
+${FINISH_STEP}`;
+
+/**
+ * One substep of the wave solver (kernels/f32_rows.rs wave_step_row, WaveSolver::step_here),
+ * then FINISH_STEP: on interior cells, `next = centre * row + edge * edges + corner * corners -
+ * previous * out` of the current heights (R) and the previous ones (G), as written (no fused
+ * multiply-add in the Rust); the fields swapped: (next, current).
+ */
+export const WAVE_STEP = `${HEADER}
+uniform sampler2D u_water;
+uniform ivec2 u_grid;
+uniform vec4 u_coefficients; // WaveCoefficients: centre, edge, corner, previous
+float h(ivec2 cell) { return texelFetch(u_water, cell, 0).r; }
+vec2 step_here(ivec2 cell) {
+  vec2 water = texelFetch(u_water, cell, 0).rg;
+  if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) return water.gr;
+  float edges = h(cell + ivec2(0, -1)) + h(cell + ivec2(0, 1)) + h(cell + ivec2(-1, 0)) + h(cell + ivec2(1, 0));
+  float corners = h(cell + ivec2(-1, -1)) + h(cell + ivec2(1, -1)) + h(cell + ivec2(-1, 1)) + h(cell + ivec2(1, 1));
+  vec4 k = u_coefficients;
+  float next = k.x * water.r + k.y * edges + k.z * corners - k.w * water.g;
+  return vec2(next, water.r);
 }
-`;
+${FINISH_STEP}`;
 
 // A stone (dispersive.rs drop_stone) in three passes: STONE_ROWS and STONE_MOMENTS sum what
 // its dent pushes aside of the water under it (the volume and second moment that

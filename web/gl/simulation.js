@@ -80,6 +80,12 @@ export class GpuWater {
   #band = 0;
   /** The pool and its boundaryVersion the walls and the sponge were taken from. */
   #boundaryOf = { pool: null, version: -1 };
+  /** The program in use, and the textures bound to units 10, 11 and 12, this frame. */
+  #inUse = null;
+  #bound = [null, null, null];
+  /** Counts new grids and new boundaries: the tokens of the uniforms they set (see #use). */
+  #gridToken = 0;
+  #boundaryToken = 0;
   /** The pyramid's level weights (dispersive.rs LEVEL_WEIGHTS, from the wasm module). */
   #weights = dispersiveLevelWeights();
 
@@ -115,6 +121,9 @@ export class GpuWater {
   run(pool) {
     const gl = this.#gl;
     const { gridWidth, gridHeight } = pool;
+    // The renderer's programs and bindings came between: nothing here is known to be set.
+    this.#inUse = null;
+    this.#bound.fill(null);
     const fresh = this.#ensure(gridWidth, gridHeight);
     let sent = 0;
     if (fresh || this.#boundaryOf.pool !== pool || this.#boundaryOf.version !== pool.boundaryVersion) {
@@ -158,6 +167,7 @@ export class GpuWater {
   #takeBoundary(pool) {
     const gl = this.#gl;
     this.#boundaryOf = { pool, version: pool.boundaryVersion };
+    this.#boundaryToken++;
     const profile = pool.spongeProfile();
     this.#band = Math.min(profile.length, MAX_SPONGE_BAND);
     this.#sponge.fill(1);
@@ -169,6 +179,7 @@ export class GpuWater {
     this.#walls = gl.createTexture();
     gl.activeTexture(gl.TEXTURE0 + WALLS_UNIT);
     gl.bindTexture(gl.TEXTURE_2D, this.#walls);
+    this.#bound[2] = this.#walls;
     setNearest(gl);
     const alignment = gl.getParameter(gl.UNPACK_ALIGNMENT);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
@@ -182,6 +193,7 @@ export class GpuWater {
     if (this.#grid[0] === width && this.#grid[1] === height) return false;
     this.#releaseTextures();
     this.#grid = [width, height];
+    this.#gridToken++;
     const sizes = [[width, height]];
     while (sizes.length < this.#weights.length) {
       const [w, h] = sizes[sizes.length - 1];
@@ -206,24 +218,37 @@ export class GpuWater {
     const texture = gl.createTexture();
     gl.activeTexture(gl.TEXTURE0 + INPUT_UNIT);
     gl.bindTexture(gl.TEXTURE_2D, texture);
+    this.#bound[0] = texture;
     setNearest(gl);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, width, height, 0, gl.RGBA, gl.FLOAT, null);
     return texture;
   }
 
-  /** The program of `source` (compiled on first use) in use, with its uniforms' locations. */
+  /**
+   * The program of `source` (compiled on first use) in use, with its uniforms' locations:
+   * `at(name)`. A program keeps its uniforms, so what stays the same over many passes is set
+   * once: `at.once(key, token, set)` calls `set()` unless this program last ran it for `key`
+   * with the same `token` (the texture units, the grid's size, the walls and the sponge).
+   */
   #use(source) {
     const gl = this.#gl;
     let entry = this.#programs.get(source);
     if (!entry) {
       const program = link(gl, source);
-      entry = { program, at: new Map() };
+      entry = { program, at: new Map(), tokens: new Map() };
       this.#programs.set(source, entry);
     }
-    gl.useProgram(entry.program);
+    // The renderer draws with its own programs between frames (run() forgets this).
+    if (this.#inUse !== entry.program) gl.useProgram(entry.program);
+    this.#inUse = entry.program;
     const at = (name) => {
       if (!entry.at.has(name)) entry.at.set(name, gl.getUniformLocation(entry.program, name));
       return entry.at.get(name);
+    };
+    at.once = (key, token, set) => {
+      if (entry.tokens.get(key) === token) return;
+      entry.tokens.set(key, token);
+      set();
     };
     return at;
   }
@@ -248,11 +273,16 @@ export class GpuWater {
     gl.drawArrays(gl.TRIANGLES, 0, 3);
   }
 
-  /** Binds `texture` to `unit` for the next pass. */
+  /**
+   * Binds `texture` to `unit` for the next pass (units 10 to 12 are this module's alone, so
+   * a binding that is already there stays; run() forgets them each frame all the same).
+   */
   #input(unit, texture) {
+    if (this.#bound[unit - INPUT_UNIT] === texture) return;
     const gl = this.#gl;
     gl.activeTexture(gl.TEXTURE0 + unit);
     gl.bindTexture(gl.TEXTURE_2D, texture);
+    this.#bound[unit - INPUT_UNIT] = texture;
   }
 
   /** TwoFields::calm: both fields at rest. */
@@ -274,15 +304,17 @@ export class GpuWater {
     const water = this.#water[this.#current];
     const fine = (l) => (l === 0 ? water : levels[l].band);
     let at = this.#use(GO_DOWN);
-    gl.uniform1i(at('u_fine'), INPUT_UNIT);
+    at.once('units', 0, () => gl.uniform1i(at('u_fine'), INPUT_UNIT));
     for (let l = 0; l + 1 < levels.length; l++) {
       this.#input(INPUT_UNIT, fine(l));
       gl.uniform2i(at('u_fine_size'), levels[l].size[0], levels[l].size[1]);
       this.#drawInto(levels[l + 1].band, levels[l + 1].size);
     }
     at = this.#use(GO_UP);
-    gl.uniform1i(at('u_fine'), INPUT_UNIT);
-    gl.uniform1i(at('u_coarse'), SECOND_UNIT);
+    at.once('units', 0, () => {
+      gl.uniform1i(at('u_fine'), INPUT_UNIT);
+      gl.uniform1i(at('u_coarse'), SECOND_UNIT);
+    });
     for (let l = levels.length - 1; l >= 0; l--) {
       const top = l === levels.length - 1;
       this.#input(INPUT_UNIT, fine(l));
@@ -295,10 +327,11 @@ export class GpuWater {
     at = this.#use(DISPERSIVE_STEP);
     this.#input(INPUT_UNIT, water);
     this.#input(SECOND_UNIT, levels[0].up);
-    gl.uniform1i(at('u_water'), INPUT_UNIT);
-    gl.uniform1i(at('u_smoothed'), SECOND_UNIT);
+    at.once('units', 0, () => {
+      gl.uniform1i(at('u_water'), INPUT_UNIT);
+      gl.uniform1i(at('u_smoothed'), SECOND_UNIT);
+    });
     this.#finishUniforms(at);
-    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
     gl.uniform3f(at('u_coefficients'), coefficients[0], coefficients[1], coefficients[2]);
     this.#drawInto(this.#water[1 - this.#current], this.#grid);
     this.#swap();
@@ -309,22 +342,27 @@ export class GpuWater {
     const gl = this.#gl;
     const at = this.#use(WAVE_STEP);
     this.#input(INPUT_UNIT, this.#water[this.#current]);
-    gl.uniform1i(at('u_water'), INPUT_UNIT);
-    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
+    at.once('units', 0, () => gl.uniform1i(at('u_water'), INPUT_UNIT));
     gl.uniform4f(at('u_coefficients'), wave[0], wave[1], wave[2], wave[3]);
     this.#finishUniforms(at);
     this.#drawInto(this.#water[1 - this.#current], this.#grid);
     this.#swap();
   }
 
-  /** The walls and the sponge of FINISH_STEP, for the step's program whose uniforms `at` finds. */
+  /**
+   * The grid, the walls and the sponge of FINISH_STEP, for the step's program whose uniforms
+   * `at` finds.
+   */
   #finishUniforms(at) {
     const gl = this.#gl;
     if (this.#walls) this.#input(WALLS_UNIT, this.#walls);
-    gl.uniform1i(at('u_walls'), WALLS_UNIT);
-    gl.uniform1i(at('u_has_walls'), this.#walls ? 1 : 0);
-    gl.uniform1i(at('u_band'), this.#band);
-    gl.uniform1fv(at('u_sponge'), this.#sponge);
+    at.once('grid', this.#gridToken, () => gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]));
+    at.once('boundary', this.#boundaryToken, () => {
+      gl.uniform1i(at('u_walls'), WALLS_UNIT);
+      gl.uniform1i(at('u_has_walls'), this.#walls ? 1 : 0);
+      gl.uniform1i(at('u_band'), this.#band);
+      gl.uniform1fv(at('u_sponge'), this.#sponge);
+    });
   }
 
   /**

@@ -251,7 +251,7 @@ export class GlRenderer {
     if (!photo && this.#water && pool.gpuWater) {
       // The water is stepped here: its surface is a texture already; only the frame's work
       // (steps, stones, presses) goes up.
-      this.uploadedBytes += this.#water.run(pool);
+      this.uploadedBytes += this.#water.run(pool, look);
       gl.activeTexture(gl.TEXTURE0 + SURFACE_UNIT);
       gl.bindTexture(gl.TEXTURE_2D, this.#water.surface);
     } else if (!photo) {

@@ -124,8 +124,8 @@ export const DEFAULTS = Object.freeze({
    * Where the water is stepped: 'auto' (on the GPU, in WebGL2 float render targets, where it
    * draws with WebGL2 and can step this water; else in the wasm module on the CPU), 'gpu' (the
    * same, said outright) or 'cpu' (always the wasm module). stats().simulation says which, and
-   * why the CPU does (the GPU steps the dispersive and wave solvers under the natural look,
-   * seen from above, with their stones, rain, the pointer, walls and either border, so far).
+   * why the CPU does (the GPU steps the dispersive and wave solvers under every look, seen
+   * from above, with their stones, rain, the pointer, walls and either border, so far).
    */
   simulation: 'auto',
   /**

@@ -5,17 +5,17 @@
 // nothing when the answer stays the same. Switching between the two starts from calm water
 // (the fields live in one place at a time).
 //
-// The GPU steps what gl/water-steps.glsl.js implements so far: the dispersive and wave solvers
-// under the natural look, seen from above, with their stones, rain and the pointer's
-// fingertips, walls and both edges.
+// The GPU steps what gl/water-steps.glsl.js implements so far: the dispersive and wave solvers,
+// seen from above, under every look, with their stones, rain and the pointer's fingertips,
+// walls and both edges.
 // Anything else is the CPU's, with a reason that says what, so 'auto' keeps today's behaviour
 // wherever the GPU cannot do the same yet.
 
 /**
  * Why the CPU steps the water: 'option' (simulation 'cpu'), 'renderer' (the CPU draws),
  * 'no-float-targets' (no RGBA32F render target passed the probe), 'context-lost', or the option
- * the GPU does not step yet: 'solver', 'look', 'water-mask'.
- * @typedef {'option' | 'renderer' | 'no-float-targets' | 'context-lost' | 'solver' | 'look' |
+ * the GPU does not step yet: 'solver', 'water-mask'.
+ * @typedef {'option' | 'renderer' | 'no-float-targets' | 'context-lost' | 'solver' |
  *   'water-mask'} SimulationReason
  */
 
@@ -31,7 +31,6 @@ function whyCpu(gl, options, pool, cpuReason) {
   if (options.simulation === 'cpu') return 'option';
   if (!gl) return cpuReason === 'context-lost' ? 'context-lost' : 'renderer';
   if (options.solver !== 'dispersive' && options.solver !== 'wave') return 'solver';
-  if (options.look !== 'natural') return 'look';
   if (options.waterMask !== null || options.horizon !== null || pool.hasWaterRegion) return 'water-mask';
   return /** @type {SimulationReason | null} */ (gl.gpuWaterUnsupported);
 }

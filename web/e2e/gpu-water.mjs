@@ -6,7 +6,7 @@
 //    levels per channel (issue 36), and the water must have moved (the check could not pass on
 //    calm water). For the dispersive solver under the natural look, at simulation scale 2: with
 //    drops, with rain (its stones on moving water and at the edges), with walls and an absorbing
-//    edge, and with the pointer; and the wave solver in the rain.
+//    edge, and with the pointer; the wave solver in the rain; the lit, classic and spring looks.
 // 2. stats().simulation: 'gpu' where asked and possible, and by default; 'cpu' with its reason
 //    for 'cpu', and for what the GPU does not step yet (another solver, another look, ...).
 // 3. the option and step(n) refuse bad values with errors that name them.
@@ -98,6 +98,10 @@ try {
     { name: 'dispersive natural, scale 2, rain 4/s', options: { resolution: 2, rain: 4 } },
     // The wave solver (its substeps, its stone the dent alone), in the rain at an absorbing edge.
     { name: 'wave natural, scale 2, rain 4/s, absorb', options: { resolution: 2, rain: 4, solver: 'wave', border: 'absorb' } },
+    // The other looks, drawn from the gradients of the water the GPU steps.
+    { name: 'dispersive lit, scale 2, rain 4/s', options: { resolution: 2, rain: 4, look: 'lit' } },
+    { name: 'wave classic, scale 2, rain 4/s', options: { resolution: 2, rain: 4, solver: 'wave', look: 'classic' } },
+    { name: 'dispersive spring look, scale 2, rain 4/s', options: { resolution: 2, rain: 4, look: 'spring' } },
     // Walls (a barrier with two slits) and an absorbing edge.
     { name: 'dispersive natural, scale 2, walls and absorb', options: { resolution: 2, rain: 0, obstacles: '/assets/slits.svg', border: 'absorb' } },
     // The pointer alone (no stone: no click), a drag across the water and a hover that leaves:
@@ -231,7 +235,7 @@ try {
   check("stats(): 'gpu' steps rain on the GPU", fallbacks.rainGpu === 'gpu/null', fallbacks.rainGpu);
   check("stats(): 'auto' steps the wave solver on the GPU", fallbacks.wave === 'gpu/null', fallbacks.wave);
   check('stats(): another solver steps on the CPU, saying so', fallbacks.spring === 'cpu/solver', fallbacks.spring);
-  check("stats(): 'gpu' with another look falls back, saying so", fallbacks.lit === 'cpu/look', fallbacks.lit);
+  check("stats(): 'gpu' steps the water under the lit look too", fallbacks.lit === 'gpu/null', fallbacks.lit);
   check('stats(): the CPU renderer steps on the CPU', fallbacks.cpuRenderer === 'cpu/renderer', fallbacks.cpuRenderer);
 
   // 3. Bad values.

@@ -26,6 +26,7 @@ import {
   CALM,
   DISPERSIVE_STEP,
   GO_DOWN,
+  GRADIENT_SURFACE,
   GO_UP,
   MAX_PRESSES_PER_PASS,
   MAX_SPONGE_BAND,
@@ -113,12 +114,14 @@ export class GpuWater {
   /**
    * Does what the pool queued (`pool.takeGpuWork()`: calm first, then each step's stones and
    * the fingers' presses before it, and the step) and makes the surface of the water now for
-   * the natural look. Leaves the framebuffer unbound. Returns the bytes it sent the GPU: the
-   * queue's floats and the walls when they changed (the passes' few constants aside).
+   * `look` ('natural', 'lit', 'classic' or 'spring'). Leaves the framebuffer unbound. Returns
+   * the bytes it sent the GPU: the queue's floats and the walls when they changed (the
+   * passes' few constants aside).
    * @param {any} pool the WasmPool, its water on the GPU (gpuWater)
+   * @param {string} look
    * @returns {number}
    */
-  run(pool) {
+  run(pool, look) {
     const gl = this.#gl;
     const { gridWidth, gridHeight } = pool;
     // The renderer's programs and bindings came between: nothing here is known to be set.
@@ -153,7 +156,8 @@ export class GpuWater {
       if (step < steps && dispersive) this.#step(dispersive);
       if (step < steps && wave) for (let substep = 0; substep < wave[4]; substep++) this.#waveSubstep(wave);
     }
-    this.#makeSurface(pool.naturalSurfaceConstants());
+    if (look === 'natural') this.#makeSurface(pool.naturalSurfaceConstants());
+    else this.#makeGradientSurface();
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     return sent;
   }
@@ -473,6 +477,16 @@ export class GpuWater {
     if (framebuffer) gl.deleteFramebuffer(framebuffer);
     this.#framebuffers.delete(texture);
     gl.deleteTexture(texture);
+  }
+
+  /** The other looks' surface of the water now (looks/mod.rs surface), into `surface`. */
+  #makeGradientSurface() {
+    const gl = this.#gl;
+    const at = this.#use(GRADIENT_SURFACE);
+    this.#input(INPUT_UNIT, this.#water[this.#current]);
+    gl.uniform1i(at('u_water'), INPUT_UNIT);
+    gl.uniform2i(at('u_grid'), this.#grid[0], this.#grid[1]);
+    this.#drawInto(this.surface, this.#grid);
   }
 
   #releaseTextures() {

@@ -1,8 +1,9 @@
 // The water stepped on the GPU: the passes of the two-field solvers
 // (crates/ripples/src/simulation/two_fields.rs: stones, bodies' presses, the step's walls and
 // sponge), of the dispersive solver (simulation/dispersive.rs and kernels/dispersive.rs) and of
-// the wave solver (simulation/wave.rs, kernels/f32_rows.rs wave_step_row), and the natural
-// look's surface (kernels/natural.rs smooth_columns, smooth_row, surface_row), one small
+// the wave solver (simulation/wave.rs, kernels/f32_rows.rs wave_step_row), and the looks'
+// surfaces (the natural look's: kernels/natural.rs smooth_columns, smooth_row, surface_row;
+// the others' gradients: looks/gradient.rs), one small
 // program each, named after the Rust they mirror so that the two read side by side. The parity
 // test (web/e2e/gpu-water.mjs) holds the frames drawn from here to the wasm solver's.
 //
@@ -360,5 +361,27 @@ void main() {
   float xy = u_k[2] * ((s(cell, 1, 1) - s(cell, -1, 1)) - (s(cell, 1, -1) - s(cell, -1, -1)));
   float yy = u_k[1] * ((b - c) - (c - a));
   out_value = vec4(p, q, 1.0 / caustic_spread(xx, xy, yy), 0.0);
+}
+`;
+
+/**
+ * The surface of the other looks (lit, classic, spring: looks/mod.rs surface and
+ * looks/gradient.rs fill_gradient_row, kernels gradient_row): [gx, gy, velocity, 0] of a cell,
+ * `gx = h[x-1] - h[x+1]` and `gy = h[y-1] - h[y+1]` of the heights now (R), 0 on the grid's
+ * edge; the velocity is the spring solver's only, 0 here.
+ */
+export const GRADIENT_SURFACE = `${HEADER}
+uniform sampler2D u_water;
+uniform ivec2 u_grid;
+float h(ivec2 cell) { return texelFetch(u_water, cell, 0).r; }
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) {
+    out_value = vec4(0.0);
+    return;
+  }
+  float gx = h(cell + ivec2(-1, 0)) - h(cell + ivec2(1, 0));
+  float gy = h(cell + ivec2(0, -1)) - h(cell + ivec2(0, 1));
+  out_value = vec4(gx, gy, 0.0, 0.0);
 }
 `;

@@ -282,7 +282,7 @@ export interface RipplesStats {
   /**
    * Why the CPU steps the water (null on the GPU): 'option' (simulation 'cpu'), 'renderer' (the
    * CPU draws), 'no-float-targets' (no RGBA32F render target passed the probe),
-   * 'context-lost', or what the GPU does not step yet: 'solver', 'look', 'water-mask'.
+   * 'context-lost', or what the GPU does not step yet: 'solver', 'water-mask'.
    */
   simulationReason:
     | 'option'
@@ -290,7 +290,6 @@ export interface RipplesStats {
     | 'no-float-targets'
     | 'context-lost'
     | 'solver'
-    | 'look'
     | 'water-mask'
     | null;
   /**

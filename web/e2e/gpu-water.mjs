@@ -11,9 +11,12 @@
 //    for 'cpu', and for what the GPU does not step yet (another solver, another look, ...).
 // 3. the option and step(n) refuse bad values with errors that name them.
 // 4. asleep when calm on the GPU: after a drop and no rain, the loop sleeps once the damping has
-//    taken the water below the calm tolerance (nothing read back), and a drop wakes it.
+//    taken the water below the calm tolerance, and a drop wakes it; and sooner where the GPU
+//    measures the water calm (its largest height read back asynchronously), as rings that leave
+//    through an absorbing edge are.
 // 5. a lost context (WEBGL_lose_context) while the GPU steps the water: the wasm solver and the
 //    CPU renderer carry on, calm at worst, stats() saying why, with no error.
+// 6. a resize carries the water on the GPU as on the CPU (resampled onto the new grid).
 //
 //   node web/e2e/gpu-water.mjs        (after web/build.sh)
 
@@ -54,9 +57,36 @@ try {
     return { simulation: after.simulation, asleep: after.asleep, woke, steps: after.steps };
   }, PATIENCE_MS * 2);
   check(
-    'on the GPU, calm water sleeps (known from the damping, nothing read back) and a drop wakes it',
+    'on the GPU, calm water sleeps (known from the damping) and a drop wakes it',
     asleep.simulation === 'gpu' && asleep.asleep && asleep.woke && asleep.steps >= 600,
     JSON.stringify(asleep),
+  );
+
+  // 4b. Measured calm: rings that leave through an absorbing edge are calm long before the
+  // damping alone says so; the GPU measures the water (read back a frame or more late) and the
+  // loop sleeps then. The damping's bound for a stone of strength 400: its depth (400 times
+  // WAVE_STONE_DEPTH, 1 / (1/2 - 2/pi^2)) decayed by 0.5% a step below the tolerance of 0.5.
+  const measured = await page.evaluate(async (patience) => {
+    const { Ripples } = await import('/ripples.js');
+    const element = document.createElement('div');
+    element.style.cssText = 'width: 240px; height: 160px';
+    document.body.append(element);
+    const ripples = await Ripples.attach(element, { interactive: false, solver: 'wave', border: 'absorb', stepsPerSecond: 240 });
+    ripples.drop(120, 80, 20, 400);
+    const start = performance.now();
+    await new Promise((r) => setTimeout(r, 200));
+    while (!ripples.stats().asleep && performance.now() - start < patience) await new Promise((r) => setTimeout(r, 50));
+    const s = ripples.stats();
+    ripples.destroy();
+    element.remove();
+    return { simulation: s.simulation, asleep: s.asleep, steps: s.steps };
+  }, PATIENCE_MS * 3);
+  const depth = 400 / (0.5 - 2 / Math.PI ** 2);
+  const dampingBound = Math.ceil(Math.log(depth / 0.5) / -Math.log(1 - 0.005));
+  check(
+    `on the GPU, water measured calm sleeps before the damping's bound (${dampingBound} steps)`,
+    measured.simulation === 'gpu' && measured.asleep && measured.steps < dampingBound,
+    JSON.stringify(measured),
   );
 
   // 5. A lost context while the GPU steps the water: the wasm solver and the CPU renderer carry
@@ -91,6 +121,52 @@ try {
     lost.before === 'webgl/gpu' && lost.after === 'cpu/cpu/context-lost/context-lost' && lost.stepsGoOn,
     JSON.stringify(lost),
   );
+
+  // 6. A resize carries the water on the GPU as on the CPU (resampled onto the new grid): the
+  // same drops, steps, a wider element and more steps, in both.
+  const resized = await page.evaluate(async (patience) => {
+    const { Ripples } = await import('/ripples.js');
+    const frames = {};
+    for (const simulation of ['gpu', 'cpu']) {
+      const element = document.createElement('div');
+      element.style.cssText = 'width: 400px; height: 300px; background: url(/assets/coffee.jpg) left top / 800px 600px';
+      document.body.append(element);
+      const ripples = await Ripples.attach(element, { simulation, interactive: false, pixelRatio: 1, resolution: 2 });
+      ripples.pause();
+      ripples.drop(200, 150, 20, 300);
+      ripples.drop(330, 80, 12, 200);
+      ripples.step(150);
+      element.style.width = '460px';
+      const start = performance.now();
+      while (ripples.stats().width !== 460 && performance.now() - start < patience) await new Promise((r) => setTimeout(r, 20));
+      ripples.step(150);
+      const scratch = document.createElement('canvas');
+      [scratch.width, scratch.height] = [460, 300];
+      const context = scratch.getContext('2d', { willReadFrequently: true });
+      context.drawImage(element.querySelector('canvas'), 0, 0);
+      frames[simulation] = { pixels: Array.from(context.getImageData(0, 0, 460, 300).data), stats: ripples.stats() };
+      ripples.destroy();
+      element.remove();
+    }
+    const histogram = new Array(256).fill(0);
+    let sum = 0;
+    for (let i = 0; i < frames.gpu.pixels.length; i++) {
+      if (i % 4 === 3) continue;
+      const d = Math.abs(frames.gpu.pixels[i] - frames.cpu.pixels[i]);
+      histogram[d]++;
+      sum += d;
+    }
+    const pick = (s) => ({ simulation: s.simulation, width: s.width, kept: s.quality.waterKept, steps: s.steps });
+    return { mean: sum / (460 * 300 * 3), histogram, gpu: pick(frames.gpu.stats), cpu: pick(frames.cpu.stats) };
+  }, PATIENCE_MS);
+  {
+    const { p999, max } = differenceSummary(resized.histogram);
+    check(
+      'a resize carries the water on the GPU as on the CPU: frames after it within the parity bounds',
+      resized.gpu.simulation === 'gpu' && resized.cpu.simulation === 'cpu' && resized.gpu.width === 460 && resized.gpu.kept && resized.mean <= 1 && p999 <= 8,
+      `mean ${resized.mean.toFixed(3)} levels, 99.9th percentile ${p999}, max ${max}; ${JSON.stringify([resized.gpu, resized.cpu])}`,
+    );
+  }
 
   // 1. Parity.
   const cases = [

@@ -17,8 +17,11 @@
 //   few for waves a hundred times their smallest ripple over thousands of steps, so where only
 //   they render the CPU steps the water. Every pass reads its cells with texelFetch: no linear
 //   filtering of float textures is needed (iOS lacks it), the cells are sampled by hand.
-// - Nothing is read back per frame: whether the water is calm is known from the damping (the
-//   wasm module's GpuQueue), so the frame loop never waits on the GPU.
+// - Nothing is waited for: whether the water is calm is known from the damping (the wasm
+//   module's GpuQueue), and sooner from a measurement: the water reduced on the GPU to its
+//   largest height (LARGEST), read into a buffer behind a fence and taken a frame or more
+//   later, once the fence has passed (never a synchronous read), then handed to the wasm
+//   module, which knows what disturbed the water since (gpu_water.rs).
 // - Texture units 10 to 12 only, so the renderer's own bindings (units 0 to 7) stay put.
 
 import { dispersiveLevelWeights } from '../ripples_web.js';
@@ -27,11 +30,14 @@ import {
   DISPERSIVE_STEP,
   GO_DOWN,
   GRADIENT_SURFACE,
+  LARGEST,
+  LARGEST_BLOCK,
   GO_UP,
   MAX_PRESSES_PER_PASS,
   MAX_SPONGE_BAND,
   NATURAL_SURFACE,
   PRESS,
+  RESAMPLE,
   SMOOTH,
   STONE,
   STONE_MOMENTS,
@@ -81,6 +87,12 @@ export class GpuWater {
   #band = 0;
   /** The pool and its boundaryVersion the walls and the sponge were taken from. */
   #boundaryOf = { pool: null, version: -1 };
+  /** The reductions of the water to its largest height, down to one texel (LARGEST). */
+  #largest = [];
+  /** The measurement under way: its fence and the pool's gpuDisturbances when it was taken. */
+  #reading = null;
+
+  #readValue = new Float32Array(4);
   /** The program in use, and the textures bound to units 10, 11 and 12, this frame. */
   #inUse = null;
   #bound = [null, null, null];
@@ -127,7 +139,8 @@ export class GpuWater {
     // The renderer's programs and bindings came between: nothing here is known to be set.
     this.#inUse = null;
     this.#bound.fill(null);
-    const fresh = this.#ensure(gridWidth, gridHeight);
+    const grid = this.#ensure(gridWidth, gridHeight, pool.takeGpuCarry());
+    const fresh = grid !== 'same';
     let sent = 0;
     if (fresh || this.#boundaryOf.pool !== pool || this.#boundaryOf.version !== pool.boundaryVersion) {
       sent += this.#takeBoundary(pool);
@@ -137,7 +150,7 @@ export class GpuWater {
     // The dispersive solver's step constants, or the wave solver's substep's and substeps.
     const dispersive = pool.dispersiveCoefficients();
     const wave = dispersive ? null : pool.waveCoefficients();
-    if (fresh || work[0] === 1) this.#calm();
+    if (grid === 'new' || work[0] === 1) this.#calm();
     // [clear, steps, stones, the stones, presses, the presses] (gpu_water.rs GpuQueue::take).
     const steps = work[1];
     const stones = work[2];
@@ -156,6 +169,7 @@ export class GpuWater {
       if (step < steps && dispersive) this.#step(dispersive);
       if (step < steps && wave) for (let substep = 0; substep < wave[4]; substep++) this.#waveSubstep(wave);
     }
+    this.#measure(pool);
     if (look === 'natural') this.#makeSurface(pool.naturalSurfaceConstants());
     else this.#makeGradientSurface();
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -192,9 +206,22 @@ export class GpuWater {
     return this.#sponge.byteLength + mask.byteLength;
   }
 
-  /** Textures for a grid of `width x height` cells; returns whether they are new (calm). */
-  #ensure(width, height) {
-    if (this.#grid[0] === width && this.#grid[1] === height) return false;
+  /**
+   * Textures for a grid of `width x height` cells. Returns 'same' (the grid was this), 'new'
+   * (new textures, to be calmed) or 'carried': the water of the grid before, resampled onto
+   * the new one as `carry` asks (pool.takeGpuCarry(): [from width, from height, box scale x,
+   * box scale y]; a resize, or a new pool that took the water).
+   * @param {number} width
+   * @param {number} height
+   * @param {Float32Array} carry
+   * @returns {'same' | 'new' | 'carried'}
+   */
+  #ensure(width, height, carry) {
+    if (this.#grid[0] === width && this.#grid[1] === height) return 'same';
+    const from = this.#grid;
+    const carried = carry.length === 4 && this.#water.length > 0 && carry[0] === from[0] && carry[1] === from[1];
+    // The water to carry is kept out of the release and freed once resampled.
+    const old = carried ? this.#water.splice(this.#current, 1)[0] : null;
     this.#releaseTextures();
     this.#grid = [width, height];
     this.#gridToken++;
@@ -209,7 +236,25 @@ export class GpuWater {
     this.#pushed = this.#texture([1, 1]);
     this.#smoothed = this.#texture([width, height]);
     this.surface = this.#texture([width, height]);
-    return true;
+    this.#largest = [];
+    for (let size = [width, height]; this.#largest.length === 0 || size[0] > 1 || size[1] > 1; ) {
+      size = [Math.ceil(size[0] / LARGEST_BLOCK), Math.ceil(size[1] / LARGEST_BLOCK)];
+      this.#largest.push({ size, texture: this.#texture(size) });
+    }
+    this.#current = 0;
+    if (!old) return 'new';
+    const gl = this.#gl;
+    const at = this.#use(RESAMPLE);
+    this.#input(INPUT_UNIT, old);
+    gl.uniform1i(at('u_from'), INPUT_UNIT);
+    gl.uniform2i(at('u_from_size'), from[0], from[1]);
+    gl.uniform2i(at('u_grid'), width, height);
+    // Source cells per target cell (resample.rs resample_field_by's step).
+    gl.uniform2f(at('u_step'), (from[0] / width) * carry[2], (from[1] / height) * carry[3]);
+    this.#drawInto(this.#water[0], this.#grid);
+    this.#release(old);
+    this.#bound[0] = null;
+    return 'carried';
   }
 
   /**
@@ -479,6 +524,48 @@ export class GpuWater {
     gl.deleteTexture(texture);
   }
 
+  /**
+   * Hands `pool` the measurement taken before if the GPU has finished it (its fence passed:
+   * reading the buffer then does not wait), and takes a new one of the water now when none
+   * is under way: the largest height, reduced on the GPU and read into a buffer behind a fence.
+   * @param {any} pool the WasmPool
+   */
+  #measure(pool) {
+    const gl = this.#gl;
+    if (this.#reading) {
+      if (gl.getSyncParameter(this.#reading.fence, gl.SYNC_STATUS) !== gl.SIGNALED) return;
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, this.#reading.buffer);
+      gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, this.#readValue);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      gl.deleteSync(this.#reading.fence);
+      gl.deleteBuffer(this.#reading.buffer);
+      // Measured on another pool (a resize made a new one): of no use to this one.
+      if (this.#reading.pool === pool) pool.gpuMeasured(this.#reading.mark, this.#readValue[0]);
+      this.#reading = null;
+    }
+    const at = this.#use(LARGEST);
+    at.once('units', 0, () => gl.uniform1i(at('u_from'), INPUT_UNIT));
+    let from = this.#water[this.#current];
+    let size = this.#grid;
+    for (const [k, level] of this.#largest.entries()) {
+      this.#input(INPUT_UNIT, from);
+      gl.uniform2i(at('u_from_size'), size[0], size[1]);
+      gl.uniform1i(at('u_first'), k === 0 ? 1 : 0);
+      this.#drawInto(level.texture, level.size);
+      [from, size] = [level.texture, level.size];
+    }
+    // A buffer a measurement: the browser keeps a copy of one read back, which writing into
+    // it again would throw away (with a warning).
+    const buffer = gl.createBuffer();
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+    gl.bufferData(gl.PIXEL_PACK_BUFFER, 16, gl.STREAM_READ);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.FLOAT, 0);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (fence) this.#reading = { fence, buffer, mark: pool.gpuDisturbances, pool };
+    else gl.deleteBuffer(buffer);
+  }
+
   /** The other looks' surface of the water now (looks/mod.rs surface), into `surface`. */
   #makeGradientSurface() {
     const gl = this.#gl;
@@ -497,6 +584,7 @@ export class GpuWater {
       this.#pushed,
       this.#rowSums,
       ...this.#levels.flatMap((l) => [l.band, l.up]),
+      ...this.#largest.map((l) => l.texture),
     ];
     for (const texture of textures) if (texture) this.#release(texture);
     this.#levels = [];
@@ -506,6 +594,7 @@ export class GpuWater {
     this.#pushed = null;
     this.#rowSums = null;
     this.#rowSumsWidth = 0;
+    this.#largest = [];
   }
 
   /** Frees the textures, framebuffers and programs (the context stays). */
@@ -515,6 +604,11 @@ export class GpuWater {
     this.#releaseTextures();
     if (this.#walls) gl.deleteTexture(this.#walls);
     this.#walls = null;
+    if (this.#reading) {
+      gl.deleteSync(this.#reading.fence);
+      gl.deleteBuffer(this.#reading.buffer);
+    }
+    this.#reading = null;
     this.#boundaryOf = { pool: null, version: -1 };
     for (const { program } of this.#programs.values()) gl.deleteProgram(program);
     this.#programs.clear();

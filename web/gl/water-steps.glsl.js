@@ -385,3 +385,70 @@ void main() {
   out_value = vec4(gx, gy, 0.0, 0.0);
 }
 `;
+
+/**
+ * The water carried onto a grid of another size (simulation/resample.rs resample_field_by, on
+ * both fields): each cell the bilinear interpolation of u_from (u_from_size cells) at its
+ * centre, u_step source cells a cell along x and y (the grids' sizes and boxes: a resize keeps
+ * the top-left corner); cells beyond the source's box, and the grid's edge, at rest.
+ */
+export const RESAMPLE = `${HEADER}
+uniform sampler2D u_from;
+uniform ivec2 u_from_size;
+uniform ivec2 u_grid;
+uniform vec2 u_step;
+// resample.rs taps: the two source cells a target cell reads along an axis, and the second's
+// weight; false beyond the source's box.
+bool taps(int index, float step, int len, out int low, out int high, out float weight) {
+  float at = (float(index) + 0.5) * step - 0.5;
+  if (at < -0.5 || at > float(len) - 0.5) return false;
+  at = clamp(at, 0.0, float(len - 1));
+  low = int(floor(at));
+  high = min(low + 1, len - 1);
+  weight = at - float(low);
+  return true;
+}
+void main() {
+  ivec2 cell = ivec2(gl_FragCoord.xy);
+  int x0, x1, y0, y1;
+  float wx, wy;
+  bool edge = cell.x == 0 || cell.y == 0 || cell.x == u_grid.x - 1 || cell.y == u_grid.y - 1;
+  if (edge || !taps(cell.x, u_step.x, u_from_size.x, x0, x1, wx) || !taps(cell.y, u_step.y, u_from_size.y, y0, y1, wy)) {
+    out_value = vec4(0.0);
+    return;
+  }
+  vec2 upper = texelFetch(u_from, ivec2(x0, y0), 0).rg * (1.0 - wx) + texelFetch(u_from, ivec2(x1, y0), 0).rg * wx;
+  vec2 lower = texelFetch(u_from, ivec2(x0, y1), 0).rg * (1.0 - wx) + texelFetch(u_from, ivec2(x1, y1), 0).rg * wx;
+  out_value = vec4(upper * (1.0 - wy) + lower * wy, 0.0, 0.0);
+}
+`;
+
+/** Cells along each side of the block a LARGEST pass reduces to one texel. */
+export const LARGEST_BLOCK = 16;
+
+/**
+ * The largest height of the water (Pool::is_calm: every height, now and a step ago, from rest):
+ * each texel the largest of a LARGEST_BLOCK-square block of u_from (u_from_size texels), of
+ * |R| and |G| of the water itself (u_first), else of R (a previous reduction). Repeated down to
+ * one texel, which gl/simulation.js reads back asynchronously.
+ */
+export const LARGEST = `${HEADER}
+uniform sampler2D u_from;
+uniform ivec2 u_from_size;
+uniform bool u_first;
+void main() {
+  ivec2 base = ivec2(gl_FragCoord.xy) * ${LARGEST_BLOCK};
+  float largest = 0.0;
+  for (int dy = 0; dy < ${LARGEST_BLOCK}; dy++) {
+    int y = base.y + dy;
+    if (y >= u_from_size.y) break;
+    for (int dx = 0; dx < ${LARGEST_BLOCK}; dx++) {
+      int x = base.x + dx;
+      if (x >= u_from_size.x) break;
+      vec2 water = texelFetch(u_from, ivec2(x, y), 0).rg;
+      largest = max(largest, u_first ? max(abs(water.r), abs(water.g)) : water.r);
+    }
+  }
+  out_value = vec4(largest, 0.0, 0.0, 0.0);
+}
+`;

@@ -439,8 +439,30 @@ impl WasmPool {
         self.inner.gpu_water()
     }
 
-    /// What the GPU does next: `[clear, steps, stone count, then (step, x, y, radius,
-    /// strength) per stone]` in grid cells (see [`crate::gpu_water::GpuQueue::take`]).
+    /// Counts the stones and presses queued for the GPU (a number below 2^53): what a
+    /// measurement of the water the GPU takes now is of.
+    #[wasm_bindgen(getter, js_name = gpuDisturbances)]
+    pub fn gpu_disturbances(&self) -> f64 {
+        self.inner.gpu_disturbances() as f64
+    }
+
+    /// The GPU measured its water when `gpuDisturbances` was `mark`: no height beyond
+    /// `largest` from rest.
+    #[wasm_bindgen(js_name = gpuMeasured)]
+    pub fn gpu_measured(&mut self, mark: f64, largest: f32) {
+        self.inner.gpu_measured(mark as u64, largest);
+    }
+
+    /// The water the GPU holds to carry onto this pool's grid first: `[from width, from
+    /// height, box scale x, box scale y]`, or empty (see
+    /// [`crate::gpu_water::GpuQueue::take_carry`]).
+    #[wasm_bindgen(js_name = takeGpuCarry)]
+    pub fn take_gpu_carry(&mut self) -> Vec<f32> {
+        self.inner.take_gpu_carry()
+    }
+
+    /// What the GPU does next: `[clear, steps, stone count, the stones, press count, the
+    /// presses]` in grid cells (see [`crate::gpu_water::GpuQueue::take`]).
     #[wasm_bindgen(js_name = takeGpuWork)]
     pub fn take_gpu_work(&mut self) -> Vec<f32> {
         self.inner.take_gpu_work()

@@ -23,10 +23,14 @@
 //!   to `drop_stone`'s on moving water and at an edge;
 //! - **the step's constants**: [`DispersiveSolver::coefficients`]; **the natural look's surface
 //!   constants**: [`ripples::Pool::natural_surface_constants`];
-//! - **calm**: the GPU is never read back; the water is calm once the strongest event since the
-//!   water was last calm (a stone, or a finger's press on the scale of the dent it makes)
-//!   has decayed by the solver's damping (every wave loses the fraction
-//!   `damping` of its amplitude per step) below the calm tolerance ([`GpuQueue::is_calm`]).
+//! - **calm**: the water is calm once the strongest event since the water was last calm (a
+//!   stone, or a finger's press on the scale of the dent it makes) has decayed by the solver's
+//!   damping (every wave loses the fraction `damping` of its amplitude per step) below the calm
+//!   tolerance, or sooner, once the GPU has measured it: now and then it reduces the water to
+//!   its largest height and reads that back asynchronously, a frame or more later, never
+//!   waiting on it ([`GpuQueue::measured`]); it is calm if nothing disturbed the water since
+//!   ([`GpuQueue::is_calm`]). Waves that leave through an absorbing edge, or spread thin,
+//!   are so known calm long before the damping alone says so.
 
 use ripples::{BODY_PRESSURE, Solver, StoneRims};
 
@@ -62,6 +66,14 @@ pub struct GpuQueue {
     since_strongest: u64,
     /// Steps queued since the GPU took over the water (stats' step count).
     stepped: u64,
+    /// The water the GPU holds is to be carried onto the pool's new grid first (a resize, a
+    /// new pool that took the water): `[from width, from height, box scale x, box scale y]`.
+    carry: Option<[f32; 4]>,
+    /// Counts the stones and presses queued: a measurement of the water is of the water after
+    /// the disturbances counted when it was taken ([`measured`](Self::measured)).
+    disturbances: u64,
+    /// The GPU measured the water calm and nothing disturbed it since.
+    measured_calm: bool,
 }
 
 impl GpuQueue {
@@ -105,6 +117,8 @@ impl GpuQueue {
     /// decay; a shallower one is covered by the deeper one's decay as long as that stays
     /// above it.
     fn disturbed(&mut self, depth: f32) {
+        self.disturbances = self.disturbances.wrapping_add(1);
+        self.measured_calm = false;
         if depth >= self.left_of_strongest(None) {
             self.strongest = depth;
             self.since_strongest = 0;
@@ -123,11 +137,47 @@ impl GpuQueue {
         self.stepped
     }
 
+    /// The water the GPU holds, on a grid of `from` cells, is to be resampled onto the pool's
+    /// grid as [`ripples::resample_field`] does on the CPU (`box_scale`: the new box over the
+    /// old one), not set to rest: a resize, or a new pool that took the water.
+    pub fn carry(&mut self, from: (usize, usize), box_scale: (f64, f64)) {
+        self.carry = Some([
+            from.0 as f32,
+            from.1 as f32,
+            box_scale.0 as f32,
+            box_scale.1 as f32,
+        ]);
+        self.clear = false;
+    }
+
+    /// Counts the disturbances queued so far: what a measurement of the water the GPU takes
+    /// now is of (see [`measured`](Self::measured)).
+    pub fn disturbances(&self) -> u64 {
+        self.disturbances
+    }
+
+    /// The GPU measured the water it held when [`disturbances`](Self::disturbances) was
+    /// `mark`: no height (now or a step ago) beyond `largest` from rest. Below `tolerance`, and
+    /// with nothing disturbing it since, the water is calm.
+    pub fn measured(&mut self, mark: u64, largest: f32, tolerance: f32) {
+        if mark == self.disturbances && largest <= tolerance {
+            self.measured_calm = true;
+        }
+    }
+
+    /// The carry asked for (see [`carry`](Self::carry)), emptied from the queue: `[from width,
+    /// from height, box scale x, box scale y]`, or empty.
+    pub fn take_carry(&mut self) -> Vec<f32> {
+        self.carry.take().map(Vec::from).unwrap_or_default()
+    }
+
     /// The water is to be set to rest (nothing queued before this counts any more).
     pub fn clear(&mut self) {
         *self = Self {
             clear: true,
             stepped: self.stepped,
+            // A measurement under way is of the water before this.
+            disturbances: self.disturbances.wrapping_add(1),
             ..Self::default()
         };
     }
@@ -159,12 +209,13 @@ impl GpuQueue {
         (f64::from(self.strongest) * keep.powi(steps)) as f32
     }
 
-    /// Whether the water the GPU steps is calm: nothing queued, and the strongest stone or
-    /// press since the last calm decayed below `tolerance` at `damping` per step.
+    /// Whether the water the GPU steps is calm: nothing queued, and the GPU measured it calm
+    /// since the last stone or press, or the strongest of them since the last calm decayed
+    /// below `tolerance` at `damping` per step.
     pub fn is_calm(&self, damping: f32, tolerance: f32) -> bool {
         self.stones.is_empty()
             && self.presses.is_empty()
-            && self.left_of_strongest(Some(damping)) <= tolerance
+            && (self.measured_calm || self.left_of_strongest(Some(damping)) <= tolerance)
     }
 }
 
@@ -205,6 +256,34 @@ mod tests {
         assert!(queue.is_calm(0.005, 0.5));
         queue.clear();
         assert_eq!(queue.take(), vec![1.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_measurement_makes_the_water_calm_unless_something_disturbed_it_since() {
+        let mut queue = GpuQueue::default();
+        let rims = DispersiveSolver::new(40, 30).unwrap().stone_rims(10, 10, 3);
+        queue.stone((10, 10, 3), 100.0, rims);
+        queue.steps(10);
+        queue.take();
+        assert!(!queue.is_calm(0.005, 0.5), "a stone 10 steps ago");
+        // A measurement taken after the stone: still rippling, then flat.
+        let mark = queue.disturbances();
+        queue.measured(mark, 3.0, 0.5);
+        assert!(!queue.is_calm(0.005, 0.5), "3 is not calm");
+        queue.measured(mark, 0.4, 0.5);
+        assert!(queue.is_calm(0.005, 0.5), "measured flat");
+        // A stone after a measurement: the measurement is of the water before it.
+        let mark = queue.disturbances();
+        queue.stone((20, 10, 3), 100.0, rims);
+        queue.steps(1);
+        queue.take();
+        queue.measured(mark, 0.1, 0.5);
+        assert!(
+            !queue.is_calm(0.005, 0.5),
+            "a measurement from before the stone"
+        );
+        queue.measured(queue.disturbances(), 0.1, 0.5);
+        assert!(queue.is_calm(0.005, 0.5));
     }
 
     #[test]

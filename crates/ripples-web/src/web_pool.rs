@@ -932,6 +932,11 @@ impl WebPool {
         if !carry_water(old.pool.solver(), &mut self.pool, css_scale) {
             return false;
         }
+        // Where the GPU holds the water, it carries it too (see crate::gpu_water).
+        if let (Some(queue), Some(_)) = (&mut self.gpu_water, &old.gpu_water) {
+            let from = old.pool.solver();
+            queue.carry((from.width() as usize, from.height() as usize), css_scale);
+        }
         self.earlier_steps = old.steps();
         self.clock = old.clock.clone();
         self.stale = true;
@@ -1000,6 +1005,9 @@ impl WebPool {
         };
         unpark_fields([&self.image, &self.frame], from, &mut pool, stretch);
         self.pool = pool;
+        if let Some(queue) = &mut self.gpu_water {
+            queue.carry(from, stretch);
+        }
         self.fingers.clear();
         let bytes = width as usize * height as usize * 4;
         let frame_bytes = if self.gpu { 0 } else { bytes };
@@ -1312,6 +1320,10 @@ impl WebPool {
             });
         }
         self.pool.calm();
+        // The steps the GPU took stay counted (stats' step count never goes back).
+        if let Some(queue) = self.gpu_water.take() {
+            self.earlier_steps += queue.stepped();
+        }
         self.gpu_water = on.then(GpuQueue::default);
         if let Some(queue) = &mut self.gpu_water {
             queue.clear();
@@ -1323,6 +1335,29 @@ impl WebPool {
     /// Whether the page's GPU steps the water.
     pub fn gpu_water(&self) -> bool {
         self.gpu_water.is_some()
+    }
+
+    /// Counts the stones and presses queued for the GPU: what a measurement of the water it
+    /// takes now is of (see [`GpuQueue::disturbances`]); 0 when the GPU does not step the water.
+    pub fn gpu_disturbances(&self) -> u64 {
+        self.gpu_water.as_ref().map_or(0, GpuQueue::disturbances)
+    }
+
+    /// The GPU measured its water, when [`gpu_disturbances`](Self::gpu_disturbances) was
+    /// `mark`: no height beyond `largest` from rest (see [`GpuQueue::measured`]).
+    pub fn gpu_measured(&mut self, mark: u64, largest: f32) {
+        if let Some(queue) = &mut self.gpu_water {
+            queue.measured(mark, largest, CALM_TOLERANCE);
+        }
+    }
+
+    /// The carry of the water onto a new grid the GPU is to do first (see
+    /// [`GpuQueue::take_carry`]), emptied; empty when there is none.
+    pub fn take_gpu_carry(&mut self) -> Vec<f32> {
+        self.gpu_water
+            .as_mut()
+            .map(GpuQueue::take_carry)
+            .unwrap_or_default()
     }
 
     /// What the GPU does next (see [`GpuQueue::take`]), emptied from the queue; empty when the

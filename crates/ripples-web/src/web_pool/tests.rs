@@ -1231,3 +1231,43 @@ fn a_gpu_takes_the_walls_and_the_sponge_as_the_solver_applies_them() {
     water.clear_obstacles();
     assert!(water.wall_mask().is_empty());
 }
+
+#[test]
+fn water_on_the_gpu_is_carried_through_a_resize_and_into_a_new_pool() {
+    let mut water = WebPool::new(64.0, 48.0, 1.0, 2).unwrap();
+    water.set_solver("dispersive").unwrap();
+    water.set_gpu_water(true).unwrap();
+    assert_eq!(water.take_gpu_work()[0], 1.0, "starts calm");
+    assert!(water.take_gpu_carry().is_empty(), "nothing to carry");
+    // The element grows to 80x48 CSS pixels: the same top-left corner, a box 1.25 times as wide.
+    water.resize(80.0, 48.0, (1.25, 1.0)).unwrap();
+    assert_eq!(water.take_gpu_carry(), vec![64.0, 48.0, 1.25, 1.0]);
+    assert!(water.take_gpu_carry().is_empty(), "taken once");
+    assert_eq!(water.take_gpu_work()[0], 0.0, "carried, not calmed");
+    // A pool of another pixel ratio takes the water: the GPU carries it, corner to corner.
+    let mut finer = WebPool::new(160.0, 96.0, 1.0, 1).unwrap();
+    finer.set_solver("dispersive").unwrap();
+    finer.set_gpu_water(true).unwrap();
+    assert!(finer.take_water(&water, (1.0, 1.0)));
+    assert_eq!(finer.take_gpu_carry(), vec![80.0, 48.0, 1.0, 1.0]);
+    assert_eq!(
+        finer.take_gpu_work()[0],
+        0.0,
+        "the new pool's calm is overridden by the carry"
+    );
+}
+
+#[test]
+fn the_steps_the_gpu_took_stay_counted_when_the_cpu_takes_over() {
+    let mut water = WebPool::new(64.0, 48.0, 1.0, 2).unwrap();
+    water.set_solver("dispersive").unwrap();
+    water.advance(3).unwrap();
+    water.set_gpu_water(true).unwrap();
+    water.advance(5).unwrap();
+    assert_eq!(water.steps(), 8);
+    // A lost context: the wasm solver takes the water back, calm, and counts on.
+    water.set_gpu_water(false).unwrap();
+    assert_eq!(water.steps(), 8);
+    water.advance(2).unwrap();
+    assert_eq!(water.steps(), 10);
+}

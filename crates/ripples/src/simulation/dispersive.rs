@@ -221,9 +221,7 @@ impl DispersiveSolver {
     /// the dent pushed aside; those depend on the water under the dent, which the GPU sums, and
     /// the rims' own shape on the grid only (cut at its edges), which this gives.
     pub fn stone_rims(&self, x: i32, y: i32, radius: u32) -> StoneRims {
-        let (width, height) = (self.water.width, self.water.height);
-        let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
-        let bounds = (span(x, reach, width), span(y, reach, height));
+        let bounds = rim_bounds(&self.water, (x, y), radius);
         let ((x0, x1), (y0, y1)) = bounds;
         let rims = rim_moments((x, y), radius, bounds);
         let [[v0, m0], [v1, m1]] = rims;
@@ -321,10 +319,8 @@ two_fields_solver! {
     /// of volume (one rim) the edge rows moved by 0.07, with no second moment either, less.
     fn drop_stone(&mut self, x: i32, y: i32, radius: u32, strength: f32) {
         let water = &mut self.water;
-        let (width, height) = (water.width, water.height);
-        // The rims' reach (see stone_rims).
-        let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
-        let bounds = (span(x, reach, width), span(y, reach, height));
+        let width = water.width;
+        let bounds = rim_bounds(water, (x, y), radius);
         let before = moments(&water.current, width, (x, y), bounds);
         water.press_stone((x, y), radius, strength);
         let after = moments(&water.current, width, (x, y), bounds);
@@ -602,6 +598,17 @@ pub struct StoneRims {
     /// `b0 v + b1 m`, for the volume `v` and second moment `m` the dent pushed aside (all 0
     /// where no rim fits).
     pub solve: [f64; 4],
+}
+
+/// The interior cells within a stone's reach, three radii (its rims'), as
+/// `((x0, x1), (y0, y1))`, ends excluded.
+fn rim_bounds(
+    water: &TwoFields,
+    (x, y): (i32, i32),
+    radius: u32,
+) -> ((usize, usize), (usize, usize)) {
+    let reach = i64::from(radius).min(i64::from(u32::MAX) / 4) * 3;
+    (span(x, reach, water.width), span(y, reach, water.height))
 }
 
 /// The distance of cell `(column, row)` from `(x, y)`.

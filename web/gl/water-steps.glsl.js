@@ -116,6 +116,17 @@ void main() {
 }
 `;
 
+// kernels/f32_row_bodies.rs stencil_sums, the wave and dispersive steps' 9-point sums around an
+// interior cell, left to right as written: [edges, corners] of the field the step defines as
+// stencil_at(cell).
+const STENCIL_SUMS = `
+vec2 stencil_sums(ivec2 cell) {
+  float edges = stencil_at(cell + ivec2(0, -1)) + stencil_at(cell + ivec2(0, 1)) + stencil_at(cell + ivec2(-1, 0)) + stencil_at(cell + ivec2(1, 0));
+  float corners = stencil_at(cell + ivec2(-1, -1)) + stencil_at(cell + ivec2(1, -1)) + stencil_at(cell + ivec2(-1, 1)) + stencil_at(cell + ivec2(1, 1));
+  return vec2(edges, corners);
+}
+`;
+
 /**
  * dispersive_step_row (kernels/dispersive.rs), then FINISH_STEP: on interior cells,
  * `next = current * u + laplacian * lap(S) - previous * p` with lap the 9-point Laplacian of
@@ -127,13 +138,13 @@ uniform sampler2D u_water;
 uniform sampler2D u_smoothed;
 uniform ivec2 u_grid;
 uniform vec3 u_coefficients; // DispersiveCoefficients: current, laplacian, previous
-float s(ivec2 cell) { return texelFetch(u_smoothed, cell, 0).g; }
+float stencil_at(ivec2 cell) { return texelFetch(u_smoothed, cell, 0).g; }
+${STENCIL_SUMS}
 vec2 step_here(ivec2 cell) {
   vec2 water = texelFetch(u_water, cell, 0).rg;
   if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) return water.gr;
-  float edges = s(cell + ivec2(0, -1)) + s(cell + ivec2(0, 1)) + s(cell + ivec2(-1, 0)) + s(cell + ivec2(1, 0));
-  float corners = s(cell + ivec2(-1, -1)) + s(cell + ivec2(1, -1)) + s(cell + ivec2(-1, 1)) + s(cell + ivec2(1, 1));
-  float lap = (4.0 * edges + corners - 20.0 * s(cell)) / 6.0;
+  vec2 sums = stencil_sums(cell);
+  float lap = (4.0 * sums.x + sums.y - 20.0 * stencil_at(cell)) / 6.0;
   float next = u_coefficients.x * water.r + u_coefficients.y * lap - u_coefficients.z * water.g;
   return vec2(next, water.r);
 }
@@ -149,14 +160,14 @@ export const WAVE_STEP = `${HEADER}
 uniform sampler2D u_water;
 uniform ivec2 u_grid;
 uniform vec4 u_coefficients; // WaveCoefficients: centre, edge, corner, previous
-float h(ivec2 cell) { return texelFetch(u_water, cell, 0).r; }
+float stencil_at(ivec2 cell) { return texelFetch(u_water, cell, 0).r; }
+${STENCIL_SUMS}
 vec2 step_here(ivec2 cell) {
   vec2 water = texelFetch(u_water, cell, 0).rg;
   if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) return water.gr;
-  float edges = h(cell + ivec2(0, -1)) + h(cell + ivec2(0, 1)) + h(cell + ivec2(-1, 0)) + h(cell + ivec2(1, 0));
-  float corners = h(cell + ivec2(-1, -1)) + h(cell + ivec2(1, -1)) + h(cell + ivec2(-1, 1)) + h(cell + ivec2(1, 1));
+  vec2 sums = stencil_sums(cell);
   vec4 k = u_coefficients;
-  float next = k.x * water.r + k.y * edges + k.z * corners - k.w * water.g;
+  float next = k.x * water.r + k.y * sums.x + k.z * sums.y - k.w * water.g;
   return vec2(next, water.r);
 }
 ${FINISH_STEP}`;

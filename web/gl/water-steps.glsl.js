@@ -97,8 +97,8 @@ void main() {
 /** The widest damping band of an absorbing edge the step takes (the pool's is at most 40). */
 export const MAX_SPONGE_BAND = 64;
 
-// TwoFields::finish_step, after a (sub)step's step_here(cell) has made (next, current) of a
-// cell (u_grid, the grid's size, declared by the step): both fields at rest on walls (u_walls'
+// TwoFields::finish_step, after a (sub)step's step_here(cell) has made (next, current) of an
+// interior cell (u_water and u_grid, the water and the grid's size, declared by the step): both fields at rest on walls (u_walls'
 // R above a half, where u_has_walls), and multiplied by the sponge's factor (u_sponge[d], d
 // cells from the nearest edge, for d below u_band: Sponge::apply_f32).
 const FINISH_STEP = `
@@ -108,7 +108,9 @@ uniform int u_band;
 uniform float u_sponge[${MAX_SPONGE_BAND}];
 void main() {
   ivec2 cell = ivec2(gl_FragCoord.xy);
-  vec2 water = step_here(cell);
+  // Border cells are not stepped: they swap as the Rust's do (both at rest).
+  bool border = cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2;
+  vec2 water = border ? texelFetch(u_water, cell, 0).gr : step_here(cell);
   if (u_has_walls && texelFetch(u_walls, cell, 0).r > 0.5) water = vec2(0.0);
   int d = min(min(cell.x, cell.y), min(u_grid.x - 1 - cell.x, u_grid.y - 1 - cell.y));
   if (d < u_band) water *= u_sponge[d];
@@ -130,8 +132,7 @@ vec2 stencil_sums(ivec2 cell) {
 /**
  * dispersive_step_row (kernels/dispersive.rs), then FINISH_STEP: on interior cells,
  * `next = current * u + laplacian * lap(S) - previous * p` with lap the 9-point Laplacian of
- * the smoothed field (u_smoothed's G), and the fields swapped: (next, u). Border cells are not
- * stepped: they swap as the Rust's do (both at rest).
+ * the smoothed field (u_smoothed's G), and the fields swapped: (next, u).
  */
 export const DISPERSIVE_STEP = `${HEADER}
 uniform sampler2D u_water;
@@ -142,7 +143,6 @@ float stencil_at(ivec2 cell) { return texelFetch(u_smoothed, cell, 0).g; }
 ${STENCIL_SUMS}
 vec2 step_here(ivec2 cell) {
   vec2 water = texelFetch(u_water, cell, 0).rg;
-  if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) return water.gr;
   vec2 sums = stencil_sums(cell);
   float lap = (4.0 * sums.x + sums.y - 20.0 * stencil_at(cell)) / 6.0;
   float next = u_coefficients.x * water.r + u_coefficients.y * lap - u_coefficients.z * water.g;
@@ -164,7 +164,6 @@ float stencil_at(ivec2 cell) { return texelFetch(u_water, cell, 0).r; }
 ${STENCIL_SUMS}
 vec2 step_here(ivec2 cell) {
   vec2 water = texelFetch(u_water, cell, 0).rg;
-  if (cell.x < 1 || cell.y < 1 || cell.x > u_grid.x - 2 || cell.y > u_grid.y - 2) return water.gr;
   vec2 sums = stencil_sums(cell);
   vec4 k = u_coefficients;
   float next = k.x * water.r + k.y * sums.x + k.z * sums.y - k.w * water.g;
